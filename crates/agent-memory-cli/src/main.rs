@@ -1,0 +1,38 @@
+//! The `agent-memory` command-line tool.
+//!
+//! Subcommands live in their own modules; `main` only parses arguments and dispatches. The CLI
+//! may use `anyhow` (library crates may not) because its errors end at a human's terminal.
+
+mod mask;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Governed agent memory on your own machine.
+#[derive(Debug, Parser)]
+#[command(name = "agent-memory", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Mask personal data in each line read from standard input.
+    Mask(mask::MaskArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Mask(args) => mask::run(&args, std::io::stdin().lock(), std::io::stdout().lock()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("agent-memory: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! Domain model of governed agent memories and memory stores: ids, tenancy, memories, versions,
+//! stores, sessions, error codes and their JSON views.
+//!
+//! Everything here is plain data with its invariants: no storage, no policy decisions, no I/O.
+//! The one dependency inside the project is `pii-mask`, because a storable agent-memory text
+//! ([`MemoryText`]) can only be built from the masker's output.
+//!
+//! ```
+//! use memory_core::{
+//!     AgentMemory, AgentMemoryId, CredentialId, IdGenerator, MemberId, MemoryText, MemoryView,
+//!     SeededIdGenerator, SourceState, Timestamp, WorkspaceId,
+//! };
+//!
+//! let now: Timestamp = "2026-01-01T00:00:00Z".parse()?;
+//! let ids = SeededIdGenerator::new(7);
+//! let (text, _masked_counts) = MemoryText::mask("Reply tersely");
+//! let memory = AgentMemory {
+//!     id: AgentMemoryId::generate(&ids, now)?,
+//!     workspace: WorkspaceId::new("ws1")?,
+//!     member: MemberId::new("alice")?,
+//!     credential: CredentialId::new("cred_a")?,
+//!     namespace: "prefs".into(),
+//!     key: Some("tone".into()),
+//!     text,
+//!     collection_id: None,
+//!     version: 1,
+//!     citations: vec![],
+//!     created_at: now,
+//!     superseded_at: None,
+//! };
+//! assert!(memory.is_valid_at(now.plus_seconds(1)));
+//! assert!(memory.is_expired(now.plus_days(90), 90));
+//!
+//! let view = serde_json::to_value(MemoryView::new(&memory, SourceState::Uncited))?;
+//! assert_eq!(view["createdAt"], "2026-01-01T00:00:00Z");
+//! assert_eq!(view["supersededAt"], serde_json::Value::Null);
+//! assert_eq!(view["evidence"], false);
+//! assert_eq!(view["trust"], "untrusted");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Modules: [`time`] (instants), [`id`] (prefixed sortable ids and generators), [`tenancy`]
+//! (workspaces, members, roles, scopes, settings, context sets), [`memory`] (agent memories and
+//! their view), [`store`] (memory stores, memories, versions, paths), [`session`] (sessions and
+//! mounts), [`error`] (the crate error, the error-code catalogue and the API error body). The
+//! main types are re-exported at the root.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod id;
+pub mod memory;
+pub mod session;
+pub mod store;
+pub mod tenancy;
+pub mod time;
+
+pub use error::{ApiError, Error, ErrorCode};
+pub use id::{
+    AgentMemoryId, IdGenerator, IdKind, MemoryStoreId, MemoryVersionId, RandomIdGenerator,
+    SeededIdGenerator, SessionId, StoreMemoryId,
+};
+pub use memory::{
+    AgentMemory, Citation, MaskedCounts, MemoryText, MemoryView, Ranks, RecalledMemory,
+    SourceState,
+};
+pub use session::{Access, Session, SessionResource};
+pub use store::{
+    Actor, MemoryStore, MemoryVersion, PathRejection, PiiPolicy, StoreMemory, StorePath,
+    VersionOperation, content_sha256,
+};
+pub use tenancy::{ContextBinding, ContextSet, CredentialId, MemberId, Role, Scope, Settings, WorkspaceId};
+pub use time::Timestamp;

@@ -1,0 +1,256 @@
+//! The folded detection view: a copy of the text in which look-alike characters are folded to
+//! ASCII and invisible ones dropped, with a map from view bytes back to original byte offsets.
+
+use std::borrow::Cow;
+
+use crate::tables::{
+    decimal_value, is_dash, is_format, is_mark, is_space_separator, is_variation_selector,
+};
+
+/// Bytes that may start something worth scanning: ASCII digits, `@`, `a`/`A` (the obfuscated
+/// `at`), and lead bytes of characters at or above U+0640, where non-ASCII digits and the
+/// full-width forms live. Lead bytes below 0xD9 encode U+0080..U+063F, which hold none of them.
+const TRIGGER: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = b'0';
+    while b <= b'9' {
+        t[b as usize] = true;
+        b += 1;
+    }
+    t[b'@' as usize] = true;
+    t[b'a' as usize] = true;
+    t[b'A' as usize] = true;
+    let mut lead = 0xD9;
+    while lead <= 0xF4 {
+        t[lead] = true;
+        lead += 1;
+    }
+    t
+};
+
+/// True when `text` may contain personal data, i.e. it has a digit of any script, an at sign in
+/// any width, or `at` as a whole word. Everything else skips detection entirely.
+pub(crate) fn needs_scan(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if !TRIGGER[c as usize] {
+            i += 1;
+            continue;
+        }
+        match c {
+            b'0'..=b'9' | b'@' => return true,
+            b'a' | b'A' => {
+                if is_at_word(b, i) {
+                    return true;
+                }
+                i += 1;
+            }
+            _ => {
+                // `i` is a lead byte (continuation bytes are below 0xC0 and never triggers).
+                let ch = text[i..].chars().next().unwrap_or('\0');
+                if might_be_hotspot(ch) {
+                    return true;
+                }
+                i += ch.len_utf8();
+            }
+        }
+    }
+    false
+}
+
+fn might_be_hotspot(c: char) -> bool {
+    let cp = c as u32;
+    // Full-width ASCII (digits, `＠`, letters of a full-width `at`) and the small at sign.
+    if (0xFF01..=0xFF5E).contains(&cp) || cp == 0xFE6B {
+        return true;
+    }
+    // No decimal digit block lies between the Ol Chiki digits and Vai digits, which covers
+    // CJK and kana, so they need no table lookup.
+    if (0x1C5A..0xA620).contains(&cp) {
+        return false;
+    }
+    decimal_value(c).is_some()
+}
+
+/// True when the ASCII `a`/`A` at `i` starts `at` standing alone as a word.
+pub(crate) fn is_at_word(b: &[u8], i: usize) -> bool {
+    b.get(i + 1).is_some_and(|&t| t | 0x20 == b't')
+        && (i == 0 || !b[i - 1].is_ascii_alphanumeric())
+        && b.get(i + 2).is_none_or(|n| !n.is_ascii_alphanumeric())
+}
+
+enum Fold {
+    Drop,
+    Ascii(u8),
+    Keep,
+}
+
+fn fold(c: char, after_digit: bool) -> Fold {
+    let cp = c as u32;
+    // Letters of the scripts most memory text is written in fold to themselves; skip the tables.
+    if (0x05D0..=0x05EA).contains(&cp)
+        || (0x0400..=0x04FF).contains(&cp)
+        || (0x4E00..=0x9FFF).contains(&cp)
+        || (0x3041..=0x309F).contains(&cp)
+    {
+        return Fold::Keep;
+    }
+    if is_format(c) || is_variation_selector(c) || (after_digit && is_mark(c)) {
+        return Fold::Drop;
+    }
+    if let Some(d) = decimal_value(c) {
+        return Fold::Ascii(b'0' + d);
+    }
+    match cp {
+        // Full-width ASCII sits at a fixed offset from ASCII; the cast cannot truncate.
+        0xFF01..=0xFF5E => Fold::Ascii((cp - 0xFEE0) as u8),
+        0x3002 | 0xFF61 => Fold::Ascii(b'.'),
+        0xFE6B => Fold::Ascii(b'@'),
+        _ if is_space_separator(c) => Fold::Ascii(b' '),
+        _ if is_dash(c) => Fold::Ascii(b'-'),
+        _ => Fold::Keep,
+    }
+}
+
+/// The detection view of one text.
+pub(crate) struct View<'a> {
+    original: &'a str,
+    folded: Cow<'a, str>,
+    /// For each folded byte, the original offset of the character it came from; `None` when
+    /// the view has the same length as the original and maps byte for byte.
+    starts: Option<Vec<usize>>,
+}
+
+impl<'a> View<'a> {
+    /// Builds the view of `original`.
+    pub(crate) fn new(original: &'a str) -> Self {
+        if original.is_ascii() {
+            // Only the tab folds in ASCII, and it keeps its width, so the map is the identity.
+            let folded = if original.contains('\t') {
+                Cow::Owned(original.replace('\t', " "))
+            } else {
+                Cow::Borrowed(original)
+            };
+            return View { original, folded, starts: None };
+        }
+        let mut out = String::with_capacity(original.len());
+        let mut starts = Vec::with_capacity(original.len());
+        let mut after_digit = false;
+        for (i, c) in original.char_indices() {
+            if c.is_ascii() {
+                let b = if c == '\t' { b' ' } else { c as u8 };
+                out.push(char::from(b));
+                starts.push(i);
+                after_digit = b.is_ascii_digit();
+                continue;
+            }
+            match fold(c, after_digit) {
+                Fold::Drop => {}
+                Fold::Ascii(b) => {
+                    out.push(char::from(b));
+                    starts.push(i);
+                    after_digit = b.is_ascii_digit();
+                }
+                Fold::Keep => {
+                    out.push(c);
+                    starts.extend(std::iter::repeat_n(i, c.len_utf8()));
+                    after_digit = false;
+                }
+            }
+        }
+        View { original, folded: Cow::Owned(out), starts: Some(starts) }
+    }
+
+    /// The folded text.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.folded
+    }
+
+    /// Original byte range of the view range `start..end` (both on character boundaries of the
+    /// view, `start < end`). Dropped characters inside the range are included; those before
+    /// `start` or after `end` are not.
+    pub(crate) fn original_range(&self, start: usize, end: usize) -> (usize, usize) {
+        match &self.starts {
+            None => (start, end),
+            Some(starts) => {
+                let last = starts[end - 1];
+                let last_len = self.original[last..].chars().next().map_or(1, char::len_utf8);
+                (starts[start], last + last_len)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(s: &str) -> String {
+        View::new(s).as_str().to_owned()
+    }
+
+    #[test]
+    fn folds_digits_widths_and_separators() {
+        assert_eq!(view("٠٥٢٣٤٥٦٧٨٩"), "0523456789");
+        assert_eq!(view("۰۵۲ ०५२"), "052 052");
+        assert_eq!(view("０５２－３４５"), "052-345");
+        assert_eq!(view("ａ＠ｂ﹫c"), "a@b@c");
+        assert_eq!(view("a。b｡c．d"), "a.b.c.d");
+        assert_eq!(view("1\u{00A0}2\u{3000}3\t4"), "1 2 3 4");
+        assert_eq!(view("1\u{2013}2\u{2212}3\u{05BE}4"), "1-2-3-4");
+        assert_eq!(view("שלום 5"), "שלום 5");
+    }
+
+    #[test]
+    fn drops_invisible_characters_and_marks_after_digits() {
+        assert_eq!(view("05\u{200B}2\u{200E}-\u{FEFF}3\u{00AD}4"), "052-34");
+        assert_eq!(view("1\u{FE0F}\u{20E3}2"), "12");
+        // A mark after a letter is part of the text, not an evasion.
+        assert_eq!(view("e\u{0301}"), "e\u{0301}");
+    }
+
+    #[test]
+    fn maps_back_to_original_offsets() {
+        let s = "\u{200E}052-345-6789\u{200E}";
+        let v = View::new(s);
+        assert_eq!(v.as_str(), "052-345-6789");
+        assert_eq!(v.original_range(0, 12), (3, 15));
+
+        let s = "x ０5\u{200B}2 y";
+        let v = View::new(s);
+        assert_eq!(v.as_str(), "x 052 y");
+        // The zero-width space inside the digits is swallowed.
+        assert_eq!(v.original_range(2, 5), (2, 2 + 3 + 1 + 3 + 1));
+        assert_eq!(&s[v.original_range(6, 7).0..v.original_range(6, 7).1], "y");
+
+        let s = "אב 12";
+        let v = View::new(s);
+        assert_eq!(v.original_range(0, 2), (0, 2));
+        assert_eq!(v.original_range(5, 7), (5, 7));
+    }
+
+    #[test]
+    fn ascii_view_is_the_identity() {
+        let v = View::new("a\tb 12");
+        assert_eq!(v.as_str(), "a b 12");
+        assert_eq!(v.original_range(1, 4), (1, 4));
+    }
+
+    #[test]
+    fn trigger_finds_only_hotspots() {
+        assert!(!needs_scan("that is what we ate, a bat and a cat"));
+        assert!(!needs_scan("שלום עולם, מה נשמע"));
+        assert!(!needs_scan("日本語のテキスト"));
+        assert!(needs_scan("meet at noon"));
+        assert!(needs_scan("x[at]y"));
+        assert!(needs_scan("AT the end"));
+        assert!(needs_scan("year 2024"));
+        assert!(needs_scan("a@b"));
+        assert!(needs_scan("ב٣"));
+        assert!(needs_scan("x＠y"));
+        assert!(needs_scan("x﹫y"));
+        assert!(needs_scan("１"));
+    }
+}
