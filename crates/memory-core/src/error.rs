@@ -48,7 +48,10 @@ pub enum Error {
 
 impl Error {
     pub(crate) fn invalid_id(kind: IdKind, reason: &'static str) -> Self {
-        Error::InvalidId { kind: kind.prefix(), reason }
+        Error::InvalidId {
+            kind: kind.prefix(),
+            reason,
+        }
     }
 
     /// The API error code that best answers this error when it comes from a request.
@@ -194,7 +197,9 @@ impl ErrorCode {
             ErrorCode::AgentMemoryPersonalData => "namespace or key contains personal data",
             ErrorCode::AgentMemoryEmpty => "nothing is left of the text after masking",
             ErrorCode::AgentMemoryCitationInvalid => "a cited passage cannot be resolved",
-            ErrorCode::AgentMemoryScopeNotGrantable => "the member's role does not allow this scope",
+            ErrorCode::AgentMemoryScopeNotGrantable => {
+                "the member's role does not allow this scope"
+            }
             ErrorCode::AgentCredentialInvalid => "the credential is not valid",
             ErrorCode::NonRetainingWorkspace => "the workspace does not retain history",
             ErrorCode::AgentMemoryDisabled => "agent memories are disabled in this workspace",
@@ -256,8 +261,7 @@ impl Serialize for ErrorCode {
 impl<'de> Deserialize<'de> for ErrorCode {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let name = Cow::<'de, str>::deserialize(deserializer)?;
-        ErrorCode::from_name(&name)
-            .ok_or_else(|| serde::de::Error::custom("unknown error code"))
+        ErrorCode::from_name(&name).ok_or_else(|| serde::de::Error::custom("unknown error code"))
     }
 }
 
@@ -371,7 +375,11 @@ struct ErrorFields<'a> {
     code: ErrorCode,
     #[serde(borrow)]
     message: Cow<'a, str>,
-    #[serde(rename = "retryAfterSeconds", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "retryAfterSeconds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     retry_after_seconds: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     current_content_sha256: Option<String>,

@@ -74,8 +74,14 @@ impl IdKind {
         if body.is_empty() || body.len() > ID_BODY_MAX_LEN {
             return Err(Error::invalid_id(self, "body must be 1-64 characters"));
         }
-        if !body.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
-            return Err(Error::invalid_id(self, "body has a character outside [A-Za-z0-9_-]"));
+        if !body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            return Err(Error::invalid_id(
+                self,
+                "body has a character outside [A-Za-z0-9_-]",
+            ));
         }
         Ok(())
     }
@@ -186,7 +192,9 @@ impl RandomIdGenerator {
         let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
         hasher.write_i64(Timestamp::now().as_millis());
         hasher.write_u32(std::process::id());
-        RandomIdGenerator { state: Mutex::new((hasher.finish(), Last::default())) }
+        RandomIdGenerator {
+            state: Mutex::new((hasher.finish(), Last::default())),
+        }
     }
 
     fn random_tail(rng: &mut u64) -> u128 {
@@ -230,7 +238,10 @@ pub struct SeededIdGenerator {
 impl SeededIdGenerator {
     /// A generator whose output depends only on `seed` and the instants passed in.
     pub fn new(seed: u64) -> Self {
-        SeededIdGenerator { seed, state: Mutex::new((0, Last::default())) }
+        SeededIdGenerator {
+            seed,
+            state: Mutex::new((0, Last::default())),
+        }
     }
 }
 
@@ -424,7 +435,10 @@ mod tests {
 
     #[test]
     fn tail_overflow_borrows_the_next_millisecond() {
-        let mut last = Last { millis: 7, tail: TAIL_MASK };
+        let mut last = Last {
+            millis: 7,
+            tail: TAIL_MASK,
+        };
         last.bump(3);
         assert_eq!((last.millis, last.tail), (8, 3));
     }

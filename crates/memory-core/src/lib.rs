@@ -61,13 +61,14 @@ pub use id::{
     SeededIdGenerator, SessionId, StoreMemoryId,
 };
 pub use memory::{
-    AgentMemory, Citation, MaskedCounts, MemoryText, MemoryView, Ranks, RecalledMemory,
-    SourceState,
+    AgentMemory, Citation, MaskedCounts, MemoryText, MemoryView, Ranks, RecalledMemory, SourceState,
 };
 pub use session::{Access, Session, SessionResource};
 pub use store::{
     Actor, MemoryStore, MemoryVersion, PathRejection, PiiPolicy, StoreMemory, StorePath,
     VersionOperation, content_sha256,
 };
-pub use tenancy::{ContextBinding, ContextSet, CredentialId, MemberId, Role, Scope, Settings, WorkspaceId};
+pub use tenancy::{
+    ContextBinding, ContextSet, CredentialId, MemberId, Role, Scope, Settings, WorkspaceId,
+};
 pub use time::Timestamp;

@@ -90,7 +90,13 @@ pub struct MaskedCounts(BTreeMap<Category, usize>);
 impl MaskedCounts {
     /// Copies the non-zero counts of a masker result.
     pub fn from_counts(counts: &BTreeMap<Category, usize>) -> Self {
-        MaskedCounts(counts.iter().filter(|(_, n)| **n > 0).map(|(c, n)| (*c, *n)).collect())
+        MaskedCounts(
+            counts
+                .iter()
+                .filter(|(_, n)| **n > 0)
+                .map(|(c, n)| (*c, *n))
+                .collect(),
+        )
     }
 
     /// The count for `category` (0 when absent).
@@ -233,7 +239,10 @@ impl AgentMemory {
     /// True when the memory's `collection_id` is `collection_id` or a citation was recorded in it.
     pub fn touches_collection(&self, collection_id: &str) -> bool {
         self.collection_id.as_deref() == Some(collection_id)
-            || self.citations.iter().any(|c| c.collection_id == collection_id)
+            || self
+                .citations
+                .iter()
+                .any(|c| c.collection_id == collection_id)
     }
 }
 

@@ -8,7 +8,8 @@ use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::store::{MemoryStoreTag, SessionTag};
+use crate::store::MemoryStoreTag;
+pub use crate::store::SessionTag;
 use crate::{MemoryStoreId, SessionId, Timestamp};
 
 /// Where every memory-store mount lives: `/mnt/memory/`.
@@ -51,7 +52,11 @@ pub fn mount_slug(name: &str) -> String {
         }
     }
     let trimmed = slug.trim_matches('-');
-    if trimmed.is_empty() { "store".to_owned() } else { trimmed.to_owned() }
+    if trimmed.is_empty() {
+        "store".to_owned()
+    } else {
+        trimmed.to_owned()
+    }
 }
 
 /// Slugs for the stores of one session, in resource order: a slug already taken gets `-2`,
@@ -153,7 +158,9 @@ struct ResourceRequestWire {
 fn resource_type<E: de::Error>(value: &Value) -> Result<bool, E> {
     match value.get("type").and_then(Value::as_str) {
         Some(kind) => Ok(kind == "memory_store"),
-        None => Err(E::custom("a resource must be an object with a string \"type\"")),
+        None => Err(E::custom(
+            "a resource must be an object with a string \"type\"",
+        )),
     }
 }
 
@@ -309,8 +316,18 @@ mod tests {
         assert_eq!(mount_slug("日本"), "store");
         assert_eq!(mount_slug(""), "store");
         assert_eq!(
-            assign_mount_slugs(["User Preferences", "user preferences!", "x", "USER-preferences"]),
-            ["user-preferences", "user-preferences-2", "x", "user-preferences-3"]
+            assign_mount_slugs([
+                "User Preferences",
+                "user preferences!",
+                "x",
+                "USER-preferences"
+            ]),
+            [
+                "user-preferences",
+                "user-preferences-2",
+                "x",
+                "user-preferences-3"
+            ]
         );
         assert_eq!(mount_path("x"), "/mnt/memory/x/");
     }
@@ -320,7 +337,13 @@ mod tests {
         let r: ResourceRequest =
             serde_json::from_str(r#"{"type":"memory_store","memory_store_id":"memstore_1"}"#)
                 .unwrap();
-        assert!(matches!(r, ResourceRequest::MemoryStore { access: Access::ReadWrite, .. }));
+        assert!(matches!(
+            r,
+            ResourceRequest::MemoryStore {
+                access: Access::ReadWrite,
+                ..
+            }
+        ));
         let other: ResourceRequest =
             serde_json::from_str(r#"{"type":"file","file_id":"f1","mount_path":"/x"}"#).unwrap();
         assert!(matches!(other, ResourceRequest::Other(_)));

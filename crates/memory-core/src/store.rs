@@ -24,7 +24,9 @@ pub fn content_sha256(content: &str) -> String {
 
 /// True when `s` is 64 lowercase hex digits.
 pub fn is_sha256_hex(s: &str) -> bool {
-    s.len() == 64 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    s.len() == 64
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -197,8 +199,7 @@ fn check_segment(segment: &str) -> Result<(), PathRejection> {
     }
     if segment.contains('%') {
         let decoded = percent_decode_once(segment.as_bytes());
-        if decoded == b"." || decoded == b".." || decoded.iter().any(|&b| b == b'/' || b == b'\\')
-        {
+        if decoded == b"." || decoded == b".." || decoded.iter().any(|&b| b == b'/' || b == b'\\') {
             return Err(PathRejection::EncodedDotOrSeparator);
         }
     }
@@ -688,7 +689,10 @@ pub struct MemoryStoreDeleted {
 impl MemoryStoreDeleted {
     /// The marker for `id`.
     pub fn new(id: MemoryStoreId) -> Self {
-        MemoryStoreDeleted { id, kind: MemoryStoreDeletedTag }
+        MemoryStoreDeleted {
+            id,
+            kind: MemoryStoreDeletedTag,
+        }
     }
 }
 
@@ -705,7 +709,10 @@ pub struct MemoryDeleted {
 impl MemoryDeleted {
     /// The marker for `id`.
     pub fn new(id: StoreMemoryId) -> Self {
-        MemoryDeleted { id, kind: MemoryDeletedTag }
+        MemoryDeleted {
+            id,
+            kind: MemoryDeletedTag,
+        }
     }
 }
 
@@ -766,7 +773,9 @@ mod tests {
             MemoryVersionId::parse("memver_1").unwrap(),
             Timestamp::UNIX_EPOCH,
         );
-        let actor = Actor::UserActor { user_id: "u".into() };
+        let actor = Actor::UserActor {
+            user_id: "u".into(),
+        };
         let mut v = MemoryVersion::snapshot(
             memory.version_id.clone(),
             &memory,
@@ -778,6 +787,9 @@ mod tests {
         assert!(v.redact(Timestamp::from_unix_seconds(5)));
         assert!(!v.redact(Timestamp::from_unix_seconds(9)));
         assert_eq!(v.redacted_at, Some(Timestamp::from_unix_seconds(5)));
-        assert_eq!(v.restore_refusal(), Some(crate::ErrorCode::MemoryVersionRedacted));
+        assert_eq!(
+            v.restore_refusal(),
+            Some(crate::ErrorCode::MemoryVersionRedacted)
+        );
     }
 }

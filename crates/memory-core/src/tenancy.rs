@@ -149,7 +149,10 @@ impl FromStr for Role {
     type Err = Error;
 
     fn from_str(s: &str) -> Result<Self, Error> {
-        Role::ALL.into_iter().find(|r| r.as_str() == s).ok_or(Error::UnknownRole)
+        Role::ALL
+            .into_iter()
+            .find(|r| r.as_str() == s)
+            .ok_or(Error::UnknownRole)
     }
 }
 
@@ -195,7 +198,10 @@ impl FromStr for Scope {
     type Err = Error;
 
     fn from_str(s: &str) -> Result<Self, Error> {
-        Scope::ALL.into_iter().find(|x| x.as_str() == s).ok_or(Error::UnknownScope)
+        Scope::ALL
+            .into_iter()
+            .find(|x| x.as_str() == s)
+            .ok_or(Error::UnknownScope)
     }
 }
 
@@ -223,7 +229,10 @@ impl Settings {
 
     /// Settings with both fields given; refused when `retention_days` is out of bounds.
     pub fn new(agent_memories_enabled: bool, retention_days: u16) -> Result<Self, Error> {
-        let settings = Settings { agent_memories_enabled, retention_days };
+        let settings = Settings {
+            agent_memories_enabled,
+            retention_days,
+        };
         settings.validate()?;
         Ok(settings)
     }

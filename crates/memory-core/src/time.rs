@@ -66,8 +66,8 @@ impl Timestamp {
     /// Parses any RFC 3339 timestamp (with `Z` or a numeric offset); sub-millisecond digits are
     /// truncated toward the past.
     pub fn parse(s: &str) -> Result<Self, Error> {
-        let parsed = DateTime::parse_from_rfc3339(s)
-            .map_err(|_| Error::InvalidTimestamp("not RFC 3339"))?;
+        let parsed =
+            DateTime::parse_from_rfc3339(s).map_err(|_| Error::InvalidTimestamp("not RFC 3339"))?;
         Self::from_millis(parsed.timestamp_millis())
     }
 
@@ -164,7 +164,10 @@ mod tests {
         assert_eq!(Timestamp::MIN.to_string(), "0000-01-01T00:00:00Z");
         assert_eq!(Timestamp::MAX.to_string(), "9999-12-31T23:59:59.999Z");
         assert_eq!(Timestamp::parse("0000-01-01T00:00:00Z"), Ok(Timestamp::MIN));
-        assert_eq!(Timestamp::parse("9999-12-31T23:59:59.999Z"), Ok(Timestamp::MAX));
+        assert_eq!(
+            Timestamp::parse("9999-12-31T23:59:59.999Z"),
+            Ok(Timestamp::MAX)
+        );
     }
 
     #[test]

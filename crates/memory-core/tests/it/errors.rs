@@ -55,13 +55,19 @@ fn every_code_has_the_spec_status_and_the_catalogue_is_complete() {
     }
     assert_eq!(ErrorCode::ALL.len(), TABLE.len());
     for code in ErrorCode::ALL {
-        assert!(TABLE.iter().any(|(name, _)| *name == code.as_str()), "{code} not in the table");
+        assert!(
+            TABLE.iter().any(|(name, _)| *name == code.as_str()),
+            "{code} not in the table"
+        );
     }
 }
 
 #[test]
 fn error_body_shape() {
-    let err = ApiError::new(ErrorCode::AgentMemoryDisabled, "agent memories are disabled");
+    let err = ApiError::new(
+        ErrorCode::AgentMemoryDisabled,
+        "agent memories are disabled",
+    );
     assert_eq!(err.http_status(), 403);
     assert_eq!(
         serde_json::to_value(&err).unwrap(),
@@ -88,7 +94,10 @@ fn error_body_round_trips() {
     let err = ApiError::from(ErrorCode::MemoryPathConflict).with_retry_after(3);
     let back: ApiError = serde_json::from_str(&serde_json::to_string(&err).unwrap()).unwrap();
     assert_eq!(back, err);
-    assert!(serde_json::from_value::<ApiError>(json!({"error": {"code": "NOPE", "message": "x"}})).is_err());
+    assert!(
+        serde_json::from_value::<ApiError>(json!({"error": {"code": "NOPE", "message": "x"}}))
+            .is_err()
+    );
 }
 
 #[test]
@@ -96,7 +105,10 @@ fn default_messages_are_plain() {
     for code in ErrorCode::ALL {
         let err = ApiError::from(*code);
         assert!(!err.message().is_empty());
-        assert_eq!(err.to_string(), format!("{}: {}", code.as_str(), err.message()));
+        assert_eq!(
+            err.to_string(),
+            format!("{}: {}", code.as_str(), err.message())
+        );
         assert_eq!(err.retry_after_seconds(), None);
         assert_eq!(err.current_content_sha256(), None);
     }

@@ -36,10 +36,30 @@ fn typed_ids_check_their_prefix() {
     let id = AgentMemoryId::generate(&generator, now).unwrap();
     assert!(id.is_canonical());
     assert_eq!(id.timestamp(), Some(now));
-    assert!(MemoryStoreId::generate(&generator, now).unwrap().as_str().starts_with("memstore_"));
-    assert!(StoreMemoryId::generate(&generator, now).unwrap().as_str().starts_with("mem_"));
-    assert!(MemoryVersionId::generate(&generator, now).unwrap().as_str().starts_with("memver_"));
-    assert!(SessionId::generate(&generator, now).unwrap().as_str().starts_with("sesn_"));
+    assert!(
+        MemoryStoreId::generate(&generator, now)
+            .unwrap()
+            .as_str()
+            .starts_with("memstore_")
+    );
+    assert!(
+        StoreMemoryId::generate(&generator, now)
+            .unwrap()
+            .as_str()
+            .starts_with("mem_")
+    );
+    assert!(
+        MemoryVersionId::generate(&generator, now)
+            .unwrap()
+            .as_str()
+            .starts_with("memver_")
+    );
+    assert!(
+        SessionId::generate(&generator, now)
+            .unwrap()
+            .as_str()
+            .starts_with("sesn_")
+    );
 
     assert!(StoreMemoryId::parse(id.as_str()).is_err());
     assert!(MemoryStoreId::parse("mem_01jq0000000000000000000000").is_err());
@@ -69,7 +89,10 @@ fn typed_generation_refuses_a_broken_generator() {
 }
 
 fn check_increasing(generator: &dyn IdGenerator, kind: IdKind, instants: &[i64]) -> Vec<String> {
-    let ids: Vec<String> = instants.iter().map(|&ms| generator.next_id(kind, at(ms))).collect();
+    let ids: Vec<String> = instants
+        .iter()
+        .map(|&ms| generator.next_id(kind, at(ms)))
+        .collect();
     for pair in ids.windows(2) {
         assert!(pair[0] < pair[1], "{} !< {}", pair[0], pair[1]);
     }
@@ -83,7 +106,13 @@ fn instants() -> impl Strategy<Value = Vec<i64>> {
         steps
             .into_iter()
             .map(|step| {
-                now += if step < 0 { step / 10 } else if step < 2_500 { 0 } else { step };
+                now += if step < 0 {
+                    step / 10
+                } else if step < 2_500 {
+                    0
+                } else {
+                    step
+                };
                 now
             })
             .collect()
@@ -124,7 +153,9 @@ fn interleaved_kinds_and_threads_stay_ordered() {
         .map(|_| {
             let generator = generator.clone();
             std::thread::spawn(move || {
-                (0..500).map(|_| generator.next_id(IdKind::AgentMemory, at(1_000))).collect::<Vec<_>>()
+                (0..500)
+                    .map(|_| generator.next_id(IdKind::AgentMemory, at(1_000)))
+                    .collect::<Vec<_>>()
             })
         })
         .collect();

@@ -6,12 +6,21 @@ use memory_core::Timestamp;
 fn formats_with_and_without_millis() {
     let whole = Timestamp::parse("2026-01-01T00:00:00Z").unwrap();
     assert_eq!(whole.to_string(), "2026-01-01T00:00:00Z");
-    assert_eq!(serde_json::to_string(&whole).unwrap(), r#""2026-01-01T00:00:00Z""#);
+    assert_eq!(
+        serde_json::to_string(&whole).unwrap(),
+        r#""2026-01-01T00:00:00Z""#
+    );
 
     let with_millis = whole.plus_millis(7);
     assert_eq!(with_millis.to_string(), "2026-01-01T00:00:00.007Z");
-    assert_eq!(whole.plus_millis(120).to_string(), "2026-01-01T00:00:00.120Z");
-    assert_eq!(serde_json::from_str::<Timestamp>(r#""2026-01-01T00:00:00.007Z""#).unwrap(), with_millis);
+    assert_eq!(
+        whole.plus_millis(120).to_string(),
+        "2026-01-01T00:00:00.120Z"
+    );
+    assert_eq!(
+        serde_json::from_str::<Timestamp>(r#""2026-01-01T00:00:00.007Z""#).unwrap(),
+        with_millis
+    );
 }
 
 #[test]
@@ -20,7 +29,12 @@ fn parses_any_rfc3339_offset_into_utc() {
     assert_eq!(t.to_string(), "2026-03-01T10:00:00Z");
     let t = Timestamp::parse("2026-03-01T10:00:00.500-00:30").unwrap();
     assert_eq!(t.to_string(), "2026-03-01T10:30:00.500Z");
-    assert_eq!(Timestamp::parse("2026-03-01T10:00:00.000Z").unwrap().to_string(), "2026-03-01T10:00:00Z");
+    assert_eq!(
+        Timestamp::parse("2026-03-01T10:00:00.000Z")
+            .unwrap()
+            .to_string(),
+        "2026-03-01T10:00:00Z"
+    );
 }
 
 #[test]

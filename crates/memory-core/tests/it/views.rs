@@ -57,9 +57,19 @@ fn memory_view_matches_the_spec_example() {
     // Keys come out in the spec's order.
     let text = serde_json::to_string(&view).unwrap();
     let order = [
-        "\"id\"", "\"namespace\"", "\"key\"", "\"text\"", "\"collectionId\"", "\"version\"",
-        "\"citations\"", "\"createdAt\"", "\"supersededAt\"", "\"sourceState\"", "\"type\"",
-        "\"evidence\"", "\"trust\"",
+        "\"id\"",
+        "\"namespace\"",
+        "\"key\"",
+        "\"text\"",
+        "\"collectionId\"",
+        "\"version\"",
+        "\"citations\"",
+        "\"createdAt\"",
+        "\"supersededAt\"",
+        "\"sourceState\"",
+        "\"type\"",
+        "\"evidence\"",
+        "\"trust\"",
     ];
     let positions: Vec<usize> = order.iter().map(|k| text.find(k).unwrap()).collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
@@ -96,7 +106,8 @@ fn absent_optionals_are_null_and_states_are_lowercase() {
 
 #[test]
 fn a_view_claiming_evidence_or_trust_does_not_deserialize() {
-    let good = serde_json::to_value(MemoryView::new(&keyed_record(), SourceState::Current)).unwrap();
+    let good =
+        serde_json::to_value(MemoryView::new(&keyed_record(), SourceState::Current)).unwrap();
     for (field, value) in [
         ("evidence", json!(true)),
         ("evidence", json!("false")),
@@ -106,7 +117,10 @@ fn a_view_claiming_evidence_or_trust_does_not_deserialize() {
     ] {
         let mut bad = good.clone();
         bad[field] = value.clone();
-        assert!(serde_json::from_value::<MemoryView>(bad).is_err(), "{field} = {value}");
+        assert!(
+            serde_json::from_value::<MemoryView>(bad).is_err(),
+            "{field} = {value}"
+        );
     }
     let mut missing = good.clone();
     missing.as_object_mut().unwrap().remove("evidence");
@@ -118,14 +132,24 @@ fn recalled_memory_adds_score_and_ranks() {
     let recalled = RecalledMemory {
         view: MemoryView::new(&keyed_record(), SourceState::Changed),
         score: 0.5,
-        ranks: Ranks { bm25: Some(1), semantic: None, entity: Some(2) },
+        ranks: Ranks {
+            bm25: Some(1),
+            semantic: None,
+            entity: Some(2),
+        },
     };
     let value = serde_json::to_value(&recalled).unwrap();
     assert_eq!(value["score"], 0.5);
-    assert_eq!(value["ranks"], json!({"bm25": 1, "semantic": null, "entity": 2}));
+    assert_eq!(
+        value["ranks"],
+        json!({"bm25": 1, "semantic": null, "entity": 2})
+    );
     assert_eq!(value["evidence"], false);
     assert_eq!(value["sourceState"], "changed");
-    assert_eq!(serde_json::from_value::<RecalledMemory>(value).unwrap(), recalled);
+    assert_eq!(
+        serde_json::from_value::<RecalledMemory>(value).unwrap(),
+        recalled
+    );
 }
 
 #[test]
@@ -144,9 +168,15 @@ fn masked_counts_list_only_non_zero_categories() {
         (Category::Phone, 2),
         (Category::Iban, 0),
     ]));
-    assert_eq!(serde_json::to_value(&counts).unwrap(), json!({"email": 1, "phone": 2}));
+    assert_eq!(
+        serde_json::to_value(&counts).unwrap(),
+        json!({"email": 1, "phone": 2})
+    );
     assert_eq!(counts.total(), 3);
-    assert_eq!(serde_json::to_value(MaskedCounts::default()).unwrap(), json!({}));
+    assert_eq!(
+        serde_json::to_value(MaskedCounts::default()).unwrap(),
+        json!({})
+    );
     let back: MaskedCounts = serde_json::from_value(json!({"email": 1, "phone": 2})).unwrap();
     assert_eq!(back, counts);
     assert!(serde_json::from_value::<MaskedCounts>(json!({"ssn": 1})).is_err());
@@ -169,13 +199,23 @@ fn settings_roles_and_scopes_on_the_wire() {
         json!({"agentMemoriesEnabled": false, "retentionDays": 90})
     );
     let s: Settings = serde_json::from_value(json!({"agentMemoriesEnabled": true})).unwrap();
-    assert_eq!(s, Settings { agent_memories_enabled: true, retention_days: 90 });
+    assert_eq!(
+        s,
+        Settings {
+            agent_memories_enabled: true,
+            retention_days: 90
+        }
+    );
     assert!(serde_json::from_value::<Settings>(json!({"retentionDays": 0})).is_err());
     assert!(serde_json::from_value::<Settings>(json!({"retentionDays": "30"})).is_err());
     assert!(Settings::new(false, 366).is_err());
-    assert_eq!((Settings::RETENTION_DAYS_MIN, Settings::RETENTION_DAYS_MAX), (1, 365));
+    assert_eq!(
+        (Settings::RETENTION_DAYS_MIN, Settings::RETENTION_DAYS_MAX),
+        (1, 365)
+    );
 
-    let roles: Vec<Role> = serde_json::from_value(json!(["viewer", "editor", "admin", "owner"])).unwrap();
+    let roles: Vec<Role> =
+        serde_json::from_value(json!(["viewer", "editor", "admin", "owner"])).unwrap();
     assert!(roles.windows(2).all(|w| w[0] < w[1]));
     assert!(serde_json::from_value::<Role>(json!("Owner")).is_err());
     assert_eq!(
