@@ -1,6 +1,7 @@
 //! End-to-end tests of the `agent-memory` binary, run as a user would run it.
 
 mod mask;
+mod scenarios;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

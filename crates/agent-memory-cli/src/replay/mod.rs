@@ -1,0 +1,508 @@
+//! `agent-memory replay`: drives the whole library from a JSON-lines scenario (the executable
+//! contract of the spec's `replay.md`), printing exactly one JSON line per executed input line.
+
+mod world;
+
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+
+use agent_memory::{Clock, ManualClock, MemoryService};
+use anyhow::Context;
+use citation_verify::InMemoryPassageSource;
+use memory_core::{
+    ApiError, ContextSet, CredentialId, ErrorCode, MemberId, Role, Scope, SeededIdGenerator, Timestamp,
+    WorkspaceId,
+};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use store_trait::{Backend, InMemoryBackend};
+
+use world::{Credential, Member, World};
+
+/// Where the manual clock starts.
+const START: &str = "2026-01-01T00:00:00Z";
+
+/// Arguments of `agent-memory replay`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ReplayArgs {
+    /// The scenario file; `-` or nothing reads standard input.
+    file: Option<std::path::PathBuf>,
+}
+
+/// Runs `agent-memory replay`; returns whether every line was executed.
+pub(crate) fn run(args: &ReplayArgs, output: impl Write) -> anyhow::Result<bool> {
+    let backend: Arc<dyn Backend> = Arc::new(InMemoryBackend::new());
+    let mut replay = Replay::new(backend);
+    match args.file.as_deref() {
+        None => replay.run(std::io::stdin().lock(), output),
+        Some(path) if path.as_os_str() == "-" => replay.run(std::io::stdin().lock(), output),
+        Some(path) => {
+            let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+            replay.run(std::io::BufReader::new(file), output)
+        }
+    }
+}
+
+/// Why a line could not be executed.
+struct BadLine(&'static str);
+
+/// One input line, as the format defines it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Line {
+    op: String,
+    at: Option<String>,
+    #[serde(rename = "as")]
+    actor: Option<Value>,
+    #[serde(default)]
+    body: Option<Value>,
+    #[serde(default)]
+    save: Option<HashMap<String, String>>,
+}
+
+/// A scenario run: the world, the facade over a backend, the manual clock and the aliases.
+pub(crate) struct Replay {
+    world: World,
+    service: MemoryService,
+    clock: Arc<ManualClock>,
+    passages: Arc<InMemoryPassageSource>,
+    aliases: HashMap<String, Value>,
+    embedder_mode: EmbedderMode,
+}
+
+/// How the replay embedder answers (`embedder.set`); the recall ranker consults it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum EmbedderMode {
+    Normal,
+    Slow,
+    Failing,
+}
+
+fn bad_body() -> ApiError {
+    ApiError::new(ErrorCode::ReplayBadLine, "the body of this world operation is invalid")
+}
+
+fn parse_body<T: DeserializeOwned>(body: &Value) -> Result<T, ApiError> {
+    serde_json::from_value(body.clone()).map_err(|_| bad_body())
+}
+
+fn workspace_id(s: &str) -> Result<WorkspaceId, ApiError> {
+    WorkspaceId::new(s).map_err(|_| bad_body())
+}
+
+fn purged(p: agent_memory::PurgedResponse) -> Value {
+    json!({ "purged": p.purged })
+}
+
+impl Replay {
+    /// A fresh world over `backend`, the clock at the format's start instant.
+    pub(crate) fn new(backend: Arc<dyn Backend>) -> Self {
+        let start = Timestamp::parse(START).expect("the start instant is valid RFC 3339");
+        let clock = Arc::new(ManualClock::new(start));
+        let passages = Arc::new(InMemoryPassageSource::new());
+        let service = MemoryService::builder(backend, passages.clone())
+            .clock(clock.clone())
+            .ids(Arc::new(SeededIdGenerator::new(0)))
+            .build();
+        Replay {
+            world: World::default(),
+            service,
+            clock,
+            passages,
+            aliases: HashMap::new(),
+            embedder_mode: EmbedderMode::Normal,
+        }
+    }
+
+    /// Runs every line of `input`, writing one output line per non-blank, non-comment line.
+    pub(crate) fn run(&mut self, input: impl BufRead, mut output: impl Write) -> anyhow::Result<bool> {
+        let mut all_executed = true;
+        for (number, line) in input.lines().enumerate() {
+            let line = line.with_context(|| format!("reading line {} (is it UTF-8?)", number + 1))?;
+            let trimmed = line.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let (out, executed) = self.line(trimmed);
+            all_executed &= executed;
+            writeln!(output, "{out}")?;
+        }
+        output.flush()?;
+        Ok(all_executed)
+    }
+
+    /// Executes one line; returns the output line and whether the line was executed.
+    fn line(&mut self, text: &str) -> (String, bool) {
+        match self.parse_and_run(text) {
+            Ok(Ok(body)) => (format!("{{\"status\":200,\"body\":{body}}}"), true),
+            Ok(Err(err)) => (error_line(&err), true),
+            Err(BadLine(message)) => (error_line(&ApiError::new(ErrorCode::ReplayBadLine, message)), false),
+        }
+    }
+
+    fn parse_and_run(&mut self, text: &str) -> Result<Result<Value, ApiError>, BadLine> {
+        let line: Line = serde_json::from_str(text).map_err(|_| BadLine("the line is not a valid operation object"))?;
+        let actor = line.actor.map(|a| self.substitute(a)).transpose()?;
+        let body = self.substitute(line.body.unwrap_or_else(|| json!({})))?;
+        if !is_known(&line.op) {
+            return Err(BadLine("unknown op"));
+        }
+        if let Some(at) = line.at {
+            let at = Timestamp::parse(&at).map_err(|_| BadLine("`at` is not an RFC 3339 instant"))?;
+            if at < self.clock.now() {
+                return Err(BadLine("`at` is earlier than the clock: time never runs backwards"));
+            }
+            self.clock.set(at);
+        }
+        let result = self.execute(&line.op, actor.as_ref(), &body);
+        if let (Ok(out), Some(save)) = (&result, line.save) {
+            for (name, pointer) in save {
+                // A pointer that finds nothing saves nothing; a later use of the alias is then a
+                // bad line, which is where the scenario's author will look.
+                if let Some(value) = out.pointer(&pointer) {
+                    self.aliases.insert(name, value.clone());
+                }
+            }
+        }
+        Ok(result)
+    }
+
+    /// Replaces every string that is exactly `"$NAME"` with the saved value; `"$$…"` stands for
+    /// a literal string starting with `$`.
+    fn substitute(&self, value: Value) -> Result<Value, BadLine> {
+        Ok(match value {
+            Value::String(s) => {
+                if let Some(literal) = s.strip_prefix("$$") {
+                    Value::String(format!("${literal}"))
+                } else if let Some(name) = s.strip_prefix('$') {
+                    self.aliases.get(name).cloned().ok_or(BadLine("unknown alias"))?
+                } else {
+                    Value::String(s)
+                }
+            }
+            Value::Array(items) => {
+                Value::Array(items.into_iter().map(|v| self.substitute(v)).collect::<Result<_, _>>()?)
+            }
+            Value::Object(map) => Value::Object(
+                map.into_iter().map(|(k, v)| Ok((k, self.substitute(v)?))).collect::<Result<_, BadLine>>()?,
+            ),
+            other => other,
+        })
+    }
+
+    fn execute(&mut self, op: &str, actor: Option<&Value>, body: &Value) -> Result<Value, ApiError> {
+        match op {
+            // World operations (host side).
+            "workspace.create" => self.workspace_create(body),
+            "workspace.update" => self.workspace_update(body),
+            "member.add" => self.member_add(body),
+            "member.setRole" => self.member_set_role(body),
+            "member.remove" => self.member_remove(body),
+            "embedder.set" => {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct B {
+                    mode: EmbedderMode,
+                }
+                self.embedder_mode = parse_body::<B>(body)?.mode;
+                Ok(json!({}))
+            }
+            "credential.create" => self.credential_create(body),
+            "credential.revoke" => {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct B {
+                    id: String,
+                }
+                let b: B = parse_body(body)?;
+                self.world.credentials.get_mut(&b.id).ok_or_else(bad_body)?.revoked = true;
+                Ok(json!({}))
+            }
+            "contextSet.put" => {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct B {
+                    workspace: String,
+                    id: String,
+                    #[serde(default)]
+                    collections: Vec<String>,
+                    #[serde(default)]
+                    documents: Vec<String>,
+                }
+                let b: B = parse_body(body)?;
+                self.world.context_sets.insert((b.workspace, b.id), ContextSet::new(b.collections, b.documents));
+                Ok(json!({}))
+            }
+            "contextSet.delete" => {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct B {
+                    workspace: String,
+                    id: String,
+                }
+                let b: B = parse_body(body)?;
+                self.world.context_sets.remove(&(b.workspace, b.id));
+                Ok(json!({}))
+            }
+            "passage.put" => {
+                #[derive(Deserialize)]
+                struct B {
+                    workspace: String,
+                    #[serde(flatten)]
+                    passage: citation_verify::Passage,
+                }
+                let b: B = parse_body(body)?;
+                self.passages.put_passage(&workspace_id(&b.workspace)?, b.passage);
+                Ok(json!({}))
+            }
+            "document.delete" => {
+                let b: DocumentBody = parse_body(body)?;
+                let ws = workspace_id(&b.workspace)?;
+                self.passages.delete_document(&ws, &b.document_id);
+                self.service.on_document_deleted(&ws, &b.document_id).map(purged)
+            }
+            "document.expire" => {
+                let b: DocumentBody = parse_body(body)?;
+                self.passages.expire_document(&workspace_id(&b.workspace)?, &b.document_id);
+                Ok(json!({}))
+            }
+            "document.setReadable" => {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields, rename_all = "camelCase")]
+                struct B {
+                    workspace: String,
+                    document_id: String,
+                    member: String,
+                    readable: bool,
+                }
+                let b: B = parse_body(body)?;
+                let member = MemberId::new(b.member).map_err(|_| bad_body())?;
+                self.passages.set_document_readable(&workspace_id(&b.workspace)?, &b.document_id, &member, b.readable);
+                Ok(json!({}))
+            }
+            "collection.delete" => {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields, rename_all = "camelCase")]
+                struct B {
+                    workspace: String,
+                    collection_id: String,
+                }
+                let b: B = parse_body(body)?;
+                let ws = workspace_id(&b.workspace)?;
+                self.passages.delete_collection(&ws, &b.collection_id);
+                self.service.on_collection_deleted(&ws, &b.collection_id).map(purged)
+            }
+            "purge" => {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct B {
+                    workspace: String,
+                }
+                let b: B = parse_body(body)?;
+                self.service.purge_expired(&workspace_id(&b.workspace)?).map(purged)
+            }
+
+            // Agent operations (`as` = credential).
+            "remember" => to_value(&self.service.remember(&self.agent(actor), body)?),
+            "list" => to_value(&self.service.list(&self.agent(actor), body)?),
+            "forget" => to_value(&self.service.forget(&self.agent(actor), body)?),
+            "mcp.tools" => Ok(json!({ "tools": agent_memory::tools() })),
+            "mcp.call" => {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct B {
+                    tool: String,
+                    #[serde(default)]
+                    arguments: Option<Value>,
+                }
+                let b: B = parse_body(body)?;
+                let arguments = b.arguments.unwrap_or_else(|| json!({}));
+                to_value(&self.service.call_tool(&self.agent(actor), &b.tool, &arguments))
+            }
+
+            // Member and owner operations (`as` = member).
+            "settings.get" => to_value(&self.service.settings_get(&self.member(actor)?)?),
+            "settings.put" => to_value(&self.service.settings_put(&self.member(actor)?, body)?),
+            "agentMemories.list" => to_value(&self.service.member_list(&self.member(actor)?, body)?),
+            "agentMemories.delete" => to_value(&self.service.member_delete(&self.member(actor)?, body)?),
+            "agentMemories.deleteAll" => to_value(&self.service.owner_delete_all(&self.member(actor)?)?),
+            _ => unreachable!("is_known admitted only the ops above"),
+        }
+    }
+
+    fn agent(&self, actor: Option<&Value>) -> agent_memory::AgentCaller {
+        match actor.and_then(Value::as_str) {
+            Some(id) => self.world.agent_caller(id),
+            None => agent_memory::AgentCaller::Unresolved,
+        }
+    }
+
+    fn member(&self, actor: Option<&Value>) -> Result<agent_memory::MemberCaller, ApiError> {
+        actor
+            .and_then(Value::as_str)
+            .and_then(|id| self.world.member_caller(id))
+            .ok_or_else(|| ApiError::new(ErrorCode::MemberNotFound, "member not found"))
+    }
+
+    fn workspace_create(&mut self, body: &Value) -> Result<Value, ApiError> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct B {
+            id: String,
+            #[serde(default = "yes")]
+            retaining: bool,
+        }
+        let b: B = parse_body(body)?;
+        workspace_id(&b.id)?;
+        self.world.workspaces.insert(b.id, b.retaining);
+        Ok(json!({}))
+    }
+
+    fn workspace_update(&mut self, body: &Value) -> Result<Value, ApiError> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct B {
+            id: String,
+            retaining: bool,
+        }
+        let b: B = parse_body(body)?;
+        let retaining = self.world.workspaces.get_mut(&b.id).ok_or_else(bad_body)?;
+        let stopped = *retaining && !b.retaining;
+        *retaining = b.retaining;
+        if stopped {
+            self.service.on_workspace_stopped_retaining(&workspace_id(&b.id)?).map(purged)
+        } else {
+            Ok(json!({}))
+        }
+    }
+
+    fn member_add(&mut self, body: &Value) -> Result<Value, ApiError> {
+        let b: MemberBody = parse_body(body)?;
+        if !self.world.workspaces.contains_key(&b.workspace) {
+            return Err(bad_body());
+        }
+        MemberId::new(b.id.clone()).map_err(|_| bad_body())?;
+        let workspace = workspace_id(&b.workspace)?;
+        self.world.members.insert(b.id, Member { workspace, role: b.role, removed: false });
+        Ok(json!({}))
+    }
+
+    fn member_set_role(&mut self, body: &Value) -> Result<Value, ApiError> {
+        let b: MemberBody = parse_body(body)?;
+        let member = self.world.members.get_mut(&b.id).filter(|m| m.workspace.as_str() == b.workspace);
+        member.ok_or_else(|| ApiError::new(ErrorCode::MemberNotFound, "member not found"))?.role = b.role;
+        Ok(json!({}))
+    }
+
+    fn member_remove(&mut self, body: &Value) -> Result<Value, ApiError> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct B {
+            workspace: String,
+            id: String,
+        }
+        let b: B = parse_body(body)?;
+        let member = self.world.members.get_mut(&b.id).filter(|m| m.workspace.as_str() == b.workspace);
+        let member = member.ok_or_else(|| ApiError::new(ErrorCode::MemberNotFound, "member not found"))?;
+        member.removed = true;
+        let (workspace, id) = (workspace_id(&b.workspace)?, MemberId::new(b.id).map_err(|_| bad_body())?);
+        self.service.on_member_removed(&workspace, &id).map(purged)
+    }
+
+    fn credential_create(&mut self, body: &Value) -> Result<Value, ApiError> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields, rename_all = "camelCase")]
+        struct B {
+            workspace: String,
+            member: String,
+            id: String,
+            scopes: Vec<Scope>,
+            context_set: Option<String>,
+        }
+        let b: B = parse_body(body)?;
+        let member = self
+            .world
+            .members
+            .get(&b.member)
+            .filter(|m| m.workspace.as_str() == b.workspace && !m.removed)
+            .ok_or_else(|| ApiError::new(ErrorCode::MemberNotFound, "member not found"))?;
+        self.service.check_grant(member.role, &b.scopes)?;
+        CredentialId::new(b.id.clone()).map_err(|_| bad_body())?;
+        let credential = Credential {
+            workspace: member.workspace.clone(),
+            member: MemberId::new(b.member).map_err(|_| bad_body())?,
+            scopes: b.scopes,
+            context_set: b.context_set,
+            revoked: false,
+        };
+        self.world.credentials.insert(b.id, credential);
+        Ok(json!({}))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MemberBody {
+    workspace: String,
+    id: String,
+    role: Role,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct DocumentBody {
+    workspace: String,
+    document_id: String,
+}
+
+fn yes() -> bool {
+    true
+}
+
+const KNOWN_OPS: &[&str] = &[
+    "workspace.create",
+    "workspace.update",
+    "member.add",
+    "member.setRole",
+    "member.remove",
+    "embedder.set",
+    "credential.create",
+    "credential.revoke",
+    "contextSet.put",
+    "contextSet.delete",
+    "passage.put",
+    "document.delete",
+    "document.expire",
+    "document.setReadable",
+    "collection.delete",
+    "purge",
+    "remember",
+    "list",
+    "forget",
+    "mcp.tools",
+    "mcp.call",
+    "settings.get",
+    "settings.put",
+    "agentMemories.list",
+    "agentMemories.delete",
+    "agentMemories.deleteAll",
+];
+
+fn is_known(op: &str) -> bool {
+    KNOWN_OPS.contains(&op)
+}
+
+/// `{"status": s, "error": {...}}` with the error body's fields.
+fn error_line(err: &ApiError) -> String {
+    let body = serde_json::to_value(err).unwrap_or_else(|_| json!({}));
+    format!("{{\"status\":{},\"error\":{}}}", err.http_status(), body["error"])
+}
+
+/// A response body as JSON.
+fn to_value<T: serde::Serialize>(response: &T) -> Result<Value, ApiError> {
+    serde_json::to_value(response)
+        .map_err(|_| ApiError::new(ErrorCode::InternalError, "a response could not be serialized"))
+}

@@ -1,0 +1,128 @@
+//! The replay scenario set: every `tests/scenarios/NAME.jsonl` runs through `agent-memory replay`
+//! and its output must equal `NAME.expected.jsonl` line by line, as JSON, ignoring `message`
+//! (the spec's comparison rule: messages are for humans).
+//!
+//! After an intended behaviour change, `UPDATE_SCENARIOS=1 cargo test -p agent-memory-cli`
+//! rewrites the expected files; review the diff like code before committing it.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::run_cli;
+
+fn scenario_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios")
+}
+
+/// Removes every `message` field, recursively.
+fn without_messages(mut value: Value) -> Value {
+    fn strip(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                map.remove("message");
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut value);
+    value
+}
+
+fn parse_lines(text: &str, what: &str) -> Vec<Value> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{what} line {} is not JSON: {e}", i + 1))
+        })
+        .collect()
+}
+
+#[test]
+fn every_scenario_matches_its_expected_output() {
+    let mut scenarios: Vec<PathBuf> = std::fs::read_dir(scenario_dir())
+        .expect("the scenario folder exists")
+        .map(|entry| entry.expect("readable entry").path())
+        .filter(|p| p.to_string_lossy().ends_with(".jsonl") && !p.to_string_lossy().ends_with(".expected.jsonl"))
+        .collect();
+    scenarios.sort();
+    assert!(scenarios.len() >= 10, "the scenario set is present ({} found)", scenarios.len());
+    let update = std::env::var_os("UPDATE_SCENARIOS").is_some();
+    let mut failures = Vec::new();
+    for path in &scenarios {
+        let name = path.file_name().unwrap().to_string_lossy().trim_end_matches(".jsonl").to_owned();
+        let input = std::fs::read_to_string(path).unwrap();
+        let (status, stdout, stderr) = run_cli(&["replay", path.to_str().unwrap()], "");
+        assert_eq!(status, 0, "{name}: every line executes (stderr: {stderr})\n{stdout}");
+        let expected_path = path.with_file_name(format!("{name}.expected.jsonl"));
+        if update {
+            std::fs::write(&expected_path, &stdout).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path)
+            .unwrap_or_else(|_| panic!("{name}: missing {}", expected_path.display()));
+        let actual = parse_lines(&stdout, &name);
+        let expected = parse_lines(&expected, &name);
+        let inputs: Vec<&str> =
+            input.lines().filter(|l| !l.trim().is_empty() && !l.trim().starts_with('#')).collect();
+        assert_eq!(actual.len(), inputs.len(), "{name}: one output line per input line");
+        assert_eq!(actual.len(), expected.len(), "{name}: as many lines as expected");
+        for (i, (a, e)) in actual.into_iter().zip(expected).enumerate() {
+            if without_messages(a.clone()) != without_messages(e.clone()) {
+                failures.push(format!("{name} line {}:\n  input:    {}\n  expected: {e}\n  actual:   {a}", i + 1, inputs[i]));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn replay_reproduces_the_spec_example_up_to_its_recall_line() {
+    // replay.md's example, ids elided in the spec; the recall line arrives with ranked recall.
+    let script = r#"{"op":"workspace.create","body":{"id":"ws1"}}
+{"op":"member.add","body":{"workspace":"ws1","id":"olivia","role":"owner"}}
+{"op":"member.add","body":{"workspace":"ws1","id":"alice","role":"editor"}}
+{"op":"credential.create","body":{"workspace":"ws1","member":"alice","id":"cred_a","scopes":["memory:read","memory:write"]}}
+{"op":"remember","as":"cred_a","body":{"namespace":"prefs","text":"likes short answers"}}
+{"op":"settings.put","as":"olivia","body":{"agentMemoriesEnabled":true}}
+{"op":"remember","at":"2026-01-02T00:00:00Z","as":"cred_a","body":{"namespace":"prefs","key":"tone","text":"Reply tersely; mail me at a@b.io"},"save":{"m1":"/memory/id"}}
+"#;
+    let (status, stdout, _) = run_cli(&["replay"], script);
+    assert_eq!(status, 0);
+    let lines = parse_lines(&stdout, "example");
+    assert_eq!(lines.len(), 7);
+    for line in &lines[..4] {
+        assert_eq!(line, &serde_json::json!({"status": 200, "body": {}}));
+    }
+    assert_eq!(lines[4]["status"], 403);
+    assert_eq!(lines[4]["error"]["code"], "AGENT_MEMORY_DISABLED");
+    assert_eq!(lines[5], serde_json::json!({"status": 200, "body": {"agentMemoriesEnabled": true, "retentionDays": 90}}));
+    assert_eq!(lines[6]["status"], 200);
+    let memory = &lines[6]["body"]["memory"];
+    assert_eq!(memory["text"], "Reply tersely; mail me at [EMAIL]");
+    assert!(memory["id"].as_str().unwrap().starts_with("amem_"));
+    assert_eq!(memory["createdAt"], "2026-01-02T00:00:00Z");
+    assert_eq!((memory["type"].clone(), memory["evidence"].clone(), memory["trust"].clone()), (
+        serde_json::json!("memory"),
+        serde_json::json!(false),
+        serde_json::json!("untrusted")
+    ));
+    assert_eq!(lines[6]["body"]["superseded"], 0);
+    assert_eq!(lines[6]["body"]["masked"], serde_json::json!({"email": 1}));
+}
+
+#[test]
+fn bad_lines_are_reported_and_the_run_continues_with_exit_code_2() {
+    let script = "not json\n{\"op\":\"no.such.op\"}\n# a comment\n\n{\"op\":\"workspace.create\",\"body\":{\"id\":\"w\"}}\n{\"op\":\"purge\",\"at\":\"2025-01-01T00:00:00Z\",\"body\":{\"workspace\":\"w\"}}\n";
+    let (status, stdout, _) = run_cli(&["replay", "-"], script);
+    assert_eq!(status, 2);
+    let lines = parse_lines(&stdout, "bad");
+    assert_eq!(lines.len(), 4, "comments and blank lines produce no output");
+    assert_eq!(lines[0]["error"]["code"], "REPLAY_BAD_LINE");
+    assert_eq!(lines[0]["status"], 400);
+    assert_eq!(lines[1]["error"]["code"], "REPLAY_BAD_LINE");
+    assert_eq!(lines[2], serde_json::json!({"status": 200, "body": {}}));
+    assert_eq!(lines[3]["error"]["code"], "REPLAY_BAD_LINE", "time never runs backwards");
+}

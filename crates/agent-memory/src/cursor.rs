@@ -1,0 +1,116 @@
+//! Opaque keyset cursors for list pagination.
+//!
+//! A cursor carries the position (the last returned version's `createdAt` and id), the filters
+//! and the effective `asOf` of the first page, so that later pages read the same snapshot and a
+//! cursor cannot be replayed with other filters. It is hex-encoded JSON: opaque to callers, and
+//! anything that does not decode exactly is a malformed cursor.
+
+use memory_core::{AgentMemoryId, ApiError, ErrorCode, Timestamp};
+use serde::{Deserialize, Serialize};
+
+/// Which listing a cursor belongs to; a cursor of one is refused by the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum CursorKind {
+    /// The agent's `list`.
+    #[serde(rename = "a")]
+    Agent,
+    /// The member's own list.
+    #[serde(rename = "m")]
+    Member,
+}
+
+/// The decoded content of a cursor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Cursor {
+    #[serde(rename = "k")]
+    pub(crate) kind: CursorKind,
+    #[serde(rename = "ns")]
+    pub(crate) namespace: Option<String>,
+    #[serde(rename = "key")]
+    pub(crate) key: Option<String>,
+    #[serde(rename = "col")]
+    pub(crate) collection_id: Option<String>,
+    /// Effective `asOf` of the first page, in milliseconds.
+    #[serde(rename = "as")]
+    pub(crate) as_of: i64,
+    /// Position: `createdAt` (ms) of the last returned version.
+    #[serde(rename = "t")]
+    pub(crate) created_at: i64,
+    /// Position: id of the last returned version.
+    #[serde(rename = "id")]
+    pub(crate) id: String,
+}
+
+fn malformed() -> ApiError {
+    ApiError::new(ErrorCode::AgentMemoryInvalidRequest, "cursor is malformed")
+}
+
+impl Cursor {
+    /// The opaque string form.
+    pub(crate) fn encode(&self) -> String {
+        let json = serde_json::to_vec(self).unwrap_or_default();
+        json.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Parses a cursor string; anything but a cursor this library made → `400`.
+    pub(crate) fn decode(s: &str) -> Result<Cursor, ApiError> {
+        if s.is_empty() || s.len() % 2 != 0 || s.len() > 4096 {
+            return Err(malformed());
+        }
+        let bytes = (0..s.len())
+            .step_by(2)
+            .map(|i| s.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
+            .collect::<Option<Vec<u8>>>()
+            .ok_or_else(malformed)?;
+        let cursor: Cursor = serde_json::from_slice(&bytes).map_err(|_| malformed())?;
+        if cursor.encode() != s {
+            // Only the canonical encoding is accepted (no upper-case hex, no reordered JSON).
+            return Err(malformed());
+        }
+        Ok(cursor)
+    }
+
+    /// The keyset position.
+    pub(crate) fn position(&self) -> Result<(Timestamp, AgentMemoryId), ApiError> {
+        let at = Timestamp::from_millis(self.created_at).map_err(|_| malformed())?;
+        let id = AgentMemoryId::parse(self.id.clone()).map_err(|_| malformed())?;
+        Ok((at, id))
+    }
+
+    /// The `asOf` the first page used.
+    pub(crate) fn as_of(&self) -> Result<Timestamp, ApiError> {
+        Timestamp::from_millis(self.as_of).map_err(|_| malformed())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Cursor {
+        Cursor {
+            kind: CursorKind::Agent,
+            namespace: Some("prefs".into()),
+            key: None,
+            collection_id: None,
+            as_of: 1_767_225_600_000,
+            created_at: 1_767_225_600_000,
+            id: "amem_x".into(),
+        }
+    }
+
+    #[test]
+    fn round_trips() {
+        let c = sample();
+        assert_eq!(Cursor::decode(&c.encode()).unwrap(), c);
+    }
+
+    #[test]
+    fn refuses_tampering() {
+        let s = sample().encode();
+        for bad in ["", "zz", "0", &s.to_uppercase(), &format!("{s}00"), &s[..s.len() - 2]] {
+            assert!(Cursor::decode(bad).is_err(), "{bad}");
+        }
+    }
+}

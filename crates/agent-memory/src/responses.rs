@@ -1,0 +1,41 @@
+//! Response bodies of the facade's operations, serialized exactly as the REST responses.
+
+use memory_core::{MaskedCounts, MemoryView};
+use serde::Serialize;
+
+/// `remember`: `{ "memory": MemoryView, "superseded": 0|1, "masked": {category: count} }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RememberResponse {
+    /// The stored version.
+    pub memory: MemoryView,
+    /// 1 when an unexpired current version of the key was superseded, else 0.
+    pub superseded: u8,
+    /// What the masker replaced, by category (only non-zero counts).
+    pub masked: MaskedCounts,
+}
+
+/// `list` and the member's own list: `{ "memories": [...], "hidden": n, "nextCursor": … }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListResponse {
+    /// The page, newest first.
+    pub memories: Vec<MemoryView>,
+    /// Versions met on this page whose sources are gone (agent list only).
+    pub hidden: u64,
+    /// The next page's cursor; null exactly when no matching memory follows.
+    pub next_cursor: Option<String>,
+}
+
+/// `forget`, member delete and owner delete-all: `{ "deleted": n }` (versions removed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct DeletedResponse {
+    /// Versions removed.
+    pub deleted: u64,
+}
+
+/// Host events and the retention purge: `{ "purged": n }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct PurgedResponse {
+    /// Versions removed.
+    pub purged: u64,
+}

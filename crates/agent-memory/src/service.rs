@@ -1,0 +1,550 @@
+//! `MemoryService`: the facade every host calls. Each operation follows the spec's order of
+//! checks, decides with `governance-policy`, verifies sources with `citation-verify`, and reads
+//! or writes through the `Backend` (quota, rate limit and supersede in one transaction).
+
+use std::sync::Arc;
+
+use citation_verify::{PassageSource, Verdict};
+use governance_policy as policy;
+use memory_core::{
+    AgentMemory, AgentMemoryId, ApiError, ContextBinding, ErrorCode, IdGenerator,
+    MemoryText, MemoryView, RandomIdGenerator, Scope, Settings, SourceState, Timestamp,
+    WorkspaceId,
+};
+use serde::Serialize;
+use serde_json::Value;
+use store_trait::{Backend, Owner, RememberOutcome, RememberWrite, ScanQuery};
+
+use crate::audit::{AuditEvent, AuditRecord, AuditSink, NoopAuditSink};
+use crate::caller::{AgentCaller, AgentCredential, MemberCaller};
+use crate::clock::{Clock, SystemClock};
+use crate::cursor::{Cursor, CursorKind};
+use crate::responses::{
+    DeletedResponse, ListResponse, PurgedResponse, RememberResponse,
+};
+
+/// How many versions a list page reads from the backend at a time while it looks for visible
+/// memories (hidden and out-of-set versions are skipped, so a page may need more than `limit`).
+const SCAN_BATCH: usize = 64;
+
+/// The facade: governed agent memories over a [`Backend`].
+///
+/// `Send + Sync`; calls are synchronous (hosts on an async runtime use `spawn_blocking`).
+pub struct MemoryService {
+    backend: Arc<dyn Backend>,
+    passages: Arc<dyn PassageSource>,
+    clock: Arc<dyn Clock>,
+    ids: Arc<dyn IdGenerator>,
+    audit: Arc<dyn AuditSink>,
+}
+
+impl std::fmt::Debug for MemoryService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryService").finish_non_exhaustive()
+    }
+}
+
+/// Builds a [`MemoryService`]; the clock, id generator and audit sink have defaults.
+pub struct MemoryServiceBuilder {
+    backend: Arc<dyn Backend>,
+    passages: Arc<dyn PassageSource>,
+    clock: Arc<dyn Clock>,
+    ids: Arc<dyn IdGenerator>,
+    audit: Arc<dyn AuditSink>,
+}
+
+impl MemoryServiceBuilder {
+    /// Replaces the system clock.
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Replaces the time + random id generator.
+    pub fn ids(mut self, ids: Arc<dyn IdGenerator>) -> Self {
+        self.ids = ids;
+        self
+    }
+
+    /// Replaces the no-op audit sink.
+    pub fn audit(mut self, audit: Arc<dyn AuditSink>) -> Self {
+        self.audit = audit;
+        self
+    }
+
+    /// The service.
+    pub fn build(self) -> MemoryService {
+        MemoryService {
+            backend: self.backend,
+            passages: self.passages,
+            clock: self.clock,
+            ids: self.ids,
+            audit: self.audit,
+        }
+    }
+}
+
+fn internal(_err: store_trait::Error) -> ApiError {
+    // The backend's message may name files or keys; callers get the stable code only.
+    ApiError::new(ErrorCode::InternalError, "the storage backend failed")
+}
+
+fn not_found() -> ApiError {
+    ApiError::new(ErrorCode::AgentMemoryNotFound, "memory not found")
+}
+
+fn refused() -> ApiError {
+    ApiError::new(ErrorCode::AgentContextSetScopeRefused, "outside the credential's context set")
+}
+
+/// A verified credential allowed to run one agent operation.
+struct Authorized<'a> {
+    credential: &'a AgentCredential,
+    owner: Owner,
+    settings: Settings,
+}
+
+impl MemoryService {
+    /// Starts a builder over `backend` and the host's passage source.
+    pub fn builder(backend: Arc<dyn Backend>, passages: Arc<dyn PassageSource>) -> MemoryServiceBuilder {
+        MemoryServiceBuilder {
+            backend,
+            passages,
+            clock: Arc::new(SystemClock),
+            ids: Arc::new(RandomIdGenerator::new()),
+            audit: Arc::new(NoopAuditSink),
+        }
+    }
+
+    /// The clock the service decides with.
+    pub fn now(&self) -> Timestamp {
+        self.clock.now()
+    }
+
+    fn settings_of(&self, workspace: &WorkspaceId) -> Result<Settings, ApiError> {
+        Ok(self.backend.settings(workspace).map_err(internal)?.unwrap_or_default())
+    }
+
+    fn audit(&self, workspace: &WorkspaceId, actor: Option<&memory_core::MemberId>, event: AuditEvent) {
+        self.audit.record(AuditRecord {
+            at: self.now(),
+            workspace: workspace.clone(),
+            actor: actor.cloned(),
+            event,
+        });
+    }
+
+    /// Steps 1–4 of the order of checks.
+    fn authorize<'a>(&self, caller: &'a AgentCaller, required: Scope) -> Result<Authorized<'a>, ApiError> {
+        let AgentCaller::Resolved(credential) = caller else {
+            return Err(ApiError::new(ErrorCode::AgentCredentialInvalid, "the credential is not valid"));
+        };
+        let settings = self.settings_of(&credential.workspace)?;
+        let state = match (credential.active, credential.role) {
+            (true, Some(role)) => policy::CredentialState::Valid { role, scopes: &credential.scopes },
+            _ => policy::CredentialState::Invalid,
+        };
+        policy::check_agent_access(&policy::AgentAccess {
+            retaining: credential.workspace_retaining,
+            settings: &settings,
+            credential: state,
+            required,
+        })?;
+        Ok(Authorized {
+            credential,
+            owner: Owner { workspace: credential.workspace.clone(), member: credential.member.clone() },
+            settings,
+        })
+    }
+
+    /// Checks that `role` may be granted `scopes` (`400 AGENT_MEMORY_SCOPE_NOT_GRANTABLE`); hosts
+    /// call it when a member creates a credential.
+    pub fn check_grant(&self, role: memory_core::Role, scopes: &[Scope]) -> Result<(), ApiError> {
+        policy::grant(role, scopes)
+    }
+
+    /// `remember`: stores a masked, cited, possibly superseding memory.
+    pub fn remember(&self, caller: &AgentCaller, body: &Value) -> Result<RememberResponse, ApiError> {
+        let auth = self.authorize(caller, Scope::MemoryWrite)?;
+        let request = policy::RememberRequest::from_json(body)?;
+        policy::check_identifiers(&request.namespace, request.key.as_deref())?;
+        let binding = &auth.credential.binding;
+        policy::check_remember_anchor(binding, request.collection_id.as_deref(), !request.citations.is_empty())?;
+        let citations = citation_verify::resolve_citations(
+            self.passages.as_ref(),
+            &auth.owner.workspace,
+            &auth.owner.member,
+            &request.citations,
+        )?;
+        policy::check_cited_documents(binding, &citations)?;
+        let key = request.key.as_deref().map(|k| (request.namespace.as_str(), k));
+        if let (Some(set), Some((namespace, key))) = (binding.set(), key) {
+            // Read here for the order of checks; the transaction below checks again atomically.
+            let current = self.backend.current_of_key(&auth.owner, namespace, key).map_err(internal)?;
+            if current.is_some_and(|c| !policy::memory_in_set(set, &c)) {
+                return Err(refused());
+            }
+        }
+        let (text, masked) = MemoryText::mask(&request.text);
+        if !text.has_content() {
+            return Err(ApiError::new(ErrorCode::AgentMemoryEmpty, "nothing is left of the text after masking"));
+        }
+
+        let now = self.now();
+        let cutoff = policy::expired_cutoff(now, auth.settings.retention_days);
+        let id = AgentMemoryId::generate(self.ids.as_ref(), now)
+            .map_err(|_| ApiError::new(ErrorCode::InternalError, "the id generator failed"))?;
+        let mut record = AgentMemory {
+            id,
+            workspace: auth.owner.workspace.clone(),
+            member: auth.owner.member.clone(),
+            credential: auth.credential.credential.clone(),
+            namespace: request.namespace.clone(),
+            key: request.key.clone(),
+            text,
+            collection_id: request.collection_id.clone(),
+            version: 1,
+            citations,
+            created_at: now,
+            superseded_at: None,
+        };
+        let outcome = self
+            .backend
+            .remember(
+                &auth.owner,
+                &auth.credential.credential,
+                key,
+                policy::window_start(now),
+                cutoff,
+                &mut |state| {
+                    if let (Some(set), Some(current)) = (binding.set(), &state.current) {
+                        if !policy::memory_in_set(set, current) {
+                            return Err(refused());
+                        }
+                    }
+                    policy::check_rate(&state.window, now)?;
+                    policy::check_quota(state.stored_versions)?;
+                    record.version = if key.is_some() { state.last_version + 1 } else { 1 };
+                    Ok(RememberWrite { record: record.clone(), supersede_current: state.current.is_some() })
+                },
+            )
+            .map_err(internal)?;
+        match outcome {
+            RememberOutcome::Refused(err) => Err(err),
+            RememberOutcome::Written { record, superseded } => {
+                let superseded = superseded.is_some_and(|s| s.created_at > cutoff);
+                let state = if record.citations.is_empty() { SourceState::Uncited } else { SourceState::Current };
+                Ok(RememberResponse {
+                    memory: MemoryView::new(&record, state),
+                    superseded: u8::from(superseded),
+                    masked,
+                })
+            }
+        }
+    }
+
+    /// `list`: the member's memories valid at `asOf`, newest first, with keyset pagination.
+    pub fn list(&self, caller: &AgentCaller, body: &Value) -> Result<ListResponse, ApiError> {
+        let auth = self.authorize(caller, Scope::MemoryRead)?;
+        let request = policy::ListRequest::from_json(body)?;
+        let cursor = request.cursor.as_deref().map(Cursor::decode).transpose()?;
+        policy::check_read_filter(&auth.credential.binding, request.collection_id.as_deref())?;
+        let now = self.now();
+        let filters = Filters {
+            namespace: request.namespace.clone(),
+            key: request.key.clone(),
+            collection_id: request.collection_id.clone(),
+        };
+        let as_of = policy::effective_as_of(request.as_of, now);
+        self.page(
+            &auth.owner,
+            &auth.settings,
+            now,
+            CursorKind::Agent,
+            filters,
+            as_of,
+            request.as_of.is_some(),
+            cursor,
+            request.limit,
+            Some(&auth.credential.binding),
+        )
+    }
+
+    /// One page of a listing: scans forward until `limit` visible memories or nothing matching
+    /// is left, counting hidden ones met on the way.
+    #[allow(clippy::too_many_arguments)] // one private helper shared by two listings
+    fn page(
+        &self,
+        owner: &Owner,
+        settings: &Settings,
+        now: Timestamp,
+        kind: CursorKind,
+        filters: Filters,
+        as_of: Timestamp,
+        as_of_sent: bool,
+        cursor: Option<Cursor>,
+        limit: usize,
+        binding: Option<&ContextBinding>,
+    ) -> Result<ListResponse, ApiError> {
+        let (as_of, mut after) = match cursor {
+            None => (as_of, None),
+            Some(cursor) => {
+                let cursor_as_of = cursor.as_of()?;
+                if cursor.kind != kind
+                    || cursor.namespace != filters.namespace
+                    || cursor.key != filters.key
+                    || cursor.collection_id != filters.collection_id
+                    || (as_of_sent && cursor_as_of != as_of)
+                {
+                    return Err(ApiError::new(
+                        ErrorCode::AgentMemoryInvalidRequest,
+                        "cursor was made with other filters",
+                    ));
+                }
+                (cursor_as_of, Some(cursor.position()?))
+            }
+        };
+        let cutoff = policy::expired_cutoff(now, settings.retention_days);
+        let mut memories = Vec::new();
+        let mut hidden = 0u64;
+        let mut last: Option<(Timestamp, AgentMemoryId)> = None;
+        let mut more = false;
+        'scan: loop {
+            let batch = self
+                .backend
+                .scan(
+                    owner,
+                    &ScanQuery {
+                        valid_at: as_of,
+                        expired_cutoff: cutoff,
+                        namespace: filters.namespace.clone(),
+                        key: filters.key.clone(),
+                        collection_id: filters.collection_id.clone(),
+                        after: after.clone(),
+                        limit: SCAN_BATCH,
+                    },
+                )
+                .map_err(internal)?;
+            let exhausted = batch.len() < SCAN_BATCH;
+            if let Some(last_read) = batch.last() {
+                after = Some((last_read.created_at, last_read.id.clone()));
+            }
+            let in_set: Vec<&AgentMemory> = batch
+                .iter()
+                .filter(|m| match binding.and_then(ContextBinding::set) {
+                    Some(set) => policy::memory_in_set(set, m),
+                    None => true,
+                })
+                .collect();
+            if memories.len() == limit {
+                // The page is full: one more matching version means there is a next page.
+                if !in_set.is_empty() {
+                    more = true;
+                }
+                if more || exhausted {
+                    break;
+                }
+                continue;
+            }
+            let verification = citation_verify::verify(self.passages.as_ref(), &owner.workspace, &owner.member, &in_set);
+            for (i, (memory, verdict)) in in_set.iter().zip(&verification.verdicts).enumerate() {
+                if memories.len() == limit {
+                    more = i < in_set.len();
+                    break 'scan;
+                }
+                match verdict {
+                    Verdict::Hidden => match kind {
+                        CursorKind::Agent => hidden += 1,
+                        CursorKind::Member => memories.push(MemoryView::new(memory, SourceState::Unavailable)),
+                    },
+                    Verdict::Visible(state) => memories.push(MemoryView::new(memory, *state)),
+                }
+                last = Some((memory.created_at, memory.id.clone()));
+            }
+            if exhausted {
+                break;
+            }
+        }
+        let next_cursor = match (more, last) {
+            (true, Some((created_at, id))) => Some(
+                Cursor {
+                    kind,
+                    namespace: filters.namespace,
+                    key: filters.key,
+                    collection_id: filters.collection_id,
+                    as_of: as_of.as_millis(),
+                    created_at: created_at.as_millis(),
+                    id: id.into_string(),
+                }
+                .encode(),
+            ),
+            _ => None,
+        };
+        Ok(ListResponse { memories, hidden, next_cursor })
+    }
+
+    /// `forget`: removes a memory (a keyed memory's whole key) by id, or a key's versions.
+    pub fn forget(&self, caller: &AgentCaller, body: &Value) -> Result<DeletedResponse, ApiError> {
+        let auth = self.authorize(caller, Scope::MemoryWrite)?;
+        let request = policy::ForgetRequest::from_json(body)?;
+        let binding = &auth.credential.binding;
+        let removed = match request {
+            policy::ForgetRequest::ById(id) => {
+                let id = AgentMemoryId::parse(id).map_err(|_| not_found())?;
+                let memory = self.backend.get(&auth.owner, &id).map_err(internal)?.ok_or_else(not_found)?;
+                Self::check_forget_in_set(binding, &memory)?;
+                self.backend.forget_id(&auth.owner, &id).map_err(internal)?
+            }
+            policy::ForgetRequest::ByKey { namespace, key } => {
+                // A key whose current version was purged has only superseded leftovers; there
+                // is nothing current to judge the set by, and forgetting them reveals nothing.
+                if let Some(current) = self.backend.current_of_key(&auth.owner, &namespace, &key).map_err(internal)? {
+                    Self::check_forget_in_set(binding, &current)?;
+                }
+                self.backend.forget_key(&auth.owner, &namespace, &key).map_err(internal)?
+            }
+        };
+        if removed.is_empty() {
+            return Err(not_found());
+        }
+        let deleted = removed.len() as u64;
+        self.audit(
+            &auth.owner.workspace,
+            Some(&auth.owner.member),
+            AuditEvent::Forget { credential: auth.credential.credential.as_str().to_owned(), deleted },
+        );
+        Ok(DeletedResponse { deleted })
+    }
+
+    fn check_forget_in_set(binding: &ContextBinding, memory: &AgentMemory) -> Result<(), ApiError> {
+        match binding {
+            ContextBinding::Unbound => Ok(()),
+            ContextBinding::Invalid => Err(refused()),
+            ContextBinding::Bound(set) if policy::memory_in_set(set, memory) => Ok(()),
+            ContextBinding::Bound(_) => Err(refused()),
+        }
+    }
+
+    /// The workspace's settings (owner only).
+    pub fn settings_get(&self, caller: &MemberCaller) -> Result<Settings, ApiError> {
+        policy::require_owner(Some(caller.role))?;
+        self.settings_of(&caller.workspace)
+    }
+
+    /// Merges the fields sent into the settings (owner only); a shorter retention purges what it
+    /// expires in the same call.
+    pub fn settings_put(&self, caller: &MemberCaller, body: &Value) -> Result<Settings, ApiError> {
+        policy::require_owner(Some(caller.role))?;
+        let patch = policy::SettingsPatch::from_json(body)?;
+        let settings = patch.apply(self.settings_of(&caller.workspace)?);
+        self.backend.put_settings(&caller.workspace, &settings).map_err(internal)?;
+        let cutoff = policy::expired_cutoff(self.now(), settings.retention_days);
+        let purged = self.backend.purge_expired(&caller.workspace, cutoff).map_err(internal)?;
+        self.audit(
+            &caller.workspace,
+            Some(&caller.member),
+            AuditEvent::SettingsChanged {
+                agent_memories_enabled: settings.agent_memories_enabled,
+                retention_days: settings.retention_days,
+                purged,
+            },
+        );
+        Ok(settings)
+    }
+
+    /// Owner delete-all: removes every agent memory of the workspace without reading them.
+    pub fn owner_delete_all(&self, caller: &MemberCaller) -> Result<DeletedResponse, ApiError> {
+        policy::require_owner(Some(caller.role))?;
+        let deleted = self.backend.delete_workspace(&caller.workspace).map_err(internal)?;
+        self.audit(&caller.workspace, Some(&caller.member), AuditEvent::OwnerDeleteAll { deleted });
+        Ok(DeletedResponse { deleted })
+    }
+
+    /// The member's own current, unexpired memories, hidden ones shown as `unavailable`; allowed
+    /// at any time, also while agent memories are disabled.
+    pub fn member_list(&self, caller: &MemberCaller, body: &Value) -> Result<ListResponse, ApiError> {
+        let request = policy::MemberListRequest::from_json(body)?;
+        let cursor = request.cursor.as_deref().map(Cursor::decode).transpose()?;
+        let settings = self.settings_of(&caller.workspace)?;
+        let now = self.now();
+        let owner = Owner { workspace: caller.workspace.clone(), member: caller.member.clone() };
+        self.page(
+            &owner,
+            &settings,
+            now,
+            CursorKind::Member,
+            Filters::default(),
+            now,
+            false,
+            cursor,
+            request.limit,
+            None,
+        )
+    }
+
+    /// The member deletes one of their memories (its whole key) or, without an id, all of them.
+    pub fn member_delete(&self, caller: &MemberCaller, body: &Value) -> Result<DeletedResponse, ApiError> {
+        let request = policy::MemberDeleteRequest::from_json(body)?;
+        let owner = Owner { workspace: caller.workspace.clone(), member: caller.member.clone() };
+        let deleted = match request.memory_id {
+            Some(id) => {
+                let id = AgentMemoryId::parse(id).map_err(|_| not_found())?;
+                let removed = self.backend.forget_id(&owner, &id).map_err(internal)?;
+                if removed.is_empty() {
+                    return Err(not_found());
+                }
+                removed.len() as u64
+            }
+            None => self.backend.delete_owner(&owner).map_err(internal)?,
+        };
+        self.audit(&caller.workspace, Some(&caller.member), AuditEvent::MemberDelete { deleted });
+        Ok(DeletedResponse { deleted })
+    }
+
+    /// Retention purge of one workspace at the clock's now; hosts call it periodically.
+    pub fn purge_expired(&self, workspace: &WorkspaceId) -> Result<PurgedResponse, ApiError> {
+        let settings = self.settings_of(workspace)?;
+        let cutoff = policy::expired_cutoff(self.now(), settings.retention_days);
+        let purged = self.backend.purge_expired(workspace, cutoff).map_err(internal)?;
+        self.audit(workspace, None, AuditEvent::Purge { purged });
+        Ok(PurgedResponse { purged })
+    }
+
+    /// The host deleted a document: every version citing it is removed.
+    pub fn on_document_deleted(&self, workspace: &WorkspaceId, document_id: &str) -> Result<PurgedResponse, ApiError> {
+        let purged = self.backend.purge_document(workspace, document_id).map_err(internal)?;
+        self.audit(workspace, None, AuditEvent::SourceDeletionPurge { source: "document", purged });
+        Ok(PurgedResponse { purged })
+    }
+
+    /// The host deleted a collection: every version anchored in it or citing a passage in it is
+    /// removed.
+    pub fn on_collection_deleted(&self, workspace: &WorkspaceId, collection_id: &str) -> Result<PurgedResponse, ApiError> {
+        let purged = self.backend.purge_collection(workspace, collection_id).map_err(internal)?;
+        self.audit(workspace, None, AuditEvent::SourceDeletionPurge { source: "collection", purged });
+        Ok(PurgedResponse { purged })
+    }
+
+    /// The host removed a member: their agent memories in the workspace are purged.
+    pub fn on_member_removed(&self, workspace: &WorkspaceId, member: &memory_core::MemberId) -> Result<PurgedResponse, ApiError> {
+        let owner = Owner { workspace: workspace.clone(), member: member.clone() };
+        let purged = self.backend.delete_owner(&owner).map_err(internal)?;
+        self.audit(workspace, Some(member), AuditEvent::MemberRemovedPurge { purged });
+        Ok(PurgedResponse { purged })
+    }
+
+    /// The workspace stopped retaining data: every agent memory in it is purged.
+    pub fn on_workspace_stopped_retaining(&self, workspace: &WorkspaceId) -> Result<PurgedResponse, ApiError> {
+        let purged = self.backend.delete_workspace(workspace).map_err(internal)?;
+        self.audit(workspace, None, AuditEvent::WorkspaceStoppedRetainingPurge { purged });
+        Ok(PurgedResponse { purged })
+    }
+}
+
+/// The exact-match filters a cursor is bound to.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+struct Filters {
+    namespace: Option<String>,
+    key: Option<String>,
+    collection_id: Option<String>,
+}

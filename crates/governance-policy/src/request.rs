@@ -1,0 +1,552 @@
+//! Request bodies of the agent, member and owner operations, parsed and validated from JSON
+//! (step 5 of the order of checks), and the personal-data check of identifiers (step 6).
+//!
+//! Common rules: the body is a JSON object (a `null` body counts as `{}`), field names are
+//! camelCase, unknown fields are refused, an optional field sent as `null` is absent, lengths
+//! are Unicode scalar values, and integers must be JSON integers within bounds (no floats, no
+//! strings). Every refusal is `400 AGENT_MEMORY_INVALID_REQUEST` with a static message naming
+//! the field; a refused value (or an unknown field's name) is never echoed.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use memory_core::{ApiError, ErrorCode, Settings, Timestamp};
+use serde_json::{Map, Value};
+
+use crate::limits::*;
+
+fn invalid(message: &'static str) -> ApiError {
+    ApiError::new(ErrorCode::AgentMemoryInvalidRequest, message)
+}
+
+/// The bounds of one string field and the message that refuses it.
+struct StringRule {
+    name: &'static str,
+    min: usize,
+    max: usize,
+    /// Namespaces and keys: no control characters, no leading or trailing whitespace.
+    identifier: bool,
+    message: &'static str,
+}
+
+impl StringRule {
+    fn check(&self, s: &str) -> Result<(), ApiError> {
+        let chars = s.chars().count();
+        let mut ok = (self.min..=self.max).contains(&chars);
+        if ok && self.identifier {
+            ok = !s.chars().any(char::is_control)
+                && !s.starts_with(char::is_whitespace)
+                && !s.ends_with(char::is_whitespace);
+        }
+        if ok {
+            Ok(())
+        } else {
+            Err(invalid(self.message))
+        }
+    }
+}
+
+const NAMESPACE: StringRule = StringRule {
+    name: "namespace",
+    min: NAMESPACE_MIN_CHARS,
+    max: NAMESPACE_MAX_CHARS,
+    identifier: true,
+    message: "namespace must be a string of 1 to 64 characters without control characters or \
+              leading or trailing whitespace",
+};
+const KEY: StringRule = StringRule {
+    name: "key",
+    min: KEY_MIN_CHARS,
+    max: KEY_MAX_CHARS,
+    identifier: true,
+    message: "key must be a string of 1 to 120 characters without control characters or \
+              leading or trailing whitespace",
+};
+const TEXT: StringRule = StringRule {
+    name: "text",
+    min: TEXT_MIN_CHARS,
+    max: TEXT_MAX_CHARS,
+    identifier: false,
+    message: "text must be a string of 1 to 1000 characters",
+};
+const COLLECTION_ID: StringRule = StringRule {
+    name: "collectionId",
+    min: COLLECTION_ID_MIN_CHARS,
+    max: COLLECTION_ID_MAX_CHARS,
+    identifier: false,
+    message: "collectionId must be a string of 1 to 128 characters",
+};
+const QUERY: StringRule = StringRule {
+    name: "query",
+    min: QUERY_MIN_CHARS,
+    max: QUERY_MAX_CHARS,
+    identifier: false,
+    message: "query must be a string of 1 to 1000 characters",
+};
+const PASSAGE_ID: StringRule = StringRule {
+    name: "citations",
+    min: PASSAGE_ID_MIN_CHARS,
+    max: PASSAGE_ID_MAX_CHARS,
+    identifier: false,
+    message: "citations must be an array of at most 20 passage ids of 1 to 128 characters",
+};
+const MEMORY_ID: StringRule = StringRule {
+    name: "memoryId",
+    min: 1,
+    max: MEMORY_ID_MAX_CHARS,
+    identifier: false,
+    message: "memoryId must be a string of 1 to 128 characters",
+};
+const CURSOR: StringRule = StringRule {
+    name: "cursor",
+    min: 1,
+    max: CURSOR_MAX_CHARS,
+    identifier: false,
+    message: "cursor must be a cursor string returned by an earlier page",
+};
+
+/// The bounds of one integer field.
+struct IntRule {
+    name: &'static str,
+    min: u64,
+    max: u64,
+    message: &'static str,
+}
+
+const RECALL_LIMIT: IntRule = IntRule {
+    name: "limit",
+    min: RECALL_LIMIT_MIN as u64,
+    max: RECALL_LIMIT_MAX as u64,
+    message: "limit must be an integer from 1 to 50",
+};
+const LIST_LIMIT: IntRule = IntRule {
+    name: "limit",
+    min: LIST_LIMIT_MIN as u64,
+    max: LIST_LIMIT_MAX as u64,
+    message: "limit must be an integer from 1 to 100",
+};
+const RETENTION_DAYS: IntRule = IntRule {
+    name: "retentionDays",
+    min: Settings::RETENTION_DAYS_MIN as u64,
+    max: Settings::RETENTION_DAYS_MAX as u64,
+    message: "retentionDays must be an integer from 1 to 365",
+};
+
+/// A request body's fields, after the object and unknown-field checks.
+struct Body<'a> {
+    fields: Option<&'a Map<String, Value>>,
+}
+
+impl<'a> Body<'a> {
+    fn new(value: &'a Value, allowed: &[&str]) -> Result<Self, ApiError> {
+        let fields = match value {
+            Value::Null => None,
+            Value::Object(map) => Some(map),
+            _ => return Err(invalid("the request body must be a JSON object")),
+        };
+        if let Some(map) = fields
+            && map.keys().any(|k| !allowed.contains(&k.as_str()))
+        {
+            return Err(invalid("the request body has an unknown field"));
+        }
+        Ok(Body { fields })
+    }
+
+    /// The field's value; `null` is the same as absent.
+    fn get(&self, name: &str) -> Option<&'a Value> {
+        self.fields
+            .and_then(|m| m.get(name))
+            .filter(|v| !v.is_null())
+    }
+
+    fn has(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    fn optional_string(&self, rule: &StringRule) -> Result<Option<String>, ApiError> {
+        match self.get(rule.name) {
+            None => Ok(None),
+            Some(Value::String(s)) => rule.check(s).map(|()| Some(s.clone())),
+            Some(_) => Err(invalid(rule.message)),
+        }
+    }
+
+    fn required_string(&self, rule: &StringRule) -> Result<String, ApiError> {
+        self.optional_string(rule)?
+            .ok_or_else(|| invalid(rule.message))
+    }
+
+    fn optional_int(&self, rule: &IntRule) -> Result<Option<u64>, ApiError> {
+        match self.get(rule.name) {
+            None => Ok(None),
+            // `as_u64` is `None` for negatives and for any number written with a fraction or an
+            // exponent, and for integers beyond u64 (serde_json reads those as floats).
+            Some(Value::Number(n)) => match n.as_u64() {
+                Some(v) if (rule.min..=rule.max).contains(&v) => Ok(Some(v)),
+                _ => Err(invalid(rule.message)),
+            },
+            Some(_) => Err(invalid(rule.message)),
+        }
+    }
+
+    fn limit(&self, rule: &IntRule, default: usize) -> Result<usize, ApiError> {
+        // Bounds are at most 100, so the conversion cannot truncate.
+        Ok(self.optional_int(rule)?.map_or(default, |v| v as usize))
+    }
+
+    fn optional_bool(&self, name: &str, message: &'static str) -> Result<Option<bool>, ApiError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(_) => Err(invalid(message)),
+        }
+    }
+
+    fn as_of(&self) -> Result<Option<Timestamp>, ApiError> {
+        const MESSAGE: &str = "asOf must be an RFC 3339 timestamp";
+        match self.get("asOf") {
+            None => Ok(None),
+            Some(Value::String(s)) => Timestamp::parse(s).map(Some).map_err(|_| invalid(MESSAGE)),
+            Some(_) => Err(invalid(MESSAGE)),
+        }
+    }
+
+    fn citations(&self) -> Result<Vec<String>, ApiError> {
+        let items = match self.get("citations") {
+            None => return Ok(Vec::new()),
+            Some(Value::Array(items)) => items,
+            Some(_) => return Err(invalid(PASSAGE_ID.message)),
+        };
+        // Counted as sent: 21 ids are refused even when duplicates would collapse them to one.
+        if items.len() > CITATIONS_MAX {
+            return Err(invalid(PASSAGE_ID.message));
+        }
+        let mut seen = HashSet::with_capacity(items.len());
+        let mut ids = Vec::with_capacity(items.len());
+        for item in items {
+            let Value::String(id) = item else {
+                return Err(invalid(PASSAGE_ID.message));
+            };
+            PASSAGE_ID.check(id)?;
+            if seen.insert(id.as_str()) {
+                ids.push(id.clone());
+            }
+        }
+        Ok(ids)
+    }
+}
+
+/// Writes a text field as its length only, so a `{:?}` in a log never carries memory text or
+/// a query.
+struct Redacted<'a>(&'a str);
+
+impl fmt::Debug for Redacted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "<{} chars>", self.0.chars().count())
+    }
+}
+
+/// The body of `remember`: `{ namespace, text, key?, collectionId?, citations? }`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RememberRequest {
+    /// 1–64 characters, an identifier.
+    pub namespace: String,
+    /// 1–1000 characters, counted before masking; not yet masked.
+    pub text: String,
+    /// 1–120 characters, an identifier.
+    pub key: Option<String>,
+    /// 1–128 characters.
+    pub collection_id: Option<String>,
+    /// Cited passage ids: at most 20 were sent, each 1–128 characters; duplicates collapsed,
+    /// first occurrence order kept.
+    pub citations: Vec<String>,
+}
+
+impl RememberRequest {
+    /// Parses and validates a remember body.
+    pub fn from_json(value: &Value) -> Result<Self, ApiError> {
+        let body = Body::new(
+            value,
+            &["namespace", "text", "key", "collectionId", "citations"],
+        )?;
+        Ok(RememberRequest {
+            namespace: body.required_string(&NAMESPACE)?,
+            text: body.required_string(&TEXT)?,
+            key: body.optional_string(&KEY)?,
+            collection_id: body.optional_string(&COLLECTION_ID)?,
+            citations: body.citations()?,
+        })
+    }
+}
+
+impl fmt::Debug for RememberRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RememberRequest")
+            .field("namespace", &self.namespace)
+            .field("text", &Redacted(&self.text))
+            .field("key", &self.key)
+            .field("collection_id", &self.collection_id)
+            .field("citations", &self.citations)
+            .finish()
+    }
+}
+
+/// The body of `recall`: `{ query, namespace?, collectionId?, asOf?, limit? }`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RecallRequest {
+    /// 1–1000 characters; not yet masked.
+    pub query: String,
+    /// Exact-match namespace filter.
+    pub namespace: Option<String>,
+    /// Exact-match collection filter.
+    pub collection_id: Option<String>,
+    /// The instant to read at, as sent (see [`crate::effective_as_of`]).
+    pub as_of: Option<Timestamp>,
+    /// 1–50, default 10.
+    pub limit: usize,
+}
+
+impl RecallRequest {
+    /// Parses and validates a recall body.
+    pub fn from_json(value: &Value) -> Result<Self, ApiError> {
+        let body = Body::new(
+            value,
+            &["query", "namespace", "collectionId", "asOf", "limit"],
+        )?;
+        Ok(RecallRequest {
+            query: body.required_string(&QUERY)?,
+            namespace: body.optional_string(&NAMESPACE)?,
+            collection_id: body.optional_string(&COLLECTION_ID)?,
+            as_of: body.as_of()?,
+            limit: body.limit(&RECALL_LIMIT, RECALL_LIMIT_DEFAULT)?,
+        })
+    }
+}
+
+impl fmt::Debug for RecallRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RecallRequest")
+            .field("query", &Redacted(&self.query))
+            .field("namespace", &self.namespace)
+            .field("collection_id", &self.collection_id)
+            .field("as_of", &self.as_of)
+            .field("limit", &self.limit)
+            .finish()
+    }
+}
+
+/// The body of `list`: `{ namespace?, key?, collectionId?, asOf?, limit?, cursor? }`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListRequest {
+    /// Exact-match namespace filter.
+    pub namespace: Option<String>,
+    /// Exact-match key filter.
+    pub key: Option<String>,
+    /// Exact-match collection filter.
+    pub collection_id: Option<String>,
+    /// The instant to read at, as sent.
+    pub as_of: Option<Timestamp>,
+    /// 1–100, default 20.
+    pub limit: usize,
+    /// The opaque cursor of a previous page (1–4096 characters); decoding it and comparing its
+    /// filters is the facade's job.
+    pub cursor: Option<String>,
+}
+
+impl ListRequest {
+    /// Parses and validates a list body.
+    pub fn from_json(value: &Value) -> Result<Self, ApiError> {
+        let body = Body::new(
+            value,
+            &[
+                "namespace",
+                "key",
+                "collectionId",
+                "asOf",
+                "limit",
+                "cursor",
+            ],
+        )?;
+        Ok(ListRequest {
+            namespace: body.optional_string(&NAMESPACE)?,
+            key: body.optional_string(&KEY)?,
+            collection_id: body.optional_string(&COLLECTION_ID)?,
+            as_of: body.as_of()?,
+            limit: body.limit(&LIST_LIMIT, LIST_LIMIT_DEFAULT)?,
+            cursor: body.optional_string(&CURSOR)?,
+        })
+    }
+}
+
+/// The body of `forget`: `{ memoryId }` or `{ namespace, key }`, exactly one form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ForgetRequest {
+    /// Forget the memory with this id (its whole key, when keyed). The id is kept as sent: an id
+    /// that matches nothing, well-formed or not, is the facade's `404`.
+    ById(String),
+    /// Forget every version of this key.
+    ByKey {
+        /// The namespace.
+        namespace: String,
+        /// The key.
+        key: String,
+    },
+}
+
+impl ForgetRequest {
+    /// Parses and validates a forget body.
+    pub fn from_json(value: &Value) -> Result<Self, ApiError> {
+        const ONE_FORM: &str = "send either memoryId, or namespace and key";
+        let body = Body::new(value, &["memoryId", "namespace", "key"])?;
+        let by_id = body.has("memoryId");
+        let by_key = body.has("namespace") || body.has("key");
+        match (by_id, by_key) {
+            (true, false) => Ok(ForgetRequest::ById(body.required_string(&MEMORY_ID)?)),
+            (false, true) if body.has("namespace") && body.has("key") => Ok(ForgetRequest::ByKey {
+                namespace: body.required_string(&NAMESPACE)?,
+                key: body.required_string(&KEY)?,
+            }),
+            _ => Err(invalid(ONE_FORM)),
+        }
+    }
+}
+
+/// The body of `settings.put`: the fields to change, merged onto the stored settings.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SettingsPatch {
+    /// New `agentMemoriesEnabled`, when sent.
+    pub agent_memories_enabled: Option<bool>,
+    /// New `retentionDays` (1–365), when sent.
+    pub retention_days: Option<u16>,
+}
+
+impl SettingsPatch {
+    /// Parses and validates a settings body.
+    pub fn from_json(value: &Value) -> Result<Self, ApiError> {
+        let body = Body::new(value, &["agentMemoriesEnabled", "retentionDays"])?;
+        Ok(SettingsPatch {
+            agent_memories_enabled: body.optional_bool(
+                "agentMemoriesEnabled",
+                "agentMemoriesEnabled must be a boolean",
+            )?,
+            // Bounded by 365, so the conversion cannot truncate.
+            retention_days: body.optional_int(&RETENTION_DAYS)?.map(|d| d as u16),
+        })
+    }
+
+    /// `current` with the sent fields replaced.
+    pub fn apply(&self, current: Settings) -> Settings {
+        Settings {
+            agent_memories_enabled: self
+                .agent_memories_enabled
+                .unwrap_or(current.agent_memories_enabled),
+            retention_days: self.retention_days.unwrap_or(current.retention_days),
+        }
+    }
+}
+
+/// The body of the member's delete: `{ memoryId? }`; without an id, all of the member's own.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MemberDeleteRequest {
+    /// The memory to delete (its whole key), or `None` for all.
+    pub memory_id: Option<String>,
+}
+
+impl MemberDeleteRequest {
+    /// Parses and validates a member delete body.
+    pub fn from_json(value: &Value) -> Result<Self, ApiError> {
+        let body = Body::new(value, &["memoryId"])?;
+        Ok(MemberDeleteRequest {
+            memory_id: body.optional_string(&MEMORY_ID)?,
+        })
+    }
+}
+
+/// The body of the member's own list: `{ limit?, cursor? }`, paginated like `list`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberListRequest {
+    /// 1–100, default 20.
+    pub limit: usize,
+    /// The opaque cursor of a previous page.
+    pub cursor: Option<String>,
+}
+
+impl MemberListRequest {
+    /// Parses and validates a member list body.
+    pub fn from_json(value: &Value) -> Result<Self, ApiError> {
+        let body = Body::new(value, &["limit", "cursor"])?;
+        Ok(MemberListRequest {
+            limit: body.limit(&LIST_LIMIT, LIST_LIMIT_DEFAULT)?,
+            cursor: body.optional_string(&CURSOR)?,
+        })
+    }
+}
+
+/// Step 6 of remember: a namespace or key in which a validated personal-data detector fires →
+/// `400 AGENT_MEMORY_PERSONAL_DATA`. Identifiers are refused, never masked. List and recall
+/// filters are never checked.
+pub fn check_identifiers(namespace: &str, key: Option<&str>) -> Result<(), ApiError> {
+    let found = pii_mask::contains_personal_data(namespace)
+        || key.is_some_and(pii_mask::contains_personal_data);
+    if found {
+        Err(ErrorCode::AgentMemoryPersonalData.into())
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn identifier_rule_rejects_edges_and_controls() {
+        assert!(NAMESPACE.check("prefs").is_ok());
+        assert!(NAMESPACE.check("a b").is_ok());
+        for bad in [
+            "",
+            " prefs",
+            "prefs ",
+            "pre\u{0}fs",
+            "pre\nfs",
+            "\u{3000}x",
+            "x\u{85}",
+        ] {
+            assert!(NAMESPACE.check(bad).is_err(), "{bad:?}");
+        }
+        // Text may hold newlines; only identifiers are restricted.
+        assert!(TEXT.check("line one\nline two ").is_ok());
+    }
+
+    #[test]
+    fn lengths_count_scalar_values() {
+        let emoji = "😀".repeat(NAMESPACE_MAX_CHARS);
+        assert!(NAMESPACE.check(&emoji).is_ok());
+        assert!(NAMESPACE.check(&format!("{emoji}😀")).is_err());
+    }
+
+    #[test]
+    fn null_body_is_an_empty_object() {
+        let req = MemberListRequest::from_json(&Value::Null).unwrap();
+        assert_eq!(
+            req,
+            MemberListRequest {
+                limit: LIST_LIMIT_DEFAULT,
+                cursor: None
+            }
+        );
+        assert!(MemberListRequest::from_json(&json!([])).is_err());
+    }
+
+    #[test]
+    fn debug_never_shows_text_or_query() {
+        let req =
+            RememberRequest::from_json(&json!({"namespace": "n", "text": "secret plan"})).unwrap();
+        let shown = format!("{req:?}");
+        assert!(!shown.contains("secret") && shown.contains("<11 chars>"));
+        let req = RecallRequest::from_json(&json!({"query": "secret plan"})).unwrap();
+        assert!(!format!("{req:?}").contains("secret"));
+    }
+}
