@@ -100,12 +100,18 @@ impl MemoryAuditSink {
 
     /// Every event recorded so far, oldest first.
     pub fn records(&self) -> Vec<AuditRecord> {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 }
 
 impl AuditSink for MemoryAuditSink {
     fn record(&self, record: AuditRecord) {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(record);
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(record);
     }
 }

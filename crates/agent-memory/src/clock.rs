@@ -32,18 +32,27 @@ impl ManualClock {
 
     /// Moves the clock to `t` (backwards too: the caller decides whether that is allowed).
     pub fn set(&self, t: Timestamp) {
-        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = t;
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = t;
     }
 
     /// Moves the clock forward by `seconds`.
     pub fn advance_seconds(&self, seconds: i64) {
-        let mut now = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut now = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         *now = now.plus_seconds(seconds);
     }
 }
 
 impl Clock for ManualClock {
     fn now(&self) -> Timestamp {
-        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }

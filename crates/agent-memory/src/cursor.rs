@@ -109,7 +109,14 @@ mod tests {
     #[test]
     fn refuses_tampering() {
         let s = sample().encode();
-        for bad in ["", "zz", "0", &s.to_uppercase(), &format!("{s}00"), &s[..s.len() - 2]] {
+        for bad in [
+            "",
+            "zz",
+            "0",
+            &s.to_uppercase(),
+            &format!("{s}00"),
+            &s[..s.len() - 2],
+        ] {
             assert!(Cursor::decode(bad).is_err(), "{bad}");
         }
     }

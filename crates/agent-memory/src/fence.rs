@@ -43,9 +43,8 @@ pub fn render(memories: &[MemoryView], summary: Option<&str>) -> String {
             memory.version,
         );
         out.push_str(&body);
-        if !body.ends_with('\n') {
-            out.push('\n');
-        }
+        // Always a line break of our own, so a text's own trailing newline survives intact.
+        out.push('\n');
         let _ = writeln!(out, "</untrusted-memory nonce=\"{nonce}\">");
     }
     out

@@ -105,7 +105,11 @@ fn error_result(err: &ApiError) -> ToolResult {
 }
 
 fn ok_result(body: &impl Serialize, text: String) -> ToolResult {
-    ToolResult { is_error: false, structured_content: serde_json::to_value(body).unwrap_or(Value::Null), text }
+    ToolResult {
+        is_error: false,
+        structured_content: serde_json::to_value(body).unwrap_or(Value::Null),
+        text,
+    }
 }
 
 impl MemoryService {
@@ -126,7 +130,11 @@ impl MemoryService {
                     "{} notes on this page, {} hidden because their sources are gone{}.",
                     r.memories.len(),
                     r.hidden,
-                    if r.next_cursor.is_some() { "; more follow (pass nextCursor)" } else { "" }
+                    if r.next_cursor.is_some() {
+                        "; more follow (pass nextCursor)"
+                    } else {
+                        ""
+                    }
                 );
                 let text = fence::render(&r.memories, Some(&summary));
                 ok_result(&r, text)
@@ -134,7 +142,10 @@ impl MemoryService {
             "forget_memory" => self
                 .forget(caller, arguments)
                 .map(|r| ok_result(&r, format!("Deleted {} note versions.", r.deleted))),
-            _ => Err(ApiError::new(memory_core::ErrorCode::AgentMemoryInvalidRequest, "unknown tool")),
+            _ => Err(ApiError::new(
+                memory_core::ErrorCode::AgentMemoryInvalidRequest,
+                "unknown tool",
+            )),
         };
         result.unwrap_or_else(|err| error_result(&err))
     }

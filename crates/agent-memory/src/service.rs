@@ -7,9 +7,8 @@ use std::sync::Arc;
 use citation_verify::{PassageSource, Verdict};
 use governance_policy as policy;
 use memory_core::{
-    AgentMemory, AgentMemoryId, ApiError, ContextBinding, ErrorCode, IdGenerator,
-    MemoryText, MemoryView, RandomIdGenerator, Scope, Settings, SourceState, Timestamp,
-    WorkspaceId,
+    AgentMemory, AgentMemoryId, ApiError, ContextBinding, ErrorCode, IdGenerator, MemoryText,
+    MemoryView, RandomIdGenerator, Scope, Settings, SourceState, Timestamp, WorkspaceId,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -19,9 +18,7 @@ use crate::audit::{AuditEvent, AuditRecord, AuditSink, NoopAuditSink};
 use crate::caller::{AgentCaller, AgentCredential, MemberCaller};
 use crate::clock::{Clock, SystemClock};
 use crate::cursor::{Cursor, CursorKind};
-use crate::responses::{
-    DeletedResponse, ListResponse, PurgedResponse, RememberResponse,
-};
+use crate::responses::{DeletedResponse, ListResponse, PurgedResponse, RememberResponse};
 
 /// How many versions a list page reads from the backend at a time while it looks for visible
 /// memories (hidden and out-of-set versions are skipped, so a page may need more than `limit`).
@@ -94,7 +91,10 @@ fn not_found() -> ApiError {
 }
 
 fn refused() -> ApiError {
-    ApiError::new(ErrorCode::AgentContextSetScopeRefused, "outside the credential's context set")
+    ApiError::new(
+        ErrorCode::AgentContextSetScopeRefused,
+        "outside the credential's context set",
+    )
 }
 
 /// A verified credential allowed to run one agent operation.
@@ -106,7 +106,10 @@ struct Authorized<'a> {
 
 impl MemoryService {
     /// Starts a builder over `backend` and the host's passage source.
-    pub fn builder(backend: Arc<dyn Backend>, passages: Arc<dyn PassageSource>) -> MemoryServiceBuilder {
+    pub fn builder(
+        backend: Arc<dyn Backend>,
+        passages: Arc<dyn PassageSource>,
+    ) -> MemoryServiceBuilder {
         MemoryServiceBuilder {
             backend,
             passages,
@@ -122,10 +125,19 @@ impl MemoryService {
     }
 
     fn settings_of(&self, workspace: &WorkspaceId) -> Result<Settings, ApiError> {
-        Ok(self.backend.settings(workspace).map_err(internal)?.unwrap_or_default())
+        Ok(self
+            .backend
+            .settings(workspace)
+            .map_err(internal)?
+            .unwrap_or_default())
     }
 
-    fn audit(&self, workspace: &WorkspaceId, actor: Option<&memory_core::MemberId>, event: AuditEvent) {
+    fn audit(
+        &self,
+        workspace: &WorkspaceId,
+        actor: Option<&memory_core::MemberId>,
+        event: AuditEvent,
+    ) {
         self.audit.record(AuditRecord {
             at: self.now(),
             workspace: workspace.clone(),
@@ -135,13 +147,23 @@ impl MemoryService {
     }
 
     /// Steps 1–4 of the order of checks.
-    fn authorize<'a>(&self, caller: &'a AgentCaller, required: Scope) -> Result<Authorized<'a>, ApiError> {
+    fn authorize<'a>(
+        &self,
+        caller: &'a AgentCaller,
+        required: Scope,
+    ) -> Result<Authorized<'a>, ApiError> {
         let AgentCaller::Resolved(credential) = caller else {
-            return Err(ApiError::new(ErrorCode::AgentCredentialInvalid, "the credential is not valid"));
+            return Err(ApiError::new(
+                ErrorCode::AgentCredentialInvalid,
+                "the credential is not valid",
+            ));
         };
         let settings = self.settings_of(&credential.workspace)?;
         let state = match (credential.active, credential.role) {
-            (true, Some(role)) => policy::CredentialState::Valid { role, scopes: &credential.scopes },
+            (true, Some(role)) => policy::CredentialState::Valid {
+                role,
+                scopes: &credential.scopes,
+            },
             _ => policy::CredentialState::Invalid,
         };
         policy::check_agent_access(&policy::AgentAccess {
@@ -152,7 +174,10 @@ impl MemoryService {
         })?;
         Ok(Authorized {
             credential,
-            owner: Owner { workspace: credential.workspace.clone(), member: credential.member.clone() },
+            owner: Owner {
+                workspace: credential.workspace.clone(),
+                member: credential.member.clone(),
+            },
             settings,
         })
     }
@@ -164,12 +189,20 @@ impl MemoryService {
     }
 
     /// `remember`: stores a masked, cited, possibly superseding memory.
-    pub fn remember(&self, caller: &AgentCaller, body: &Value) -> Result<RememberResponse, ApiError> {
+    pub fn remember(
+        &self,
+        caller: &AgentCaller,
+        body: &Value,
+    ) -> Result<RememberResponse, ApiError> {
         let auth = self.authorize(caller, Scope::MemoryWrite)?;
         let request = policy::RememberRequest::from_json(body)?;
         policy::check_identifiers(&request.namespace, request.key.as_deref())?;
         let binding = &auth.credential.binding;
-        policy::check_remember_anchor(binding, request.collection_id.as_deref(), !request.citations.is_empty())?;
+        policy::check_remember_anchor(
+            binding,
+            request.collection_id.as_deref(),
+            !request.citations.is_empty(),
+        )?;
         let citations = citation_verify::resolve_citations(
             self.passages.as_ref(),
             &auth.owner.workspace,
@@ -177,17 +210,26 @@ impl MemoryService {
             &request.citations,
         )?;
         policy::check_cited_documents(binding, &citations)?;
-        let key = request.key.as_deref().map(|k| (request.namespace.as_str(), k));
+        let key = request
+            .key
+            .as_deref()
+            .map(|k| (request.namespace.as_str(), k));
         if let (Some(set), Some((namespace, key))) = (binding.set(), key) {
             // Read here for the order of checks; the transaction below checks again atomically.
-            let current = self.backend.current_of_key(&auth.owner, namespace, key).map_err(internal)?;
+            let current = self
+                .backend
+                .current_of_key(&auth.owner, namespace, key)
+                .map_err(internal)?;
             if current.is_some_and(|c| !policy::memory_in_set(set, &c)) {
                 return Err(refused());
             }
         }
         let (text, masked) = MemoryText::mask(&request.text);
         if !text.has_content() {
-            return Err(ApiError::new(ErrorCode::AgentMemoryEmpty, "nothing is left of the text after masking"));
+            return Err(ApiError::new(
+                ErrorCode::AgentMemoryEmpty,
+                "nothing is left of the text after masking",
+            ));
         }
 
         let now = self.now();
@@ -224,8 +266,15 @@ impl MemoryService {
                     }
                     policy::check_rate(&state.window, now)?;
                     policy::check_quota(state.stored_versions)?;
-                    record.version = if key.is_some() { state.last_version + 1 } else { 1 };
-                    Ok(RememberWrite { record: record.clone(), supersede_current: state.current.is_some() })
+                    record.version = if key.is_some() {
+                        state.last_version + 1
+                    } else {
+                        1
+                    };
+                    Ok(RememberWrite {
+                        record: record.clone(),
+                        supersede_current: state.current.is_some(),
+                    })
                 },
             )
             .map_err(internal)?;
@@ -233,7 +282,11 @@ impl MemoryService {
             RememberOutcome::Refused(err) => Err(err),
             RememberOutcome::Written { record, superseded } => {
                 let superseded = superseded.is_some_and(|s| s.created_at > cutoff);
-                let state = if record.citations.is_empty() { SourceState::Uncited } else { SourceState::Current };
+                let state = if record.citations.is_empty() {
+                    SourceState::Uncited
+                } else {
+                    SourceState::Current
+                };
                 Ok(RememberResponse {
                     memory: MemoryView::new(&record, state),
                     superseded: u8::from(superseded),
@@ -346,7 +399,12 @@ impl MemoryService {
                 }
                 continue;
             }
-            let verification = citation_verify::verify(self.passages.as_ref(), &owner.workspace, &owner.member, &in_set);
+            let verification = citation_verify::verify(
+                self.passages.as_ref(),
+                &owner.workspace,
+                &owner.member,
+                &in_set,
+            );
             for (i, (memory, verdict)) in in_set.iter().zip(&verification.verdicts).enumerate() {
                 if memories.len() == limit {
                     more = i < in_set.len();
@@ -355,7 +413,9 @@ impl MemoryService {
                 match verdict {
                     Verdict::Hidden => match kind {
                         CursorKind::Agent => hidden += 1,
-                        CursorKind::Member => memories.push(MemoryView::new(memory, SourceState::Unavailable)),
+                        CursorKind::Member => {
+                            memories.push(MemoryView::new(memory, SourceState::Unavailable))
+                        }
                     },
                     Verdict::Visible(state) => memories.push(MemoryView::new(memory, *state)),
                 }
@@ -380,7 +440,11 @@ impl MemoryService {
             ),
             _ => None,
         };
-        Ok(ListResponse { memories, hidden, next_cursor })
+        Ok(ListResponse {
+            memories,
+            hidden,
+            next_cursor,
+        })
     }
 
     /// `forget`: removes a memory (a keyed memory's whole key) by id, or a key's versions.
@@ -391,17 +455,27 @@ impl MemoryService {
         let removed = match request {
             policy::ForgetRequest::ById(id) => {
                 let id = AgentMemoryId::parse(id).map_err(|_| not_found())?;
-                let memory = self.backend.get(&auth.owner, &id).map_err(internal)?.ok_or_else(not_found)?;
+                let memory = self
+                    .backend
+                    .get(&auth.owner, &id)
+                    .map_err(internal)?
+                    .ok_or_else(not_found)?;
                 Self::check_forget_in_set(binding, &memory)?;
                 self.backend.forget_id(&auth.owner, &id).map_err(internal)?
             }
             policy::ForgetRequest::ByKey { namespace, key } => {
                 // A key whose current version was purged has only superseded leftovers; there
                 // is nothing current to judge the set by, and forgetting them reveals nothing.
-                if let Some(current) = self.backend.current_of_key(&auth.owner, &namespace, &key).map_err(internal)? {
+                if let Some(current) = self
+                    .backend
+                    .current_of_key(&auth.owner, &namespace, &key)
+                    .map_err(internal)?
+                {
                     Self::check_forget_in_set(binding, &current)?;
                 }
-                self.backend.forget_key(&auth.owner, &namespace, &key).map_err(internal)?
+                self.backend
+                    .forget_key(&auth.owner, &namespace, &key)
+                    .map_err(internal)?
             }
         };
         if removed.is_empty() {
@@ -411,7 +485,10 @@ impl MemoryService {
         self.audit(
             &auth.owner.workspace,
             Some(&auth.owner.member),
-            AuditEvent::Forget { credential: auth.credential.credential.as_str().to_owned(), deleted },
+            AuditEvent::Forget {
+                credential: auth.credential.credential.as_str().to_owned(),
+                deleted,
+            },
         );
         Ok(DeletedResponse { deleted })
     }
@@ -437,9 +514,14 @@ impl MemoryService {
         policy::require_owner(Some(caller.role))?;
         let patch = policy::SettingsPatch::from_json(body)?;
         let settings = patch.apply(self.settings_of(&caller.workspace)?);
-        self.backend.put_settings(&caller.workspace, &settings).map_err(internal)?;
+        self.backend
+            .put_settings(&caller.workspace, &settings)
+            .map_err(internal)?;
         let cutoff = policy::expired_cutoff(self.now(), settings.retention_days);
-        let purged = self.backend.purge_expired(&caller.workspace, cutoff).map_err(internal)?;
+        let purged = self
+            .backend
+            .purge_expired(&caller.workspace, cutoff)
+            .map_err(internal)?;
         self.audit(
             &caller.workspace,
             Some(&caller.member),
@@ -455,19 +537,33 @@ impl MemoryService {
     /// Owner delete-all: removes every agent memory of the workspace without reading them.
     pub fn owner_delete_all(&self, caller: &MemberCaller) -> Result<DeletedResponse, ApiError> {
         policy::require_owner(Some(caller.role))?;
-        let deleted = self.backend.delete_workspace(&caller.workspace).map_err(internal)?;
-        self.audit(&caller.workspace, Some(&caller.member), AuditEvent::OwnerDeleteAll { deleted });
+        let deleted = self
+            .backend
+            .delete_workspace(&caller.workspace)
+            .map_err(internal)?;
+        self.audit(
+            &caller.workspace,
+            Some(&caller.member),
+            AuditEvent::OwnerDeleteAll { deleted },
+        );
         Ok(DeletedResponse { deleted })
     }
 
     /// The member's own current, unexpired memories, hidden ones shown as `unavailable`; allowed
     /// at any time, also while agent memories are disabled.
-    pub fn member_list(&self, caller: &MemberCaller, body: &Value) -> Result<ListResponse, ApiError> {
+    pub fn member_list(
+        &self,
+        caller: &MemberCaller,
+        body: &Value,
+    ) -> Result<ListResponse, ApiError> {
         let request = policy::MemberListRequest::from_json(body)?;
         let cursor = request.cursor.as_deref().map(Cursor::decode).transpose()?;
         let settings = self.settings_of(&caller.workspace)?;
         let now = self.now();
-        let owner = Owner { workspace: caller.workspace.clone(), member: caller.member.clone() };
+        let owner = Owner {
+            workspace: caller.workspace.clone(),
+            member: caller.member.clone(),
+        };
         self.page(
             &owner,
             &settings,
@@ -483,9 +579,16 @@ impl MemoryService {
     }
 
     /// The member deletes one of their memories (its whole key) or, without an id, all of them.
-    pub fn member_delete(&self, caller: &MemberCaller, body: &Value) -> Result<DeletedResponse, ApiError> {
+    pub fn member_delete(
+        &self,
+        caller: &MemberCaller,
+        body: &Value,
+    ) -> Result<DeletedResponse, ApiError> {
         let request = policy::MemberDeleteRequest::from_json(body)?;
-        let owner = Owner { workspace: caller.workspace.clone(), member: caller.member.clone() };
+        let owner = Owner {
+            workspace: caller.workspace.clone(),
+            member: caller.member.clone(),
+        };
         let deleted = match request.memory_id {
             Some(id) => {
                 let id = AgentMemoryId::parse(id).map_err(|_| not_found())?;
@@ -497,7 +600,11 @@ impl MemoryService {
             }
             None => self.backend.delete_owner(&owner).map_err(internal)?,
         };
-        self.audit(&caller.workspace, Some(&caller.member), AuditEvent::MemberDelete { deleted });
+        self.audit(
+            &caller.workspace,
+            Some(&caller.member),
+            AuditEvent::MemberDelete { deleted },
+        );
         Ok(DeletedResponse { deleted })
     }
 
@@ -505,38 +612,87 @@ impl MemoryService {
     pub fn purge_expired(&self, workspace: &WorkspaceId) -> Result<PurgedResponse, ApiError> {
         let settings = self.settings_of(workspace)?;
         let cutoff = policy::expired_cutoff(self.now(), settings.retention_days);
-        let purged = self.backend.purge_expired(workspace, cutoff).map_err(internal)?;
+        let purged = self
+            .backend
+            .purge_expired(workspace, cutoff)
+            .map_err(internal)?;
         self.audit(workspace, None, AuditEvent::Purge { purged });
         Ok(PurgedResponse { purged })
     }
 
     /// The host deleted a document: every version citing it is removed.
-    pub fn on_document_deleted(&self, workspace: &WorkspaceId, document_id: &str) -> Result<PurgedResponse, ApiError> {
-        let purged = self.backend.purge_document(workspace, document_id).map_err(internal)?;
-        self.audit(workspace, None, AuditEvent::SourceDeletionPurge { source: "document", purged });
+    pub fn on_document_deleted(
+        &self,
+        workspace: &WorkspaceId,
+        document_id: &str,
+    ) -> Result<PurgedResponse, ApiError> {
+        let purged = self
+            .backend
+            .purge_document(workspace, document_id)
+            .map_err(internal)?;
+        self.audit(
+            workspace,
+            None,
+            AuditEvent::SourceDeletionPurge {
+                source: "document",
+                purged,
+            },
+        );
         Ok(PurgedResponse { purged })
     }
 
     /// The host deleted a collection: every version anchored in it or citing a passage in it is
     /// removed.
-    pub fn on_collection_deleted(&self, workspace: &WorkspaceId, collection_id: &str) -> Result<PurgedResponse, ApiError> {
-        let purged = self.backend.purge_collection(workspace, collection_id).map_err(internal)?;
-        self.audit(workspace, None, AuditEvent::SourceDeletionPurge { source: "collection", purged });
+    pub fn on_collection_deleted(
+        &self,
+        workspace: &WorkspaceId,
+        collection_id: &str,
+    ) -> Result<PurgedResponse, ApiError> {
+        let purged = self
+            .backend
+            .purge_collection(workspace, collection_id)
+            .map_err(internal)?;
+        self.audit(
+            workspace,
+            None,
+            AuditEvent::SourceDeletionPurge {
+                source: "collection",
+                purged,
+            },
+        );
         Ok(PurgedResponse { purged })
     }
 
     /// The host removed a member: their agent memories in the workspace are purged.
-    pub fn on_member_removed(&self, workspace: &WorkspaceId, member: &memory_core::MemberId) -> Result<PurgedResponse, ApiError> {
-        let owner = Owner { workspace: workspace.clone(), member: member.clone() };
+    pub fn on_member_removed(
+        &self,
+        workspace: &WorkspaceId,
+        member: &memory_core::MemberId,
+    ) -> Result<PurgedResponse, ApiError> {
+        let owner = Owner {
+            workspace: workspace.clone(),
+            member: member.clone(),
+        };
         let purged = self.backend.delete_owner(&owner).map_err(internal)?;
-        self.audit(workspace, Some(member), AuditEvent::MemberRemovedPurge { purged });
+        self.audit(
+            workspace,
+            Some(member),
+            AuditEvent::MemberRemovedPurge { purged },
+        );
         Ok(PurgedResponse { purged })
     }
 
     /// The workspace stopped retaining data: every agent memory in it is purged.
-    pub fn on_workspace_stopped_retaining(&self, workspace: &WorkspaceId) -> Result<PurgedResponse, ApiError> {
+    pub fn on_workspace_stopped_retaining(
+        &self,
+        workspace: &WorkspaceId,
+    ) -> Result<PurgedResponse, ApiError> {
         let purged = self.backend.delete_workspace(workspace).map_err(internal)?;
-        self.audit(workspace, None, AuditEvent::WorkspaceStoppedRetainingPurge { purged });
+        self.audit(
+            workspace,
+            None,
+            AuditEvent::WorkspaceStoppedRetainingPurge { purged },
+        );
         Ok(PurgedResponse { purged })
     }
 }

@@ -1,0 +1,169 @@
+//! R8: bad input anywhere gets a clear 4xx with a stable code, never a panic, and writes nothing.
+
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use crate::{Fixture, agent, member, owner};
+
+/// The field names the operations know; messages may name these (never values).
+const FIELDS: &[&str] = &[
+    "namespace",
+    "text",
+    "key",
+    "collectionId",
+    "citations",
+    "asOf",
+    "limit",
+    "cursor",
+    "memoryId",
+    "agentMemoriesEnabled",
+    "retentionDays",
+    "query",
+];
+
+/// Arbitrary JSON, biased towards the field names the operations know.
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        ".{0,40}".prop_map(Value::from),
+        Just(Value::from("x".repeat(1001))),
+        Just(Value::from("2026-13-45T99:00:00Z")),
+        Just(Value::from("dana@example.com")),
+    ];
+    leaf.prop_recursive(3, 24, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            prop::collection::btree_map(
+                prop_oneof![
+                    prop::sample::select(FIELDS).prop_map(str::to_owned),
+                    "[a-zA-Z]{1,8}",
+                ],
+                inner,
+                0..5,
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// Every version the backend holds for alice, through the member's own view.
+fn alice_versions(fx: &Fixture) -> usize {
+    fx.service
+        .member_list(&member("alice"), &json!({"limit": 100}))
+        .unwrap()
+        .memories
+        .len()
+}
+
+fn strings_in(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(s) if s.chars().count() >= 4 => out.push(s.clone()),
+        Value::Array(items) => items.iter().for_each(|v| strings_in(v, out)),
+        Value::Object(map) => map.iter().for_each(|(k, v)| {
+            if k.chars().count() >= 4 && !FIELDS.contains(&k.as_str()) {
+                out.push(k.clone());
+            }
+            strings_in(v, out)
+        }),
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn random_bodies_get_a_4xx_or_a_success_and_refusals_write_nothing(body in json_value(), op in 0usize..6) {
+        let fx = Fixture::new();
+        let alice = agent("alice", "cred_a");
+        fx.service.remember(&alice, &json!({"namespace": "n", "key": "k", "text": "a first note"})).unwrap();
+        let before = alice_versions(&fx);
+        let result = match op {
+            0 => fx.service.remember(&alice, &body).map(|_| ()),
+            1 => fx.service.list(&alice, &body).map(|_| ()),
+            2 => fx.service.forget(&alice, &body).map(|_| ()),
+            3 => fx.service.settings_put(&owner(), &body).map(|_| ()),
+            4 => fx.service.member_list(&member("alice"), &body).map(|_| ()),
+            _ => fx.service.member_delete(&member("alice"), &body).map(|_| ()),
+        };
+        if let Err(err) = result {
+            prop_assert!((400..500).contains(&err.http_status()), "{:?}", err.code());
+            let mut sent = Vec::new();
+            strings_in(&body, &mut sent);
+            for s in sent {
+                prop_assert!(!err.message().contains(&s), "the message echoes input");
+            }
+            prop_assert_eq!(alice_versions(&fx), before, "a refused request writes nothing");
+        }
+    }
+}
+
+#[test]
+fn each_bad_field_has_the_invalid_request_code() {
+    let fx = Fixture::new();
+    let alice = agent("alice", "cred_a");
+    let cases = [
+        json!({"namespace": "n"}),
+        json!({"text": "t"}),
+        json!({"namespace": "", "text": "t"}),
+        json!({"namespace": "n", "text": ""}),
+        json!({"namespace": "n".repeat(65), "text": "t"}),
+        json!({"namespace": "n", "text": "t".repeat(1001)}),
+        json!({"namespace": "n", "text": "t", "key": "k".repeat(121)}),
+        json!({"namespace": "n", "text": "t", "collectionId": "c".repeat(129)}),
+        json!({"namespace": "n", "text": "t", "citations": vec!["p"; 21]}),
+        json!({"namespace": "n", "text": "t", "citations": "p1"}),
+        json!({"namespace": 5, "text": "t"}),
+        json!({"namespace": "n", "text": "t", "extra": 1}),
+        json!({"namespace": " n", "text": "t"}),
+        json!({"namespace": "n\u{7}", "text": "t"}),
+        json!([1, 2]),
+        json!("a string"),
+    ];
+    for body in cases {
+        let err = fx.service.remember(&alice, &body).unwrap_err();
+        assert_eq!(
+            err.code().as_str(),
+            "AGENT_MEMORY_INVALID_REQUEST",
+            "{body}"
+        );
+    }
+    let list_cases = [
+        json!({"limit": 0}),
+        json!({"limit": 101}),
+        json!({"limit": 1e30}),
+        json!({"limit": "5"}),
+        json!({"limit": -1}),
+        json!({"limit": 2.5}),
+        json!({"asOf": "yesterday"}),
+        json!({"asOf": "2026-02-30T00:00:00Z"}),
+        json!({"cursor": "not-a-cursor"}),
+        json!({"cursor": ""}),
+    ];
+    for body in list_cases {
+        let err = fx.service.list(&alice, &body).unwrap_err();
+        assert_eq!(
+            err.code().as_str(),
+            "AGENT_MEMORY_INVALID_REQUEST",
+            "{body}"
+        );
+    }
+    for body in [
+        json!({}),
+        json!({"memoryId": "amem_x", "namespace": "n", "key": "k"}),
+        json!({"namespace": "n"}),
+    ] {
+        let err = fx.service.forget(&alice, &body).unwrap_err();
+        assert_eq!(
+            err.code().as_str(),
+            "AGENT_MEMORY_INVALID_REQUEST",
+            "{body}"
+        );
+    }
+    assert_eq!(alice_versions(&fx), 0, "nothing was written");
+}

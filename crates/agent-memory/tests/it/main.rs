@@ -1,0 +1,81 @@
+//! Integration tests of the facade: races at the limits (R4), fences (R7), bad input (R8) and
+//! audit events without content.
+
+mod audit;
+mod bad_input;
+mod fence;
+mod races;
+
+use std::sync::Arc;
+
+use agent_memory::{
+    AgentCaller, AgentCredential, ManualClock, MemberCaller, MemoryAuditSink, MemoryService,
+};
+use citation_verify::InMemoryPassageSource;
+use memory_core::{
+    ContextBinding, CredentialId, MemberId, Role, Scope, SeededIdGenerator, Timestamp, WorkspaceId,
+};
+use store_trait::InMemoryBackend;
+
+/// A service over a fresh in-memory backend with agent memories enabled in workspace `ws`.
+pub(crate) struct Fixture {
+    pub(crate) service: MemoryService,
+    pub(crate) backend: Arc<InMemoryBackend>,
+    pub(crate) clock: Arc<ManualClock>,
+    pub(crate) audit: Arc<MemoryAuditSink>,
+}
+
+impl Fixture {
+    pub(crate) fn new() -> Fixture {
+        let backend = Arc::new(InMemoryBackend::new());
+        let clock = Arc::new(ManualClock::new(
+            Timestamp::parse("2026-01-01T00:00:00Z").unwrap(),
+        ));
+        let audit = Arc::new(MemoryAuditSink::new());
+        let service =
+            MemoryService::builder(backend.clone(), Arc::new(InMemoryPassageSource::new()))
+                .clock(clock.clone())
+                .ids(Arc::new(SeededIdGenerator::new(7)))
+                .audit(audit.clone())
+                .build();
+        service
+            .settings_put(&owner(), &serde_json::json!({"agentMemoriesEnabled": true}))
+            .unwrap();
+        Fixture {
+            service,
+            backend,
+            clock,
+            audit,
+        }
+    }
+}
+
+pub(crate) fn owner() -> MemberCaller {
+    MemberCaller {
+        workspace: WorkspaceId::new("ws").unwrap(),
+        member: MemberId::new("olivia").unwrap(),
+        role: Role::Owner,
+    }
+}
+
+pub(crate) fn member(id: &str) -> MemberCaller {
+    MemberCaller {
+        workspace: WorkspaceId::new("ws").unwrap(),
+        member: MemberId::new(id).unwrap(),
+        role: Role::Editor,
+    }
+}
+
+/// An editor's credential with both scopes, unbound.
+pub(crate) fn agent(member: &str, credential: &str) -> AgentCaller {
+    AgentCaller::Resolved(AgentCredential {
+        workspace: WorkspaceId::new("ws").unwrap(),
+        workspace_retaining: true,
+        member: MemberId::new(member).unwrap(),
+        credential: CredentialId::new(credential).unwrap(),
+        role: Some(Role::Editor),
+        active: true,
+        scopes: vec![Scope::MemoryRead, Scope::MemoryWrite],
+        binding: ContextBinding::Unbound,
+    })
+}
