@@ -17,6 +17,16 @@ use crate::{AgentMemoryId, CredentialId, MemberId, Timestamp, WorkspaceId};
 /// ([`mask`](Self::mask)). Backends decoding their own stored records use the hidden
 /// [`from_storage_unchecked`](Self::from_storage_unchecked), or deserialize a whole
 /// [`AgentMemory`]. `MemoryText` itself does not implement `Deserialize`.
+///
+/// Request text cannot be stored without passing through the masker; neither of these compiles:
+///
+/// ```compile_fail
+/// let text = memory_core::MemoryText(String::from("call 050-123-4567"));
+/// ```
+///
+/// ```compile_fail
+/// let text: memory_core::MemoryText = serde_json::from_str("\"call 050-123-4567\"").unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(transparent)]
 pub struct MemoryText(String);
