@@ -1,8 +1,44 @@
 //! Deterministic masking of personal data in text.
 //!
-//! API CONTRACT (skeleton being filled in by the pii-mask work; signatures are fixed):
+//! [`mask`] replaces emails, IBANs, payment cards, Israeli IDs, bank accounts, phone numbers and
+//! long digit runs with placeholders such as `[PHONE]`, and reports where they were.
+//! [`contains_personal_data`] answers yes or no for identifiers (namespaces, keys), and
+//! [`only_placeholders`] tells whether anything but placeholders is left of a masked text.
+//!
+//! ```
+//! use pii_mask::{Category, mask, contains_personal_data, only_placeholders};
+//!
+//! let masked = mask("Call me at 050-123-4567 or write to dana@example.com");
+//! assert_eq!(masked.text, "Call me at [PHONE] or write to [EMAIL]");
+//! assert_eq!(masked.counts.get(&Category::Phone), Some(&1));
+//! let first = masked.spans.first().ok_or("no span")?;
+//! assert_eq!(first.category, Category::Phone);
+//! assert_eq!((first.start, first.end), (11, 23));
+//!
+//! assert!(contains_personal_data("user-0523456789"));
+//! assert!(!contains_personal_data("invoice-29106136"));
+//! assert!(!only_placeholders("tel: [PHONE]"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Detection runs on a folded view of the text (digits of every script read as ASCII, full-width
+//! forms folded, invisible characters dropped), so look-alike and zero-width evasions are caught;
+//! the output replaces spans in the original text and leaves every other byte as it was. Masking
+//! is idempotent, deterministic and linear in the input length; text without digits, `@` or a
+//! standalone `at` is returned after a single byte scan.
+//!
+//! # Crate features
+//!
+//! - `serde`: derives `Serialize` and `Deserialize` for [`Category`] (as snake_case names),
+//!   [`Span`] and [`Masked`].
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+mod detect;
+mod merge;
+mod tables;
+mod validate;
+mod view;
 
 use std::collections::BTreeMap;
 
@@ -94,20 +130,95 @@ pub struct Masked {
 }
 
 /// Masks personal data in `text`.
+///
+/// Every detected value is replaced by its category's placeholder; overlapping detections merge
+/// into one span labelled with the highest-priority category. `mask(&mask(x).text)` returns
+/// the same text with no spans.
 pub fn mask(text: &str) -> Masked {
-    Masked { text: text.to_owned(), spans: Vec::new(), counts: BTreeMap::new() }
+    let mut found = Vec::new();
+    detect::detect(text, &mut found);
+    if found.is_empty() {
+        return Masked {
+            text: text.to_owned(),
+            spans: Vec::new(),
+            counts: BTreeMap::new(),
+        };
+    }
+    let mut spans = merge::merge(merge::spans(&found));
+    loop {
+        let (out, placed) = merge::render(text, &spans);
+        // A placeholder is shorter or longer than what it replaced and can sit between
+        // characters that were apart, so context windows and boundaries may read differently
+        // in the output. Masking the output again until nothing is found keeps `mask`
+        // idempotent whatever the rules; it costs one scan of the output, which usually takes
+        // the fast path.
+        found.clear();
+        detect::detect(&out, &mut found);
+        if found.is_empty() {
+            let counts = count(&spans);
+            return Masked {
+                text: out,
+                spans,
+                counts,
+            };
+        }
+        let extra: Vec<Span> = merge::spans(&found)
+            .map(|s| merge::to_original(s, &placed))
+            .collect();
+        let grown = merge::merge(spans.iter().copied().chain(extra));
+        // Every finding in the output holds a digit, `@` or `at` outside the placeholders, so
+        // each round covers more of the text; the check only guards against a rule bug.
+        if grown == spans {
+            let counts = count(&spans);
+            return Masked {
+                text: out,
+                spans,
+                counts,
+            };
+        }
+        spans = grown;
+    }
+}
+
+fn count(spans: &[Span]) -> BTreeMap<Category, usize> {
+    let mut counts = BTreeMap::new();
+    for s in spans {
+        *counts.entry(s.category).or_insert(0) += 1;
+    }
+    counts
 }
 
 /// True when a validated detector fires on `s` (used for namespaces and keys).
+///
+/// Validated detectors are email, phone, card (Luhn), IBAN (mod 97), Israeli ID (check digit),
+/// bank account in its structured forms, and runs of ten or more digits. A bare number after an
+/// account word does not count, so `invoice-29106136` is accepted.
 pub fn contains_personal_data(s: &str) -> bool {
-    !s.is_empty() && false
+    let mut found = Vec::new();
+    detect::detect(s, &mut found);
+    found.iter().any(|f| f.validated)
 }
 
-/// True when no letter or digit remains after removing placeholders.
+/// True when no letter or digit (Unicode `L*` or `N*`) remains after removing placeholders.
 pub fn only_placeholders(masked_text: &str) -> bool {
-    let mut rest = masked_text.to_owned();
-    for c in Category::ALL {
-        rest = rest.replace(c.placeholder(), "");
+    let mut rest = masked_text;
+    while let Some(c) = rest.chars().next() {
+        let placeholder = (c == '[')
+            .then(|| {
+                Category::ALL
+                    .iter()
+                    .map(|c| c.placeholder())
+                    .find(|p| rest.starts_with(p))
+            })
+            .flatten();
+        if let Some(p) = placeholder {
+            rest = &rest[p.len()..];
+            continue;
+        }
+        if tables::is_letter_or_number(c) {
+            return false;
+        }
+        rest = &rest[c.len_utf8()..];
     }
-    !rest.chars().any(char::is_alphanumeric)
+    true
 }

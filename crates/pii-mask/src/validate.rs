@@ -20,7 +20,7 @@ pub(crate) fn luhn_valid(digits: &[u8]) -> bool {
         }
         sum += v;
     }
-    sum % 10 == 0
+    sum.is_multiple_of(10)
 }
 
 /// Israeli ID check digit over exactly nine ASCII digits; all zeros is not an ID.
@@ -39,7 +39,7 @@ pub(crate) fn il_id_valid(digits: &[u8]) -> bool {
             if v > 9 { v - 9 } else { v }
         })
         .sum();
-    sum % 10 == 0
+    sum.is_multiple_of(10)
 }
 
 /// Israeli ID written with leading zeros dropped: pads `digits` (1–9 digits) to nine.
@@ -74,7 +74,10 @@ const IBAN_LENGTHS: &[(&[u8; 2], u8)] = &[
 
 /// The IBAN length for a country code (any case), if the country uses IBANs.
 pub(crate) fn iban_length(country: [u8; 2]) -> Option<usize> {
-    let key = [country[0].to_ascii_uppercase(), country[1].to_ascii_uppercase()];
+    let key = [
+        country[0].to_ascii_uppercase(),
+        country[1].to_ascii_uppercase(),
+    ];
     IBAN_LENGTHS
         .binary_search_by(|(code, _)| (**code).cmp(&key))
         .ok()
@@ -112,6 +115,7 @@ pub(crate) fn iban_valid(compact: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn luhn_known_numbers() {
@@ -145,6 +149,101 @@ mod tests {
         // Right checksum family but wrong length for the country.
         assert!(!iban_valid(b"IL6201080000000999999990"));
         assert!(!iban_valid(b"ZZ620108000000099999999"));
+    }
+
+    /// Luhn the long way: double every second digit from the right, add up the decimal digits.
+    fn luhn_reference(s: &str) -> bool {
+        let digits: Vec<u32> = s.chars().rev().map(|c| c.to_digit(10).unwrap()).collect();
+        let mut total = 0;
+        for (i, d) in digits.iter().enumerate() {
+            let v = if i % 2 == 1 { d * 2 } else { *d };
+            total += v
+                .to_string()
+                .chars()
+                .map(|c| c.to_digit(10).unwrap())
+                .sum::<u32>();
+        }
+        total % 10 == 0
+    }
+
+    /// Israeli ID the long way: products 1,2,1,2…, add up their decimal digits.
+    fn il_id_reference(s: &str) -> bool {
+        let total: u32 = s
+            .chars()
+            .enumerate()
+            .map(|(i, c)| {
+                let p = c.to_digit(10).unwrap() * (1 + (i as u32 % 2));
+                p.to_string()
+                    .chars()
+                    .map(|c| c.to_digit(10).unwrap())
+                    .sum::<u32>()
+            })
+            .sum();
+        s.len() == 9 && s.chars().any(|c| c != '0') && total.is_multiple_of(10)
+    }
+
+    /// Schoolbook long division of a decimal string by a small divisor: (quotient, remainder).
+    fn divide(decimal: &str, divisor: u32) -> (String, u32) {
+        let mut quotient = String::new();
+        let mut rem = 0;
+        for c in decimal.chars() {
+            let cur = rem * 10 + c.to_digit(10).unwrap();
+            quotient.push(char::from_digit(cur / divisor, 10).unwrap());
+            rem = cur % divisor;
+        }
+        (quotient, rem)
+    }
+
+    /// IBAN mod 97 on the whole rearranged number written out as a decimal string.
+    fn iban_remainder_reference(compact: &str) -> u32 {
+        let rearranged = format!("{}{}", &compact[4..], &compact[..4]);
+        let decimal: String = rearranged
+            .chars()
+            .map(|c| c.to_digit(36).unwrap().to_string())
+            .collect();
+        divide(&decimal, 97).1
+    }
+
+    fn countries() -> Vec<(String, usize)> {
+        IBAN_LENGTHS
+            .iter()
+            .map(|(c, n)| (String::from_utf8(c.to_vec()).unwrap(), usize::from(*n)))
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+        #[test]
+        fn luhn_agrees_with_reference(s in "[0-9]{1,24}") {
+            prop_assert_eq!(luhn_valid(s.as_bytes()), luhn_reference(&s));
+        }
+
+        #[test]
+        fn il_id_agrees_with_reference(s in "[0-9]{9}") {
+            prop_assert_eq!(il_id_valid(s.as_bytes()), il_id_reference(&s));
+        }
+
+        #[test]
+        fn iban_agrees_with_reference(
+            (country, len) in prop::sample::select(countries()),
+            bban in "[0-9A-Z]{30}",
+            check in 0..100u32,
+            fix_check in any::<bool>(),
+            len_delta in prop::sample::select(vec![0usize, 0, 0, 1]),
+        ) {
+            let body = &bban[..len - 4 + len_delta];
+            // Half the cases get check digits computed the reference way, so valid IBANs are common.
+            let check = if fix_check {
+                98 - iban_remainder_reference(&format!("{country}00{body}"))
+            } else {
+                check
+            };
+            let compact = format!("{country}{check:02}{body}");
+            let expected = len_delta == 0 && iban_remainder_reference(&compact) == 1;
+            prop_assert_eq!(iban_valid(compact.as_bytes()), expected, "{}", compact);
+            prop_assert_eq!(iban_valid(compact.to_lowercase().as_bytes()), expected);
+        }
     }
 
     #[test]

@@ -118,49 +118,84 @@ fn fold(c: char, after_digit: bool) -> Fold {
 pub(crate) struct View<'a> {
     original: &'a str,
     folded: Cow<'a, str>,
-    /// For each folded byte, the original offset of the character it came from; `None` when
-    /// the view has the same length as the original and maps byte for byte.
-    starts: Option<Vec<usize>>,
+    /// `(view offset, original offset)` wherever the two stop moving in step (after a folded
+    /// multi-byte character or a dropped one), sorted; between anchors, offsets advance
+    /// together. Text that folds to itself has none and borrows the original.
+    anchors: Vec<(usize, usize)>,
 }
 
 impl<'a> View<'a> {
     /// Builds the view of `original`.
     pub(crate) fn new(original: &'a str) -> Self {
-        if original.is_ascii() {
-            // Only the tab folds in ASCII, and it keeps its width, so the map is the identity.
-            let folded = if original.contains('\t') {
-                Cow::Owned(original.replace('\t', " "))
-            } else {
-                Cow::Borrowed(original)
+        let bytes = original.as_bytes();
+        if original.is_ascii() && !bytes.contains(&b'\t') {
+            return View {
+                original,
+                folded: Cow::Borrowed(original),
+                anchors: Vec::new(),
             };
-            return View { original, folded, starts: None };
         }
-        let mut out = String::with_capacity(original.len());
-        let mut starts = Vec::with_capacity(original.len());
+        let mut out = String::new();
+        let mut copied = 0;
+        let mut anchors: Vec<(usize, usize)> = Vec::new();
+        // Replaces the character at `at` (`len` bytes) by `with`, copying what came before.
+        let mut replace =
+            |out: &mut String, copied: &mut usize, at: usize, len: usize, with: Option<u8>| {
+                if out.capacity() == 0 {
+                    out.reserve(original.len());
+                }
+                out.push_str(&original[*copied..at]);
+                if let Some(b) = with {
+                    out.push(char::from(b));
+                }
+                *copied = at + len;
+                if len != usize::from(with.is_some()) {
+                    let anchor = (out.len(), *copied);
+                    match anchors.last_mut() {
+                        Some(last) if last.0 == anchor.0 => *last = anchor,
+                        _ => anchors.push(anchor),
+                    }
+                }
+            };
         let mut after_digit = false;
-        for (i, c) in original.char_indices() {
-            if c.is_ascii() {
-                let b = if c == '\t' { b' ' } else { c as u8 };
-                out.push(char::from(b));
-                starts.push(i);
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b < 0x80 {
+                if b == b'\t' {
+                    replace(&mut out, &mut copied, i, 1, Some(b' '));
+                }
                 after_digit = b.is_ascii_digit();
+                i += 1;
                 continue;
             }
+            let c = original[i..].chars().next().unwrap_or(' ');
+            let len = c.len_utf8();
             match fold(c, after_digit) {
-                Fold::Drop => {}
-                Fold::Ascii(b) => {
-                    out.push(char::from(b));
-                    starts.push(i);
-                    after_digit = b.is_ascii_digit();
+                Fold::Keep => after_digit = false,
+                Fold::Ascii(a) => {
+                    replace(&mut out, &mut copied, i, len, Some(a));
+                    after_digit = a.is_ascii_digit();
                 }
-                Fold::Keep => {
-                    out.push(c);
-                    starts.extend(std::iter::repeat_n(i, c.len_utf8()));
-                    after_digit = false;
-                }
+                // A dropped character leaves `after_digit` alone: a mark after an invisible
+                // after a digit still follows the digit in the view.
+                Fold::Drop => replace(&mut out, &mut copied, i, len, None),
             }
+            i += len;
         }
-        View { original, folded: Cow::Owned(out), starts: Some(starts) }
+        if copied == 0 && out.is_empty() {
+            return View {
+                original,
+                folded: Cow::Borrowed(original),
+                anchors,
+            };
+        }
+        out.push_str(&original[copied..]);
+        View {
+            original,
+            folded: Cow::Owned(out),
+            anchors,
+        }
     }
 
     /// The folded text.
@@ -168,18 +203,30 @@ impl<'a> View<'a> {
         &self.folded
     }
 
+    /// Original offset of the view character boundary `p`.
+    fn original_offset(&self, p: usize) -> usize {
+        let i = self.anchors.partition_point(|a| a.0 <= p);
+        match i.checked_sub(1) {
+            Some(k) => self.anchors[k].1 + (p - self.anchors[k].0),
+            None => p,
+        }
+    }
+
     /// Original byte range of the view range `start..end` (both on character boundaries of the
     /// view, `start < end`). Dropped characters inside the range are included; those before
     /// `start` or after `end` are not.
     pub(crate) fn original_range(&self, start: usize, end: usize) -> (usize, usize) {
-        match &self.starts {
-            None => (start, end),
-            Some(starts) => {
-                let last = starts[end - 1];
-                let last_len = self.original[last..].chars().next().map_or(1, char::len_utf8);
-                (starts[start], last + last_len)
-            }
+        let v = self.folded.as_bytes();
+        let mut last = end - 1;
+        while last > start && (v[last] & 0xC0) == 0x80 {
+            last -= 1;
         }
+        let last = self.original_offset(last);
+        let last_len = self.original[last..]
+            .chars()
+            .next()
+            .map_or(1, char::len_utf8);
+        (self.original_offset(start), last + last_len)
     }
 }
 
@@ -229,6 +276,15 @@ mod tests {
         let v = View::new(s);
         assert_eq!(v.original_range(0, 2), (0, 2));
         assert_eq!(v.original_range(5, 7), (5, 7));
+    }
+
+    #[test]
+    fn text_that_folds_to_itself_is_borrowed() {
+        let v = View::new("שלום 052-345-6789");
+        assert!(matches!(v.folded, Cow::Borrowed(_)) && v.anchors.is_empty());
+        let v = View::new("שלום ０52");
+        assert!(matches!(v.folded, Cow::Owned(_)));
+        assert_eq!(v.original_range(9, 12), (9, 14));
     }
 
     #[test]

@@ -31,7 +31,12 @@ pub(crate) struct Sink {
 impl Sink {
     fn push(&mut self, start: usize, end: usize, category: Category, validated: bool) {
         debug_assert!(start < end);
-        self.found.push(Found { start, end, category, validated });
+        self.found.push(Found {
+            start,
+            end,
+            category,
+            validated,
+        });
     }
 }
 
@@ -80,7 +85,9 @@ mod tests {
     fn categories(text: &str) -> Vec<(String, Category, bool)> {
         let mut out = Vec::new();
         detect(text, &mut out);
-        out.iter().map(|f| (text[f.start..f.end].to_owned(), f.category, f.validated)).collect()
+        out.iter()
+            .map(|f| (text[f.start..f.end].to_owned(), f.category, f.validated))
+            .collect()
     }
 
     #[test]

@@ -1,0 +1,4 @@
+//! Integration tests for `pii-mask`: the specification's examples and property tests.
+
+mod examples;
+mod props;
