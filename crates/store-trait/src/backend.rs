@@ -1,0 +1,378 @@
+//! The [`Backend`] trait and the plain data its methods exchange.
+
+use std::sync::Arc;
+
+use memory_core::{
+    AgentMemory, AgentMemoryId, ApiError, CredentialId, MemberId, Settings, Timestamp, WorkspaceId,
+};
+
+/// Whose memories: every agent-memory read and write is keyed by this pair, compared by exact
+/// equality inside the backend (architecture invariant 2).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Owner {
+    /// The workspace.
+    pub workspace: WorkspaceId,
+    /// The member who owns the memories.
+    pub member: MemberId,
+}
+
+impl Owner {
+    /// The owner `member` in `workspace`.
+    pub fn new(workspace: WorkspaceId, member: MemberId) -> Self {
+        Owner { workspace, member }
+    }
+}
+
+/// A scan of one owner's memory versions, newest first (`created_at` desc, then `id` desc).
+///
+/// Every filter is exact equality; there is no prefix or pattern matching of any kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScanQuery {
+    /// Only versions valid at this instant: `created_at ≤ valid_at` and (`superseded_at` is none
+    /// or `superseded_at > valid_at`).
+    pub valid_at: Timestamp,
+    /// Only versions created strictly after this instant (the retention cut-off: a version with
+    /// `created_at ≤ expired_cutoff` is expired and never returned).
+    pub expired_cutoff: Timestamp,
+    /// Exact namespace filter.
+    pub namespace: Option<String>,
+    /// Exact key filter (keyless versions never match a key filter).
+    pub key: Option<String>,
+    /// Exact `collection_id` filter (versions without a collection never match it).
+    pub collection_id: Option<String>,
+    /// Keyset position: only versions strictly after `(created_at, id)` in scan order, that is
+    /// strictly older, or as old with a smaller id. Pass the last version of the previous page.
+    pub after: Option<(Timestamp, AgentMemoryId)>,
+    /// At most this many versions (0 returns nothing).
+    pub limit: usize,
+}
+
+impl ScanQuery {
+    /// A query without filters or position: the first `limit` versions valid at `valid_at` and
+    /// not expired at `expired_cutoff`.
+    pub fn new(valid_at: Timestamp, expired_cutoff: Timestamp, limit: usize) -> Self {
+        ScanQuery {
+            valid_at,
+            expired_cutoff,
+            namespace: None,
+            key: None,
+            collection_id: None,
+            after: None,
+            limit,
+        }
+    }
+
+    /// True when `memory` passes the query's instant, retention and filters (the position and
+    /// the limit aside). Backends may filter with it; the conformance suite's model recomputes it
+    /// on its own.
+    pub fn matches(&self, memory: &AgentMemory) -> bool {
+        memory.created_at > self.expired_cutoff
+            && memory.is_valid_at(self.valid_at)
+            && self
+                .namespace
+                .as_ref()
+                .is_none_or(|ns| *ns == memory.namespace)
+            && self
+                .key
+                .as_ref()
+                .is_none_or(|k| memory.key.as_ref() == Some(k))
+            && self
+                .collection_id
+                .as_ref()
+                .is_none_or(|c| memory.collection_id.as_ref() == Some(c))
+    }
+}
+
+/// What a remember transaction reads before deciding; every field is a point read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RememberState {
+    /// The writing credential's accepted remember instants still in its rate window record
+    /// (those after the `window_start` the caller passed), oldest first.
+    pub window: Vec<Timestamp>,
+    /// The owner's stored, unexpired versions (`created_at > expired_cutoff`; all namespaces,
+    /// superseded and hidden included).
+    pub stored_versions: u64,
+    /// The key's current version, for a keyed remember; `None` for a keyless one, a key that
+    /// never had a version, or one whose current version was forgotten or purged.
+    ///
+    /// It is returned even when expired but not yet purged: the caller judges its `created_at`
+    /// against its own cut-off (the spec's `superseded` is 1 only for an unexpired one), and
+    /// should still supersede it so that the key keeps a single current version.
+    pub current: Option<AgentMemory>,
+    /// The highest version number the key has had since it was last forgotten (0 if none).
+    /// Purges do not lower it; forgetting the key and deleting the owner or workspace reset it.
+    pub last_version: u32,
+}
+
+/// What a remember transaction writes once the caller's decision accepted it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RememberWrite {
+    /// The new version to insert (id, version number and `created_at` decided by the caller).
+    ///
+    /// Its `workspace`, `member`, `credential`, `namespace` and `key` must be those passed to
+    /// [`Backend::remember`], its id must be new for the owner and `superseded_at` must be none;
+    /// otherwise the backend answers [`Error::InvalidWrite`] and writes nothing.
+    pub record: AgentMemory,
+    /// Set the key's current version's `superseded_at` to `record.created_at` (a no-op when the
+    /// key has no current version). For a keyed write the new record becomes the key's current
+    /// version either way, so pass `state.current.is_some()`: leaving it `false` while a current
+    /// version exists would leave that version unsuperseded without being the key's current.
+    pub supersede_current: bool,
+}
+
+/// The result of [`Backend::remember`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one value per remember call, matched on by value; a Box would only add an allocation"
+)]
+pub enum RememberOutcome {
+    /// Written: the inserted version and the version it superseded, if any.
+    Written {
+        /// The stored version.
+        record: AgentMemory,
+        /// The previous current version as now stored, with its `superseded_at` set.
+        superseded: Option<AgentMemory>,
+    },
+    /// The decision refused the write; nothing was written.
+    Refused(ApiError),
+}
+
+/// Errors of a backend itself (I/O, corruption) or of a caller breaking the trait's contract;
+/// never carries memory content.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The underlying database failed.
+    #[error("storage backend failed: {0}")]
+    Backend(String),
+    /// The [`RememberWrite`] a `decide` closure returned breaks its contract (another owner,
+    /// credential, namespace or key than the call's, an id already stored, a `superseded_at`).
+    /// Nothing was written.
+    #[error("invalid remember write: {0}")]
+    InvalidWrite(&'static str),
+}
+
+/// Persistence for governed agent memory. Implementations are safe for concurrent use.
+///
+/// # Contract
+///
+/// - **Tenancy** (architecture invariant 2): every method that takes an [`Owner`] reads and
+///   writes only that owner's versions, every method that takes a [`WorkspaceId`] only that
+///   workspace's; owners, workspaces, namespaces, keys, collections and documents are compared by
+///   exact equality inside the backend, never by prefix or pattern.
+/// - **Governance state lives here** (invariant 6): the credentials' rate windows, what the
+///   quota counts, the key index (current version and last version number) and the settings, so
+///   that two facades over one backend enforce one limit.
+/// - **Check-and-write is atomic** (invariant 7): [`remember`](Self::remember) reads its
+///   [`RememberState`] and applies the decided write in one transaction; everything it reads or
+///   writes is a point read or write.
+/// - **Scan order** is `created_at` descending, then `id` descending, with keyset positions, so
+///   that pagination is stable under concurrent writes.
+/// - **Expiry**: a version with `created_at ≤ cutoff` is expired. It is never returned by
+///   [`scan`](Self::scan) nor counted by [`stored_versions`](Self::stored_versions) or
+///   [`RememberState::stored_versions`], even before [`purge_expired`](Self::purge_expired)
+///   removes it. [`get`](Self::get), [`current_of_key`](Self::current_of_key) and the forgets
+///   still see it (the caller filters).
+/// - **Version numbering** of a key continues from [`RememberState::last_version`]. Forgetting
+///   the key ([`forget_key`](Self::forget_key), [`forget_id`](Self::forget_id)) and deleting its
+///   owner or workspace reset it; purges never do. A purge that removes a key's current version
+///   leaves the key without a current version: older versions stay superseded.
+/// - **Rate windows** only grow through accepted remembers; refusals, forgets, purges and
+///   deletions leave them unchanged.
+///
+/// `store_trait::conformance` (feature `conformance`) checks all of this against a reference
+/// model; every backend's tests run it.
+pub trait Backend: Send + Sync {
+    /// Atomically: reads the [`RememberState`] for `owner`, `credential` and the key, calls
+    /// `decide` (possibly more than once, when a backend retries a conflicting transaction), and
+    /// if it returns a write, applies all of it in one transaction: inserts the record, supersedes
+    /// the current version when asked, appends `record.created_at` to the credential's window
+    /// (dropping instants ≤ `window_start` from the stored record), counts the version for the
+    /// owner and moves the key's current version and last version number (to the larger of the
+    /// old one and `record.version`).
+    ///
+    /// `key` is `(namespace, key)` for a keyed remember and `None` for a keyless one. The
+    /// credential's window is keyed by `(owner.workspace, credential)`. When `decide` returns an
+    /// error the answer is [`RememberOutcome::Refused`] and nothing is written, the rate window
+    /// included.
+    ///
+    /// `decide` must be a pure function of the state it is given and must not call the backend:
+    /// a backend may hold a lock or an open transaction while it runs.
+    fn remember(
+        &self,
+        owner: &Owner,
+        credential: &CredentialId,
+        key: Option<(&str, &str)>,
+        window_start: Timestamp,
+        expired_cutoff: Timestamp,
+        decide: &mut dyn FnMut(&RememberState) -> Result<RememberWrite, ApiError>,
+    ) -> Result<RememberOutcome, Error>;
+
+    /// The owner's version `id`, if it exists (expired or not, superseded or not).
+    fn get(&self, owner: &Owner, id: &AgentMemoryId) -> Result<Option<AgentMemory>, Error>;
+
+    /// The current version of (namespace, key), if any, expired or not.
+    fn current_of_key(
+        &self,
+        owner: &Owner,
+        namespace: &str,
+        key: &str,
+    ) -> Result<Option<AgentMemory>, Error>;
+
+    /// The owner's versions matching `query`, newest first (`created_at` desc, then `id` desc),
+    /// starting strictly after `query.after`, at most `query.limit`.
+    fn scan(&self, owner: &Owner, query: &ScanQuery) -> Result<Vec<AgentMemory>, Error>;
+
+    /// Removes every version of (namespace, key), expired ones included, and resets the key's
+    /// version numbering; returns the removed versions newest first. When the key has no version
+    /// (never had one, or all were purged) nothing changes, its numbering included, and the
+    /// answer is empty.
+    fn forget_key(
+        &self,
+        owner: &Owner,
+        namespace: &str,
+        key: &str,
+    ) -> Result<Vec<AgentMemory>, Error>;
+
+    /// Removes version `id`: for a keyed memory every version of its key (and resets the key's
+    /// numbering), for a keyless one that version alone. Returns the removed versions newest
+    /// first (empty when the owner has no version `id`).
+    fn forget_id(&self, owner: &Owner, id: &AgentMemoryId) -> Result<Vec<AgentMemory>, Error>;
+
+    /// Removes every version of the owner and resets all of its keys; returns the count.
+    fn delete_owner(&self, owner: &Owner) -> Result<u64, Error>;
+
+    /// Removes every agent-memory version of the workspace, of every member, and resets their
+    /// keys; returns the count. The workspace's settings and rate windows stay.
+    fn delete_workspace(&self, workspace: &WorkspaceId) -> Result<u64, Error>;
+
+    /// Retention purge: removes the workspace's versions with `created_at ≤ cutoff`. Key
+    /// numbering is kept (purges never reset it); returns the count.
+    fn purge_expired(&self, workspace: &WorkspaceId, cutoff: Timestamp) -> Result<u64, Error>;
+
+    /// Removes the workspace's versions citing `document_id`; returns the count. Key numbering
+    /// is kept.
+    fn purge_document(&self, workspace: &WorkspaceId, document_id: &str) -> Result<u64, Error>;
+
+    /// Removes the workspace's versions whose `collection_id` is `collection_id` or that cite a
+    /// passage recorded in it; returns the count. Key numbering is kept.
+    fn purge_collection(&self, workspace: &WorkspaceId, collection_id: &str) -> Result<u64, Error>;
+
+    /// The owner's stored versions with `created_at > expired_cutoff` (the quota's count).
+    fn stored_versions(&self, owner: &Owner, expired_cutoff: Timestamp) -> Result<u64, Error>;
+
+    /// The workspace's settings, or `None` when never set.
+    fn settings(&self, workspace: &WorkspaceId) -> Result<Option<Settings>, Error>;
+
+    /// Stores the workspace's settings (replacing any earlier ones).
+    fn put_settings(&self, workspace: &WorkspaceId, settings: &Settings) -> Result<(), Error>;
+}
+
+/// Implements [`Backend`] for a type by forwarding every method to `$target` (an expression of
+/// `$this`, the receiver).
+macro_rules! forward_backend {
+    (impl[$($generics:tt)*] $ty:ty, |$this:ident| $target:expr) => {
+        impl<$($generics)*> Backend for $ty {
+            fn remember(
+                &self,
+                owner: &Owner,
+                credential: &CredentialId,
+                key: Option<(&str, &str)>,
+                window_start: Timestamp,
+                expired_cutoff: Timestamp,
+                decide: &mut dyn FnMut(&RememberState) -> Result<RememberWrite, ApiError>,
+            ) -> Result<RememberOutcome, Error> {
+                let $this = self;
+                Backend::remember($target, owner, credential, key, window_start, expired_cutoff, decide)
+            }
+
+            fn get(&self, owner: &Owner, id: &AgentMemoryId) -> Result<Option<AgentMemory>, Error> {
+                let $this = self;
+                Backend::get($target, owner, id)
+            }
+
+            fn current_of_key(
+                &self,
+                owner: &Owner,
+                namespace: &str,
+                key: &str,
+            ) -> Result<Option<AgentMemory>, Error> {
+                let $this = self;
+                Backend::current_of_key($target, owner, namespace, key)
+            }
+
+            fn scan(&self, owner: &Owner, query: &ScanQuery) -> Result<Vec<AgentMemory>, Error> {
+                let $this = self;
+                Backend::scan($target, owner, query)
+            }
+
+            fn forget_key(
+                &self,
+                owner: &Owner,
+                namespace: &str,
+                key: &str,
+            ) -> Result<Vec<AgentMemory>, Error> {
+                let $this = self;
+                Backend::forget_key($target, owner, namespace, key)
+            }
+
+            fn forget_id(&self, owner: &Owner, id: &AgentMemoryId) -> Result<Vec<AgentMemory>, Error> {
+                let $this = self;
+                Backend::forget_id($target, owner, id)
+            }
+
+            fn delete_owner(&self, owner: &Owner) -> Result<u64, Error> {
+                let $this = self;
+                Backend::delete_owner($target, owner)
+            }
+
+            fn delete_workspace(&self, workspace: &WorkspaceId) -> Result<u64, Error> {
+                let $this = self;
+                Backend::delete_workspace($target, workspace)
+            }
+
+            fn purge_expired(&self, workspace: &WorkspaceId, cutoff: Timestamp) -> Result<u64, Error> {
+                let $this = self;
+                Backend::purge_expired($target, workspace, cutoff)
+            }
+
+            fn purge_document(&self, workspace: &WorkspaceId, document_id: &str) -> Result<u64, Error> {
+                let $this = self;
+                Backend::purge_document($target, workspace, document_id)
+            }
+
+            fn purge_collection(
+                &self,
+                workspace: &WorkspaceId,
+                collection_id: &str,
+            ) -> Result<u64, Error> {
+                let $this = self;
+                Backend::purge_collection($target, workspace, collection_id)
+            }
+
+            fn stored_versions(&self, owner: &Owner, expired_cutoff: Timestamp) -> Result<u64, Error> {
+                let $this = self;
+                Backend::stored_versions($target, owner, expired_cutoff)
+            }
+
+            fn settings(&self, workspace: &WorkspaceId) -> Result<Option<Settings>, Error> {
+                let $this = self;
+                Backend::settings($target, workspace)
+            }
+
+            fn put_settings(&self, workspace: &WorkspaceId, settings: &Settings) -> Result<(), Error> {
+                let $this = self;
+                Backend::put_settings($target, workspace, settings)
+            }
+        }
+    };
+}
+#[cfg(feature = "conformance")]
+pub(crate) use forward_backend;
+
+// One backend shared by several users (for example two facade instances that must enforce one
+// limit) is still a backend.
+forward_backend!(impl[B: Backend + ?Sized] &B, |this| &**this);
+forward_backend!(impl[B: Backend + ?Sized] Box<B>, |this| &**this);
+forward_backend!(impl[B: Backend + ?Sized] Arc<B>, |this| &**this);

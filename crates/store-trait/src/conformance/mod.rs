@@ -1,0 +1,117 @@
+//! The backend conformance suite (feature `conformance`): one set of checks every [`Backend`]
+//! runs (quality target R2), so that all backends answer alike.
+//!
+//! Each check is a public function taking a factory that returns a fresh, empty backend; a check
+//! panics on the first divergence. Three groups:
+//!
+//! - scenario checks of the contract documented on [`Backend`]: remember, supersede and version
+//!   numbering, forget by key and by id, purges, retention, scan order, filters and keyset
+//!   pages, owner and workspace isolation, settings, refusals and rate windows;
+//! - races ([`race_quota_edge`], [`race_rate_limit_edge`], [`race_one_key`]): 8 threads at the
+//!   quota and rate-limit edges and on one key (quality target R4);
+//! - [`model_matches_backend`]: a proptest model-based test that applies random operation
+//!   sequences to the backend and to a plain reference model and compares every answer.
+//!   It runs [`cases_from_env`] cases: `CONFORMANCE_CASES`, or 1,000 by default.
+//!
+//! A backend's integration tests generate one `#[test]` per check with [`conformance_tests!`]:
+//!
+//! ```
+//! mod in_memory {
+//!     store_trait::conformance_tests!(store_trait::InMemoryBackend::new);
+//! }
+//! ```
+//!
+//! or run everything in one test with [`run_all`]. A durable backend's factory returns the
+//! backend together with its temporary directory in a [`Guarded`].
+//!
+//! [`Backend`]: crate::Backend
+//! [`conformance_tests!`]: crate::conformance_tests
+
+mod fixture;
+mod guarded;
+mod model;
+mod race;
+mod scenarios;
+
+pub use guarded::Guarded;
+pub use model::{model_matches_backend, model_matches_backend_with};
+pub use race::{race_one_key, race_quota_edge, race_rate_limit_edge};
+pub use scenarios::*;
+
+use crate::Backend;
+
+/// Cases the model-based test runs: the `CONFORMANCE_CASES` environment variable, or 1,000
+/// when it is unset or not a positive number.
+pub fn cases_from_env() -> u32 {
+    std::env::var("CONFORMANCE_CASES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(1_000)
+}
+
+/// Runs every check of the suite against backends made by `make`, in order; panics at the first
+/// failing check.
+pub fn run_all<B: Backend>(make: &dyn Fn() -> B) {
+    crate::__conformance_checks!(@calls make);
+}
+
+/// The one list of checks, used by [`run_all`] and [`conformance_tests!`](crate::conformance_tests).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __conformance_checks {
+    (@emit calls ($make:expr) $($check:ident,)*) => {
+        $( $crate::conformance::$check($make); )*
+    };
+    (@emit tests ($make:expr) $($check:ident,)*) => {
+        $(
+            #[test]
+            fn $check() {
+                $crate::conformance::$check(&$make);
+            }
+        )*
+    };
+    (@$mode:ident $($args:tt)*) => {
+        $crate::__conformance_checks!(@emit $mode ($($args)*)
+            remember_writes_the_first_version,
+            remember_supersedes_and_numbers_versions,
+            keyless_versions_are_never_superseded,
+            remember_state_counts_the_owner_only,
+            refusal_writes_nothing,
+            invalid_write_is_rejected_and_writes_nothing,
+            forget_key_removes_every_version_and_resets_numbering,
+            forget_id_of_a_keyed_version_removes_its_whole_key,
+            forget_id_of_a_keyless_version_removes_it_alone,
+            purges_keep_numbering_and_resurrect_nothing,
+            purge_expired_is_inclusive_and_scoped_to_the_workspace,
+            purge_document_and_collection_match_exactly,
+            scan_orders_newest_first_with_stable_keyset_pages,
+            scan_filters_are_exact,
+            scan_valid_at_follows_the_validity_rule,
+            expired_versions_are_never_scanned_or_counted,
+            owners_are_isolated,
+            deletes_are_scoped_and_reset_numbering,
+            settings_roundtrip,
+            rate_window_is_pruned_and_kept_per_credential,
+            race_quota_edge,
+            race_rate_limit_edge,
+            race_one_key,
+            model_matches_backend,
+        );
+    };
+}
+
+/// Generates one `#[test]` function per conformance check, each running it against backends
+/// made by the given factory (a path to a function or a closure returning a fresh backend).
+///
+/// ```
+/// mod in_memory {
+///     store_trait::conformance_tests!(|| store_trait::InMemoryBackend::new());
+/// }
+/// ```
+#[macro_export]
+macro_rules! conformance_tests {
+    ($make:expr) => {
+        $crate::__conformance_checks!(@tests $make);
+    };
+}

@@ -1,0 +1,941 @@
+//! Scenario checks: one function per rule of the [`Backend`] contract.
+
+use memory_core::{AgentMemory, ApiError, Settings, Timestamp};
+
+use super::fixture::{Note, ids, mid, owner, t, ws};
+use crate::{Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery};
+
+/// Everything of `owner` valid at `valid_at`, unexpired at `cutoff`.
+fn scan_all<B: Backend + ?Sized>(
+    backend: &B,
+    owner: &Owner,
+    valid_at: Timestamp,
+    cutoff: Timestamp,
+) -> Vec<AgentMemory> {
+    backend
+        .scan(owner, &ScanQuery::new(valid_at, cutoff, usize::MAX))
+        .expect("scan")
+}
+
+/// A first keyed remember reads an empty state, stores version 1 and makes it current.
+pub fn remember_writes_the_first_version<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let note = Note::new(&alice, "prefs", t(0)).key("tone");
+    let (seen, record, superseded) = note.remember(&b);
+    assert_eq!(
+        seen,
+        RememberState {
+            window: vec![],
+            stored_versions: 0,
+            current: None,
+            last_version: 0
+        }
+    );
+    assert_eq!(record, note.record(1));
+    assert_eq!(superseded, None);
+    assert_eq!(b.get(&alice, &record.id).unwrap(), Some(record.clone()));
+    assert_eq!(
+        b.current_of_key(&alice, "prefs", "tone").unwrap(),
+        Some(record.clone())
+    );
+    assert_eq!(b.stored_versions(&alice, Timestamp::MIN).unwrap(), 1);
+    assert_eq!(scan_all(&b, &alice, t(0), Timestamp::MIN), vec![record]);
+}
+
+/// A keyed remember supersedes the key's current version at the new `created_at`, in the same
+/// call, and numbers versions per (namespace, key).
+pub fn remember_supersedes_and_numbers_versions<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let (_, v1, _) = Note::new(&alice, "prefs", t(0)).key("tone").remember(&b);
+    let (seen, v2, superseded) = Note::new(&alice, "prefs", t(10)).key("tone").remember(&b);
+    assert_eq!(seen.current, Some(v1.clone()));
+    assert_eq!(seen.last_version, 1);
+    assert_eq!(seen.stored_versions, 1);
+    assert_eq!(v2.version, 2);
+    let mut v1_superseded = v1.clone();
+    v1_superseded.superseded_at = Some(t(10));
+    assert_eq!(superseded, Some(v1_superseded.clone()));
+    assert_eq!(b.get(&alice, &v1.id).unwrap(), Some(v1_superseded));
+    assert_eq!(
+        b.current_of_key(&alice, "prefs", "tone").unwrap(),
+        Some(v2.clone())
+    );
+
+    let (seen, v3, _) = Note::new(&alice, "prefs", t(20)).key("tone").remember(&b);
+    assert_eq!(
+        (seen.current, seen.last_version, v3.version),
+        (Some(v2), 2, 3)
+    );
+
+    // Another key of the namespace, and the same key in another namespace, number on their own.
+    let (seen, other, _) = Note::new(&alice, "prefs", t(30)).key("lang").remember(&b);
+    assert_eq!(
+        (seen.current, seen.last_version, other.version),
+        (None, 0, 1)
+    );
+    let (seen, other, _) = Note::new(&alice, "prefs2", t(30)).key("tone").remember(&b);
+    assert_eq!(
+        (seen.current, seen.last_version, other.version),
+        (None, 0, 1)
+    );
+    assert_eq!(b.current_of_key(&alice, "prefs", "tone").unwrap(), Some(v3));
+    assert_eq!(b.stored_versions(&alice, Timestamp::MIN).unwrap(), 5);
+}
+
+/// Keyless remembers never read or supersede a current version and do not touch keyed ones.
+pub fn keyless_versions_are_never_superseded<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let (_, keyed, _) = Note::new(&alice, "notes", t(0)).key("k").remember(&b);
+    let (seen, first, superseded) = Note::new(&alice, "notes", t(1)).remember(&b);
+    assert_eq!(
+        (seen.current, seen.last_version, superseded),
+        (None, 0, None)
+    );
+    let (seen, second, superseded) = Note::new(&alice, "notes", t(2)).remember(&b);
+    assert_eq!(
+        (seen.current, seen.last_version, superseded),
+        (None, 0, None)
+    );
+    assert_eq!((first.version, second.version), (1, 1));
+    assert_eq!(
+        b.get(&alice, &first.id).unwrap().unwrap().superseded_at,
+        None
+    );
+    assert_eq!(
+        b.current_of_key(&alice, "notes", "k").unwrap(),
+        Some(keyed.clone())
+    );
+    assert_eq!(
+        ids(&scan_all(&b, &alice, t(5), Timestamp::MIN)),
+        vec![second.id, first.id, keyed.id]
+    );
+}
+
+/// `RememberState::stored_versions` counts the owner's unexpired versions of every namespace,
+/// superseded ones included, and nobody else's.
+pub fn remember_state_counts_the_owner_only<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    Note::new(&alice, "prefs", t(0)).key("tone").remember(&b);
+    Note::new(&alice, "prefs", t(10)).key("tone").remember(&b);
+    Note::new(&alice, "other", t(20)).remember(&b);
+    assert_eq!(Note::new(&alice, "x", t(30)).probe(&b).stored_versions, 3);
+    assert_eq!(
+        Note::new(&alice, "x", t(30))
+            .expired_cutoff(t(0))
+            .probe(&b)
+            .stored_versions,
+        2
+    );
+    assert_eq!(
+        Note::new(&alice, "x", t(30))
+            .expired_cutoff(t(20))
+            .probe(&b)
+            .stored_versions,
+        0
+    );
+    for other in [owner("ws1", "bob"), owner("ws2", "alice")] {
+        assert_eq!(
+            Note::new(&other, "prefs", t(30))
+                .key("tone")
+                .probe(&b)
+                .stored_versions,
+            0
+        );
+    }
+}
+
+/// A refused decision writes nothing: no version, no supersede, no rate-window instant, no
+/// numbering.
+pub fn refusal_writes_nothing<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let (_, v1, _) = Note::new(&alice, "prefs", t(0)).key("tone").remember(&b);
+    let refused = Note::new(&alice, "prefs", t(5)).key("tone");
+    let outcome = refused
+        .remember_with(&b, &mut |_| Err(ApiError::rate_limited(7)))
+        .unwrap();
+    assert_eq!(outcome, RememberOutcome::Refused(ApiError::rate_limited(7)));
+    assert_eq!(b.get(&alice, &refused.id).unwrap(), None);
+    assert_eq!(
+        b.current_of_key(&alice, "prefs", "tone").unwrap(),
+        Some(v1.clone())
+    );
+    assert_eq!(b.stored_versions(&alice, Timestamp::MIN).unwrap(), 1);
+    let seen = Note::new(&alice, "prefs", t(6)).key("tone").probe(&b);
+    assert_eq!(
+        seen,
+        RememberState {
+            window: vec![t(0)],
+            stored_versions: 1,
+            current: Some(v1),
+            last_version: 1
+        }
+    );
+}
+
+/// A write that breaks the [`RememberWrite`] contract is answered with [`Error::InvalidWrite`]
+/// and writes nothing.
+pub fn invalid_write_is_rejected_and_writes_nothing<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let (_, v1, _) = Note::new(&alice, "prefs", t(0)).key("tone").remember(&b);
+    let note = Note::new(&alice, "prefs", t(5)).key("tone");
+    let bob = Note::new(&owner("ws1", "bob"), "prefs", t(5)).key("tone");
+    let other_ws = Note::new(&owner("ws2", "alice"), "prefs", t(5)).key("tone");
+    let bad_records = [
+        bob.record(2),
+        other_ws.record(2),
+        note.clone().credential("cred_other").record(2),
+        Note {
+            namespace: "prefs2".into(),
+            ..note.clone()
+        }
+        .record(2),
+        note.clone().key("tone2").record(2),
+        Note {
+            key: None,
+            ..note.clone()
+        }
+        .record(2),
+        AgentMemory {
+            superseded_at: Some(t(6)),
+            ..note.record(2)
+        },
+        AgentMemory {
+            id: v1.id.clone(),
+            ..note.record(2)
+        },
+    ];
+    for bad in bad_records {
+        let result = note.remember_with(&b, &mut |_| {
+            Ok(RememberWrite {
+                record: bad.clone(),
+                supersede_current: true,
+            })
+        });
+        assert!(
+            matches!(result, Err(Error::InvalidWrite(_))),
+            "accepted {bad:?}: {result:?}"
+        );
+    }
+    // A keyless call cannot write a keyed record either.
+    let keyless = Note::new(&alice, "prefs", t(5));
+    let result = keyless.remember_with(&b, &mut |_| {
+        Ok(RememberWrite {
+            record: note.record(2),
+            supersede_current: false,
+        })
+    });
+    assert!(matches!(result, Err(Error::InvalidWrite(_))), "{result:?}");
+
+    assert_eq!(
+        scan_all(&b, &alice, t(10), Timestamp::MIN),
+        vec![v1.clone()]
+    );
+    for other in [owner("ws1", "bob"), owner("ws2", "alice")] {
+        assert_eq!(b.stored_versions(&other, Timestamp::MIN).unwrap(), 0);
+    }
+    let seen = Note::new(&alice, "prefs", t(6)).key("tone").probe(&b);
+    assert_eq!(
+        seen,
+        RememberState {
+            window: vec![t(0)],
+            stored_versions: 1,
+            current: Some(v1),
+            last_version: 1
+        }
+    );
+}
+
+/// `forget_key` removes every version of the key, expired ones too, returns them newest first,
+/// resets the numbering and touches nothing else; `asOf` cannot bring them back.
+pub fn forget_key_removes_every_version_and_resets_numbering<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    Note::new(&alice, "prefs", t(0)).key("tone").remember(&b);
+    Note::new(&alice, "prefs", t(10)).key("tone").remember(&b);
+    let (_, v3, _) = Note::new(&alice, "prefs", t(20)).key("tone").remember(&b);
+    let (_, lang, _) = Note::new(&alice, "prefs", t(15)).key("lang").remember(&b);
+    let (_, keyless, _) = Note::new(&alice, "prefs", t(16)).remember(&b);
+    let (_, other_ns, _) = Note::new(&alice, "prefs2", t(17)).key("tone").remember(&b);
+    let before: Vec<_> = scan_all(&b, &alice, Timestamp::MAX, Timestamp::MIN);
+
+    let removed = b.forget_key(&alice, "prefs", "tone").unwrap();
+    assert_eq!(
+        removed.iter().map(|m| m.version).collect::<Vec<_>>(),
+        vec![3, 2, 1]
+    );
+    assert_eq!(removed[0], v3);
+    assert_eq!(removed[1].superseded_at, Some(t(20)));
+    for m in &removed {
+        assert_eq!(b.get(&alice, &m.id).unwrap(), None);
+    }
+    assert_eq!(b.current_of_key(&alice, "prefs", "tone").unwrap(), None);
+    for as_of in [t(5), t(15), t(25)] {
+        let seen = scan_all(&b, &alice, as_of, Timestamp::MIN);
+        assert!(
+            seen.iter()
+                .all(|m| m.key.as_deref() != Some("tone") || m.namespace != "prefs"),
+            "asOf brought back a forgotten version"
+        );
+    }
+    let expected: Vec<_> = before
+        .into_iter()
+        .filter(|m| !(m.namespace == "prefs" && m.key.as_deref() == Some("tone")))
+        .collect();
+    assert_eq!(
+        scan_all(&b, &alice, Timestamp::MAX, Timestamp::MIN),
+        expected
+    );
+    assert_eq!(
+        b.current_of_key(&alice, "prefs", "lang").unwrap(),
+        Some(lang)
+    );
+    assert_eq!(
+        b.current_of_key(&alice, "prefs2", "tone").unwrap(),
+        Some(other_ns)
+    );
+    assert!(b.get(&alice, &keyless.id).unwrap().is_some());
+
+    assert_eq!(b.forget_key(&alice, "prefs", "tone").unwrap(), vec![]);
+    assert_eq!(b.forget_key(&alice, "prefs", "never").unwrap(), vec![]);
+    let (seen, again, _) = Note::new(&alice, "prefs", t(30)).key("tone").remember(&b);
+    assert_eq!(
+        (seen.current, seen.last_version, again.version),
+        (None, 0, 1)
+    );
+}
+
+/// `forget_id` of any version of a key removes the whole key and resets its numbering.
+pub fn forget_id_of_a_keyed_version_removes_its_whole_key<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let (_, v1, _) = Note::new(&alice, "prefs", t(0)).key("tone").remember(&b);
+    let (_, v2, _) = Note::new(&alice, "prefs", t(10)).key("tone").remember(&b);
+    let (_, keyless, _) = Note::new(&alice, "prefs", t(5)).remember(&b);
+    let removed = b.forget_id(&alice, &v1.id).unwrap();
+    assert_eq!(ids(&removed), vec![v2.id.clone(), v1.id.clone()]);
+    assert_eq!(b.get(&alice, &v2.id).unwrap(), None);
+    assert_eq!(b.current_of_key(&alice, "prefs", "tone").unwrap(), None);
+    assert_eq!(
+        scan_all(&b, &alice, Timestamp::MAX, Timestamp::MIN),
+        vec![keyless]
+    );
+    assert_eq!(b.forget_id(&alice, &v2.id).unwrap(), vec![]);
+    assert_eq!(b.forget_id(&alice, &mid(999)).unwrap(), vec![]);
+    let (seen, again, _) = Note::new(&alice, "prefs", t(20)).key("tone").remember(&b);
+    assert_eq!((seen.last_version, again.version), (0, 1));
+}
+
+/// `forget_id` of a keyless version removes that version alone.
+pub fn forget_id_of_a_keyless_version_removes_it_alone<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let (_, first, _) = Note::new(&alice, "notes", t(0)).remember(&b);
+    let (_, second, _) = Note::new(&alice, "notes", t(1)).remember(&b);
+    let (_, keyed, _) = Note::new(&alice, "notes", t(2)).key("k").remember(&b);
+    assert_eq!(b.forget_id(&alice, &first.id).unwrap(), vec![first.clone()]);
+    assert_eq!(b.forget_id(&alice, &first.id).unwrap(), vec![]);
+    assert_eq!(
+        scan_all(&b, &alice, Timestamp::MAX, Timestamp::MIN),
+        vec![keyed.clone(), second]
+    );
+    assert_eq!(b.current_of_key(&alice, "notes", "k").unwrap(), Some(keyed));
+    assert_eq!(b.stored_versions(&alice, Timestamp::MIN).unwrap(), 2);
+}
+
+/// Purges never reset a key's numbering, and a purge that removes a key's current version leaves
+/// the key without one: older versions stay superseded; a forget that finds only purged versions
+/// forgets nothing.
+pub fn purges_keep_numbering_and_resurrect_nothing<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let w = ws("ws1");
+    let (_, v1, _) = Note::new(&alice, "prefs", t(0)).key("tone").remember(&b);
+    let (_, v2, _) = Note::new(&alice, "prefs", t(10))
+        .key("tone")
+        .cites("d1", "c1")
+        .remember(&b);
+
+    assert_eq!(b.purge_document(&w, "d1").unwrap(), 1);
+    assert_eq!(b.get(&alice, &v2.id).unwrap(), None);
+    assert_eq!(b.current_of_key(&alice, "prefs", "tone").unwrap(), None);
+    assert_eq!(
+        b.get(&alice, &v1.id).unwrap().unwrap().superseded_at,
+        Some(t(10))
+    );
+    assert_eq!(
+        scan_all(&b, &alice, t(20), Timestamp::MIN),
+        vec![],
+        "a purge resurrected an older version"
+    );
+    // History before the supersede is still history.
+    assert_eq!(
+        ids(&scan_all(&b, &alice, t(5), Timestamp::MIN)),
+        vec![v1.id.clone()]
+    );
+
+    let (seen, v3, superseded) = Note::new(&alice, "prefs", t(30))
+        .key("tone")
+        .collection("c9")
+        .remember(&b);
+    assert_eq!(
+        (seen.current, seen.last_version, v3.version, superseded),
+        (None, 2, 3, None)
+    );
+    assert_eq!(
+        b.get(&alice, &v1.id).unwrap().unwrap().superseded_at,
+        Some(t(10))
+    );
+
+    assert_eq!(b.purge_collection(&w, "c9").unwrap(), 1);
+    let (seen, v4, _) = Note::new(&alice, "prefs", t(40)).key("tone").remember(&b);
+    assert_eq!((seen.current, seen.last_version, v4.version), (None, 3, 4));
+
+    assert_eq!(b.purge_expired(&w, t(0)).unwrap(), 1);
+    assert_eq!(b.get(&alice, &v1.id).unwrap(), None);
+    let (seen, v5, _) = Note::new(&alice, "prefs", t(50)).key("tone").remember(&b);
+    assert_eq!(
+        (seen.current, seen.last_version, v5.version),
+        (Some(v4.clone()), 4, 5)
+    );
+
+    // Purge everything of the key: a forget then finds nothing and forgets nothing.
+    assert_eq!(b.purge_expired(&w, t(50)).unwrap(), 2);
+    assert_eq!(b.forget_key(&alice, "prefs", "tone").unwrap(), vec![]);
+    let (seen, v6, _) = Note::new(&alice, "prefs", t(60)).key("tone").remember(&b);
+    assert_eq!((seen.current, seen.last_version, v6.version), (None, 5, 6));
+}
+
+/// `purge_expired` removes exactly the workspace's versions with `created_at ≤ cutoff`, of every
+/// member, and counts them.
+pub fn purge_expired_is_inclusive_and_scoped_to_the_workspace<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let bob = owner("ws1", "bob");
+    let elsewhere = owner("ws2", "alice");
+    Note::new(&alice, "n", t(0)).remember(&b);
+    Note::new(&alice, "n", t(10)).key("k").remember(&b);
+    let (_, kept, _) = Note::new(&alice, "n", t(20)).key("k").remember(&b);
+    Note::new(&bob, "n", t(10)).remember(&b);
+    let (_, other, _) = Note::new(&elsewhere, "n", t(0)).remember(&b);
+    Note::new(&owner("ws", "alice"), "n", t(0)).remember(&b);
+
+    assert_eq!(b.purge_expired(&ws("ws1"), t(10)).unwrap(), 3);
+    assert_eq!(
+        scan_all(&b, &alice, Timestamp::MAX, Timestamp::MIN),
+        vec![kept.clone()]
+    );
+    assert_eq!(b.stored_versions(&alice, Timestamp::MIN).unwrap(), 1);
+    assert_eq!(b.stored_versions(&bob, Timestamp::MIN).unwrap(), 0);
+    assert_eq!(
+        scan_all(&b, &elsewhere, Timestamp::MAX, Timestamp::MIN),
+        vec![other]
+    );
+    assert_eq!(
+        b.stored_versions(&owner("ws", "alice"), Timestamp::MIN)
+            .unwrap(),
+        1
+    );
+    assert_eq!(b.purge_expired(&ws("ws1"), t(10)).unwrap(), 0);
+    assert_eq!(b.purge_expired(&ws("ws3"), t(100)).unwrap(), 0);
+    assert_eq!(b.current_of_key(&alice, "n", "k").unwrap(), Some(kept));
+}
+
+/// `purge_document` removes the workspace's versions citing the document;
+/// `purge_collection` those anchored to the collection or citing a passage recorded in it.
+/// Ids are matched exactly (`d1` is not `d10`, `c` matches nothing).
+pub fn purge_document_and_collection_match_exactly<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let bob = owner("ws1", "bob");
+    let elsewhere = owner("ws2", "alice");
+    let (_, m1, _) = Note::new(&alice, "n", t(1)).cites("d1", "c1").remember(&b);
+    let (_, m2, _) = Note::new(&alice, "n", t(2))
+        .cites("d2", "c2")
+        .collection("c1")
+        .remember(&b);
+    let (_, m3, _) = Note::new(&alice, "n", t(3)).collection("c2").remember(&b);
+    let (_, m4, _) = Note::new(&bob, "n", t(4)).cites("d1", "c3").remember(&b);
+    let (_, m5, _) = Note::new(&elsewhere, "n", t(5))
+        .cites("d1", "c1")
+        .collection("c1")
+        .remember(&b);
+    let (_, m6, _) = Note::new(&alice, "n", t(6))
+        .cites("d10", "c10")
+        .collection("c10")
+        .remember(&b);
+    let (_, m7, _) = Note::new(&alice, "n", t(7))
+        .cites("d3", "c3")
+        .cites("d7", "c2")
+        .remember(&b);
+    let (_, m8, _) = Note::new(&alice, "n", t(8)).remember(&b);
+
+    assert_eq!(b.purge_document(&ws("ws1"), "d").unwrap(), 0);
+    assert_eq!(b.purge_collection(&ws("ws1"), "c").unwrap(), 0);
+    assert_eq!(b.purge_document(&ws("ws1"), "d1").unwrap(), 2);
+    assert_eq!(b.get(&alice, &m1.id).unwrap(), None);
+    assert_eq!(b.get(&bob, &m4.id).unwrap(), None);
+    assert_eq!(b.purge_collection(&ws("ws1"), "c1").unwrap(), 1);
+    assert_eq!(b.get(&alice, &m2.id).unwrap(), None);
+    assert_eq!(b.purge_collection(&ws("ws1"), "c2").unwrap(), 2);
+    assert_eq!(
+        ids(&scan_all(&b, &alice, Timestamp::MAX, Timestamp::MIN)),
+        vec![m8.id, m6.id]
+    );
+    assert_eq!(b.get(&alice, &m3.id).unwrap(), None);
+    assert_eq!(b.get(&alice, &m7.id).unwrap(), None);
+    assert_eq!(
+        scan_all(&b, &elsewhere, Timestamp::MAX, Timestamp::MIN),
+        vec![m5]
+    );
+    assert_eq!(b.purge_document(&ws("ws1"), "d1").unwrap(), 0);
+}
+
+/// Scans return `created_at` desc then `id` desc; keyset pages concatenate to the full scan,
+/// also when versions are written and superseded between pages.
+pub fn scan_orders_newest_first_with_stable_keyset_pages<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    for (at, id) in [(0, 5), (0, 3), (0, 9), (10, 1), (10, 2), (20, 4)] {
+        Note::new(&alice, "n", t(at)).id(id).remember(&b);
+    }
+    Note::new(&alice, "n", t(5)).id(7).key("k").remember(&b);
+    let order = [(20, 4), (10, 2), (10, 1), (5, 7), (0, 9), (0, 5), (0, 3)];
+    let expected: Vec<_> = order.iter().map(|&(_, id)| mid(id)).collect();
+
+    let as_of = t(25);
+    let full = scan_all(&b, &alice, as_of, Timestamp::MIN);
+    assert_eq!(ids(&full), expected);
+    for (m, &(at, _)) in full.iter().zip(&order) {
+        assert_eq!(m.created_at, t(at));
+    }
+
+    for limit in 1..=8 {
+        assert_eq!(
+            ids(&paginate(&b, &alice, as_of, limit, &mut |_| {})),
+            expected,
+            "pages of {limit}"
+        );
+    }
+    assert_eq!(
+        b.scan(&alice, &ScanQuery::new(as_of, Timestamp::MIN, 0))
+            .unwrap(),
+        vec![]
+    );
+    let after_last = ScanQuery {
+        after: Some((t(0), mid(3))),
+        ..ScanQuery::new(as_of, Timestamp::MIN, 10)
+    };
+    assert_eq!(b.scan(&alice, &after_last).unwrap(), vec![]);
+    // A position between two versions of the same instant.
+    let same_instant = ScanQuery {
+        after: Some((t(10), mid(2))),
+        ..ScanQuery::new(as_of, Timestamp::MIN, 2)
+    };
+    assert_eq!(
+        ids(&b.scan(&alice, &same_instant).unwrap()),
+        vec![mid(1), mid(7)]
+    );
+    // A position that is no stored version still orders by (created_at, id).
+    let between = ScanQuery {
+        after: Some((t(10), mid(0))),
+        ..ScanQuery::new(t(40), Timestamp::MIN, 1)
+    };
+    assert_eq!(ids(&b.scan(&alice, &between).unwrap()), vec![mid(7)]);
+
+    // Writes between pages: newer versions (one valid at the pages' asOf), and a supersede of a
+    // version not read yet. The pages still concatenate to the scan made before the writes.
+    let pages = paginate(&b, &alice, as_of, 2, &mut |read| {
+        if read == 2 {
+            Note::new(&alice, "n", t(30)).id(100).remember(&b);
+            Note::new(&alice, "n", t(25)).id(101).remember(&b);
+            Note::new(&alice, "n", t(31)).id(102).key("k").remember(&b);
+        }
+    });
+    assert_eq!(ids(&pages), expected);
+}
+
+/// Reads every page of `limit` versions valid at `as_of`, calling `between` with the number of
+/// versions read so far after each page.
+fn paginate<B: Backend + ?Sized>(
+    b: &B,
+    owner: &Owner,
+    as_of: Timestamp,
+    limit: usize,
+    between: &mut dyn FnMut(usize),
+) -> Vec<AgentMemory> {
+    let mut pages = Vec::new();
+    let mut query = ScanQuery::new(as_of, Timestamp::MIN, limit);
+    loop {
+        let page = b.scan(owner, &query).unwrap();
+        assert!(page.len() <= limit, "a page longer than its limit");
+        let Some(last) = page.last() else { break };
+        query.after = Some((last.created_at, last.id.clone()));
+        pages.extend(page);
+        between(pages.len());
+        assert!(pages.len() <= 1_000, "pagination does not end");
+    }
+    pages
+}
+
+/// Namespace, key and collection filters are exact equality: `a_`, `a%`, `a*` and prefixes of
+/// real values match nothing else.
+pub fn scan_filters_are_exact<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let namespaces = ["a", "a_", "a%", "a*", "ab", "prefs", "A"];
+    let keys = [None, Some("tone"), Some("tone_"), Some("ton"), Some("t%")];
+    let collections = [None, Some("c1"), Some("c10"), Some("c_")];
+    let mut stored = Vec::new();
+    let mut at = 0;
+    for ns in namespaces {
+        for key in keys {
+            for collection in collections {
+                at += 1;
+                let mut note = Note::new(&alice, ns, t(at));
+                if let Some(key) = key {
+                    note = note.key(key);
+                }
+                if let Some(collection) = collection {
+                    note = note.collection(collection);
+                }
+                stored.push(note.remember(&b).1);
+            }
+        }
+    }
+    // Versions of one key under several collections superseded each other: compare against
+    // what is valid now, with the stored `superseded_at`.
+    let as_of = t(at + 1);
+    stored.reverse();
+    let stored: Vec<_> = stored
+        .iter()
+        .map(|m| b.get(&alice, &m.id).unwrap().expect("stored"))
+        .filter(|m| m.is_valid_at(as_of))
+        .collect();
+
+    let ns_filters = [
+        None,
+        Some("a"),
+        Some("a_"),
+        Some("a%"),
+        Some("a*"),
+        Some("ab"),
+        Some("prefs"),
+        Some("pref"),
+        Some("prefsx"),
+        Some(""),
+        Some("%"),
+        Some("_"),
+        Some("*"),
+        Some("a "),
+        Some("A"),
+    ];
+    let key_filters = [
+        None,
+        Some("tone"),
+        Some("ton"),
+        Some("tone_"),
+        Some("t%"),
+        Some("t"),
+        Some("%"),
+        Some(""),
+    ];
+    let collection_filters = [
+        None,
+        Some("c1"),
+        Some("c"),
+        Some("c%"),
+        Some("c_"),
+        Some("c10"),
+        Some("c1 "),
+    ];
+    for namespace in ns_filters {
+        for key in key_filters {
+            for collection in collection_filters {
+                let query = ScanQuery {
+                    namespace: namespace.map(str::to_owned),
+                    key: key.map(str::to_owned),
+                    collection_id: collection.map(str::to_owned),
+                    ..ScanQuery::new(as_of, Timestamp::MIN, usize::MAX)
+                };
+                let expected: Vec<_> = stored
+                    .iter()
+                    .filter(|m| namespace.is_none_or(|ns| m.namespace == ns))
+                    .filter(|m| key.is_none_or(|k| m.key.as_deref() == Some(k)))
+                    .filter(|m| collection.is_none_or(|c| m.collection_id.as_deref() == Some(c)))
+                    .map(|m| m.id.clone())
+                    .collect();
+                assert_eq!(
+                    ids(&b.scan(&alice, &query).unwrap()),
+                    expected,
+                    "filters {namespace:?} {key:?} {collection:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A version is valid at `T` when `created_at ≤ T` and (`superseded_at` is none or
+/// `superseded_at > T`); scans show the stored `superseded_at`, also when it lies after `T`.
+pub fn scan_valid_at_follows_the_validity_rule<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let (_, v1, _) = Note::new(&alice, "p", t(0)).key("k").remember(&b);
+    let (_, v2, _) = Note::new(&alice, "p", t(10)).key("k").remember(&b);
+    let (_, keyless, _) = Note::new(&alice, "p", t(15)).remember(&b);
+    let (_, v3, _) = Note::new(&alice, "p", t(20)).key("k").remember(&b);
+    let cases = [
+        (-1, vec![]),
+        (0, vec![v1.id.clone()]),
+        (9, vec![v1.id.clone()]),
+        (10, vec![v2.id.clone()]),
+        (15, vec![keyless.id.clone(), v2.id.clone()]),
+        (19, vec![keyless.id.clone(), v2.id.clone()]),
+        (20, vec![v3.id.clone(), keyless.id.clone()]),
+        (1_000, vec![v3.id.clone(), keyless.id.clone()]),
+    ];
+    for (at, expected) in cases {
+        assert_eq!(
+            ids(&scan_all(&b, &alice, t(at), Timestamp::MIN)),
+            expected,
+            "valid at {at}"
+        );
+    }
+    let past = scan_all(&b, &alice, t(5), Timestamp::MIN);
+    assert_eq!(past[0].superseded_at, Some(t(10)));
+    assert_eq!(
+        scan_all(&b, &alice, Timestamp::MAX, Timestamp::MIN).len(),
+        2
+    );
+}
+
+/// Versions with `created_at ≤ cutoff` are never scanned nor counted (by `stored_versions` and by
+/// `RememberState::stored_versions`), while `get` still finds them until a purge.
+pub fn expired_versions_are_never_scanned_or_counted<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let (_, k0, _) = Note::new(&alice, "n", t(0)).remember(&b);
+    let (_, v1, _) = Note::new(&alice, "n", t(5)).key("k").remember(&b);
+    let (_, k10, _) = Note::new(&alice, "n", t(10)).remember(&b);
+    let (_, v2, _) = Note::new(&alice, "n", t(15)).key("k").remember(&b);
+    let (_, k20, _) = Note::new(&alice, "n", t(20)).remember(&b);
+
+    for (cutoff, count) in [
+        (Timestamp::MIN, 5),
+        (t(-1), 5),
+        (t(0), 4),
+        (t(9), 3),
+        (t(10), 2),
+        (t(15), 1),
+        (t(20), 0),
+    ] {
+        assert_eq!(
+            b.stored_versions(&alice, cutoff).unwrap(),
+            count,
+            "cutoff {cutoff}"
+        );
+        let state = Note::new(&alice, "n", t(30))
+            .key("k")
+            .expired_cutoff(cutoff)
+            .probe(&b);
+        assert_eq!(
+            state.stored_versions, count,
+            "remember state, cutoff {cutoff}"
+        );
+    }
+    assert_eq!(
+        ids(&scan_all(&b, &alice, t(100), t(10))),
+        vec![k20.id.clone(), v2.id.clone()]
+    );
+    assert_eq!(
+        ids(&scan_all(&b, &alice, t(100), t(15))),
+        vec![k20.id.clone()]
+    );
+    assert_eq!(
+        scan_all(&b, &alice, t(12), t(10)),
+        vec![],
+        "expiry is judged by the cut-off, not asOf"
+    );
+    assert_eq!(ids(&scan_all(&b, &alice, t(12), t(0))), vec![k10.id, v1.id]);
+    assert_eq!(b.get(&alice, &k0.id).unwrap(), Some(k0));
+}
+
+/// Another member of the workspace, the same member id in another workspace and owners whose ids
+/// are prefixes of real ones never see, count, forget or delete the owner's versions.
+pub fn owners_are_isolated<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let (_, keyed, _) = Note::new(&alice, "prefs", t(0)).key("tone").remember(&b);
+    let (_, keyless, _) = Note::new(&alice, "prefs", t(1)).remember(&b);
+    let before = scan_all(&b, &alice, Timestamp::MAX, Timestamp::MIN);
+    let strangers = [
+        owner("ws1", "bob"),
+        owner("ws2", "alice"),
+        owner("ws1", "ali"),
+        owner("ws1", "alice2"),
+        owner("ws", "alice"),
+        owner("ws10", "alice"),
+        owner("ws1", "Alice"),
+    ];
+    for stranger in &strangers {
+        for id in [&keyed.id, &keyless.id] {
+            assert_eq!(b.get(stranger, id).unwrap(), None, "{stranger:?}");
+            assert_eq!(b.forget_id(stranger, id).unwrap(), vec![], "{stranger:?}");
+        }
+        assert_eq!(b.current_of_key(stranger, "prefs", "tone").unwrap(), None);
+        assert_eq!(
+            scan_all(&b, stranger, Timestamp::MAX, Timestamp::MIN),
+            vec![]
+        );
+        assert_eq!(b.stored_versions(stranger, Timestamp::MIN).unwrap(), 0);
+        assert_eq!(b.forget_key(stranger, "prefs", "tone").unwrap(), vec![]);
+        assert_eq!(b.delete_owner(stranger).unwrap(), 0);
+        let state = Note::new(stranger, "prefs", t(5))
+            .key("tone")
+            .credential("cred_alice")
+            .probe(&b);
+        assert_eq!(
+            state,
+            RememberState {
+                window: state.window.clone(),
+                stored_versions: 0,
+                current: None,
+                last_version: 0
+            }
+        );
+        let (seen, theirs, superseded) =
+            Note::new(stranger, "prefs", t(5)).key("tone").remember(&b);
+        assert_eq!(
+            (seen.last_version, theirs.version, superseded),
+            (0, 1, None)
+        );
+        assert_eq!(
+            b.forget_key(stranger, "prefs", "tone").unwrap(),
+            vec![theirs]
+        );
+    }
+    assert_eq!(scan_all(&b, &alice, Timestamp::MAX, Timestamp::MIN), before);
+    assert_eq!(
+        b.current_of_key(&alice, "prefs", "tone").unwrap(),
+        Some(keyed)
+    );
+    assert_eq!(b.purge_expired(&ws("ws2"), Timestamp::MAX).unwrap(), 0);
+    assert_eq!(b.delete_workspace(&ws("ws")).unwrap(), 0);
+    assert_eq!(scan_all(&b, &alice, Timestamp::MAX, Timestamp::MIN), before);
+}
+
+/// `delete_owner` removes one owner's versions, `delete_workspace` every member's of one
+/// workspace; both reset numbering and keep settings and rate windows.
+pub fn deletes_are_scoped_and_reset_numbering<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let w1 = ws("ws1");
+    let alice = owner("ws1", "alice");
+    let bob = owner("ws1", "bob");
+    let elsewhere = owner("ws2", "alice");
+    let settings = Settings::new(true, 30).unwrap();
+    b.put_settings(&w1, &settings).unwrap();
+    Note::new(&alice, "p", t(0)).key("k").remember(&b);
+    Note::new(&alice, "p", t(1)).key("k").remember(&b);
+    Note::new(&alice, "q", t(2)).remember(&b);
+    Note::new(&bob, "p", t(3)).key("k").remember(&b);
+    Note::new(&bob, "p", t(4)).remember(&b);
+    let (_, other, _) = Note::new(&elsewhere, "p", t(5)).key("k").remember(&b);
+
+    assert_eq!(b.delete_owner(&alice).unwrap(), 3);
+    assert_eq!(b.delete_owner(&alice).unwrap(), 0);
+    assert_eq!(b.stored_versions(&alice, Timestamp::MIN).unwrap(), 0);
+    assert_eq!(b.stored_versions(&bob, Timestamp::MIN).unwrap(), 2);
+    let state = Note::new(&alice, "p", t(10)).key("k").probe(&b);
+    assert_eq!((state.current, state.last_version), (None, 0));
+    assert_eq!(
+        state.window,
+        vec![t(0), t(1), t(2)],
+        "deletes do not refund the rate window"
+    );
+
+    assert_eq!(b.delete_workspace(&w1).unwrap(), 2);
+    assert_eq!(b.stored_versions(&bob, Timestamp::MIN).unwrap(), 0);
+    let state = Note::new(&bob, "p", t(10)).key("k").probe(&b);
+    assert_eq!(
+        (state.current, state.last_version, state.window.len()),
+        (None, 0, 2)
+    );
+    assert_eq!(b.settings(&w1).unwrap(), Some(settings));
+    assert_eq!(
+        scan_all(&b, &elsewhere, Timestamp::MAX, Timestamp::MIN),
+        vec![other]
+    );
+    assert_eq!(b.delete_workspace(&w1).unwrap(), 0);
+    assert_eq!(b.delete_workspace(&ws("ws3")).unwrap(), 0);
+}
+
+/// Settings are stored per workspace, `None` until set, replaced by a later put.
+pub fn settings_roundtrip<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    assert_eq!(b.settings(&ws("ws1")).unwrap(), None);
+    let first = Settings::new(true, 30).unwrap();
+    b.put_settings(&ws("ws1"), &first).unwrap();
+    assert_eq!(b.settings(&ws("ws1")).unwrap(), Some(first));
+    for other in ["ws2", "ws", "ws10", "WS1"] {
+        assert_eq!(b.settings(&ws(other)).unwrap(), None);
+    }
+    let second = Settings::new(false, 365).unwrap();
+    b.put_settings(&ws("ws1"), &second).unwrap();
+    assert_eq!(b.settings(&ws("ws1")).unwrap(), Some(second));
+    b.put_settings(&ws("ws2"), &Settings::default()).unwrap();
+    assert_eq!(b.settings(&ws("ws2")).unwrap(), Some(Settings::default()));
+    assert_eq!(b.settings(&ws("ws1")).unwrap(), Some(second));
+}
+
+/// The rate window is kept per (workspace, credential), oldest first; a write drops instants
+/// `≤ window_start` from the stored record; forgets do not refund it.
+pub fn rate_window_is_pruned_and_kept_per_credential<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let note = |at: i64| Note::new(&alice, "n", t(at)).credential("cred_a");
+    note(0).remember(&b);
+    note(10).remember(&b);
+    let (_, keyed, _) = note(20).key("k").remember(&b);
+    assert_eq!(note(30).probe(&b).window, vec![t(0), t(10), t(20)]);
+    assert_eq!(
+        note(30).window_start(t(0)).probe(&b).window,
+        vec![t(10), t(20)]
+    );
+
+    let (seen, _, _) = note(30).window_start(t(10)).remember(&b);
+    assert_eq!(seen.window, vec![t(20)]);
+    // The write dropped t(0) and t(10) from the stored record.
+    assert_eq!(note(40).probe(&b).window, vec![t(20), t(30)]);
+    // An instant before the newest (a clock that went back) is kept in order.
+    note(25).window_start(t(10)).remember(&b);
+    assert_eq!(note(40).probe(&b).window, vec![t(20), t(25), t(30)]);
+
+    assert_eq!(b.forget_key(&alice, "n", "k").unwrap(), vec![keyed]);
+    assert_eq!(
+        note(40).probe(&b).window,
+        vec![t(20), t(25), t(30)],
+        "a forget refunded the window"
+    );
+
+    // Another credential of the owner, and the same credential id in another workspace.
+    assert_eq!(note(40).credential("cred_b").probe(&b).window, vec![]);
+    assert_eq!(
+        Note::new(&owner("ws2", "alice"), "n", t(40))
+            .credential("cred_a")
+            .probe(&b)
+            .window,
+        vec![]
+    );
+    assert_eq!(
+        Note::new(&owner("ws1", "bob"), "n", t(40))
+            .credential("cred_bob")
+            .probe(&b)
+            .window,
+        vec![]
+    );
+}
