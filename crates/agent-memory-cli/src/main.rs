@@ -32,7 +32,9 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Mask(args) => mask::run(&args, std::io::stdin().lock(), std::io::stdout().lock()).map(|()| true),
+        Command::Mask(args) => {
+            mask::run(&args, std::io::stdin().lock(), std::io::stdout().lock()).map(|()| true)
+        }
         Command::Replay(args) => replay::run(&args, std::io::stdout().lock()),
     };
     match result {

@@ -27,7 +27,11 @@ struct JsonLine<'a> {
 ///
 /// Lines are split on `\n` with an optional preceding `\r` removed, so offsets refer to the line
 /// as a user sees it. Input that is not UTF-8 is an error rather than being guessed at.
-pub(crate) fn run(args: &MaskArgs, mut input: impl BufRead, mut output: impl Write) -> anyhow::Result<()> {
+pub(crate) fn run(
+    args: &MaskArgs,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> anyhow::Result<()> {
     let mut line = String::new();
     let mut number = 0usize;
     loop {
@@ -43,7 +47,11 @@ pub(crate) fn run(args: &MaskArgs, mut input: impl BufRead, mut output: impl Wri
         let text = text.strip_suffix('\r').unwrap_or(text);
         let masked = pii_mask::mask(text);
         if args.json {
-            let json = JsonLine { text: &masked.text, spans: &masked.spans, counts: &masked.counts };
+            let json = JsonLine {
+                text: &masked.text,
+                spans: &masked.spans,
+                counts: &masked.counts,
+            };
             serde_json::to_writer(&mut output, &json)?;
             output.write_all(b"\n")?;
         } else {

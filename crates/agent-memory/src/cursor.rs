@@ -34,6 +34,10 @@ pub(crate) struct Cursor {
     /// Effective `asOf` of the first page, in milliseconds.
     #[serde(rename = "as")]
     pub(crate) as_of: i64,
+    /// The `asOf` the first page was sent with (ms), if any: a later page may repeat it, which
+    /// for a future `asOf` differs from the effective one.
+    #[serde(rename = "sa", default, skip_serializing_if = "Option::is_none")]
+    pub(crate) sent_as_of: Option<i64>,
     /// Position: `createdAt` (ms) of the last returned version.
     #[serde(rename = "t")]
     pub(crate) created_at: i64,
@@ -95,6 +99,7 @@ mod tests {
             key: None,
             collection_id: None,
             as_of: 1_767_225_600_000,
+            sent_as_of: None,
             created_at: 1_767_225_600_000,
             id: "amem_x".into(),
         }

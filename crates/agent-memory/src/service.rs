@@ -308,15 +308,13 @@ impl MemoryService {
             key: request.key.clone(),
             collection_id: request.collection_id.clone(),
         };
-        let as_of = policy::effective_as_of(request.as_of, now);
         self.page(
             &auth.owner,
             &auth.settings,
             now,
             CursorKind::Agent,
             filters,
-            as_of,
-            request.as_of.is_some(),
+            request.as_of,
             cursor,
             request.limit,
             Some(&auth.credential.binding),
@@ -325,6 +323,10 @@ impl MemoryService {
 
     /// One page of a listing: scans forward until `limit` visible memories or nothing matching
     /// is left, counting hidden ones met on the way.
+    ///
+    /// `requested_as_of` is the `asOf` as sent. Later pages read at the first page's effective
+    /// `asOf`; an `asOf` sent with a cursor must be the one sent with the first page (a future
+    /// one is evaluated at now, so comparing effective instants would refuse a repeated request).
     #[allow(clippy::too_many_arguments)] // one private helper shared by two listings
     fn page(
         &self,
@@ -333,28 +335,32 @@ impl MemoryService {
         now: Timestamp,
         kind: CursorKind,
         filters: Filters,
-        as_of: Timestamp,
-        as_of_sent: bool,
+        requested_as_of: Option<Timestamp>,
         cursor: Option<Cursor>,
         limit: usize,
         binding: Option<&ContextBinding>,
     ) -> Result<ListResponse, ApiError> {
-        let (as_of, mut after) = match cursor {
-            None => (as_of, None),
+        let sent_as_of = requested_as_of.map(Timestamp::as_millis);
+        let (as_of, first_sent_as_of, mut after) = match cursor {
+            None => (
+                policy::effective_as_of(requested_as_of, now),
+                sent_as_of,
+                None,
+            ),
             Some(cursor) => {
                 let cursor_as_of = cursor.as_of()?;
                 if cursor.kind != kind
                     || cursor.namespace != filters.namespace
                     || cursor.key != filters.key
                     || cursor.collection_id != filters.collection_id
-                    || (as_of_sent && cursor_as_of != as_of)
+                    || sent_as_of.is_some_and(|t| Some(t) != cursor.sent_as_of)
                 {
                     return Err(ApiError::new(
                         ErrorCode::AgentMemoryInvalidRequest,
                         "cursor was made with other filters",
                     ));
                 }
-                (cursor_as_of, Some(cursor.position()?))
+                (cursor_as_of, cursor.sent_as_of, Some(cursor.position()?))
             }
         };
         let cutoff = policy::expired_cutoff(now, settings.retention_days);
@@ -433,6 +439,7 @@ impl MemoryService {
                     key: filters.key,
                     collection_id: filters.collection_id,
                     as_of: as_of.as_millis(),
+                    sent_as_of: first_sent_as_of,
                     created_at: created_at.as_millis(),
                     id: id.into_string(),
                 }
@@ -570,8 +577,7 @@ impl MemoryService {
             now,
             CursorKind::Member,
             Filters::default(),
-            now,
-            false,
+            None,
             cursor,
             request.limit,
             None,

@@ -2,7 +2,7 @@
 //!
 //! Lengths are counted in Unicode scalar values (`str::chars`), never bytes.
 
-/// Remembers accepted per member per workspace within [`RATE_WINDOW_SECONDS`].
+/// Remembers accepted per credential within [`RATE_WINDOW_SECONDS`] (the spec: 120 remembers/hour/credential).
 pub const RATE_LIMIT_PER_HOUR: usize = 120;
 /// Length of the sliding rate-limit window.
 pub const RATE_WINDOW_SECONDS: i64 = 3600;

@@ -11,8 +11,8 @@ use agent_memory::{Clock, ManualClock, MemoryService};
 use anyhow::Context;
 use citation_verify::InMemoryPassageSource;
 use memory_core::{
-    ApiError, ContextSet, CredentialId, ErrorCode, MemberId, Role, Scope, SeededIdGenerator, Timestamp,
-    WorkspaceId,
+    ApiError, ContextSet, CredentialId, ErrorCode, MemberId, Role, Scope, SeededIdGenerator,
+    Timestamp, WorkspaceId,
 };
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -39,7 +39,8 @@ pub(crate) fn run(args: &ReplayArgs, output: impl Write) -> anyhow::Result<bool>
         None => replay.run(std::io::stdin().lock(), output),
         Some(path) if path.as_os_str() == "-" => replay.run(std::io::stdin().lock(), output),
         Some(path) => {
-            let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+            let file =
+                std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
             replay.run(std::io::BufReader::new(file), output)
         }
     }
@@ -82,7 +83,10 @@ enum EmbedderMode {
 }
 
 fn bad_body() -> ApiError {
-    ApiError::new(ErrorCode::ReplayBadLine, "the body of this world operation is invalid")
+    ApiError::new(
+        ErrorCode::ReplayBadLine,
+        "the body of this world operation is invalid",
+    )
 }
 
 fn parse_body<T: DeserializeOwned>(body: &Value) -> Result<T, ApiError> {
@@ -118,10 +122,15 @@ impl Replay {
     }
 
     /// Runs every line of `input`, writing one output line per non-blank, non-comment line.
-    pub(crate) fn run(&mut self, input: impl BufRead, mut output: impl Write) -> anyhow::Result<bool> {
+    pub(crate) fn run(
+        &mut self,
+        input: impl BufRead,
+        mut output: impl Write,
+    ) -> anyhow::Result<bool> {
         let mut all_executed = true;
         for (number, line) in input.lines().enumerate() {
-            let line = line.with_context(|| format!("reading line {} (is it UTF-8?)", number + 1))?;
+            let line =
+                line.with_context(|| format!("reading line {} (is it UTF-8?)", number + 1))?;
             let trimmed = line.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
@@ -139,21 +148,28 @@ impl Replay {
         match self.parse_and_run(text) {
             Ok(Ok(body)) => (format!("{{\"status\":200,\"body\":{body}}}"), true),
             Ok(Err(err)) => (error_line(&err), true),
-            Err(BadLine(message)) => (error_line(&ApiError::new(ErrorCode::ReplayBadLine, message)), false),
+            Err(BadLine(message)) => (
+                error_line(&ApiError::new(ErrorCode::ReplayBadLine, message)),
+                false,
+            ),
         }
     }
 
     fn parse_and_run(&mut self, text: &str) -> Result<Result<Value, ApiError>, BadLine> {
-        let line: Line = serde_json::from_str(text).map_err(|_| BadLine("the line is not a valid operation object"))?;
+        let line: Line = serde_json::from_str(text)
+            .map_err(|_| BadLine("the line is not a valid operation object"))?;
         let actor = line.actor.map(|a| self.substitute(a)).transpose()?;
         let body = self.substitute(line.body.unwrap_or_else(|| json!({})))?;
         if !is_known(&line.op) {
             return Err(BadLine("unknown op"));
         }
         if let Some(at) = line.at {
-            let at = Timestamp::parse(&at).map_err(|_| BadLine("`at` is not an RFC 3339 instant"))?;
+            let at =
+                Timestamp::parse(&at).map_err(|_| BadLine("`at` is not an RFC 3339 instant"))?;
             if at < self.clock.now() {
-                return Err(BadLine("`at` is earlier than the clock: time never runs backwards"));
+                return Err(BadLine(
+                    "`at` is earlier than the clock: time never runs backwards",
+                ));
             }
             self.clock.set(at);
         }
@@ -178,22 +194,35 @@ impl Replay {
                 if let Some(literal) = s.strip_prefix("$$") {
                     Value::String(format!("${literal}"))
                 } else if let Some(name) = s.strip_prefix('$') {
-                    self.aliases.get(name).cloned().ok_or(BadLine("unknown alias"))?
+                    self.aliases
+                        .get(name)
+                        .cloned()
+                        .ok_or(BadLine("unknown alias"))?
                 } else {
                     Value::String(s)
                 }
             }
-            Value::Array(items) => {
-                Value::Array(items.into_iter().map(|v| self.substitute(v)).collect::<Result<_, _>>()?)
-            }
+            Value::Array(items) => Value::Array(
+                items
+                    .into_iter()
+                    .map(|v| self.substitute(v))
+                    .collect::<Result<_, _>>()?,
+            ),
             Value::Object(map) => Value::Object(
-                map.into_iter().map(|(k, v)| Ok((k, self.substitute(v)?))).collect::<Result<_, BadLine>>()?,
+                map.into_iter()
+                    .map(|(k, v)| Ok((k, self.substitute(v)?)))
+                    .collect::<Result<_, BadLine>>()?,
             ),
             other => other,
         })
     }
 
-    fn execute(&mut self, op: &str, actor: Option<&Value>, body: &Value) -> Result<Value, ApiError> {
+    fn execute(
+        &mut self,
+        op: &str,
+        actor: Option<&Value>,
+        body: &Value,
+    ) -> Result<Value, ApiError> {
         match op {
             // World operations (host side).
             "workspace.create" => self.workspace_create(body),
@@ -218,7 +247,11 @@ impl Replay {
                     id: String,
                 }
                 let b: B = parse_body(body)?;
-                self.world.credentials.get_mut(&b.id).ok_or_else(bad_body)?.revoked = true;
+                self.world
+                    .credentials
+                    .get_mut(&b.id)
+                    .ok_or_else(bad_body)?
+                    .revoked = true;
                 Ok(json!({}))
             }
             "contextSet.put" => {
@@ -233,7 +266,10 @@ impl Replay {
                     documents: Vec<String>,
                 }
                 let b: B = parse_body(body)?;
-                self.world.context_sets.insert((b.workspace, b.id), ContextSet::new(b.collections, b.documents));
+                self.world.context_sets.insert(
+                    (b.workspace, b.id),
+                    ContextSet::new(b.collections, b.documents),
+                );
                 Ok(json!({}))
             }
             "contextSet.delete" => {
@@ -255,18 +291,22 @@ impl Replay {
                     passage: citation_verify::Passage,
                 }
                 let b: B = parse_body(body)?;
-                self.passages.put_passage(&workspace_id(&b.workspace)?, b.passage);
+                self.passages
+                    .put_passage(&workspace_id(&b.workspace)?, b.passage);
                 Ok(json!({}))
             }
             "document.delete" => {
                 let b: DocumentBody = parse_body(body)?;
                 let ws = workspace_id(&b.workspace)?;
                 self.passages.delete_document(&ws, &b.document_id);
-                self.service.on_document_deleted(&ws, &b.document_id).map(purged)
+                self.service
+                    .on_document_deleted(&ws, &b.document_id)
+                    .map(purged)
             }
             "document.expire" => {
                 let b: DocumentBody = parse_body(body)?;
-                self.passages.expire_document(&workspace_id(&b.workspace)?, &b.document_id);
+                self.passages
+                    .expire_document(&workspace_id(&b.workspace)?, &b.document_id);
                 Ok(json!({}))
             }
             "document.setReadable" => {
@@ -280,7 +320,12 @@ impl Replay {
                 }
                 let b: B = parse_body(body)?;
                 let member = MemberId::new(b.member).map_err(|_| bad_body())?;
-                self.passages.set_document_readable(&workspace_id(&b.workspace)?, &b.document_id, &member, b.readable);
+                self.passages.set_document_readable(
+                    &workspace_id(&b.workspace)?,
+                    &b.document_id,
+                    &member,
+                    b.readable,
+                );
                 Ok(json!({}))
             }
             "collection.delete" => {
@@ -293,7 +338,9 @@ impl Replay {
                 let b: B = parse_body(body)?;
                 let ws = workspace_id(&b.workspace)?;
                 self.passages.delete_collection(&ws, &b.collection_id);
-                self.service.on_collection_deleted(&ws, &b.collection_id).map(purged)
+                self.service
+                    .on_collection_deleted(&ws, &b.collection_id)
+                    .map(purged)
             }
             "purge" => {
                 #[derive(Deserialize)]
@@ -302,7 +349,9 @@ impl Replay {
                     workspace: String,
                 }
                 let b: B = parse_body(body)?;
-                self.service.purge_expired(&workspace_id(&b.workspace)?).map(purged)
+                self.service
+                    .purge_expired(&workspace_id(&b.workspace)?)
+                    .map(purged)
             }
 
             // Agent operations (`as` = credential).
@@ -320,15 +369,25 @@ impl Replay {
                 }
                 let b: B = parse_body(body)?;
                 let arguments = b.arguments.unwrap_or_else(|| json!({}));
-                to_value(&self.service.call_tool(&self.agent(actor), &b.tool, &arguments))
+                to_value(
+                    &self
+                        .service
+                        .call_tool(&self.agent(actor), &b.tool, &arguments),
+                )
             }
 
             // Member and owner operations (`as` = member).
             "settings.get" => to_value(&self.service.settings_get(&self.member(actor)?)?),
             "settings.put" => to_value(&self.service.settings_put(&self.member(actor)?, body)?),
-            "agentMemories.list" => to_value(&self.service.member_list(&self.member(actor)?, body)?),
-            "agentMemories.delete" => to_value(&self.service.member_delete(&self.member(actor)?, body)?),
-            "agentMemories.deleteAll" => to_value(&self.service.owner_delete_all(&self.member(actor)?)?),
+            "agentMemories.list" => {
+                to_value(&self.service.member_list(&self.member(actor)?, body)?)
+            }
+            "agentMemories.delete" => {
+                to_value(&self.service.member_delete(&self.member(actor)?, body)?)
+            }
+            "agentMemories.deleteAll" => {
+                to_value(&self.service.owner_delete_all(&self.member(actor)?)?)
+            }
             _ => unreachable!("is_known admitted only the ops above"),
         }
     }
@@ -373,7 +432,9 @@ impl Replay {
         let stopped = *retaining && !b.retaining;
         *retaining = b.retaining;
         if stopped {
-            self.service.on_workspace_stopped_retaining(&workspace_id(&b.id)?).map(purged)
+            self.service
+                .on_workspace_stopped_retaining(&workspace_id(&b.id)?)
+                .map(purged)
         } else {
             Ok(json!({}))
         }
@@ -386,14 +447,23 @@ impl Replay {
         }
         MemberId::new(b.id.clone()).map_err(|_| bad_body())?;
         let workspace = workspace_id(&b.workspace)?;
-        self.world.members.insert(b.id, Member { workspace, role: b.role, removed: false });
+        self.world.members.insert(
+            b.id,
+            Member {
+                workspace,
+                role: b.role,
+                removed: false,
+            },
+        );
         Ok(json!({}))
     }
 
     fn member_set_role(&mut self, body: &Value) -> Result<Value, ApiError> {
         let b: MemberBody = parse_body(body)?;
-        let member = self.world.members.get_mut(&b.id).filter(|m| m.workspace.as_str() == b.workspace);
-        member.ok_or_else(|| ApiError::new(ErrorCode::MemberNotFound, "member not found"))?.role = b.role;
+        let member = self.world.current_member_mut(&b.workspace, &b.id);
+        member
+            .ok_or_else(|| ApiError::new(ErrorCode::MemberNotFound, "member not found"))?
+            .role = b.role;
         Ok(json!({}))
     }
 
@@ -405,10 +475,14 @@ impl Replay {
             id: String,
         }
         let b: B = parse_body(body)?;
-        let member = self.world.members.get_mut(&b.id).filter(|m| m.workspace.as_str() == b.workspace);
-        let member = member.ok_or_else(|| ApiError::new(ErrorCode::MemberNotFound, "member not found"))?;
+        let member = self.world.current_member_mut(&b.workspace, &b.id);
+        let member =
+            member.ok_or_else(|| ApiError::new(ErrorCode::MemberNotFound, "member not found"))?;
         member.removed = true;
-        let (workspace, id) = (workspace_id(&b.workspace)?, MemberId::new(b.id).map_err(|_| bad_body())?);
+        let (workspace, id) = (
+            workspace_id(&b.workspace)?,
+            MemberId::new(b.id).map_err(|_| bad_body())?,
+        );
         self.service.on_member_removed(&workspace, &id).map(purged)
     }
 
@@ -498,11 +572,19 @@ fn is_known(op: &str) -> bool {
 /// `{"status": s, "error": {...}}` with the error body's fields.
 fn error_line(err: &ApiError) -> String {
     let body = serde_json::to_value(err).unwrap_or_else(|_| json!({}));
-    format!("{{\"status\":{},\"error\":{}}}", err.http_status(), body["error"])
+    format!(
+        "{{\"status\":{},\"error\":{}}}",
+        err.http_status(),
+        body["error"]
+    )
 }
 
 /// A response body as JSON.
 fn to_value<T: serde::Serialize>(response: &T) -> Result<Value, ApiError> {
-    serde_json::to_value(response)
-        .map_err(|_| ApiError::new(ErrorCode::InternalError, "a response could not be serialized"))
+    serde_json::to_value(response).map_err(|_| {
+        ApiError::new(
+            ErrorCode::InternalError,
+            "a response could not be serialized",
+        )
+    })
 }

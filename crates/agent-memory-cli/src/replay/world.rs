@@ -47,7 +47,10 @@ impl World {
         let binding = match &credential.context_set {
             None => ContextBinding::Unbound,
             Some(set_id) => {
-                match self.context_sets.get(&(credential.workspace.as_str().to_owned(), set_id.clone())) {
+                match self
+                    .context_sets
+                    .get(&(credential.workspace.as_str().to_owned(), set_id.clone()))
+                {
                     Some(set) => ContextBinding::Bound(set.clone()),
                     None => ContextBinding::Invalid,
                 }
@@ -58,7 +61,11 @@ impl World {
         };
         AgentCaller::Resolved(AgentCredential {
             workspace: credential.workspace.clone(),
-            workspace_retaining: self.workspaces.get(credential.workspace.as_str()).copied().unwrap_or(true),
+            workspace_retaining: self
+                .workspaces
+                .get(credential.workspace.as_str())
+                .copied()
+                .unwrap_or(true),
             member: credential.member.clone(),
             credential: credential_id,
             role,
@@ -68,10 +75,22 @@ impl World {
         })
     }
 
+    /// Member `id` of `workspace`, unless it was removed (a removed member is no member at all:
+    /// changing its role or removing it again answers `404 MEMBER_NOT_FOUND`).
+    pub(crate) fn current_member_mut(&mut self, workspace: &str, id: &str) -> Option<&mut Member> {
+        self.members
+            .get_mut(id)
+            .filter(|m| m.workspace.as_str() == workspace && !m.removed)
+    }
+
     /// The caller of a member or owner operation made as member `id`; `None` when no such
     /// (current) member exists.
     pub(crate) fn member_caller(&self, id: &str) -> Option<MemberCaller> {
         let member = self.members.get(id).filter(|m| !m.removed)?;
-        Some(MemberCaller { workspace: member.workspace.clone(), member: MemberId::new(id).ok()?, role: member.role })
+        Some(MemberCaller {
+            workspace: member.workspace.clone(),
+            member: MemberId::new(id).ok()?,
+            role: member.role,
+        })
     }
 }

@@ -15,7 +15,12 @@ pub(crate) fn run_cli(args: &[&str], stdin: &str) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the agent-memory binary starts");
-    child.stdin.take().expect("stdin is piped").write_all(stdin.as_bytes()).expect("stdin accepts input");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin.as_bytes())
+        .expect("stdin accepts input");
     let out = child.wait_with_output().expect("the binary finishes");
     (
         out.status.code().unwrap_or(-1),

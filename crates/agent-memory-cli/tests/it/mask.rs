@@ -7,7 +7,10 @@ fn plain_output_masks_each_line_and_keeps_clean_lines() {
     let input = "Call me at 050-123-4567\nMeeting on 2024-03-15 at 12:30\r\nwrite to Dana.Levi@Example.CO.IL!\n";
     let (status, stdout, _) = run_cli(&["mask"], input);
     assert_eq!(status, 0);
-    assert_eq!(stdout, "Call me at [PHONE]\nMeeting on 2024-03-15 at 12:30\nwrite to [EMAIL]!\n");
+    assert_eq!(
+        stdout,
+        "Call me at [PHONE]\nMeeting on 2024-03-15 at 12:30\nwrite to [EMAIL]!\n"
+    );
 }
 
 #[test]
@@ -15,7 +18,8 @@ fn json_output_reports_byte_spans_into_the_input_line() {
     let line = "טל׳ 052-345-6789 או dana@example.com";
     let (status, stdout, _) = run_cli(&["mask", "--json"], &format!("{line}\n"));
     assert_eq!(status, 0);
-    let value: serde_json::Value = serde_json::from_str(stdout.trim_end()).expect("one JSON object");
+    let value: serde_json::Value =
+        serde_json::from_str(stdout.trim_end()).expect("one JSON object");
     assert_eq!(value["text"], "טל׳ [PHONE] או [EMAIL]");
     let spans = value["spans"].as_array().expect("spans is an array");
     assert_eq!(spans.len(), 2);
@@ -24,7 +28,10 @@ fn json_output_reports_byte_spans_into_the_input_line() {
     assert_eq!(spans[0]["end"], phone_start + "052-345-6789".len());
     assert_eq!(spans[0]["category"], "phone");
     assert_eq!(spans[1]["category"], "email");
-    assert_eq!(&line[spans[1]["start"].as_u64().unwrap() as usize..], "dana@example.com");
+    assert_eq!(
+        &line[spans[1]["start"].as_u64().unwrap() as usize..],
+        "dana@example.com"
+    );
     assert_eq!(value["counts"], serde_json::json!({"email": 1, "phone": 1}));
 }
 
@@ -49,7 +56,12 @@ fn invalid_utf8_input_is_a_clear_error_not_a_panic() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"ok\n\xff\xfe\n").unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"ok\n\xff\xfe\n")
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8(out.stderr).unwrap();

@@ -35,7 +35,8 @@ fn parse_lines(text: &str, what: &str) -> Vec<Value> {
     text.lines()
         .enumerate()
         .map(|(i, line)| {
-            serde_json::from_str(line).unwrap_or_else(|e| panic!("{what} line {} is not JSON: {e}", i + 1))
+            serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{what} line {} is not JSON: {e}", i + 1))
         })
         .collect()
 }
@@ -45,17 +46,32 @@ fn every_scenario_matches_its_expected_output() {
     let mut scenarios: Vec<PathBuf> = std::fs::read_dir(scenario_dir())
         .expect("the scenario folder exists")
         .map(|entry| entry.expect("readable entry").path())
-        .filter(|p| p.to_string_lossy().ends_with(".jsonl") && !p.to_string_lossy().ends_with(".expected.jsonl"))
+        .filter(|p| {
+            p.to_string_lossy().ends_with(".jsonl")
+                && !p.to_string_lossy().ends_with(".expected.jsonl")
+        })
         .collect();
     scenarios.sort();
-    assert!(scenarios.len() >= 10, "the scenario set is present ({} found)", scenarios.len());
+    assert!(
+        scenarios.len() >= 10,
+        "the scenario set is present ({} found)",
+        scenarios.len()
+    );
     let update = std::env::var_os("UPDATE_SCENARIOS").is_some();
     let mut failures = Vec::new();
     for path in &scenarios {
-        let name = path.file_name().unwrap().to_string_lossy().trim_end_matches(".jsonl").to_owned();
+        let name = path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .trim_end_matches(".jsonl")
+            .to_owned();
         let input = std::fs::read_to_string(path).unwrap();
         let (status, stdout, stderr) = run_cli(&["replay", path.to_str().unwrap()], "");
-        assert_eq!(status, 0, "{name}: every line executes (stderr: {stderr})\n{stdout}");
+        assert_eq!(
+            status, 0,
+            "{name}: every line executes (stderr: {stderr})\n{stdout}"
+        );
         let expected_path = path.with_file_name(format!("{name}.expected.jsonl"));
         if update {
             std::fs::write(&expected_path, &stdout).unwrap();
@@ -65,17 +81,36 @@ fn every_scenario_matches_its_expected_output() {
             .unwrap_or_else(|_| panic!("{name}: missing {}", expected_path.display()));
         let actual = parse_lines(&stdout, &name);
         let expected = parse_lines(&expected, &name);
-        let inputs: Vec<&str> =
-            input.lines().filter(|l| !l.trim().is_empty() && !l.trim().starts_with('#')).collect();
-        assert_eq!(actual.len(), inputs.len(), "{name}: one output line per input line");
-        assert_eq!(actual.len(), expected.len(), "{name}: as many lines as expected");
+        let inputs: Vec<&str> = input
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.trim().starts_with('#'))
+            .collect();
+        assert_eq!(
+            actual.len(),
+            inputs.len(),
+            "{name}: one output line per input line"
+        );
+        assert_eq!(
+            actual.len(),
+            expected.len(),
+            "{name}: as many lines as expected"
+        );
         for (i, (a, e)) in actual.into_iter().zip(expected).enumerate() {
             if without_messages(a.clone()) != without_messages(e.clone()) {
-                failures.push(format!("{name} line {}:\n  input:    {}\n  expected: {e}\n  actual:   {a}", i + 1, inputs[i]));
+                failures.push(format!(
+                    "{name} line {}:\n  input:    {}\n  expected: {e}\n  actual:   {a}",
+                    i + 1,
+                    inputs[i]
+                ));
             }
         }
     }
-    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -98,17 +133,27 @@ fn replay_reproduces_the_spec_example_up_to_its_recall_line() {
     }
     assert_eq!(lines[4]["status"], 403);
     assert_eq!(lines[4]["error"]["code"], "AGENT_MEMORY_DISABLED");
-    assert_eq!(lines[5], serde_json::json!({"status": 200, "body": {"agentMemoriesEnabled": true, "retentionDays": 90}}));
+    assert_eq!(
+        lines[5],
+        serde_json::json!({"status": 200, "body": {"agentMemoriesEnabled": true, "retentionDays": 90}})
+    );
     assert_eq!(lines[6]["status"], 200);
     let memory = &lines[6]["body"]["memory"];
     assert_eq!(memory["text"], "Reply tersely; mail me at [EMAIL]");
     assert!(memory["id"].as_str().unwrap().starts_with("amem_"));
     assert_eq!(memory["createdAt"], "2026-01-02T00:00:00Z");
-    assert_eq!((memory["type"].clone(), memory["evidence"].clone(), memory["trust"].clone()), (
-        serde_json::json!("memory"),
-        serde_json::json!(false),
-        serde_json::json!("untrusted")
-    ));
+    assert_eq!(
+        (
+            memory["type"].clone(),
+            memory["evidence"].clone(),
+            memory["trust"].clone()
+        ),
+        (
+            serde_json::json!("memory"),
+            serde_json::json!(false),
+            serde_json::json!("untrusted")
+        )
+    );
     assert_eq!(lines[6]["body"]["superseded"], 0);
     assert_eq!(lines[6]["body"]["masked"], serde_json::json!({"email": 1}));
 }
@@ -124,5 +169,8 @@ fn bad_lines_are_reported_and_the_run_continues_with_exit_code_2() {
     assert_eq!(lines[0]["status"], 400);
     assert_eq!(lines[1]["error"]["code"], "REPLAY_BAD_LINE");
     assert_eq!(lines[2], serde_json::json!({"status": 200, "body": {}}));
-    assert_eq!(lines[3]["error"]["code"], "REPLAY_BAD_LINE", "time never runs backwards");
+    assert_eq!(
+        lines[3]["error"]["code"], "REPLAY_BAD_LINE",
+        "time never runs backwards"
+    );
 }
