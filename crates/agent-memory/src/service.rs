@@ -249,6 +249,7 @@ impl MemoryService {
             citations,
             created_at: now,
             superseded_at: None,
+            ranking: Default::default(),
         };
         let outcome = self
             .backend

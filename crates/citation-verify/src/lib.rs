@@ -37,6 +37,7 @@
 //!     citations,
 //!     created_at: now,
 //!     superseded_at: None,
+//!     ranking: Default::default(),
 //! };
 //!
 //! let checked = verify(&source, &ws, &alice, &[&memory]);

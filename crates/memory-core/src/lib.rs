@@ -27,6 +27,7 @@
 //!     citations: vec![],
 //!     created_at: now,
 //!     superseded_at: None,
+//!     ranking: Default::default(),
 //! };
 //! assert!(memory.is_valid_at(now.plus_seconds(1)));
 //! assert!(memory.is_expired(now.plus_days(90), 90));
@@ -61,7 +62,8 @@ pub use id::{
     SeededIdGenerator, SessionId, StoreMemoryId,
 };
 pub use memory::{
-    AgentMemory, Citation, MaskedCounts, MemoryText, MemoryView, Ranks, RecalledMemory, SourceState,
+    AgentMemory, Citation, MaskedCounts, MemoryText, MemoryView, RankingData, Ranks, RecalledMemory,
+    SourceState, StoredEmbedding,
 };
 pub use session::{Access, Session, SessionResource};
 pub use store::{

@@ -218,7 +218,46 @@ pub struct AgentMemory {
     pub created_at: Timestamp,
     /// When a newer version of the key replaced this one.
     pub superseded_at: Option<Timestamp>,
+    /// Ranking data computed once at write time (never part of any view).
+    #[serde(default)]
+    pub ranking: RankingData,
 }
+
+/// What recall needs of a memory, computed once when it is written, so that recall tokenizes and
+/// embeds only the query.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RankingData {
+    /// Term frequencies of the masked text, sorted by term.
+    pub terms: Vec<(String, u32)>,
+    /// Number of tokens of the masked text.
+    pub length: u32,
+    /// The masked text's embedding, with the model that made it; `None` when the embedder was
+    /// unavailable at write time.
+    pub embedding: Option<StoredEmbedding>,
+}
+
+/// An embedding vector tagged with the model that produced it; vectors of different models are
+/// never compared.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StoredEmbedding {
+    /// The embedder's model id.
+    pub model: String,
+    /// The vector.
+    pub vector: Vec<f32>,
+}
+
+/// Bitwise equality: a stored vector equals itself exactly (NaN included), which is what storage
+/// round-trips and the reference model compare.
+impl PartialEq for StoredEmbedding {
+    fn eq(&self, other: &Self) -> bool {
+        self.model == other.model
+            && self.vector.len() == other.vector.len()
+            && self.vector.iter().zip(&other.vector).all(|(a, b)| a.to_bits() == b.to_bits())
+    }
+}
+
+impl Eq for StoredEmbedding {}
 
 impl AgentMemory {
     /// Valid at `t`: `created_at ≤ t` and (`superseded_at` is null or `superseded_at > t`).
@@ -446,6 +485,7 @@ mod tests {
             citations: vec![],
             created_at: Timestamp::from_millis(created).unwrap(),
             superseded_at: superseded.map(|s| Timestamp::from_millis(s).unwrap()),
+            ranking: RankingData::default(),
         }
     }
 

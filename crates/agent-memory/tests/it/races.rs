@@ -38,6 +38,7 @@ fn preload(fx: &Fixture, n: usize) {
             citations: vec![],
             created_at: now,
             superseded_at: None,
+            ranking: Default::default(),
         };
         let outcome = fx
             .backend

@@ -34,6 +34,7 @@ pub fn memory(n: u32, citations: Vec<Citation>) -> AgentMemory {
         citations,
         created_at: Timestamp::UNIX_EPOCH,
         superseded_at: None,
+        ranking: Default::default(),
     }
 }
 

@@ -37,6 +37,7 @@ fn memory(collection: Option<&str>, citations: Vec<Citation>) -> AgentMemory {
         citations,
         created_at: Timestamp::UNIX_EPOCH,
         superseded_at: None,
+        ranking: Default::default(),
     }
 }
 

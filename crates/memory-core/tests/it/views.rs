@@ -38,6 +38,7 @@ fn keyed_record() -> AgentMemory {
         }],
         created_at: ts("2026-01-01T00:00:00Z"),
         superseded_at: None,
+        ranking: Default::default(),
     }
 }
 
