@@ -151,6 +151,11 @@ pub enum Error {
     /// Nothing was written.
     #[error("invalid remember write: {0}")]
     InvalidWrite(&'static str),
+    /// A durable backend's file is not in the storage format this build reads (another format
+    /// version, or not a store-trait database at all). The open was refused before anything in
+    /// the file was changed.
+    #[error("unsupported storage format: {0}")]
+    Format(String),
 }
 
 /// Persistence for governed agent memory. Implementations are safe for concurrent use.

@@ -43,6 +43,7 @@
 //!                 citations: vec![],
 //!                 created_at: now,
 //!                 superseded_at: None,
+//!                 ranking: Default::default(),
 //!             },
 //!             supersede_current: state.current.is_some(),
 //!         })
@@ -65,15 +66,27 @@
 //!   checks, concurrency races at the quota and rate-limit edges, and a proptest model-based
 //!   test against a reference model. Every backend's tests run it, through
 //!   `store_trait::conformance_tests!(make_backend)` or `store_trait::conformance::run_all`.
+//! - `redb` (off by default): `RedbBackend`, a durable backend in one redb database file.
+//! - `sled` (off by default): `SledBackend`, a durable backend in a sled 0.34 database directory.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod backend;
 #[cfg(feature = "conformance")]
 pub mod conformance;
+mod durability;
 mod memory;
+#[cfg(feature = "redb")]
+mod redb;
+#[cfg(feature = "sled")]
+mod sled;
 
+#[cfg(feature = "redb")]
+pub use crate::redb::RedbBackend;
+#[cfg(feature = "sled")]
+pub use crate::sled::SledBackend;
 pub use backend::{
     Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
 };
+pub use durability::Durability;
 pub use memory::InMemoryBackend;

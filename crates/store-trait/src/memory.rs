@@ -486,6 +486,7 @@ mod tests {
                             citations: vec![],
                             created_at: t,
                             superseded_at: None,
+                            ranking: Default::default(),
                         },
                         supersede_current: false,
                     })

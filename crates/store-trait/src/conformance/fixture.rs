@@ -141,6 +141,7 @@ impl Note {
             citations: self.citations.clone(),
             created_at: self.at,
             superseded_at: None,
+            ranking: Default::default(),
         }
     }
 

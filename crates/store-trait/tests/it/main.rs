@@ -1,5 +1,16 @@
 //! Integration tests of `store-trait`: the conformance suite against `InMemoryBackend`, directly
-//! (one test per check) and through the forwarding implementations.
+//! (one test per check) and through the forwarding implementations, and against each durable
+//! backend, with its reopen and crash tests.
 
+#[cfg(any(feature = "redb", feature = "sled"))]
+mod crash_common;
+#[cfg(feature = "redb")]
+mod crash_redb;
+#[cfg(feature = "sled")]
+mod crash_sled;
 mod forwarding;
 mod in_memory;
+#[cfg(feature = "redb")]
+mod redb;
+#[cfg(feature = "sled")]
+mod sled;

@@ -1,0 +1,256 @@
+//! `RedbBackend`: the whole conformance suite on a database in a temporary directory (Eventual
+//! durability, so that the model-based test's thousand cases run fast), the races and a model
+//! run with Immediate durability, reopening, and the format-version check.
+
+use memory_core::{AgentMemoryId, CredentialId, Settings, Timestamp};
+use store_trait::conformance::{self, Guarded};
+use store_trait::{Backend, Durability, Error, Owner, RedbBackend, ScanQuery};
+use tempfile::TempDir;
+
+use crate::crash_common::{Remember, at, owner, probe};
+
+const FILE: &str = "store.redb";
+
+/// A fresh backend in its own temporary directory, which outlives it.
+fn fresh(durability: Durability) -> Guarded<RedbBackend, TempDir> {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let backend = RedbBackend::create(dir.path().join(FILE), durability).expect("create");
+    Guarded {
+        backend,
+        guard: dir,
+    }
+}
+
+fn eventual() -> Guarded<RedbBackend, TempDir> {
+    fresh(Durability::Eventual)
+}
+
+/// One `#[test]` per conformance check, the model-based test at `CONFORMANCE_CASES` (default
+/// 1,000) cases and the three races included.
+mod conformance_eventual {
+    store_trait::conformance_tests!(super::eventual);
+}
+
+#[test]
+fn immediate_durability_passes_the_races_and_the_model() {
+    let immediate = || fresh(Durability::Immediate);
+    conformance::race_quota_edge(&immediate);
+    conformance::race_rate_limit_edge(&immediate);
+    conformance::race_one_key(&immediate);
+    conformance::model_matches_backend_with(&immediate, 16);
+}
+
+fn everything(valid_at: Timestamp) -> ScanQuery {
+    ScanQuery::new(valid_at, Timestamp::MIN, usize::MAX)
+}
+
+#[test]
+fn everything_survives_a_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let alice = owner("ws1", "alice");
+    let bob = owner("ws1", "bob");
+    let cred = CredentialId::new("cred_a").unwrap();
+    let settings = Settings {
+        agent_memories_enabled: true,
+        retention_days: 30,
+    };
+    let remember = |backend: &RedbBackend, o: &Owner, key: Option<&str>, id: &str, ms: i64| {
+        Remember {
+            owner: o,
+            credential: &cred,
+            namespace: "prefs",
+            key,
+            id,
+            created_at: at(ms),
+            window_ms: 1_000,
+        }
+        .run(backend)
+        .unwrap()
+    };
+
+    let (before, alice_window) = {
+        let backend = RedbBackend::create(&path, Durability::Immediate).unwrap();
+        remember(&backend, &alice, Some("tone"), "amem_1", 10);
+        remember(&backend, &alice, Some("tone"), "amem_2", 20);
+        remember(&backend, &alice, Some("tone"), "amem_3", 30);
+        remember(&backend, &alice, None, "amem_4", 40);
+        remember(&backend, &alice, Some("gone"), "amem_5", 50);
+        remember(&backend, &bob, Some("tone"), "amem_6", 60);
+        remember(&backend, &alice, Some("old"), "amem_7", 5);
+        assert_eq!(
+            backend.forget_key(&alice, "prefs", "gone").unwrap().len(),
+            1
+        );
+        // A purge keeps the key's numbering but leaves it without a current version.
+        assert_eq!(backend.purge_expired(&alice.workspace, at(5)).unwrap(), 1);
+        backend.put_settings(&alice.workspace, &settings).unwrap();
+        let before = backend.scan(&alice, &everything(at(25))).unwrap();
+        (before, probe(&backend, &alice, &cred, None).window)
+    };
+
+    let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
+    assert_eq!(backend.scan(&alice, &everything(at(25))).unwrap(), before);
+    let now = backend.scan(&alice, &everything(at(100))).unwrap();
+    let ids: Vec<&str> = now.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["amem_4", "amem_3"]);
+    let v2 = backend
+        .get(&alice, &AgentMemoryId::parse("amem_2").unwrap())
+        .unwrap()
+        .expect("superseded version kept");
+    assert_eq!((v2.version, v2.superseded_at), (2, Some(at(30))));
+    assert_eq!(
+        backend.current_of_key(&alice, "prefs", "tone").unwrap(),
+        Some(now[1].clone())
+    );
+    assert_eq!(
+        backend.current_of_key(&alice, "prefs", "old").unwrap(),
+        None
+    );
+    assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 4);
+    assert_eq!(backend.stored_versions(&bob, Timestamp::MIN).unwrap(), 1);
+    assert_eq!(backend.settings(&alice.workspace).unwrap(), Some(settings));
+    assert_eq!(probe(&backend, &alice, &cred, None).window, alice_window);
+    let tone = probe(&backend, &alice, &cred, Some(("prefs", "tone")));
+    assert_eq!(tone.last_version, 3);
+    assert_eq!(tone.stored_versions, 4);
+    // The forgotten key starts again at 1, the purged one continues.
+    assert_eq!(
+        probe(&backend, &alice, &cred, Some(("prefs", "gone"))).last_version,
+        0
+    );
+    assert_eq!(
+        probe(&backend, &alice, &cred, Some(("prefs", "old"))).last_version,
+        1
+    );
+    let v4 = remember(&backend, &alice, Some("tone"), "amem_8", 70);
+    assert_eq!(v4.version, 4);
+}
+
+/// Rewrites the format record of the database at `path` with redb directly.
+fn set_format_version(path: &std::path::Path, version: u32) {
+    let db = ::redb::Database::open(path).unwrap();
+    let txn = db.begin_write().unwrap();
+    {
+        let mut meta = txn
+            .open_table(::redb::TableDefinition::<&str, u32>::new("meta"))
+            .unwrap();
+        meta.insert("format_version", version).unwrap();
+    }
+    txn.commit().unwrap();
+}
+
+#[test]
+fn another_format_version_is_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let alice = owner("ws1", "alice");
+    let cred = CredentialId::new("cred_a").unwrap();
+    {
+        let backend = RedbBackend::create(&path, Durability::Immediate).unwrap();
+        Remember {
+            owner: &alice,
+            credential: &cred,
+            namespace: "prefs",
+            key: Some("tone"),
+            id: "amem_1",
+            created_at: at(0),
+            window_ms: 1_000,
+        }
+        .run(&backend)
+        .unwrap();
+    }
+    set_format_version(&path, 2);
+    for opened in [
+        RedbBackend::open(&path, Durability::Immediate),
+        RedbBackend::create(&path, Durability::Eventual),
+    ] {
+        let err = opened.expect_err("format 2 refused");
+        assert!(matches!(err, Error::Format(_)), "{err}");
+        assert!(err.to_string().contains("format version 2"), "{err}");
+    }
+    set_format_version(&path, 1);
+    let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
+    assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 1);
+}
+
+#[test]
+fn files_that_are_not_stores_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.redb");
+    assert!(matches!(
+        RedbBackend::open(&missing, Durability::Immediate),
+        Err(Error::Backend(_))
+    ));
+    assert!(!missing.exists(), "open created a file");
+
+    // A redb database of something else: tables, but no format record.
+    let foreign = dir.path().join("foreign.redb");
+    {
+        let db = ::redb::Database::create(&foreign).unwrap();
+        let txn = db.begin_write().unwrap();
+        txn.open_table(::redb::TableDefinition::<u64, u64>::new("other"))
+            .unwrap();
+        txn.commit().unwrap();
+    }
+    for opened in [
+        RedbBackend::open(&foreign, Durability::Immediate),
+        RedbBackend::create(&foreign, Durability::Immediate),
+    ] {
+        assert!(matches!(opened, Err(Error::Format(_))));
+    }
+
+    // An empty file is initialized by `create` (and only by `create`).
+    let empty = dir.path().join("empty.redb");
+    std::fs::write(&empty, b"").unwrap();
+    let backend = RedbBackend::create(&empty, Durability::Eventual).unwrap();
+    assert_eq!(backend.path(), empty);
+    assert_eq!(backend.durability(), Durability::Eventual);
+    drop(backend);
+    RedbBackend::open(&empty, Durability::Immediate).unwrap();
+}
+
+#[test]
+fn debug_shows_no_content() {
+    let guarded = eventual();
+    let debug = format!("{:?}", guarded.backend);
+    assert!(debug.starts_with("RedbBackend { path: "), "{debug}");
+    assert!(debug.ends_with("durability: Eventual }"), "{debug}");
+}
+
+#[test]
+fn a_panicking_decision_writes_nothing_and_leaves_the_backend_usable() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let alice = owner("ws1", "alice");
+    let cred = CredentialId::new("cred_a").unwrap();
+    let note = |id| Remember {
+        owner: &alice,
+        credential: &cred,
+        namespace: "prefs",
+        key: Some("tone"),
+        id,
+        created_at: at(0),
+        window_ms: 1_000,
+    };
+    {
+        let backend = RedbBackend::create(&path, Durability::Immediate).unwrap();
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            backend.remember(
+                &alice,
+                &cred,
+                Some(("prefs", "tone")),
+                Timestamp::MIN,
+                Timestamp::MIN,
+                &mut |_| panic!("decision failed"),
+            )
+        }));
+        assert!(panicked.is_err());
+        assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 0);
+        assert!(probe(&backend, &alice, &cred, None).window.is_empty());
+        note("amem_1").run(&backend).unwrap();
+    }
+    let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
+    assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 1);
+    assert_eq!(note("amem_2").run(&backend).unwrap().version, 2);
+}
