@@ -3,7 +3,6 @@
 //! after each reopen.
 
 use std::path::Path;
-use std::time::Duration;
 
 use store_trait::{Durability, Error, RedbBackend};
 
@@ -29,9 +28,4 @@ fn acknowledged_writes_survive_sigkill() {
     );
     assert!(report.kills >= 30);
     assert_eq!(report.lost, 0);
-    assert!(
-        report.elapsed < Duration::from_secs(60),
-        "took {:?}",
-        report.elapsed
-    );
 }
