@@ -35,12 +35,59 @@ impl SplitMix64 {
 }
 
 const WORDS: &[&str] = &[
-    "the", "user", "prefers", "short", "answers", "with", "bullet", "points", "over", "prose",
-    "meeting", "notes", "that", "project", "deadline", "moved", "what", "review", "design",
-    "quarterly", "report", "draft", "format", "summary", "tone", "direct", "formal", "latest",
-    "customer", "feedback", "about", "onboarding", "flow", "chart", "data", "later", "team",
-    "weekly", "sync", "priorities", "release", "plan", "backlog", "grooming", "attention",
-    "status", "update", "translate", "Hebrew", "Japanese", "context", "catalog", "platform",
+    "the",
+    "user",
+    "prefers",
+    "short",
+    "answers",
+    "with",
+    "bullet",
+    "points",
+    "over",
+    "prose",
+    "meeting",
+    "notes",
+    "that",
+    "project",
+    "deadline",
+    "moved",
+    "what",
+    "review",
+    "design",
+    "quarterly",
+    "report",
+    "draft",
+    "format",
+    "summary",
+    "tone",
+    "direct",
+    "formal",
+    "latest",
+    "customer",
+    "feedback",
+    "about",
+    "onboarding",
+    "flow",
+    "chart",
+    "data",
+    "later",
+    "team",
+    "weekly",
+    "sync",
+    "priorities",
+    "release",
+    "plan",
+    "backlog",
+    "grooming",
+    "attention",
+    "status",
+    "update",
+    "translate",
+    "Hebrew",
+    "Japanese",
+    "context",
+    "catalog",
+    "platform",
 ];
 
 /// English-like prose of exactly `len` bytes with no digits, no `@` and no standalone "at"
@@ -108,6 +155,75 @@ pub fn store_file(seed: u64, len: usize) -> String {
     out
 }
 
+/// Syllables from which [`vocabulary`] builds its words.
+const SYLLABLES: &[&str] = &[
+    "ka", "lo", "mi", "ren", "tu", "sa", "vi", "no", "dre", "pa", "qu", "el", "or", "in", "ba",
+    "to", "shi", "mar", "en", "gu",
+];
+
+/// `size` distinct lowercase words of two to four syllables, fixed by `seed`.
+pub fn vocabulary(seed: u64, size: usize) -> Vec<String> {
+    let mut rng = SplitMix64::new(seed);
+    let mut words: Vec<String> = Vec::with_capacity(size);
+    let mut seen = std::collections::HashSet::new();
+    while words.len() < size {
+        let syllables = 2 + rng.below(3);
+        let word: String = (0..syllables).map(|_| rng.pick(SYLLABLES)).collect();
+        if seen.insert(word.clone()) {
+            words.push(word);
+        }
+    }
+    words
+}
+
+/// A word index with a Zipf-like (log-uniform) distribution: index `r` is drawn with
+/// probability roughly proportional to `1 / (r + 1)`, as word frequencies in prose are.
+fn zipf_index(rng: &mut SplitMix64, size: usize) -> usize {
+    let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    let r = (size as f64 + 1.0).powf(u) - 1.0;
+    (r as usize).min(size - 1)
+}
+
+/// `count` texts of `words` words each over `vocabulary`, word frequencies Zipf-like: the
+/// candidate set of the recall benchmarks (P4, P5).
+pub fn recall_texts(seed: u64, vocabulary: &[String], count: usize, words: usize) -> Vec<String> {
+    let mut rng = SplitMix64::new(seed);
+    (0..count)
+        .map(|_| {
+            let mut text = String::new();
+            for i in 0..words {
+                if i > 0 {
+                    text.push(' ');
+                }
+                text.push_str(&vocabulary[zipf_index(&mut rng, vocabulary.len())]);
+            }
+            text
+        })
+        .collect()
+}
+
+/// A query of words of falling frequency (ranks 3, 30, 120 and 400 of the vocabulary's Zipf
+/// order), so that it matches many, some and few candidates.
+pub fn recall_query(vocabulary: &[String]) -> String {
+    [3, 30, 120, 400]
+        .iter()
+        .map(|&r| vocabulary[r.min(vocabulary.len() - 1)].as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// For each of `count` candidates, zero to three entity ids out of `pool` (such as `ent:17`).
+pub fn entity_lists(seed: u64, count: usize, pool: usize) -> Vec<Vec<String>> {
+    let mut rng = SplitMix64::new(seed);
+    (0..count)
+        .map(|_| {
+            (0..rng.below(4))
+                .map(|_| format!("ent:{}", rng.below(pool)))
+                .collect()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,6 +246,35 @@ mod tests {
     fn dense_text_has_a_personal_value_at_least_every_sixty_bytes() {
         let text = dense_pii(3, 1024, 60);
         let masked = pii_mask::mask(&text);
-        assert!(masked.spans.len() >= 1024 / 60, "{} spans", masked.spans.len());
+        assert!(
+            masked.spans.len() >= 1024 / 60,
+            "{} spans",
+            masked.spans.len()
+        );
+    }
+    #[test]
+    fn recall_inputs_are_deterministic_and_shaped_like_memories() {
+        // The seeds of the P4 and P5 benchmarks.
+        let vocabulary = vocabulary(0x5EED_0004, 2000);
+        assert_eq!(vocabulary, super::vocabulary(0x5EED_0004, 2000));
+        let texts = recall_texts(0x5EED_0005, &vocabulary, 300, 40);
+        assert_eq!(texts, recall_texts(0x5EED_0005, &vocabulary, 300, 40));
+        assert_eq!(texts.len(), 300);
+        assert!(texts.iter().all(|t| t.split(' ').count() == 40));
+        // Every query word occurs, the most frequent in many texts and the rarest in a few.
+        let query = recall_query(&vocabulary);
+        let containing = |w: &str| {
+            texts
+                .iter()
+                .filter(|t| t.split(' ').any(|x| x == w))
+                .count()
+        };
+        let counts: Vec<usize> = query.split(' ').map(containing).collect();
+        assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+        assert!(counts[0] > counts[3], "{counts:?}");
+        assert_eq!(
+            entity_lists(0x5EED_0006, 300, 50),
+            entity_lists(0x5EED_0006, 300, 50)
+        );
     }
 }

@@ -59,7 +59,7 @@ impl Cursor {
 
     /// Parses a cursor string; anything but a cursor this library made → `400`.
     pub(crate) fn decode(s: &str) -> Result<Cursor, ApiError> {
-        if s.is_empty() || s.len() % 2 != 0 || s.len() > 4096 {
+        if s.is_empty() || !s.len().is_multiple_of(2) || s.len() > 4096 {
             return Err(malformed());
         }
         let bytes = (0..s.len())

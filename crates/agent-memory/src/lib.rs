@@ -17,7 +17,7 @@
 //!     Arc::new(InMemoryBackend::new()),
 //!     Arc::new(InMemoryPassageSource::new()),
 //! )
-//! .build();
+//! .build()?;
 //! let workspace = WorkspaceId::new("ws1")?;
 //! let owner = MemberCaller { workspace: workspace.clone(), member: MemberId::new("olivia")?, role: Role::Owner };
 //! service.settings_put(&owner, &serde_json::json!({"agentMemoriesEnabled": true}))?;
@@ -39,6 +39,8 @@
 //! assert_eq!(stored.memory.text, "Reply tersely; mail me at [EMAIL]");
 //! let page = service.list(&agent, &serde_json::json!({}))?;
 //! assert_eq!(page.memories.len(), 1);
+//! let found = service.recall(&agent, &serde_json::json!({"query": "how tersely should I reply?"}))?;
+//! assert_eq!(found.memories[0].view.id, stored.memory.id);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![forbid(unsafe_code)]
@@ -48,15 +50,20 @@ pub mod audit;
 pub mod caller;
 pub mod clock;
 mod cursor;
+pub mod entity;
 pub mod fence;
 pub mod mcp;
+mod recall;
 pub mod responses;
 mod service;
 
 pub use audit::{AuditEvent, AuditRecord, AuditSink, MemoryAuditSink, NoopAuditSink};
 pub use caller::{AgentCaller, AgentCredential, MemberCaller};
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use entity::{DefaultEntityResolver, EntityResolver};
+pub use fusion_rank::{EmbedError, Embedder, HashingEmbedder};
 pub use mcp::{ToolDescriptor, ToolResult, tools};
 pub use memory_core::{ApiError, ErrorCode};
+pub use recall::RecallResponse;
 pub use responses::{DeletedResponse, ListResponse, PurgedResponse, RememberResponse};
-pub use service::{MemoryService, MemoryServiceBuilder};
+pub use service::{BuildError, MemoryService, MemoryServiceBuilder};

@@ -3,12 +3,15 @@
 //! or writes through the `Backend` (quota, rate limit and supersede in one transaction).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use citation_verify::{PassageSource, Verdict};
+use fusion_rank::{EmbedError, EmbedPool, Embedder, HashingEmbedder, SEMANTIC_BUDGET, TermStats};
 use governance_policy as policy;
 use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, ContextBinding, ErrorCode, IdGenerator, MemoryText,
-    MemoryView, RandomIdGenerator, Scope, Settings, SourceState, Timestamp, WorkspaceId,
+    MemoryView, RandomIdGenerator, RankingData, Scope, Settings, SourceState, StoredEmbedding,
+    Timestamp, WorkspaceId,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -18,6 +21,7 @@ use crate::audit::{AuditEvent, AuditRecord, AuditSink, NoopAuditSink};
 use crate::caller::{AgentCaller, AgentCredential, MemberCaller};
 use crate::clock::{Clock, SystemClock};
 use crate::cursor::{Cursor, CursorKind};
+use crate::entity::{DefaultEntityResolver, EntityResolver};
 use crate::responses::{DeletedResponse, ListResponse, PurgedResponse, RememberResponse};
 
 /// How many versions a list page reads from the backend at a time while it looks for visible
@@ -28,11 +32,14 @@ const SCAN_BATCH: usize = 64;
 ///
 /// `Send + Sync`; calls are synchronous (hosts on an async runtime use `spawn_blocking`).
 pub struct MemoryService {
-    backend: Arc<dyn Backend>,
-    passages: Arc<dyn PassageSource>,
+    pub(crate) backend: Arc<dyn Backend>,
+    pub(crate) passages: Arc<dyn PassageSource>,
     clock: Arc<dyn Clock>,
     ids: Arc<dyn IdGenerator>,
     audit: Arc<dyn AuditSink>,
+    pub(crate) embeddings: EmbedPool,
+    pub(crate) entities: Arc<dyn EntityResolver>,
+    semantic_budget: Duration,
 }
 
 impl std::fmt::Debug for MemoryService {
@@ -48,6 +55,19 @@ pub struct MemoryServiceBuilder {
     clock: Arc<dyn Clock>,
     ids: Arc<dyn IdGenerator>,
     audit: Arc<dyn AuditSink>,
+    embedder: Arc<dyn Embedder>,
+    entities: Arc<dyn EntityResolver>,
+    semantic_budget: Duration,
+    embed_workers: usize,
+}
+
+/// Why a [`MemoryService`] could not be built.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// The embedding worker pool could not start.
+    #[error("the embedding worker pool could not start: {0}")]
+    EmbedPool(#[from] EmbedError),
 }
 
 impl MemoryServiceBuilder {
@@ -69,19 +89,42 @@ impl MemoryServiceBuilder {
         self
     }
 
-    /// The service.
-    pub fn build(self) -> MemoryService {
-        MemoryService {
+    /// Replaces the offline hashing embedder (the query and every written memory are embedded
+    /// with it; vectors of other models are never compared).
+    pub fn embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
+        self.embedder = embedder;
+        self
+    }
+
+    /// Replaces the default entity resolver.
+    pub fn entity_resolver(mut self, entities: Arc<dyn EntityResolver>) -> Self {
+        self.entities = entities;
+        self
+    }
+
+    /// Changes the semantic budget (default 800 ms): query embedding that takes longer is
+    /// dropped and recall answers with the other two rankers.
+    pub fn semantic_budget(mut self, budget: Duration) -> Self {
+        self.semantic_budget = budget;
+        self
+    }
+
+    /// The service; starts the embedding worker pool.
+    pub fn build(self) -> Result<MemoryService, BuildError> {
+        Ok(MemoryService {
             backend: self.backend,
             passages: self.passages,
             clock: self.clock,
             ids: self.ids,
             audit: self.audit,
-        }
+            embeddings: EmbedPool::new(self.embedder, self.embed_workers)?,
+            entities: self.entities,
+            semantic_budget: self.semantic_budget,
+        })
     }
 }
 
-fn internal(_err: store_trait::Error) -> ApiError {
+pub(crate) fn internal(_err: store_trait::Error) -> ApiError {
     // The backend's message may name files or keys; callers get the stable code only.
     ApiError::new(ErrorCode::InternalError, "the storage backend failed")
 }
@@ -98,10 +141,10 @@ fn refused() -> ApiError {
 }
 
 /// A verified credential allowed to run one agent operation.
-struct Authorized<'a> {
-    credential: &'a AgentCredential,
-    owner: Owner,
-    settings: Settings,
+pub(crate) struct Authorized<'a> {
+    pub(crate) credential: &'a AgentCredential,
+    pub(crate) owner: Owner,
+    pub(crate) settings: Settings,
 }
 
 impl MemoryService {
@@ -116,6 +159,31 @@ impl MemoryService {
             clock: Arc::new(SystemClock),
             ids: Arc::new(RandomIdGenerator::new()),
             audit: Arc::new(NoopAuditSink),
+            embedder: Arc::new(HashingEmbedder::new()),
+            entities: Arc::new(DefaultEntityResolver),
+            semantic_budget: SEMANTIC_BUDGET,
+            embed_workers: 2,
+        }
+    }
+
+    /// The embedding of `text` within the semantic budget, or `None` (failed, too slow, or every
+    /// worker still stuck on an earlier call).
+    pub(crate) fn embed_query(&self, text: &str) -> Option<Vec<f32>> {
+        self.embeddings
+            .embed_within(text, self.semantic_budget)
+            .ok()
+    }
+
+    /// Ranking data of a masked text, computed once at write time.
+    fn ranking_data(&self, text: &str) -> RankingData {
+        let (terms, length) = TermStats::from_text(text).into_counts();
+        RankingData {
+            terms,
+            length,
+            embedding: self.embed_query(text).map(|vector| StoredEmbedding {
+                model: self.embeddings.model_id().to_owned(),
+                vector,
+            }),
         }
     }
 
@@ -147,7 +215,7 @@ impl MemoryService {
     }
 
     /// Steps 1–4 of the order of checks.
-    fn authorize<'a>(
+    pub(crate) fn authorize<'a>(
         &self,
         caller: &'a AgentCaller,
         required: Scope,
@@ -249,8 +317,9 @@ impl MemoryService {
             citations,
             created_at: now,
             superseded_at: None,
-            ranking: Default::default(),
+            ranking: RankingData::default(),
         };
+        record.ranking = self.ranking_data(record.text.as_str());
         let outcome = self
             .backend
             .remember(
@@ -260,10 +329,10 @@ impl MemoryService {
                 policy::window_start(now),
                 cutoff,
                 &mut |state| {
-                    if let (Some(set), Some(current)) = (binding.set(), &state.current) {
-                        if !policy::memory_in_set(set, current) {
-                            return Err(refused());
-                        }
+                    if let (Some(set), Some(current)) = (binding.set(), &state.current)
+                        && !policy::memory_in_set(set, current)
+                    {
+                        return Err(refused());
                     }
                     policy::check_rate(&state.window, now)?;
                     policy::check_quota(state.stored_versions)?;

@@ -62,8 +62,8 @@ pub use id::{
     SeededIdGenerator, SessionId, StoreMemoryId,
 };
 pub use memory::{
-    AgentMemory, Citation, MaskedCounts, MemoryText, MemoryView, RankingData, Ranks, RecalledMemory,
-    SourceState, StoredEmbedding,
+    AgentMemory, Citation, MaskedCounts, MemoryText, MemoryView, RankingData, Ranks,
+    RecalledMemory, SourceState, StoredEmbedding,
 };
 pub use session::{Access, Session, SessionResource};
 pub use store::{

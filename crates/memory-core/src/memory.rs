@@ -253,7 +253,11 @@ impl PartialEq for StoredEmbedding {
     fn eq(&self, other: &Self) -> bool {
         self.model == other.model
             && self.vector.len() == other.vector.len()
-            && self.vector.iter().zip(&other.vector).all(|(a, b)| a.to_bits() == b.to_bits())
+            && self
+                .vector
+                .iter()
+                .zip(&other.vector)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
     }
 }
 

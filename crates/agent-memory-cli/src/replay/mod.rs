@@ -34,7 +34,7 @@ pub(crate) struct ReplayArgs {
 /// Runs `agent-memory replay`; returns whether every line was executed.
 pub(crate) fn run(args: &ReplayArgs, output: impl Write) -> anyhow::Result<bool> {
     let backend: Arc<dyn Backend> = Arc::new(InMemoryBackend::new());
-    let mut replay = Replay::new(backend);
+    let mut replay = Replay::new(backend)?;
     match args.file.as_deref() {
         None => replay.run(std::io::stdin().lock(), output),
         Some(path) if path.as_os_str() == "-" => replay.run(std::io::stdin().lock(), output),
@@ -70,16 +70,56 @@ pub(crate) struct Replay {
     clock: Arc<ManualClock>,
     passages: Arc<InMemoryPassageSource>,
     aliases: HashMap<String, Value>,
-    embedder_mode: EmbedderMode,
+    embedder: Arc<ReplayEmbedder>,
 }
 
-/// How the replay embedder answers (`embedder.set`); the recall ranker consults it.
+/// How the replay embedder answers (`embedder.set`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 enum EmbedderMode {
+    /// The offline hashing embedder.
     Normal,
+    /// Blocks for 5 s before answering: the semantic budget must cut it off.
     Slow,
+    /// Fails every call.
     Failing,
+}
+
+/// The hashing embedder behind a switch that scenarios flip with `embedder.set`.
+#[derive(Debug, Default)]
+struct ReplayEmbedder {
+    /// 0 normal, 1 slow, 2 failing.
+    mode: std::sync::atomic::AtomicU8,
+}
+
+impl ReplayEmbedder {
+    fn set(&self, mode: EmbedderMode) {
+        let value = match mode {
+            EmbedderMode::Normal => 0,
+            EmbedderMode::Slow => 1,
+            EmbedderMode::Failing => 2,
+        };
+        self.mode.store(value, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl agent_memory::Embedder for ReplayEmbedder {
+    fn model_id(&self) -> &str {
+        agent_memory::HashingEmbedder::MODEL_ID
+    }
+
+    fn embed(&self, text: &str) -> Result<Vec<f32>, agent_memory::EmbedError> {
+        match self.mode.load(std::sync::atomic::Ordering::SeqCst) {
+            0 => {}
+            1 => std::thread::sleep(std::time::Duration::from_secs(5)),
+            _ => {
+                return Err(agent_memory::EmbedError::Failed(
+                    "the replay embedder is set to fail".into(),
+                ));
+            }
+        }
+        agent_memory::HashingEmbedder::new().embed(text)
+    }
 }
 
 fn bad_body() -> ApiError {
@@ -103,22 +143,24 @@ fn purged(p: agent_memory::PurgedResponse) -> Value {
 
 impl Replay {
     /// A fresh world over `backend`, the clock at the format's start instant.
-    pub(crate) fn new(backend: Arc<dyn Backend>) -> Self {
+    pub(crate) fn new(backend: Arc<dyn Backend>) -> anyhow::Result<Self> {
         let start = Timestamp::parse(START).expect("the start instant is valid RFC 3339");
         let clock = Arc::new(ManualClock::new(start));
         let passages = Arc::new(InMemoryPassageSource::new());
+        let embedder = Arc::new(ReplayEmbedder::default());
         let service = MemoryService::builder(backend, passages.clone())
             .clock(clock.clone())
             .ids(Arc::new(SeededIdGenerator::new(0)))
-            .build();
-        Replay {
+            .embedder(embedder.clone())
+            .build()?;
+        Ok(Replay {
             world: World::default(),
             service,
             clock,
             passages,
             aliases: HashMap::new(),
-            embedder_mode: EmbedderMode::Normal,
-        }
+            embedder,
+        })
     }
 
     /// Runs every line of `input`, writing one output line per non-blank, non-comment line.
@@ -236,7 +278,7 @@ impl Replay {
                 struct B {
                     mode: EmbedderMode,
                 }
-                self.embedder_mode = parse_body::<B>(body)?.mode;
+                self.embedder.set(parse_body::<B>(body)?.mode);
                 Ok(json!({}))
             }
             "credential.create" => self.credential_create(body),
@@ -356,6 +398,7 @@ impl Replay {
 
             // Agent operations (`as` = credential).
             "remember" => to_value(&self.service.remember(&self.agent(actor), body)?),
+            "recall" => to_value(&self.service.recall(&self.agent(actor), body)?),
             "list" => to_value(&self.service.list(&self.agent(actor), body)?),
             "forget" => to_value(&self.service.forget(&self.agent(actor), body)?),
             "mcp.tools" => Ok(json!({ "tools": agent_memory::tools() })),
@@ -554,6 +597,7 @@ const KNOWN_OPS: &[&str] = &[
     "collection.delete",
     "purge",
     "remember",
+    "recall",
     "list",
     "forget",
     "mcp.tools",

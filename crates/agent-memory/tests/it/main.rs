@@ -37,7 +37,8 @@ impl Fixture {
                 .clock(clock.clone())
                 .ids(Arc::new(SeededIdGenerator::new(7)))
                 .audit(audit.clone())
-                .build();
+                .build()
+                .unwrap();
         service
             .settings_put(&owner(), &serde_json::json!({"agentMemoriesEnabled": true}))
             .unwrap();

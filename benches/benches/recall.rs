@@ -1,0 +1,214 @@
+//! P6 (facade recall, in-memory backend, 5,000 memories, 300 candidates with two citations each)
+//! and P8 (recall cost with 10 k vs 1 M memories stored for other members and workspaces).
+//!
+//! Memories are loaded through the `Backend` directly — the facade's rate limit would make
+//! loading thousands take simulated days — with their write-time ranking data computed exactly
+//! as `remember` computes it.
+#![allow(
+    missing_docs,
+    reason = "criterion_group! generates undocumented public items"
+)]
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use agent_memory::{
+    AgentCaller, AgentCredential, Embedder, HashingEmbedder, ManualClock, MemberCaller,
+    MemoryService,
+};
+use citation_verify::{Entity, InMemoryPassageSource, Passage};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use fusion_rank::TermStats;
+use memory_core::{
+    AgentMemory, AgentMemoryId, Citation, ContextBinding, CredentialId, MemberId, MemoryText,
+    RankingData, Role, Scope, SeededIdGenerator, StoredEmbedding, Timestamp, WorkspaceId,
+};
+use serde_json::json;
+use store_trait::{Backend, InMemoryBackend, Owner, RememberWrite};
+
+const MEMORIES: usize = 5_000;
+const CITED: usize = 300;
+
+/// A loaded world: the service, alice's agent and the query.
+pub struct World {
+    service: MemoryService,
+    caller: AgentCaller,
+    query: serde_json::Value,
+}
+
+fn store(backend: &dyn Backend, record: AgentMemory) {
+    let owner = Owner::new(record.workspace.clone(), record.member.clone());
+    let credential = record.credential.clone();
+    let start = record.created_at.minus_seconds(3600);
+    let cutoff = record.created_at.minus_days(365);
+    backend
+        .remember(&owner, &credential, None, start, cutoff, &mut |_| {
+            Ok(RememberWrite {
+                record: record.clone(),
+                supersede_current: false,
+            })
+        })
+        .expect("the backend stores the record");
+}
+
+/// Loads alice's `MEMORIES` memories (the newest `CITED` with two citations each) and `others`
+/// memories of other members spread over other workspaces.
+fn world(backend: Arc<dyn Backend>, others: usize) -> World {
+    let start = Timestamp::parse("2026-01-01T00:00:00Z").unwrap();
+    let clock = Arc::new(ManualClock::new(start));
+    let passages = Arc::new(InMemoryPassageSource::new());
+    let ws = WorkspaceId::new("ws").unwrap();
+    let alice = MemberId::new("alice").unwrap();
+    let cred = CredentialId::new("cred_a").unwrap();
+    let ids = SeededIdGenerator::new(1);
+    let embedder = HashingEmbedder::new();
+    let vocabulary = benches::vocabulary(0xBEEF, 2_000);
+    let texts = benches::recall_texts(0xFACE, &vocabulary, MEMORIES, 40);
+    for i in 0..CITED * 2 {
+        let passage = Passage::new(
+            format!("p{i}"),
+            format!("d{}", i / 2),
+            "c1",
+            1,
+            format!("passage body {i}"),
+        )
+        .with_entities(vec![Entity::new(
+            format!("e{}", i % 50),
+            format!("{} entity", vocabulary[i % 50]),
+        )]);
+        passages.put_passage(&ws, passage);
+    }
+    for (i, text) in texts.iter().enumerate() {
+        let at = start.plus_seconds(i as i64);
+        let text = MemoryText::mask(text).0;
+        let (terms, length) = TermStats::from_text(text.as_str()).into_counts();
+        let cited = i >= MEMORIES - CITED;
+        let citations = if cited {
+            let j = i - (MEMORIES - CITED);
+            (0..2)
+                .map(|k| Citation {
+                    passage_id: format!("p{}", 2 * j + k),
+                    document_id: format!("d{j}"),
+                    collection_id: "c1".into(),
+                    document_version: 1,
+                    sha256: memory_core::content_sha256(&format!("passage body {}", 2 * j + k)),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        store(
+            backend.as_ref(),
+            AgentMemory {
+                id: AgentMemoryId::generate(&ids, at).unwrap(),
+                workspace: ws.clone(),
+                member: alice.clone(),
+                credential: cred.clone(),
+                namespace: "notes".into(),
+                key: None,
+                ranking: RankingData {
+                    terms,
+                    length,
+                    embedding: Some(StoredEmbedding {
+                        model: HashingEmbedder::MODEL_ID.into(),
+                        vector: embedder.embed(text.as_str()).unwrap(),
+                    }),
+                },
+                text,
+                collection_id: None,
+                version: 1,
+                citations,
+                created_at: at,
+                superseded_at: None,
+            },
+        );
+    }
+    let filler = MemoryText::mask("a note of somebody else").0;
+    for i in 0..others {
+        let at = start.plus_seconds((i % 5_000) as i64);
+        store(
+            backend.as_ref(),
+            AgentMemory {
+                id: AgentMemoryId::generate(&ids, at).unwrap(),
+                workspace: WorkspaceId::new(format!("other-ws-{}", i % 100)).unwrap(),
+                member: MemberId::new(format!("member-{}", i % 1_000)).unwrap(),
+                credential: CredentialId::new(format!("cred-{}", i % 1_000)).unwrap(),
+                namespace: "notes".into(),
+                key: None,
+                text: filler.clone(),
+                collection_id: None,
+                version: 1,
+                citations: Vec::new(),
+                created_at: at,
+                superseded_at: None,
+                ranking: RankingData::default(),
+            },
+        );
+    }
+    clock.set(start.plus_seconds(MEMORIES as i64 + 60));
+    let service = MemoryService::builder(backend, passages)
+        .clock(clock)
+        .build()
+        .unwrap();
+    let owner = MemberCaller {
+        workspace: ws.clone(),
+        member: MemberId::new("olivia").unwrap(),
+        role: Role::Owner,
+    };
+    service
+        .settings_put(
+            &owner,
+            &json!({"agentMemoriesEnabled": true, "retentionDays": 365}),
+        )
+        .unwrap();
+    let caller = AgentCaller::Resolved(AgentCredential {
+        workspace: ws,
+        workspace_retaining: true,
+        member: alice,
+        credential: cred,
+        role: Some(Role::Editor),
+        active: true,
+        scopes: vec![Scope::MemoryRead, Scope::MemoryWrite],
+        binding: ContextBinding::Unbound,
+    });
+    let query = json!({"query": format!("{} {} entity", benches::recall_query(&vocabulary), vocabulary[7]), "limit": 10});
+    World {
+        service,
+        caller,
+        query,
+    }
+}
+
+/// Checks once that the world answers as the target describes (300 candidates, none hidden).
+fn sanity(world: &World) {
+    let r = world.service.recall(&world.caller, &world.query).unwrap();
+    assert_eq!(r.considered, 300);
+    assert_eq!(r.hidden, 0);
+    assert!(!r.memories.is_empty());
+}
+
+fn p6_recall_in_memory(c: &mut Criterion) {
+    let w = world(Arc::new(InMemoryBackend::new()), 0);
+    sanity(&w);
+    let mut group = c.benchmark_group("P6_recall_in_memory_5000");
+    group.bench_function("facade_recall", |b| {
+        b.iter(|| w.service.recall(&w.caller, black_box(&w.query)).unwrap())
+    });
+    group.finish();
+}
+
+fn p8_recall_vs_total_data(c: &mut Criterion) {
+    let mut group = c.benchmark_group("P8_recall_vs_total_data");
+    group.sample_size(30);
+    for (label, others) in [("10k", 10_000usize), ("1M", 1_000_000)] {
+        let w = world(Arc::new(InMemoryBackend::new()), others);
+        sanity(&w);
+        group.bench_with_input(BenchmarkId::new("facade_recall", label), &w, |b, w| {
+            b.iter(|| w.service.recall(&w.caller, black_box(&w.query)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, p6_recall_in_memory, p8_recall_vs_total_data);
+criterion_main!(benches);

@@ -1,0 +1,164 @@
+//! `recall`: the 300 most recent valid candidates, re-verified, ranked by BM25, embedding cosine
+//! and entity overlap, fused with RRF.
+
+use citation_verify::{Entity, Verdict};
+use fusion_rank::{Candidate, PreparedQuery, TermStats};
+use governance_policy as policy;
+use memory_core::{AgentMemory, ApiError, MemoryView, Ranks, RecalledMemory, Scope};
+use serde::Serialize;
+use serde_json::Value;
+use store_trait::ScanQuery;
+
+use crate::caller::AgentCaller;
+use crate::service::{MemoryService, internal};
+
+/// How many versions one backend scan reads while collecting candidates.
+const CANDIDATE_BATCH: usize = 128;
+
+/// `recall`: `{ "memories": [...], "hidden": n, "considered": n, "semanticSkipped": bool }`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecallResponse {
+    /// The best memories, best first, each with its fused score and per-ranker ranks.
+    pub memories: Vec<RecalledMemory>,
+    /// Candidates removed because a cited source is gone.
+    pub hidden: u64,
+    /// Candidates ranked (after hidden ones were removed).
+    pub considered: u64,
+    /// True when the semantic ranker was dropped (embedder failed or exceeded its budget).
+    pub semantic_skipped: bool,
+}
+
+impl MemoryService {
+    /// `recall`: ranks the member's memories for a query.
+    pub fn recall(&self, caller: &AgentCaller, body: &Value) -> Result<RecallResponse, ApiError> {
+        let auth = self.authorize(caller, Scope::MemoryRead)?;
+        let request = policy::RecallRequest::from_json(body)?;
+        let binding = &auth.credential.binding;
+        policy::check_read_filter(binding, request.collection_id.as_deref())?;
+        let now = self.now();
+        let as_of = policy::effective_as_of(request.as_of, now);
+        let cutoff = policy::expired_cutoff(now, auth.settings.retention_days);
+
+        // The 300 most recent versions valid at `asOf`, matching the filters, inside the set.
+        let mut candidates: Vec<AgentMemory> = Vec::new();
+        let mut after = None;
+        loop {
+            let batch = self
+                .backend
+                .scan(
+                    &auth.owner,
+                    &ScanQuery {
+                        valid_at: as_of,
+                        expired_cutoff: cutoff,
+                        namespace: request.namespace.clone(),
+                        key: None,
+                        collection_id: request.collection_id.clone(),
+                        after: after.take(),
+                        limit: CANDIDATE_BATCH,
+                    },
+                )
+                .map_err(internal)?;
+            let exhausted = batch.len() < CANDIDATE_BATCH;
+            after = batch.last().map(|m| (m.created_at, m.id.clone()));
+            candidates.extend(
+                batch
+                    .into_iter()
+                    .filter(|m| policy::visible_through(binding, m)),
+            );
+            if candidates.len() >= policy::RECALL_CANDIDATES_MAX || exhausted {
+                break;
+            }
+        }
+        candidates.truncate(policy::RECALL_CANDIDATES_MAX);
+
+        // One batched re-verification; hidden candidates leave before ranking.
+        let refs: Vec<&AgentMemory> = candidates.iter().collect();
+        let verification = citation_verify::verify(
+            self.passages.as_ref(),
+            &auth.owner.workspace,
+            &auth.owner.member,
+            &refs,
+        );
+        let mut kept: Vec<(&AgentMemory, memory_core::SourceState, Vec<String>)> = Vec::new();
+        let mut known: Vec<Entity> = Vec::new();
+        let mut hidden = 0u64;
+        for ((memory, verdict), entities) in refs
+            .iter()
+            .zip(&verification.verdicts)
+            .zip(verification.entities)
+        {
+            match verdict {
+                Verdict::Hidden => hidden += 1,
+                Verdict::Visible(state) => {
+                    let ids = entities.iter().map(|e| e.id.clone()).collect();
+                    for entity in entities {
+                        if !known.iter().any(|k| k.id == entity.id) {
+                            known.push(entity);
+                        }
+                    }
+                    kept.push((memory, *state, ids));
+                }
+            }
+        }
+
+        // The query is masked before any ranker, resolver or embedder sees it.
+        let query = pii_mask::mask(&request.query).text;
+        let mut prepared =
+            PreparedQuery::new(&query).with_entities(self.entities.resolve(&query, &known));
+        let embedding = self.embed_query(&query);
+        let semantic_skipped = embedding.is_none();
+        if let Some(vector) = embedding {
+            prepared = prepared.with_embedding(vector);
+        }
+        let model = self.embeddings.model_id();
+        // Stored term counts become the ranker's lookup structure here; memory-core stays free
+        // of ranking types, at the price of rebuilding it per candidate.
+        let stats: Vec<TermStats> = kept
+            .iter()
+            .map(|(memory, _, _)| {
+                TermStats::from_counts(memory.ranking.terms.clone(), memory.ranking.length)
+            })
+            .collect();
+        let ranked: Vec<Candidate<'_>> = kept
+            .iter()
+            .zip(&stats)
+            .map(|((memory, _, entities), terms)| Candidate {
+                recency: memory.created_at.as_millis(),
+                id: memory.id.as_str(),
+                terms,
+                // Vectors of another model are never compared: such a memory sits out the
+                // semantic ranker.
+                embedding: memory
+                    .ranking
+                    .embedding
+                    .as_ref()
+                    .filter(|e| e.model == model)
+                    .map(|e| e.vector.as_slice()),
+                entities,
+            })
+            .collect();
+        let fused = fusion_rank::fuse(&prepared, &ranked, request.limit);
+        let memories = fused
+            .into_iter()
+            .map(|f| {
+                let (memory, state, _) = &kept[f.index];
+                RecalledMemory {
+                    view: MemoryView::new(memory, *state),
+                    score: f.score,
+                    ranks: Ranks {
+                        bm25: f.ranks.bm25,
+                        semantic: f.ranks.semantic,
+                        entity: f.ranks.entity,
+                    },
+                }
+            })
+            .collect();
+        Ok(RecallResponse {
+            memories,
+            hidden,
+            considered: kept.len() as u64,
+            semantic_skipped,
+        })
+    }
+}

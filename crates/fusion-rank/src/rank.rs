@@ -1,0 +1,579 @@
+//! The three rankers (BM25, embedding cosine, entity overlap) and their Reciprocal Rank Fusion.
+
+use crate::tokenize::{Probe, TermStats, tokenize};
+use std::cmp::Ordering;
+
+/// BM25 term-frequency saturation.
+pub const BM25_K1: f64 = 1.2;
+/// BM25 length normalisation.
+pub const BM25_B: f64 = 0.75;
+/// The constant `k` of Reciprocal Rank Fusion: `1 / (k + rank)`.
+pub const RRF_K: f64 = 60.0;
+
+/// One text to rank, borrowed from wherever the caller keeps it.
+#[derive(Debug, Clone, Copy)]
+pub struct Candidate<'a> {
+    /// Larger is newer; breaks ties inside every ranker and in the fusion.
+    pub recency: i64,
+    /// The caller's id; breaks ties left by recency (ascending byte order).
+    pub id: &'a str,
+    /// Term statistics computed when the text was written.
+    pub terms: &'a TermStats,
+    /// The text's embedding, only when made by the same model as the query's (the caller
+    /// checks the model id); a vector of another length is left out.
+    ///
+    /// It must have unit length (or be all zeros): the cosine is then the dot product with
+    /// the normalised query, and the per-candidate norm, a quarter of the whole fusion's cost,
+    /// is paid once when the vector is stored. Vectors from [`HashingEmbedder`],
+    /// [`EmbedPool::embed`] and [`normalize`] have it; debug builds check it.
+    ///
+    /// [`HashingEmbedder`]: crate::HashingEmbedder
+    /// [`EmbedPool::embed`]: crate::EmbedPool::embed
+    /// [`normalize`]: crate::normalize
+    pub embedding: Option<&'a [f32]>,
+    /// Ids of the entities the text mentions.
+    pub entities: &'a [String],
+}
+
+/// A query made ready for ranking: tokenized once, with its optional embedding and entities.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PreparedQuery {
+    /// Distinct query terms ([`PreparedQuery::new`] removes repeats; rankers ignore any left).
+    pub terms: Vec<String>,
+    /// The query embedding; `None` drops the semantic ranker (budget passed, embedder failed).
+    pub embedding: Option<Vec<f32>>,
+    /// Distinct entity ids resolved from the query.
+    pub entities: Vec<String>,
+}
+
+impl PreparedQuery {
+    /// Tokenizes `text` and keeps each term once, in order of first appearance.
+    pub fn new(text: &str) -> Self {
+        PreparedQuery {
+            terms: distinct(tokenize(text)),
+            embedding: None,
+            entities: Vec::new(),
+        }
+    }
+
+    /// Adds the query embedding, which enables the semantic ranker.
+    pub fn with_embedding(mut self, embedding: Vec<f32>) -> Self {
+        self.embedding = Some(embedding);
+        self
+    }
+
+    /// Sets the entity ids resolved from the query (repeats removed).
+    pub fn with_entities<I, S>(mut self, entities: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.entities = distinct(entities.into_iter().map(Into::into).collect());
+        self
+    }
+}
+
+fn distinct(items: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(items.len());
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
+}
+
+/// The first occurrence of each distinct value, in order (quadratic: queries are short).
+fn first_occurrences<T: PartialEq>(items: &[T]) -> impl Iterator<Item = &T> {
+    items
+        .iter()
+        .enumerate()
+        .filter(|&(i, item)| !items[..i].contains(item))
+        .map(|(_, item)| item)
+}
+
+/// A candidate listed by one ranker, with that ranker's score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scored {
+    /// Index into the candidate slice.
+    pub index: usize,
+    /// The ranker's score (BM25 score, cosine, or number of shared entities).
+    pub score: f64,
+}
+
+/// The order inside a ranker and in the fusion: score descending, then newer first, then id
+/// ascending, then position in the slice (only for duplicate ids).
+fn by_score(candidates: &[Candidate<'_>], a: (f64, usize), b: (f64, usize)) -> Ordering {
+    b.0.total_cmp(&a.0).then_with(|| {
+        let (ca, cb) = (&candidates[a.1], &candidates[b.1]);
+        cb.recency
+            .cmp(&ca.recency)
+            .then_with(|| ca.id.cmp(cb.id))
+            .then(a.1.cmp(&b.1))
+    })
+}
+
+/// Sorts `list` in [`by_score`] order.
+///
+/// The main sort runs on 16-byte (score key, index) pairs with integer comparisons; only runs
+/// of equal scores (frequent for BM25 and entity counts) are then ordered by recency and id.
+/// Sorting with the full comparison throughout cost more than the rest of a ranker.
+fn sort_ranking(list: &mut [Scored], candidates: &[Candidate<'_>]) {
+    let mut keyed: Vec<(u64, usize)> = list
+        .iter()
+        .map(|s| (descending_f64(s.score), s.index))
+        .collect();
+    keyed.sort_unstable();
+    for run in keyed.chunk_by_mut(|a, b| a.0 == b.0) {
+        if run.len() > 1 {
+            run.sort_unstable_by(|a, b| {
+                let (ca, cb) = (&candidates[a.1], &candidates[b.1]);
+                cb.recency
+                    .cmp(&ca.recency)
+                    .then_with(|| ca.id.cmp(cb.id))
+                    .then(a.1.cmp(&b.1))
+            });
+        }
+    }
+    for (slot, (key, index)) in list.iter_mut().zip(keyed) {
+        *slot = Scored {
+            index,
+            score: from_descending_f64(key),
+        };
+    }
+}
+
+/// An integer whose ascending order is the descending total order of `x`: the usual map
+/// (negatives: flip every bit; others: set the sign bit), inverted.
+fn descending_f64(x: f64) -> u64 {
+    let bits = x.to_bits();
+    !(if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    })
+}
+
+/// The inverse of [`descending_f64`].
+fn from_descending_f64(key: u64) -> f64 {
+    let ordered = !key;
+    f64::from_bits(if ordered >> 63 == 1 {
+        ordered & !(1 << 63)
+    } else {
+        !ordered
+    })
+}
+
+/// BM25 over the candidate set, best first; candidates scoring 0 are not listed.
+///
+/// `N` is the number of candidates, `n(t)` the number containing `t`,
+/// `idf(t) = ln(1 + (N − n(t) + 0.5) / (n(t) + 0.5))`, and a candidate of length `|d|` with
+/// frequency `f` of `t` adds `idf(t) · f · (k1 + 1) / (f + k1 · (1 − b + b · |d| / avgdl))`,
+/// with `avgdl` the mean length of the candidates. Each distinct term counts once.
+pub fn bm25_ranking(terms: &[String], candidates: &[Candidate<'_>]) -> Vec<Scored> {
+    let terms: Vec<Probe<'_>> = first_occurrences(terms).map(|t| Probe::new(t)).collect();
+    if terms.is_empty() || candidates.is_empty() {
+        return Vec::new();
+    }
+    let q = terms.len();
+    // One pass finds every frequency; the document frequencies are known only at its end.
+    let mut tf = vec![0u32; candidates.len() * q];
+    let mut df = vec![0u32; q];
+    let mut total_length = 0u64;
+    let mut matched = 0usize;
+    for (row, c) in tf.chunks_exact_mut(q).zip(candidates) {
+        total_length += u64::from(c.terms.length());
+        let mut any = false;
+        for ((slot, probe), n) in row.iter_mut().zip(&terms).zip(df.iter_mut()) {
+            let f = c.terms.frequency_of(probe);
+            *slot = f;
+            *n += u32::from(f > 0);
+            any |= f > 0;
+        }
+        matched += usize::from(any);
+    }
+    let n_docs = candidates.len() as f64;
+    let idf: Vec<f64> = df
+        .iter()
+        .map(|&n| {
+            let n = f64::from(n);
+            (1.0 + (n_docs - n + 0.5) / (n + 0.5)).ln()
+        })
+        .collect();
+    let avg_length = total_length as f64 / n_docs;
+    let mut out = Vec::with_capacity(matched);
+    for (index, (row, c)) in tf.chunks_exact(q).zip(candidates).enumerate() {
+        if row.iter().all(|&f| f == 0) {
+            continue;
+        }
+        // Length 0 with terms can only come from hand-made stats; read it as average length.
+        let relative = if avg_length > 0.0 {
+            f64::from(c.terms.length()) / avg_length
+        } else {
+            1.0
+        };
+        let norm = BM25_K1 * (1.0 - BM25_B + BM25_B * relative);
+        let mut score = 0.0;
+        for (&f, &w) in row.iter().zip(&idf) {
+            if f > 0 {
+                let f = f64::from(f);
+                score += w * f * (BM25_K1 + 1.0) / (f + norm);
+            }
+        }
+        if score > 0.0 {
+            out.push(Scored { index, score });
+        }
+    }
+    sort_ranking(&mut out, candidates);
+    out
+}
+
+/// Cosine similarity between `query` (any length) and each candidate embedding of the same
+/// dimension, best first; candidates without an embedding or with cosine ≤ 0 (or undefined)
+/// are not listed. Candidate vectors have unit length (see [`Candidate::embedding`]).
+pub fn semantic_ranking(query: &[f32], candidates: &[Candidate<'_>]) -> Vec<Scored> {
+    let query_norm = query.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if !(query_norm > 0.0 && query_norm.is_finite()) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (index, c) in candidates.iter().enumerate() {
+        let Some(e) = c.embedding else { continue };
+        if e.len() != query.len() {
+            continue;
+        }
+        debug_assert!(
+            {
+                let square = dot(e, e);
+                square == 0.0 || (square - 1.0).abs() < 1e-3 || !square.is_finite()
+            },
+            "candidate embedding {index} is not of unit length; store normalised vectors"
+        );
+        // Also false for NaN from non-finite vectors.
+        let cosine = f64::from(dot(query, e)) / f64::from(query_norm);
+        if cosine > 0.0 {
+            out.push(Scored {
+                index,
+                score: cosine,
+            });
+        }
+    }
+    sort_ranking(&mut out, candidates);
+    out
+}
+
+/// `a · b` with sixteen independent sums, a shape that the compiler vectorises well.
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut sums = [0f32; 16];
+    let (ca, ra) = a.as_chunks::<16>();
+    let (cb, rb) = b.as_chunks::<16>();
+    for (x, y) in ca.iter().zip(cb) {
+        for k in 0..16 {
+            sums[k] += x[k] * y[k];
+        }
+    }
+    let tail: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    sums.iter().sum::<f32>() + tail
+}
+
+/// Number of the query's distinct entity ids that each candidate mentions, best first;
+/// candidates sharing none are not listed.
+pub fn entity_ranking(entities: &[String], candidates: &[Candidate<'_>]) -> Vec<Scored> {
+    let wanted: Vec<&String> = first_occurrences(entities).collect();
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (index, c) in candidates.iter().enumerate() {
+        let shared = wanted.iter().filter(|e| c.entities.contains(e)).count();
+        if shared > 0 {
+            out.push(Scored {
+                index,
+                score: shared as f64,
+            });
+        }
+    }
+    sort_ranking(&mut out, candidates);
+    out
+}
+
+/// The three rank lists of one query, each best first.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Rankings {
+    /// [`bm25_ranking`] of the query terms.
+    pub bm25: Vec<Scored>,
+    /// [`semantic_ranking`] of the query embedding; empty without one.
+    pub semantic: Vec<Scored>,
+    /// [`entity_ranking`] of the query entities.
+    pub entity: Vec<Scored>,
+}
+
+impl Rankings {
+    /// Runs the three rankers.
+    pub fn compute(query: &PreparedQuery, candidates: &[Candidate<'_>]) -> Self {
+        Rankings {
+            bm25: bm25_ranking(&query.terms, candidates),
+            semantic: query
+                .embedding
+                .as_deref()
+                .map_or_else(Vec::new, |q| semantic_ranking(q, candidates)),
+            entity: entity_ranking(&query.entities, candidates),
+        }
+    }
+}
+
+/// 1-based rank of a candidate in each ranker's list, `None` where that ranker left it out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Ranks {
+    /// Rank by BM25.
+    pub bm25: Option<u32>,
+    /// Rank by embedding cosine.
+    pub semantic: Option<u32>,
+    /// Rank by shared entities.
+    pub entity: Option<u32>,
+}
+
+impl Ranks {
+    /// `Σ 1 / (RRF_K + rank)` over the rankers that list the candidate, always summed in the
+    /// order bm25, semantic, entity so that equal rank combinations give bit-equal scores.
+    pub fn rrf_score(&self) -> f64 {
+        [self.bm25, self.semantic, self.entity]
+            .into_iter()
+            .flatten()
+            .map(|rank| 1.0 / (RRF_K + f64::from(rank)))
+            .sum()
+    }
+
+    fn is_listed(&self) -> bool {
+        self.bm25.is_some() || self.semantic.is_some() || self.entity.is_some()
+    }
+}
+
+/// One fused result.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fused {
+    /// Index into the candidate slice.
+    pub index: usize,
+    /// The Reciprocal Rank Fusion score.
+    pub score: f64,
+    /// Each ranker's rank of the candidate.
+    pub ranks: Ranks,
+}
+
+/// Fuses three rank lists (only their order matters) with Reciprocal Rank Fusion and returns
+/// the best `limit`: RRF descending, then newer first, then id ascending. Candidates that no
+/// list names are not returned; an index out of range or repeated within a list is ignored
+/// after its first valid position.
+pub fn fuse_rankings(
+    candidates: &[Candidate<'_>],
+    rankings: &Rankings,
+    limit: usize,
+) -> Vec<Fused> {
+    let mut ranks = vec![Ranks::default(); candidates.len()];
+    let lists = [&rankings.bm25, &rankings.semantic, &rankings.entity];
+    for (ranker, list) in lists.into_iter().enumerate() {
+        for (position, scored) in list.iter().enumerate() {
+            let Some(r) = ranks.get_mut(scored.index) else {
+                continue;
+            };
+            let slot = match ranker {
+                0 => &mut r.bm25,
+                1 => &mut r.semantic,
+                _ => &mut r.entity,
+            };
+            if slot.is_none() {
+                *slot = Some(u32::try_from(position + 1).unwrap_or(u32::MAX));
+            }
+        }
+    }
+    let mut fused: Vec<Fused> = ranks
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.is_listed())
+        .map(|(index, r)| Fused {
+            index,
+            score: r.rrf_score(),
+            ranks: *r,
+        })
+        .collect();
+    let order = |a: &Fused, b: &Fused| by_score(candidates, (a.score, a.index), (b.score, b.index));
+    if limit == 0 {
+        return Vec::new();
+    }
+    if fused.len() > limit {
+        // Only the top `limit` need a full sort.
+        fused.select_nth_unstable_by(limit - 1, order);
+        fused.truncate(limit);
+    }
+    fused.sort_unstable_by(order);
+    fused
+}
+
+/// Ranks `candidates` for `query` with the three rankers and fuses them: the whole recall
+/// ranking in one call. See [`fuse_rankings`] for the order and [`Rankings`] for the lists.
+pub fn fuse(query: &PreparedQuery, candidates: &[Candidate<'_>], limit: usize) -> Vec<Fused> {
+    fuse_rankings(candidates, &Rankings::compute(query, candidates), limit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(text: &str) -> TermStats {
+        TermStats::from_text(text)
+    }
+
+    #[test]
+    fn bm25_lists_only_matching_candidates_and_counts_a_query_term_once() {
+        let (a, b) = (stats("red apple"), stats("green pear"));
+        let none: [String; 0] = [];
+        let cands = [
+            Candidate {
+                recency: 0,
+                id: "a",
+                terms: &a,
+                embedding: None,
+                entities: &none,
+            },
+            Candidate {
+                recency: 0,
+                id: "b",
+                terms: &b,
+                embedding: None,
+                entities: &none,
+            },
+        ];
+        let once = bm25_ranking(&["apple".into()], &cands);
+        let twice = bm25_ranking(&["apple".into(), "apple".into()], &cands);
+        assert_eq!(once.len(), 1);
+        assert_eq!(once, twice);
+        assert!(bm25_ranking(&[], &cands).is_empty());
+        assert!(bm25_ranking(&["plum".into()], &cands).is_empty());
+    }
+
+    #[test]
+    fn integer_keys_order_like_the_values_reversed() {
+        let values = [
+            f64::NEG_INFINITY,
+            -2.5,
+            -0.0,
+            0.0,
+            1e-300,
+            0.5,
+            1.0,
+            7.0,
+            f64::INFINITY,
+        ];
+        for pair in values.windows(2) {
+            assert!(
+                descending_f64(pair[0]) > descending_f64(pair[1]),
+                "{pair:?}"
+            );
+        }
+        for v in values {
+            assert_eq!(
+                from_descending_f64(descending_f64(v)).to_bits(),
+                v.to_bits()
+            );
+        }
+    }
+
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "not of unit length")]
+    fn debug_builds_refuse_a_stored_vector_that_is_not_normalised() {
+        let s = stats("x");
+        let none: [String; 0] = [];
+        let raw = [3f32, 4.0];
+        let cands = [Candidate {
+            recency: 0,
+            id: "raw",
+            terms: &s,
+            embedding: Some(&raw),
+            entities: &none,
+        }];
+        semantic_ranking(&[1.0, 0.0], &cands);
+    }
+
+    #[test]
+    fn dot_handles_a_remainder() {
+        let a: Vec<f32> = (0..19).map(|i| i as f32).collect();
+        let b = vec![2f32; 19];
+        assert_eq!(dot(&a, &b), 342.0);
+        assert_eq!(dot(&b, &b), 76.0);
+    }
+
+    #[test]
+    fn zero_or_mismatched_vectors_are_not_listed() {
+        let s = stats("x");
+        let none: [String; 0] = [];
+        let zero = [0f32; 3];
+        let short = [1f32; 2];
+        let good = [1f32, 0.0, 0.0];
+        let opposite = [-1f32, 0.0, 0.0];
+        let cands = [
+            Candidate {
+                recency: 0,
+                id: "zero",
+                terms: &s,
+                embedding: Some(&zero),
+                entities: &none,
+            },
+            Candidate {
+                recency: 0,
+                id: "short",
+                terms: &s,
+                embedding: Some(&short),
+                entities: &none,
+            },
+            Candidate {
+                recency: 0,
+                id: "none",
+                terms: &s,
+                embedding: None,
+                entities: &none,
+            },
+            Candidate {
+                recency: 0,
+                id: "opp",
+                terms: &s,
+                embedding: Some(&opposite),
+                entities: &none,
+            },
+            Candidate {
+                recency: 0,
+                id: "good",
+                terms: &s,
+                embedding: Some(&good),
+                entities: &none,
+            },
+        ];
+        let ranked = semantic_ranking(&[2.0, 0.0, 0.0], &cands);
+        assert_eq!(
+            ranked,
+            [Scored {
+                index: 4,
+                score: 1.0
+            }]
+        );
+        assert!(semantic_ranking(&[0.0, 0.0, 0.0], &cands).is_empty());
+    }
+
+    #[test]
+    fn limit_zero_returns_nothing_and_a_large_limit_everything_listed() {
+        let s = stats("alpha");
+        let none: [String; 0] = [];
+        let cands = [Candidate {
+            recency: 0,
+            id: "a",
+            terms: &s,
+            embedding: None,
+            entities: &none,
+        }];
+        let q = PreparedQuery::new("alpha alpha");
+        assert_eq!(q.terms, ["alpha"]);
+        assert!(fuse(&q, &cands, 0).is_empty());
+        assert_eq!(fuse(&q, &cands, usize::MAX).len(), 1);
+    }
+}

@@ -1,0 +1,444 @@
+//! The tokenizer shared by BM25 and the hashing embedder, and the per-text term statistics that
+//! a caller computes once at write time and stores.
+
+use crate::hash::hash;
+use std::borrow::Cow;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// The placeholders written by the personal-data masker; they stand for removed values, so they
+/// must not make two unrelated texts look alike and produce no token.
+pub const PLACEHOLDERS: [&str; 7] = [
+    "[EMAIL]",
+    "[PHONE]",
+    "[CARD]",
+    "[IBAN]",
+    "[IL_ID]",
+    "[BANK_ACCOUNT]",
+    "[NUMBER]",
+];
+
+/// Splits `text` into search terms.
+///
+/// - Words follow Unicode word boundaries (UAX #29) and are lowercased with the full Unicode
+///   mapping; full-width Latin letters, digits and punctuation (U+FF01–U+FF5E) are read as their
+///   ASCII forms first, and the ideographic space as a space.
+/// - A run of Han, Hiragana, Katakana or Hangul letters becomes its overlapping two-character
+///   pieces (a one-character run is one term), so text written without spaces is searchable.
+/// - Masker placeholders such as `[EMAIL]` produce nothing.
+///
+/// ```
+/// use fusion_rank::tokenize;
+///
+/// assert_eq!(tokenize("Ｄａｎａ likes [EMAIL] SUSHI"), ["dana", "likes", "sushi"]);
+/// assert_eq!(tokenize("寿司を食べる"), ["寿司", "司を", "を食", "食べ", "べる"]);
+/// ```
+pub fn tokenize(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_token(text, |token| out.push(token.to_owned()));
+    out
+}
+
+/// Calls `emit` with every term of `text`, in order, without allocating one string per term.
+pub(crate) fn for_each_token(text: &str, mut emit: impl FnMut(&str)) {
+    let clean = normalise(text);
+    let mut word = String::new();
+    let mut run: Vec<char> = Vec::new();
+    let mut scratch = String::new();
+    for segment in clean.split_word_bounds() {
+        if !segment.chars().any(char::is_alphanumeric) {
+            // Spaces and punctuation end a run of ideographs as well as a word.
+            flush_run(&mut run, &mut scratch, &mut emit);
+            continue;
+        }
+        for c in segment.chars() {
+            if c.is_whitespace() {
+                // UAX #29 glues a combining mark to a preceding space; the space still separates.
+                flush_word(&mut word, &mut emit);
+                flush_run(&mut run, &mut scratch, &mut emit);
+            } else if in_cjk_block(c) {
+                flush_word(&mut word, &mut emit);
+                if c.is_alphanumeric() {
+                    run.push(c);
+                } else {
+                    // Kana punctuation such as the middle dot separates like a space.
+                    flush_run(&mut run, &mut scratch, &mut emit);
+                }
+            } else {
+                flush_run(&mut run, &mut scratch, &mut emit);
+                word.push(c);
+            }
+        }
+        // A run goes on into the next segment (UAX #29 cuts between ideographs), a word does not.
+        flush_word(&mut word, &mut emit);
+    }
+    flush_run(&mut run, &mut scratch, &mut emit);
+}
+
+fn flush_word(word: &mut String, emit: &mut impl FnMut(&str)) {
+    if word.chars().any(char::is_alphanumeric) {
+        if word.is_ascii() {
+            word.make_ascii_lowercase();
+            emit(word);
+        } else {
+            // `str::to_lowercase` applies the full mapping, including a word-final sigma.
+            emit(&word.to_lowercase());
+        }
+    }
+    word.clear();
+}
+
+fn flush_run(run: &mut Vec<char>, scratch: &mut String, emit: &mut impl FnMut(&str)) {
+    match run.len() {
+        0 => {}
+        1 => {
+            scratch.clear();
+            scratch.push(run[0]);
+            emit(scratch);
+        }
+        _ => {
+            for pair in run.windows(2) {
+                scratch.clear();
+                scratch.push(pair[0]);
+                scratch.push(pair[1]);
+                emit(scratch);
+            }
+        }
+    }
+    run.clear();
+}
+
+/// Han, Hiragana, Katakana and Hangul blocks (letters and the few punctuation marks inside them;
+/// the caller tells them apart with `is_alphanumeric`).
+fn in_cjk_block(c: char) -> bool {
+    matches!(c as u32,
+        // Hangul Jamo, compatibility Jamo, Jamo extended A, syllables, Jamo extended B.
+        0x1100..=0x11FF | 0x3130..=0x318F | 0xA960..=0xA97F | 0xAC00..=0xD7FF
+        // Han: iteration mark, ideographic zero, Hangzhou numerals, unified ideographs and
+        // extension A, compatibility ideographs, the supplementary ideographic planes.
+        | 0x3005 | 0x3007 | 0x3021..=0x3029 | 0x3038..=0x303B | 0x3400..=0x4DBF
+        | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x3FFFF
+        // Hiragana, Katakana, Katakana phonetic extensions, half-width Katakana, Kana supplement.
+        | 0x3040..=0x309F | 0x30A0..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F | 0x1B000..=0x1B16F
+    )
+}
+
+/// Full-width ASCII forms and the ideographic space, which NFKC maps to ASCII.
+fn fold(c: char) -> char {
+    match c as u32 {
+        0xFF01..=0xFF5E => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+        0x3000 => ' ',
+        _ => c,
+    }
+}
+
+/// Folds full-width forms and blanks out placeholders; borrows when there is nothing to do.
+fn normalise(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c == '[' || fold(c) != c) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '['
+            && let Some(placeholder) = PLACEHOLDERS.iter().find(|p| rest.starts_with(*p))
+        {
+            out.push(' ');
+            rest = &rest[placeholder.len()..];
+            continue;
+        }
+        out.push(fold(c));
+        rest = &rest[c.len_utf8()..];
+    }
+    Cow::Owned(out)
+}
+
+/// Term frequencies and length of one text: what BM25 needs from a candidate.
+///
+/// Compute it once when the text is written ([`TermStats::from_text`]) and store it next to the
+/// text, so that ranking never tokenizes a candidate. With the `serde` feature it serializes as
+/// `{ "terms": [[term, count], ...], "length": n }`; reading it back restores the order and
+/// merges repeated terms, so a hand-edited store cannot break lookups.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(from = "StoredTermStats", into = "StoredTermStats")
+)]
+pub struct TermStats {
+    /// Distinct terms with their counts, sorted by term (byte order).
+    terms: Vec<(String, u32)>,
+    /// `prefix` of each term, in the same order: lookups scan these integers and touch a
+    /// term's text only on a prefix match.
+    keys: Vec<u64>,
+    /// Bloom filter of the terms (two bits each), so that most absent query terms cost a few
+    /// bit tests instead of a search.
+    filter: Filter,
+    length: u32,
+}
+
+/// 256 bits: with the ~40 distinct terms of a memory, a false positive rate of about 6 %.
+type Filter = [u64; 4];
+
+/// The two filter bits of a term.
+fn filter_bits(term: &[u8]) -> [u32; 2] {
+    let h = hash(b'f', term);
+    [(h & 0xff) as u32, ((h >> 8) & 0xff) as u32]
+}
+
+/// The stored form of [`TermStats`]: what is derived from it (the lookup keys) is not stored.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredTermStats {
+    terms: Vec<(String, u32)>,
+    length: u32,
+}
+
+#[cfg(feature = "serde")]
+impl From<StoredTermStats> for TermStats {
+    fn from(stored: StoredTermStats) -> Self {
+        TermStats::from_counts(stored.terms, stored.length)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<TermStats> for StoredTermStats {
+    fn from(stats: TermStats) -> Self {
+        StoredTermStats {
+            terms: stats.terms,
+            length: stats.length,
+        }
+    }
+}
+
+impl TermStats {
+    /// Tokenizes `text` (see [`tokenize`]) and counts its terms.
+    pub fn from_text(text: &str) -> Self {
+        Self::from_tokens(tokenize(text))
+    }
+
+    /// Counts already tokenized terms.
+    pub fn from_tokens(tokens: Vec<String>) -> Self {
+        let length = u32::try_from(tokens.len()).unwrap_or(u32::MAX);
+        Self::from_counts(tokens.into_iter().map(|t| (t, 1)).collect(), length)
+    }
+
+    /// Statistics from `(term, count)` pairs in any order (repeated terms are added up) and the
+    /// text's length in terms.
+    pub fn from_counts(mut counts: Vec<(String, u32)>, length: u32) -> Self {
+        counts.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mut terms: Vec<(String, u32)> = Vec::with_capacity(counts.len());
+        for (term, count) in counts {
+            match terms.last_mut() {
+                Some((last, total)) if *last == term => *total = total.saturating_add(count),
+                _ => terms.push((term, count)),
+            }
+        }
+        let keys = terms.iter().map(|(t, _)| prefix(t.as_bytes())).collect();
+        let mut filter = Filter::default();
+        for (term, _) in &terms {
+            for bit in filter_bits(term.as_bytes()) {
+                filter[(bit / 64) as usize] |= 1 << (bit % 64);
+            }
+        }
+        TermStats {
+            terms,
+            keys,
+            filter,
+            length,
+        }
+    }
+
+    /// Distinct terms with their counts, sorted by term (byte order).
+    pub fn terms(&self) -> &[(String, u32)] {
+        &self.terms
+    }
+
+    /// Number of terms in the text, repeats included.
+    pub fn length(&self) -> u32 {
+        self.length
+    }
+
+    /// The stored form: `(terms with counts, length)`; [`TermStats::from_counts`] restores it.
+    pub fn into_counts(self) -> (Vec<(String, u32)>, u32) {
+        (self.terms, self.length)
+    }
+
+    /// How often `term` occurs (0 when absent).
+    pub fn frequency(&self, term: &str) -> u32 {
+        self.frequency_of(&Probe::new(term))
+    }
+
+    /// [`TermStats::frequency`] with the probe's key and filter bits computed once per query.
+    ///
+    /// Most query terms are absent from most candidates: the filter answers those. Otherwise a
+    /// scan of the sorted keys (a few cache lines, read in order) finds the term or passes it;
+    /// a term's text is compared only when its key matches.
+    #[inline]
+    pub(crate) fn frequency_of(&self, probe: &Probe<'_>) -> u32 {
+        let present = probe
+            .bits
+            .iter()
+            .all(|&bit| self.filter[(bit / 64) as usize] & (1 << (bit % 64)) != 0);
+        if !present {
+            return 0;
+        }
+        for (i, &key) in self.keys.iter().enumerate() {
+            if key >= probe.prefix {
+                if key > probe.prefix {
+                    break;
+                }
+                let (term, count) = &self.terms[i];
+                // Up to eight bytes, the key and the length say it all; skip the comparison.
+                let same = if probe.bytes.len() <= 8 {
+                    term.len() == probe.bytes.len()
+                } else {
+                    term.as_bytes() == probe.bytes
+                };
+                if same {
+                    return *count;
+                }
+            }
+        }
+        0
+    }
+}
+
+/// A term to look up in many [`TermStats`], with its key computed once.
+pub(crate) struct Probe<'a> {
+    bytes: &'a [u8],
+    prefix: u64,
+    bits: [u32; 2],
+}
+
+impl<'a> Probe<'a> {
+    pub(crate) fn new(term: &'a str) -> Self {
+        Probe {
+            bytes: term.as_bytes(),
+            prefix: prefix(term.as_bytes()),
+            bits: filter_bits(term.as_bytes()),
+        }
+    }
+}
+
+/// The first eight bytes as a big-endian integer, zero-padded.
+///
+/// Byte order of strings never contradicts the order of their keys (a string that sorts
+/// first has a smaller or equal key), so sorted terms have sorted keys.
+fn prefix(bytes: &[u8]) -> u64 {
+    let mut buf = [0u8; 8];
+    let n = bytes.len().min(8);
+    buf[..n].copy_from_slice(&bytes[..n]);
+    u64::from_be_bytes(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_lowercased_with_the_full_mapping() {
+        assert_eq!(tokenize("Hello, WORLD!"), ["hello", "world"]);
+        assert_eq!(tokenize("ΟΔΟΣ straße"), ["οδος", "straße"]);
+        assert_eq!(tokenize("İstanbul"), ["i\u{307}stanbul"]);
+    }
+
+    #[test]
+    fn contractions_and_numbers_stay_one_word() {
+        assert_eq!(
+            tokenize("Dana's v1.2 costs 3.50"),
+            ["dana's", "v1.2", "costs", "3.50"]
+        );
+    }
+
+    #[test]
+    fn placeholders_vanish_even_when_glued_to_words() {
+        assert!(
+            tokenize("[EMAIL] [PHONE] [CARD] [IBAN] [IL_ID] [BANK_ACCOUNT] [NUMBER]").is_empty()
+        );
+        assert_eq!(tokenize("mail:[EMAIL],tel[PHONE]x"), ["mail", "tel", "x"]);
+        // Only the masker's exact spelling is a placeholder.
+        assert_eq!(tokenize("[Email] [FOO]"), ["email", "foo"]);
+    }
+
+    #[test]
+    fn full_width_forms_fold_to_ascii() {
+        assert_eq!(tokenize("ＡＢＣ１２３　ｄｅｆ"), ["abc123", "def"]);
+        assert_eq!(tokenize("Ｒｕｓｔ！"), tokenize("rust!"));
+    }
+
+    #[test]
+    fn cjk_runs_become_bigrams_across_script_changes() {
+        assert_eq!(tokenize("東京"), ["東京"]);
+        assert_eq!(tokenize("東"), ["東"]);
+        assert_eq!(tokenize("東京タワー"), ["東京", "京タ", "タワ", "ワー"]);
+        assert_eq!(tokenize("東京、大阪"), ["東京", "大阪"]);
+        assert_eq!(tokenize("한국어 abc"), ["한국", "국어", "abc"]);
+        assert_eq!(tokenize("2024年"), ["2024", "年"]);
+        assert_eq!(tokenize("ＴＯＫＹＯ東京"), ["tokyo", "東京"]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn key_order_never_contradicts_byte_order(
+            a in "[a\\x00b]{0,11}",
+            b in "[a\\x00b]{0,11}",
+        ) {
+            if a < b {
+                proptest::prop_assert!(prefix(a.as_bytes()) <= prefix(b.as_bytes()));
+            }
+        }
+
+        #[test]
+        fn lookups_agree_with_counting(
+            words in proptest::collection::vec("[ab\\x00]{0,10}", 0..40),
+            probes in proptest::collection::vec("[ab\\x00]{0,10}", 0..12),
+        ) {
+            let stats = TermStats::from_tokens(words.clone());
+            for p in probes.iter().chain(&words) {
+                let want = words.iter().filter(|w| *w == p).count() as u32;
+                proptest::prop_assert_eq!(stats.frequency(p), want);
+            }
+        }
+    }
+
+    #[test]
+    fn term_stats_count_and_sort() {
+        let stats = TermStats::from_text("b a b c B");
+        assert_eq!(stats.length(), 5);
+        assert_eq!(
+            stats.terms(),
+            [
+                ("a".to_owned(), 1),
+                ("b".to_owned(), 3),
+                ("c".to_owned(), 1)
+            ]
+        );
+        assert_eq!(stats.frequency("b"), 3);
+        assert_eq!(stats.frequency("z"), 0);
+        assert_eq!(TermStats::from_text("[EMAIL]"), TermStats::default());
+        let (counts, length) = stats.clone().into_counts();
+        assert_eq!(TermStats::from_counts(counts, length), stats);
+        let merged =
+            TermStats::from_counts(vec![("b".into(), 2), ("a".into(), 1), ("b".into(), 1)], 4);
+        assert_eq!(merged, stats_of(&["a", "b", "b", "b"]));
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn stored_form_is_terms_and_length_and_reading_restores_order() -> serde_json::Result<()> {
+        let stats = TermStats::from_text("b a b");
+        let json = serde_json::to_string(&stats)?;
+        assert_eq!(json, r#"{"terms":[["a",1],["b",2]],"length":3}"#);
+        assert_eq!(serde_json::from_str::<TermStats>(&json)?, stats);
+        // An edited store with unsorted, repeated terms still looks up correctly.
+        let edited: TermStats =
+            serde_json::from_str(r#"{"terms":[["b",1],["a",1],["b",1]],"length":3}"#)?;
+        assert_eq!(edited, stats);
+        assert_eq!(edited.frequency("b"), 2);
+        Ok(())
+    }
+
+    fn stats_of(words: &[&str]) -> TermStats {
+        TermStats::from_tokens(words.iter().map(|w| (*w).to_owned()).collect())
+    }
+}

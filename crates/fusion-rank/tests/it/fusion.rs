@@ -1,0 +1,178 @@
+//! Reciprocal Rank Fusion on fixed rank lists, and the tie-breaks inside rankers and fusion.
+
+use crate::{Doc, candidates, ids};
+use fusion_rank::{PreparedQuery, Rankings, Ranks, Scored, entity_ranking, fuse, fuse_rankings};
+
+fn list(indices: &[usize]) -> Vec<Scored> {
+    // Only the order matters to the fusion; the scores are placeholders.
+    indices
+        .iter()
+        .map(|&index| Scored { index, score: 1.0 })
+        .collect()
+}
+
+fn plain(id: &str, recency: i64) -> Doc {
+    Doc::new(id, recency, "text", &[])
+}
+
+#[test]
+fn rrf_sums_reciprocal_ranks_and_skips_unlisted_candidates() {
+    let docs = [
+        plain("c0", 5),
+        plain("c1", 7),
+        plain("c2", 0),
+        plain("c3", 0),
+        plain("c4", 9),
+    ];
+    let cands = candidates(&docs);
+    let rankings = Rankings {
+        bm25: list(&[0, 1, 2]),
+        semantic: list(&[1, 0]),
+        entity: list(&[3]),
+    };
+    let fused = fuse_rankings(&cands, &rankings, 10);
+    // c0: 1/61 + 1/62 and c1: 1/62 + 1/61 are equal (0.032522); c1 is newer, so first.
+    // c3: 1/61 = 0.016393; c2: 1/63 = 0.015873; c4 is in no list.
+    assert_eq!(
+        ids(&cands, fused.iter().map(|f| f.index)),
+        ["c1", "c0", "c3", "c2"]
+    );
+    assert_eq!(fused[0].score, fused[1].score);
+    assert!((fused[0].score - (1.0 / 61.0 + 1.0 / 62.0)).abs() < 1e-15);
+    assert_eq!(fused[2].score, 1.0 / 61.0);
+    assert_eq!(fused[3].score, 1.0 / 63.0);
+    assert_eq!(
+        fused[0].ranks,
+        Ranks {
+            bm25: Some(2),
+            semantic: Some(1),
+            entity: None
+        }
+    );
+    assert_eq!(
+        fused[2].ranks,
+        Ranks {
+            bm25: None,
+            semantic: None,
+            entity: Some(1)
+        }
+    );
+    // The top `limit` of the same order.
+    let top2 = fuse_rankings(&cands, &rankings, 2);
+    assert_eq!(top2, fused[..2]);
+}
+
+#[test]
+fn one_first_place_loses_to_two_fifth_places() {
+    // solo: 1/61 = 0.016393; both: 1/65 + 1/65 = 0.030769. Agreement between rankers wins.
+    let docs = [
+        plain("solo", 9),
+        plain("both", 0),
+        plain("f1", 0),
+        plain("f2", 0),
+    ];
+    let cands = candidates(&docs);
+    let rankings = Rankings {
+        bm25: list(&[2, 3, 2, 3, 1]),
+        semantic: list(&[3, 2, 3, 2, 1]),
+        entity: list(&[0]),
+    };
+    let fused = fuse_rankings(&cands, &rankings, 10);
+    let order = ids(&cands, fused.iter().map(|f| f.index));
+    let (both, solo) = (
+        order.iter().position(|&i| i == "both"),
+        order.iter().position(|&i| i == "solo"),
+    );
+    assert!(both < solo, "{order:?}");
+    let both = &fused[both.unwrap_or(0)];
+    // A repeated index keeps its first position: f1 and f2 are ranks 1 and 2, "both" rank 5.
+    assert_eq!(
+        both.ranks,
+        Ranks {
+            bm25: Some(5),
+            semantic: Some(5),
+            entity: None
+        }
+    );
+    assert_eq!(both.score, 1.0 / 65.0 + 1.0 / 65.0);
+}
+
+#[test]
+fn equal_rrf_scores_break_by_recency_then_id() {
+    let docs = [plain("b", 3), plain("a", 3), plain("z", 4)];
+    let cands = candidates(&docs);
+    // Each candidate first in exactly one ranker: three equal scores of 1/61.
+    let rankings = Rankings {
+        bm25: list(&[0]),
+        semantic: list(&[1]),
+        entity: list(&[2]),
+    };
+    let fused = fuse_rankings(&cands, &rankings, 10);
+    assert_eq!(ids(&cands, fused.iter().map(|f| f.index)), ["z", "a", "b"]);
+}
+
+#[test]
+fn rankers_break_ties_by_recency_then_id() {
+    let docs = [
+        Doc::new("m-b", 1, "same words here", &["e1"]),
+        Doc::new("m-a", 1, "same words here", &["e1"]),
+        Doc::new("m-old", 0, "same words here", &["e1"]),
+        Doc::new("m-new", 2, "same words here", &["e1"]),
+    ];
+    let cands = candidates(&docs);
+    let expected = ["m-new", "m-a", "m-b", "m-old"];
+    let query = PreparedQuery::new("words")
+        .with_embedding(docs[0].embedding.clone())
+        .with_entities(["e1"]);
+    let rankings = Rankings::compute(&query, &cands);
+    for list in [&rankings.bm25, &rankings.semantic, &rankings.entity] {
+        assert_eq!(ids(&cands, list.iter().map(|s| s.index)), expected);
+    }
+    let fused = fuse(&query, &cands, 10);
+    assert_eq!(ids(&cands, fused.iter().map(|f| f.index)), expected);
+    assert_eq!(
+        fused[3].ranks,
+        Ranks {
+            bm25: Some(4),
+            semantic: Some(4),
+            entity: Some(4)
+        }
+    );
+}
+
+#[test]
+fn entity_score_is_the_number_of_shared_ids() {
+    let docs = [
+        Doc::new("one", 9, "a", &["person:dana"]),
+        Doc::new(
+            "two",
+            0,
+            "a",
+            &["person:dana", "project:atlas", "person:dana"],
+        ),
+        Doc::new("none", 9, "a", &["org:acme"]),
+    ];
+    let cands = candidates(&docs);
+    let query = [
+        "person:dana".to_owned(),
+        "project:atlas".to_owned(),
+        "person:dana".to_owned(),
+    ];
+    let ranked = entity_ranking(&query, &cands);
+    assert_eq!(ids(&cands, ranked.iter().map(|s| s.index)), ["two", "one"]);
+    assert_eq!(ranked[0].score, 2.0);
+    assert_eq!(ranked[1].score, 1.0);
+}
+
+#[test]
+fn without_a_query_embedding_the_other_rankers_still_fuse() {
+    let docs = [
+        Doc::new("m1", 0, "quarterly report draft", &[]),
+        Doc::new("m2", 1, "weekly sync notes", &["team:core"]),
+    ];
+    let cands = candidates(&docs);
+    let query = PreparedQuery::new("report").with_entities(["team:core"]);
+    let fused = fuse(&query, &cands, 10);
+    assert_eq!(ids(&cands, fused.iter().map(|f| f.index)), ["m2", "m1"]);
+    assert!(fused.iter().all(|f| f.ranks.semantic.is_none()));
+}
