@@ -1,5 +1,6 @@
-//! P6 (facade recall, in-memory backend, 5,000 memories, 300 candidates with two citations each)
-//! and P8 (recall cost with 10 k vs 1 M memories stored for other members and workspaces).
+//! P6 (facade recall, in-memory backend, 5,000 memories, 300 candidates with two citations each),
+//! P7 (the same recall on redb and on sled) and P8 (recall cost with 10 k vs 1 M memories stored
+//! for other members and workspaces).
 //!
 //! Memories are loaded through the `Backend` directly — the facade's rate limit would make
 //! loading thousands take simulated days — with their write-time ranking data computed exactly
@@ -24,7 +25,9 @@ use memory_core::{
     RankingData, Role, Scope, SeededIdGenerator, StoredEmbedding, Timestamp, WorkspaceId,
 };
 use serde_json::json;
-use store_trait::{Backend, InMemoryBackend, Owner, RememberWrite};
+use store_trait::{
+    Backend, Durability, InMemoryBackend, Owner, RedbBackend, RememberWrite, SledBackend,
+};
 
 const MEMORIES: usize = 5_000;
 const CITED: usize = 300;
@@ -197,6 +200,26 @@ fn p6_recall_in_memory(c: &mut Criterion) {
     group.finish();
 }
 
+fn p7_recall_on_disk(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    // Durability only affects writes; loading without per-write syncs keeps setup short.
+    let redb: Arc<dyn Backend> = Arc::new(
+        RedbBackend::create(dir.path().join("p7.redb"), Durability::Eventual).expect("redb opens"),
+    );
+    let sled: Arc<dyn Backend> = Arc::new(
+        SledBackend::open(dir.path().join("p7.sled"), Durability::Eventual).expect("sled opens"),
+    );
+    let mut group = c.benchmark_group("P7_recall_on_disk_5000");
+    for (label, backend) in [("redb", redb), ("sled", sled)] {
+        let w = world(backend, 0);
+        sanity(&w);
+        group.bench_with_input(BenchmarkId::new("facade_recall", label), &w, |b, w| {
+            b.iter(|| w.service.recall(&w.caller, black_box(&w.query)).unwrap())
+        });
+    }
+    group.finish();
+}
+
 fn p8_recall_vs_total_data(c: &mut Criterion) {
     let mut group = c.benchmark_group("P8_recall_vs_total_data");
     group.sample_size(30);
@@ -210,5 +233,10 @@ fn p8_recall_vs_total_data(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, p6_recall_in_memory, p8_recall_vs_total_data);
+criterion_group!(
+    benches,
+    p6_recall_in_memory,
+    p7_recall_on_disk,
+    p8_recall_vs_total_data
+);
 criterion_main!(benches);
