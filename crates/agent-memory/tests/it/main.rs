@@ -5,6 +5,7 @@ mod audit;
 mod bad_input;
 mod fence;
 mod races;
+mod recall;
 
 use std::sync::Arc;
 
