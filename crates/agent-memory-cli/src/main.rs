@@ -3,23 +3,75 @@
 //! Subcommands live in their own modules; `main` only parses arguments and dispatches. The CLI
 //! may use `anyhow` (library crates may not) because its errors end at a human's terminal.
 
+mod audit_log;
+mod commands;
+mod demo;
+mod home;
+mod local;
 mod mask;
 mod replay;
 
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
-use clap::{Parser, Subcommand};
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use serde_json::json;
 
-/// Governed agent memory on your own machine.
+use home::{BackendKind, Home};
+use local::Local;
+
+const EXIT_CODES: &str = "\
+Exit status:
+  0  success
+  1  an error. A spec error prints `error: CODE: message` on stderr, CODE being the spec's
+     stable code (AGENT_MEMORY_INVALID_REQUEST, AGENT_MEMORY_PERSONAL_DATA, AGENT_MEMORY_DISABLED,
+     AGENT_MEMORY_NOT_FOUND, …); with --json the spec's error body is printed on stdout too.
+     Any other failure (no workspace yet, a used replay database, unreadable files) prints
+     `error: message`.
+  2  a usage error, or a replay line that could not be executed
+
+Data lives in ./.agent-memory/ unless --home or AGENT_MEMORY_HOME names another directory.";
+
+/// Governed agent memory on your own machine, in an embedded database.
 #[derive(Debug, Parser)]
-#[command(name = "agent-memory", version, about)]
+#[command(name = "agent-memory", version, about, after_help = EXIT_CODES)]
 struct Cli {
+    /// The local data directory [default: ./.agent-memory]
+    #[arg(long, global = true, env = "AGENT_MEMORY_HOME", value_name = "DIR")]
+    home: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Create a local workspace, its owner member and an agent credential with both scopes, and
+    /// turn agent memories on.
+    Init(InitArgs),
+    /// Remember a note as the local agent credential (personal data is masked).
+    Remember(commands::RememberArgs),
+    /// Recall the notes that best match a query, with each ranker's position.
+    Recall(commands::RecallArgs),
+    /// List notes, newest first (one page; `--cursor` for the next).
+    List(commands::ListArgs),
+    /// Forget a note by id, or every version of a namespace's key.
+    Forget(commands::ForgetArgs),
+    /// Show the workspace settings, or change them with --enable, --disable, --retention-days.
+    Settings(commands::SettingsArgs),
+    /// Remove expired versions now (retention purge); with --all, every agent memory.
+    Purge(commands::PurgeArgs),
+    /// Print every current memory of the member as JSON lines (hidden ones as `unavailable`).
+    Export,
+    /// Manage the passages that notes can cite.
+    Passage(commands::PassageArgs),
+    /// A guided tour on a fresh database: masking, supersede, citations, recall, asOf, forget.
+    ///
+    /// Runs in a temporary directory unless --home is given on the command line (it must be new
+    /// or empty; the demo's data then stays there).
+    Demo(demo::DemoArgs),
     /// Mask personal data in each line read from standard input.
     Mask(mask::MaskArgs),
     /// Run a JSON-lines scenario against the library and print one JSON line per operation.
@@ -29,20 +81,108 @@ enum Command {
     Replay(replay::ReplayArgs),
 }
 
+/// Arguments of `agent-memory init`.
+#[derive(Debug, clap::Args)]
+struct InitArgs {
+    /// The embedded database. redb (default): ACID, an fsync per commit, stable file format.
+    /// sled 0.34: crash-consistent, but an acknowledged write may be lost on power loss.
+    #[arg(long, value_enum, default_value_t = BackendKind::Redb)]
+    backend: BackendKind,
+    #[command(flatten)]
+    out: commands::JsonFlag,
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Mask(args) => {
-            mask::run(&args, std::io::stdin().lock(), std::io::stdout().lock()).map(|()| true)
-        }
-        Command::Replay(args) => replay::run(&args, std::io::stdout().lock()),
-    };
-    match result {
+    let matches = Cli::command().get_matches();
+    // The demo uses --home only when it was typed: a home from AGENT_MEMORY_HOME is the user's
+    // real one, which the demo must not take over.
+    let home_typed = matches.value_source("home") == Some(ValueSource::CommandLine);
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
+    match run(cli, home_typed) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(2),
+        // A reader that stopped early (`| head`) is not a failure of the command.
+        Err(err)
+            if err
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(err) => {
-            eprintln!("agent-memory: {err:#}");
+            eprintln!("error: {err:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Runs one command; `Ok(false)` means "ran, but not everything could be executed" (exit 2).
+fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let home_path = cli.home.clone();
+    let home = Home::new(
+        cli.home
+            .unwrap_or_else(|| PathBuf::from(home::DEFAULT_HOME)),
+    );
+    match cli.command {
+        Command::Mask(args) => {
+            return mask::run(&args, std::io::stdin().lock(), out).map(|()| true);
+        }
+        Command::Replay(args) => return replay::run(&args, out),
+        Command::Demo(args) => demo::run(&args, home_path.filter(|_| home_typed), &mut out)?,
+        Command::Init(args) => init(&home, &args, &mut out)?,
+        Command::Remember(args) => commands::remember(&Local::open(&home)?, args, &mut out)?,
+        Command::Recall(args) => commands::recall(&Local::open(&home)?, args, &mut out)?,
+        Command::List(args) => commands::list(&Local::open(&home)?, args, &mut out)?,
+        Command::Forget(args) => commands::forget(&Local::open(&home)?, args, &mut out)?,
+        Command::Settings(args) => commands::settings(&Local::open(&home)?, args, &mut out)?,
+        Command::Purge(args) => commands::purge(&Local::open(&home)?, args, &mut out)?,
+        Command::Export => commands::export(&Local::open(&home)?, &mut out)?,
+        Command::Passage(args) => commands::passage(&mut Local::open(&home)?, args, &mut out)?,
+    }
+    out.flush()?;
+    Ok(true)
+}
+
+fn init(home: &Home, args: &InitArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let (local, settings) = Local::init(home, args.backend, Arc::new(agent_memory::SystemClock))?;
+    let config = &local.config;
+    let database = home.database_path(config.backend);
+    if args.out.json {
+        let answer = json!({
+            "home": home.root(),
+            "database": database,
+            "config": config,
+            "settings": settings,
+        });
+        writeln!(out, "{answer}")?;
+        return Ok(());
+    }
+    writeln!(out, "initialised {}", home.root().display())?;
+    writeln!(
+        out,
+        "  database:     {} ({})",
+        database.display(),
+        config.backend.name()
+    )?;
+    writeln!(out, "  workspace:    {}", config.workspace)?;
+    writeln!(out, "  owner member: {}", config.member)?;
+    writeln!(
+        out,
+        "  credential:   {} (memory:read, memory:write)",
+        config.credential
+    )?;
+    writeln!(
+        out,
+        "  agent memories: {}, retention {} days",
+        if settings.agent_memories_enabled {
+            "enabled"
+        } else {
+            "disabled"
+        },
+        settings.retention_days
+    )?;
+    writeln!(out, "  audit log:    {}", home.audit_path().display())?;
+    Ok(())
 }

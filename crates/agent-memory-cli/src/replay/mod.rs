@@ -19,6 +19,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use store_trait::{Backend, InMemoryBackend};
 
+use crate::home::{BackendKind, require_unused_database};
+use crate::local::open_backend;
 use world::{Credential, Member, World};
 
 /// Where the manual clock starts.
@@ -29,11 +31,24 @@ const START: &str = "2026-01-01T00:00:00Z";
 pub(crate) struct ReplayArgs {
     /// The scenario file; `-` or nothing reads standard input.
     file: Option<std::path::PathBuf>,
+    /// Run on the embedded database at PATH instead of in memory. It must be new or empty (an
+    /// empty file for redb, an empty directory for sled): replay refuses a used one.
+    #[arg(long, value_name = "PATH")]
+    db: Option<std::path::PathBuf>,
+    /// The embedded database `--db` names.
+    #[arg(long, value_enum, default_value_t = BackendKind::Redb, requires = "db")]
+    backend: BackendKind,
 }
 
 /// Runs `agent-memory replay`; returns whether every line was executed.
 pub(crate) fn run(args: &ReplayArgs, output: impl Write) -> anyhow::Result<bool> {
-    let backend: Arc<dyn Backend> = Arc::new(InMemoryBackend::new());
+    let backend: Arc<dyn Backend> = match &args.db {
+        None => Arc::new(InMemoryBackend::new()),
+        Some(path) => {
+            require_unused_database(path, args.backend)?;
+            open_backend(args.backend, path, true)?
+        }
+    };
     let mut replay = Replay::new(backend)?;
     match args.file.as_deref() {
         None => replay.run(std::io::stdin().lock(), output),

@@ -1,20 +1,42 @@
 //! End-to-end tests of the `agent-memory` binary, run as a user would run it.
 
+mod demo;
+mod local;
 mod mask;
+mod replay_db;
 mod scenarios;
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// Runs the built `agent-memory` binary with `args`, feeding `stdin`; returns (status, stdout, stderr).
 pub(crate) fn run_cli(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-memory"))
+    run_cli_with(args, stdin, None, &[])
+}
+
+/// [`run_cli`] in working directory `dir` (when given) with extra environment variables. The
+/// caller's `AGENT_MEMORY_HOME` is never inherited, so every test chooses its own home.
+pub(crate) fn run_cli_with(
+    args: &[&str],
+    stdin: &str,
+    dir: Option<&Path>,
+    env: &[(&str, &Path)],
+) -> (i32, String, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_agent-memory"));
+    command
         .args(args)
+        .env_remove("AGENT_MEMORY_HOME")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the agent-memory binary starts");
+        .stderr(Stdio::piped());
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child = command.spawn().expect("the agent-memory binary starts");
     child
         .stdin
         .take()

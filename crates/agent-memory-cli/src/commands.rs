@@ -1,0 +1,498 @@
+//! The local commands — `remember`, `recall`, `list`, `forget`, `settings`, `purge`, `export`
+//! and `passage put` — acting as the credential and owner `init` created. Each builds the REST
+//! body, calls the facade, and prints a human summary or, with `--json`, the response exactly.
+
+use std::io::{Read, Write};
+
+use agent_memory::{ApiError, ListResponse, RecallResponse, RememberResponse};
+use anyhow::Context;
+use citation_verify::{Entity, Passage};
+use memory_core::MemoryView;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::local::Local;
+
+/// `--json`, shared by the commands that answer with a facade response.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub(crate) struct JsonFlag {
+    /// Print the facade's response JSON exactly, on one line; on a spec error, print the spec's
+    /// error body (`{"error":{"code",…}}`) on stdout as well.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+/// Arguments of `agent-memory remember`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RememberArgs {
+    /// The note (1–1,000 characters; personal data in it is masked before it is stored); `-`
+    /// reads it from standard input.
+    text: String,
+    /// The namespace (1–64 characters; must not contain personal data).
+    #[arg(long, short, default_value = "notes")]
+    namespace: String,
+    /// A key: remembering under a key that has a current version supersedes it.
+    #[arg(long, short)]
+    key: Option<String>,
+    /// The collection the memory is anchored in.
+    #[arg(long)]
+    collection: Option<String>,
+    /// A passage the memory cites (repeatable); see `agent-memory passage put`.
+    #[arg(long = "cite", value_name = "PASSAGE_ID")]
+    citations: Vec<String>,
+    #[command(flatten)]
+    out: JsonFlag,
+}
+
+/// Arguments of `agent-memory recall`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RecallArgs {
+    /// What to look for (1–1,000 characters; masked before any ranker sees it).
+    query: String,
+    /// Only this namespace.
+    #[arg(long, short)]
+    namespace: Option<String>,
+    /// Only memories anchored in this collection.
+    #[arg(long)]
+    collection: Option<String>,
+    /// Read the memories as they were at this RFC 3339 instant.
+    #[arg(long)]
+    as_of: Option<String>,
+    /// How many memories (1–50, default 10).
+    #[arg(long)]
+    limit: Option<u64>,
+    #[command(flatten)]
+    out: JsonFlag,
+}
+
+/// Arguments of `agent-memory list`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ListArgs {
+    /// Only this namespace.
+    #[arg(long, short)]
+    namespace: Option<String>,
+    /// Only this key (every version valid at `--as-of`).
+    #[arg(long, short)]
+    key: Option<String>,
+    /// Only memories anchored in this collection.
+    #[arg(long)]
+    collection: Option<String>,
+    /// List the memories as they were at this RFC 3339 instant.
+    #[arg(long)]
+    as_of: Option<String>,
+    /// Page size (1–100, default 20).
+    #[arg(long)]
+    limit: Option<u64>,
+    /// The `nextCursor` of the previous page.
+    #[arg(long)]
+    cursor: Option<String>,
+    #[command(flatten)]
+    out: JsonFlag,
+}
+
+/// Arguments of `agent-memory forget`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ForgetArgs {
+    /// The memory's id (a keyed memory's whole key is forgotten).
+    id: Option<String>,
+    /// With `--key`: forget every version of this namespace's key.
+    #[arg(long, short)]
+    namespace: Option<String>,
+    /// With `--namespace`: the key to forget.
+    #[arg(long, short)]
+    key: Option<String>,
+    #[command(flatten)]
+    out: JsonFlag,
+}
+
+/// Arguments of `agent-memory settings`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SettingsArgs {
+    /// Turn agent memories on.
+    #[arg(long, conflicts_with = "disable")]
+    enable: bool,
+    /// Turn agent memories off (stored memories stay, agents are refused).
+    #[arg(long)]
+    disable: bool,
+    /// Keep memory versions this many days (1–365); a shorter retention purges at once.
+    #[arg(long)]
+    retention_days: Option<u64>,
+    #[command(flatten)]
+    out: JsonFlag,
+}
+
+/// Arguments of `agent-memory purge`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct PurgeArgs {
+    /// Delete every agent memory of the workspace (the owner's delete-all), not only the
+    /// expired versions.
+    #[arg(long)]
+    all: bool,
+    #[command(flatten)]
+    out: JsonFlag,
+}
+
+/// Arguments of `agent-memory passage`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct PassageArgs {
+    #[command(subcommand)]
+    command: PassageCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum PassageCommand {
+    /// Insert or replace (by id) a passage that memories can cite with `remember --cite`.
+    ///
+    /// Replacing a cited passage's text or version makes the memories citing it
+    /// `sourceState: changed`.
+    Put {
+        /// The passage id.
+        #[arg(long)]
+        id: String,
+        /// Its document.
+        #[arg(long)]
+        document: String,
+        /// The document's collection.
+        #[arg(long)]
+        collection: String,
+        /// The document's version.
+        #[arg(long, default_value_t = 1)]
+        version: u64,
+        /// The passage body.
+        #[arg(long)]
+        text: String,
+        /// An entity the passage mentions (repeatable); recall's entity ranker matches its name
+        /// in queries.
+        #[arg(long = "entity", value_name = "NAME")]
+        entities: Vec<String>,
+    },
+}
+
+/// Adds `key: value` to `body` when `value` is set (absent fields stay absent).
+fn put<T: Serialize>(body: &mut Map<String, Value>, key: &str, value: Option<T>) {
+    if let Some(value) = value {
+        body.insert(
+            key.to_owned(),
+            serde_json::to_value(value).unwrap_or(Value::Null),
+        );
+    }
+}
+
+/// Prints `result` as JSON or through `human`; a spec error is returned for `main` to report.
+fn emit<T: Serialize>(
+    out: &mut dyn Write,
+    flag: JsonFlag,
+    result: Result<T, ApiError>,
+    human: impl FnOnce(&mut dyn Write, &T) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    match result {
+        Ok(response) if flag.json => writeln!(out, "{}", serde_json::to_string(&response)?)?,
+        Ok(response) => human(out, &response)?,
+        Err(err) => {
+            if flag.json {
+                writeln!(out, "{}", serde_json::to_string(&err)?)?;
+            }
+            return Err(err.into());
+        }
+    }
+    Ok(())
+}
+
+/// `namespace/key`, or the namespace alone for a keyless memory.
+fn label(view: &MemoryView) -> String {
+    match &view.key {
+        Some(key) => format!("{}/{key}", view.namespace),
+        None => view.namespace.clone(),
+    }
+}
+
+/// The lines every human view shows: id, label, version, state, creation and text.
+fn write_view(out: &mut dyn Write, view: &MemoryView) -> std::io::Result<()> {
+    write!(
+        out,
+        "{}  {} v{}  [{}]  created {}",
+        view.id,
+        label(view),
+        view.version,
+        view.source_state.as_str(),
+        view.created_at
+    )?;
+    if let Some(at) = view.superseded_at {
+        write!(out, ", superseded {at}")?;
+    }
+    writeln!(out)?;
+    for c in &view.citations {
+        writeln!(
+            out,
+            "    cites {} (document {} v{}, collection {})",
+            c.passage_id, c.document_id, c.document_version, c.collection_id
+        )?;
+    }
+    writeln!(out, "    {}", view.text)
+}
+
+/// `masked` as `email ×1, phone ×2`, or `nothing`.
+pub(crate) fn masked_summary(masked: &impl Serialize) -> String {
+    let counts = match serde_json::to_value(masked) {
+        Ok(Value::Object(map)) if !map.is_empty() => map,
+        _ => return "nothing".to_owned(),
+    };
+    counts
+        .iter()
+        .map(|(category, n)| format!("{category} ×{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub(crate) fn write_remembered(
+    out: &mut dyn Write,
+    response: &RememberResponse,
+) -> std::io::Result<()> {
+    let view = &response.memory;
+    writeln!(
+        out,
+        "remembered {} in {} (version {})",
+        view.id,
+        label(view),
+        view.version
+    )?;
+    if response.superseded == 1 {
+        writeln!(out, "  superseded: the key's previous version")?;
+    }
+    writeln!(out, "  masked: {}", masked_summary(&response.masked))?;
+    for c in &view.citations {
+        writeln!(
+            out,
+            "  cites {} (document {} v{})",
+            c.passage_id, c.document_id, c.document_version
+        )?;
+    }
+    writeln!(out, "  stored text: {}", view.text)
+}
+
+fn rank(r: Option<u32>) -> String {
+    r.map_or_else(|| "-".to_owned(), |r| r.to_string())
+}
+
+pub(crate) fn write_recalled(
+    out: &mut dyn Write,
+    response: &RecallResponse,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{} {} (considered {}, hidden {}{})",
+        response.memories.len(),
+        if response.memories.len() == 1 {
+            "memory"
+        } else {
+            "memories"
+        },
+        response.considered,
+        response.hidden,
+        if response.semantic_skipped {
+            ", semantic ranker skipped"
+        } else {
+            ""
+        }
+    )?;
+    for (i, m) in response.memories.iter().enumerate() {
+        let view = &m.view;
+        writeln!(
+            out,
+            "#{}  score {:.4}  ranks: bm25 {}, semantic {}, entity {}  [{}]",
+            i + 1,
+            m.score,
+            rank(m.ranks.bm25),
+            rank(m.ranks.semantic),
+            rank(m.ranks.entity),
+            view.source_state.as_str()
+        )?;
+        writeln!(out, "    {}  {} v{}", view.id, label(view), view.version)?;
+        writeln!(out, "    {}", view.text)?;
+    }
+    Ok(())
+}
+
+pub(crate) fn write_listed(out: &mut dyn Write, response: &ListResponse) -> std::io::Result<()> {
+    if response.memories.is_empty() {
+        writeln!(out, "no memories")?;
+    }
+    for view in &response.memories {
+        write_view(out, view)?;
+    }
+    if response.hidden > 0 {
+        writeln!(
+            out,
+            "({} hidden: a cited source is gone; `agent-memory export` shows them)",
+            response.hidden
+        )?;
+    }
+    if let Some(cursor) = &response.next_cursor {
+        writeln!(out, "more: --cursor {cursor}")?;
+    }
+    Ok(())
+}
+
+fn versions(n: u64) -> &'static str {
+    if n == 1 { "version" } else { "versions" }
+}
+
+/// Reads `text`, or all of standard input when it is `-` (without its final line break).
+fn text_or_stdin(text: String) -> anyhow::Result<String> {
+    if text != "-" {
+        return Ok(text);
+    }
+    let mut input = String::new();
+    std::io::stdin()
+        .read_to_string(&mut input)
+        .context("reading the text from standard input (is it UTF-8?)")?;
+    Ok(input.trim_end_matches(['\n', '\r']).to_owned())
+}
+
+pub(crate) fn remember(
+    local: &Local,
+    args: RememberArgs,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let mut body = Map::new();
+    body.insert("namespace".into(), json!(args.namespace));
+    body.insert("text".into(), json!(text_or_stdin(args.text)?));
+    put(&mut body, "key", args.key);
+    put(&mut body, "collectionId", args.collection);
+    if !args.citations.is_empty() {
+        body.insert("citations".into(), json!(args.citations));
+    }
+    let result = local.service.remember(&local.agent(), &Value::Object(body));
+    emit(out, args.out, result, write_remembered)
+}
+
+pub(crate) fn recall(local: &Local, args: RecallArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut body = Map::new();
+    body.insert("query".into(), json!(args.query));
+    put(&mut body, "namespace", args.namespace);
+    put(&mut body, "collectionId", args.collection);
+    put(&mut body, "asOf", args.as_of);
+    put(&mut body, "limit", args.limit);
+    let result = local.service.recall(&local.agent(), &Value::Object(body));
+    emit(out, args.out, result, write_recalled)
+}
+
+pub(crate) fn list(local: &Local, args: ListArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut body = Map::new();
+    put(&mut body, "namespace", args.namespace);
+    put(&mut body, "key", args.key);
+    put(&mut body, "collectionId", args.collection);
+    put(&mut body, "asOf", args.as_of);
+    put(&mut body, "limit", args.limit);
+    put(&mut body, "cursor", args.cursor);
+    let result = local.service.list(&local.agent(), &Value::Object(body));
+    emit(out, args.out, result, write_listed)
+}
+
+pub(crate) fn forget(local: &Local, args: ForgetArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    // Both forms may be sent at once: the facade refuses that with the spec's 400.
+    let mut body = Map::new();
+    put(&mut body, "memoryId", args.id);
+    put(&mut body, "namespace", args.namespace);
+    put(&mut body, "key", args.key);
+    let result = local.service.forget(&local.agent(), &Value::Object(body));
+    emit(out, args.out, result, |out, r| {
+        writeln!(out, "forgot {} {}", r.deleted, versions(r.deleted))
+    })
+}
+
+pub(crate) fn settings(
+    local: &Local,
+    args: SettingsArgs,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let mut body = Map::new();
+    if args.enable || args.disable {
+        body.insert("agentMemoriesEnabled".into(), json!(args.enable));
+    }
+    put(&mut body, "retentionDays", args.retention_days);
+    let owner = local.owner();
+    let result = if body.is_empty() {
+        local.service.settings_get(&owner)
+    } else {
+        local.service.settings_put(&owner, &Value::Object(body))
+    };
+    emit(out, args.out, result, |out, s| {
+        let state = if s.agent_memories_enabled {
+            "enabled"
+        } else {
+            "disabled"
+        };
+        writeln!(out, "agent memories: {state}")?;
+        writeln!(out, "retention: {} days", s.retention_days)
+    })
+}
+
+pub(crate) fn purge(local: &Local, args: PurgeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if args.all {
+        let result = local.service.owner_delete_all(&local.owner());
+        emit(out, args.out, result, |out, r| {
+            writeln!(
+                out,
+                "deleted {} {} (every agent memory of the workspace)",
+                r.deleted,
+                versions(r.deleted)
+            )
+        })
+    } else {
+        let result = local.service.purge_expired(&local.owner().workspace);
+        emit(out, args.out, result, |out, r| {
+            writeln!(out, "purged {} expired {}", r.purged, versions(r.purged))
+        })
+    }
+}
+
+/// `export`: every current memory of the member, hidden ones included as `unavailable`, one
+/// MemoryView JSON per line, newest first.
+pub(crate) fn export(local: &Local, out: &mut dyn Write) -> anyhow::Result<()> {
+    let owner = local.owner();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut body = json!({"limit": 100});
+        if let Some(c) = cursor.take() {
+            body["cursor"] = json!(c);
+        }
+        let page = local.service.member_list(&owner, &body)?;
+        for view in &page.memories {
+            writeln!(out, "{}", serde_json::to_string(view)?)?;
+        }
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => return Ok(()),
+        }
+    }
+}
+
+pub(crate) fn passage(
+    local: &mut Local,
+    args: PassageArgs,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    match args.command {
+        PassageCommand::Put {
+            id,
+            document,
+            collection,
+            version,
+            text,
+            entities,
+        } => {
+            let mut passage = Passage::new(&id, &document, &collection, version, text);
+            passage.entities = entities
+                .into_iter()
+                .map(|name| Entity::new(name.clone(), name))
+                .collect();
+            local.put_passage(passage)?;
+            writeln!(
+                out,
+                "passage {id} stored (document {document} v{version}, collection {collection})"
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,240 @@
+//! The local data directory: its layout, the `config.json` that `init` writes, and the backend
+//! kinds a home (or a replay database) can use.
+//!
+//! ```text
+//! <home>/config.json    workspace, member and credential ids, backend kind, creation time
+//! <home>/memory.redb    the redb database file (backend redb), or
+//! <home>/memory.sled/   the sled database directory (backend sled)
+//! <home>/passages.json  passages stored with `agent-memory passage put` (for citations)
+//! <home>/audit.jsonl    one governance event per line; events carry ids and counts, no content
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+
+/// The directory used when neither `--home` nor `AGENT_MEMORY_HOME` names one.
+pub(crate) const DEFAULT_HOME: &str = ".agent-memory";
+
+/// The layout version of `config.json`; a home written by another version is refused.
+const CONFIG_FORMAT: u32 = 1;
+
+/// Which embedded database stores the memories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum BackendKind {
+    /// redb: ACID, a real fsync per commit, a stable file format. The default.
+    #[default]
+    Redb,
+    /// sled 0.34: crash-consistent, but its flush is `sync_file_range`, not `fsync`, so an
+    /// acknowledged write may be lost on power loss or an operating-system crash.
+    Sled,
+}
+
+impl BackendKind {
+    /// The name used on the command line and in `config.json`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            BackendKind::Redb => "redb",
+            BackendKind::Sled => "sled",
+        }
+    }
+}
+
+/// What `init` created, as `config.json` records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct Config {
+    /// Layout version of this file.
+    pub(crate) format: u32,
+    /// The local workspace.
+    pub(crate) workspace: String,
+    /// The owner member every local command acts as.
+    pub(crate) member: String,
+    /// The credential agent commands use (scopes `memory:read` and `memory:write`).
+    pub(crate) credential: String,
+    /// The embedded database.
+    pub(crate) backend: BackendKind,
+    /// When `init` ran (RFC 3339).
+    pub(crate) created_at: String,
+}
+
+impl Config {
+    /// A new configuration with fresh, unguessable workspace and credential ids.
+    pub(crate) fn new(backend: BackendKind, created_at: String) -> Self {
+        let tag = random_tag();
+        Config {
+            format: CONFIG_FORMAT,
+            workspace: format!("ws_local_{tag}"),
+            member: "owner".to_owned(),
+            credential: format!("cred_local_{tag}"),
+            backend,
+            created_at,
+        }
+    }
+}
+
+/// 16 hex digits from the standard library's per-process random hasher keys and the time: ids
+/// of two homes never collide in practice, which keeps exports from different homes apart.
+fn random_tag() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default(),
+    );
+    hasher.write_u32(std::process::id());
+    format!("{:016x}", hasher.finish())
+}
+
+/// A local data directory.
+#[derive(Debug, Clone)]
+pub(crate) struct Home {
+    root: PathBuf,
+}
+
+impl Home {
+    /// The home at `root` (nothing is touched yet).
+    pub(crate) fn new(root: impl Into<PathBuf>) -> Self {
+        Home { root: root.into() }
+    }
+
+    /// The directory itself.
+    pub(crate) fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `config.json`.
+    pub(crate) fn config_path(&self) -> PathBuf {
+        self.root.join("config.json")
+    }
+
+    /// The database file (redb) or directory (sled).
+    pub(crate) fn database_path(&self, backend: BackendKind) -> PathBuf {
+        match backend {
+            BackendKind::Redb => self.root.join("memory.redb"),
+            BackendKind::Sled => self.root.join("memory.sled"),
+        }
+    }
+
+    /// `passages.json`.
+    pub(crate) fn passages_path(&self) -> PathBuf {
+        self.root.join("passages.json")
+    }
+
+    /// `audit.jsonl`.
+    pub(crate) fn audit_path(&self) -> PathBuf {
+        self.root.join("audit.jsonl")
+    }
+
+    /// Whether `init` already ran here.
+    pub(crate) fn is_initialized(&self) -> bool {
+        self.config_path().exists()
+    }
+
+    /// The configuration `init` wrote; a clear error when there is none.
+    pub(crate) fn load_config(&self) -> anyhow::Result<Config> {
+        let path = self.config_path();
+        if !path.exists() {
+            bail!(
+                "no agent-memory workspace in {} (no config.json): run `agent-memory init` first, \
+                 or point --home or AGENT_MEMORY_HOME at an initialised directory",
+                self.root.display()
+            );
+        }
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        let config: Config = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a valid agent-memory config", path.display()))?;
+        if config.format != CONFIG_FORMAT {
+            bail!(
+                "{} has config format {}; this build reads format {CONFIG_FORMAT}",
+                path.display(),
+                config.format
+            );
+        }
+        Ok(config)
+    }
+
+    /// Writes `config.json` (through a temporary file and a rename, so a crash never leaves half
+    /// a config behind).
+    pub(crate) fn write_config(&self, config: &Config) -> anyhow::Result<()> {
+        write_atomically(&self.config_path(), &serde_json::to_string_pretty(config)?)
+    }
+}
+
+/// Replaces `path` with `contents` through a sibling temporary file and a rename.
+pub(crate) fn write_atomically(path: &Path, contents: &str) -> anyhow::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, contents).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+    Ok(())
+}
+
+/// Refuses `path` unless it can hold a new `backend` database: it does not exist yet, or it is an
+/// empty file (redb) or an empty directory (sled). Replay and the demo start from nothing.
+pub(crate) fn require_unused_database(path: &Path, backend: BackendKind) -> anyhow::Result<()> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    let empty = match backend {
+        BackendKind::Redb => meta.is_file() && meta.len() == 0,
+        BackendKind::Sled => {
+            meta.is_dir()
+                && std::fs::read_dir(path)
+                    .with_context(|| format!("reading {}", path.display()))?
+                    .next()
+                    .is_none()
+        }
+    };
+    if !empty {
+        let what = match backend {
+            BackendKind::Redb => "a new or empty file",
+            BackendKind::Sled => "a new or empty directory",
+        };
+        bail!(
+            "{} is already in use: a {} database must be {what} (a used database would mix old \
+             memories into this run); choose another path or remove it",
+            path.display(),
+            backend.name()
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_round_trips_and_ids_differ_between_homes() {
+        let a = Config::new(BackendKind::Sled, "2026-01-01T00:00:00Z".into());
+        let b = Config::new(BackendKind::Redb, "2026-01-01T00:00:00Z".into());
+        assert_ne!(a.workspace, b.workspace);
+        let text = serde_json::to_string(&a).unwrap();
+        assert!(text.contains("\"backend\":\"sled\""));
+        assert_eq!(serde_json::from_str::<Config>(&text).unwrap(), a);
+    }
+
+    #[test]
+    fn a_used_database_is_refused_and_a_new_or_empty_one_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("db");
+        require_unused_database(&file, BackendKind::Redb).unwrap();
+        std::fs::write(&file, "").unwrap();
+        require_unused_database(&file, BackendKind::Redb).unwrap();
+        std::fs::write(&file, "x").unwrap();
+        assert!(require_unused_database(&file, BackendKind::Redb).is_err());
+        // A file is no sled directory, and a directory no redb file.
+        assert!(require_unused_database(&file, BackendKind::Sled).is_err());
+        let sub = dir.path().join("sled");
+        std::fs::create_dir(&sub).unwrap();
+        require_unused_database(&sub, BackendKind::Sled).unwrap();
+        assert!(require_unused_database(&sub, BackendKind::Redb).is_err());
+        std::fs::write(sub.join("conf"), "x").unwrap();
+        assert!(require_unused_database(&sub, BackendKind::Sled).is_err());
+    }
+}

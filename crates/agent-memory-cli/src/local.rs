@@ -1,0 +1,173 @@
+//! Opening the facade on a local home: the embedded backend `config.json` names, the passages
+//! kept in `passages.json`, the JSON-lines audit log, and the callers every local command acts as
+//! (the owner member, and the agent credential `init` created for them).
+
+use std::sync::Arc;
+
+use agent_memory::{AgentCaller, AgentCredential, Clock, MemberCaller, MemoryService, SystemClock};
+use anyhow::{Context, bail};
+use citation_verify::{InMemoryPassageSource, Passage};
+use memory_core::{ContextBinding, CredentialId, MemberId, Role, Scope, Settings, WorkspaceId};
+use serde_json::json;
+use store_trait::{Backend, Durability, RedbBackend, SledBackend};
+
+use crate::audit_log::JsonLinesAuditSink;
+use crate::home::{BackendKind, Config, Home, require_unused_database, write_atomically};
+
+/// The facade opened on a home, with the identities `init` created.
+pub(crate) struct Local {
+    pub(crate) home: Home,
+    pub(crate) config: Config,
+    pub(crate) service: MemoryService,
+    passages: Arc<InMemoryPassageSource>,
+    stored_passages: Vec<Passage>,
+    workspace: WorkspaceId,
+    member: MemberId,
+    credential: CredentialId,
+}
+
+/// Opens the embedded database of `backend` at `path`; `create` allows a new one.
+pub(crate) fn open_backend(
+    backend: BackendKind,
+    path: &std::path::Path,
+    create: bool,
+) -> anyhow::Result<Arc<dyn Backend>> {
+    if !create && !path.exists() {
+        bail!(
+            "the {} database {} is missing (config.json names it); restore it or start over \
+             with a new home",
+            backend.name(),
+            path.display()
+        );
+    }
+    let context = || format!("opening the {} database {}", backend.name(), path.display());
+    // Every acknowledged command is on disk: the CLI's writes are few and a person is waiting
+    // for exactly one of them.
+    let opened: Arc<dyn Backend> = match backend {
+        BackendKind::Redb if create => {
+            Arc::new(RedbBackend::create(path, Durability::Immediate).with_context(context)?)
+        }
+        BackendKind::Redb => {
+            Arc::new(RedbBackend::open(path, Durability::Immediate).with_context(context)?)
+        }
+        BackendKind::Sled => {
+            Arc::new(SledBackend::open(path, Durability::Immediate).with_context(context)?)
+        }
+    };
+    Ok(opened)
+}
+
+impl Local {
+    /// Opens an initialised home with the system clock.
+    pub(crate) fn open(home: &Home) -> anyhow::Result<Local> {
+        let config = home.load_config()?;
+        Self::start(home, config, Arc::new(SystemClock), false)
+    }
+
+    /// `init`: creates the database, turns agent memories on and writes `config.json` last, so
+    /// an interrupted init leaves no config behind and can be run again on a clean directory.
+    pub(crate) fn init(
+        home: &Home,
+        backend: BackendKind,
+        clock: Arc<dyn Clock>,
+    ) -> anyhow::Result<(Local, Settings)> {
+        if home.is_initialized() {
+            bail!(
+                "{} is already initialised ({} exists); use it as it is, or remove the \
+                 directory to start over",
+                home.root().display(),
+                home.config_path().display()
+            );
+        }
+        std::fs::create_dir_all(home.root())
+            .with_context(|| format!("creating {}", home.root().display()))?;
+        require_unused_database(&home.database_path(backend), backend)?;
+        let config = Config::new(backend, clock.now().to_string());
+        let local = Self::start(home, config, clock, true)?;
+        let settings = local
+            .service
+            .settings_put(&local.owner(), &json!({"agentMemoriesEnabled": true}))?;
+        home.write_config(&local.config)?;
+        Ok((local, settings))
+    }
+
+    fn start(
+        home: &Home,
+        config: Config,
+        clock: Arc<dyn Clock>,
+        create: bool,
+    ) -> anyhow::Result<Local> {
+        let workspace = WorkspaceId::new(config.workspace.clone())?;
+        let member = MemberId::new(config.member.clone())?;
+        let credential = CredentialId::new(config.credential.clone())?;
+        let backend = open_backend(config.backend, &home.database_path(config.backend), create)?;
+        let stored_passages = load_passages(home)?;
+        let passages = Arc::new(InMemoryPassageSource::new());
+        for passage in &stored_passages {
+            passages.put_passage(&workspace, passage.clone());
+        }
+        let service = MemoryService::builder(backend, passages.clone())
+            .clock(clock)
+            .audit(Arc::new(JsonLinesAuditSink::open(&home.audit_path())?))
+            .build()?;
+        Ok(Local {
+            home: home.clone(),
+            config,
+            service,
+            passages,
+            stored_passages,
+            workspace,
+            member,
+            credential,
+        })
+    }
+
+    /// The owner member, for settings and the member's own list and delete.
+    pub(crate) fn owner(&self) -> MemberCaller {
+        MemberCaller {
+            workspace: self.workspace.clone(),
+            member: self.member.clone(),
+            role: Role::Owner,
+        }
+    }
+
+    /// The local agent credential: the owner's, with both scopes, bound to no context set.
+    pub(crate) fn agent(&self) -> AgentCaller {
+        AgentCaller::Resolved(AgentCredential {
+            workspace: self.workspace.clone(),
+            workspace_retaining: true,
+            member: self.member.clone(),
+            credential: self.credential.clone(),
+            role: Some(Role::Owner),
+            active: true,
+            scopes: Scope::ALL.to_vec(),
+            binding: ContextBinding::Unbound,
+        })
+    }
+
+    /// Inserts or replaces a passage (by id) and saves `passages.json`.
+    pub(crate) fn put_passage(&mut self, passage: Passage) -> anyhow::Result<()> {
+        match self.stored_passages.iter_mut().find(|p| p.id == passage.id) {
+            Some(existing) => *existing = passage.clone(),
+            None => self.stored_passages.push(passage.clone()),
+        }
+        write_atomically(
+            &self.home.passages_path(),
+            &serde_json::to_string_pretty(&self.stored_passages)?,
+        )?;
+        self.passages.put_passage(&self.workspace, passage);
+        Ok(())
+    }
+}
+
+/// The passages saved in `passages.json` (none when the file does not exist).
+fn load_passages(home: &Home) -> anyhow::Result<Vec<Passage>> {
+    let path = home.passages_path();
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a JSON array of passages", path.display()))
+}
