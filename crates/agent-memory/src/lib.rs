@@ -67,3 +67,8 @@ pub use memory_core::{ApiError, ErrorCode};
 pub use recall::RecallResponse;
 pub use responses::{DeletedResponse, ListResponse, PurgedResponse, RememberResponse};
 pub use service::{BuildError, MemoryService, MemoryServiceBuilder};
+
+/// The README's Rust example is compiled and run as a doctest, so it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
