@@ -67,8 +67,8 @@ pub use memory::{
 };
 pub use session::{Access, Session, SessionResource};
 pub use store::{
-    Actor, MemoryStore, MemoryVersion, PathRejection, PiiPolicy, StoreMemory, StorePath,
-    VersionOperation, content_sha256,
+    Actor, MemoryDeleted, MemoryStore, MemoryStoreDeleted, MemoryVersion, PathRejection, PiiPolicy,
+    Precondition, StoreMemory, StoreMemoryMetadata, StorePath, VersionOperation, content_sha256,
 };
 pub use tenancy::{
     ContextBinding, ContextSet, CredentialId, MemberId, Role, Scope, Settings, WorkspaceId,

@@ -154,8 +154,8 @@ fn check_scenarios(scenarios: &[PathBuf], update: bool, args: impl Fn(&str) -> V
 }
 
 #[test]
-fn replay_reproduces_the_spec_example_up_to_its_recall_line() {
-    // replay.md's example, ids elided in the spec; the recall line arrives with ranked recall.
+fn replay_reproduces_the_spec_example() {
+    // replay.md's example; the spec elides ids, so they are checked by shape.
     let script = r#"{"op":"workspace.create","body":{"id":"ws1"}}
 {"op":"member.add","body":{"workspace":"ws1","id":"olivia","role":"owner"}}
 {"op":"member.add","body":{"workspace":"ws1","id":"alice","role":"editor"}}
@@ -163,11 +163,12 @@ fn replay_reproduces_the_spec_example_up_to_its_recall_line() {
 {"op":"remember","as":"cred_a","body":{"namespace":"prefs","text":"likes short answers"}}
 {"op":"settings.put","as":"olivia","body":{"agentMemoriesEnabled":true}}
 {"op":"remember","at":"2026-01-02T00:00:00Z","as":"cred_a","body":{"namespace":"prefs","key":"tone","text":"Reply tersely; mail me at a@b.io"},"save":{"m1":"/memory/id"}}
+{"op":"recall","as":"cred_a","body":{"query":"how should replies sound?"}}
 "#;
     let (status, stdout, _) = run_cli(&["replay"], script);
     assert_eq!(status, 0);
     let lines = parse_lines(&stdout, "example");
-    assert_eq!(lines.len(), 7);
+    assert_eq!(lines.len(), 8);
     for line in &lines[..4] {
         assert_eq!(line, &serde_json::json!({"status": 200, "body": {}}));
     }
@@ -196,6 +197,13 @@ fn replay_reproduces_the_spec_example_up_to_its_recall_line() {
     );
     assert_eq!(lines[6]["body"]["superseded"], 0);
     assert_eq!(lines[6]["body"]["masked"], serde_json::json!({"email": 1}));
+    let recall = &lines[7];
+    assert_eq!(recall["status"], 200);
+    assert_eq!(recall["body"]["hidden"], 0);
+    assert_eq!(recall["body"]["considered"], 1);
+    assert_eq!(recall["body"]["semanticSkipped"], false);
+    assert_eq!(recall["body"]["memories"][0]["id"], memory["id"], "the saved memory is recalled");
+    assert!(recall["body"]["memories"][0]["score"].as_f64().unwrap() > 0.0);
 }
 
 #[test]
