@@ -43,7 +43,7 @@ impl Stored {
                 // Few distinct recencies, so that tie-breaks run as they do on real data.
                 recency: (i / 3) as i64,
                 id: &self.ids[i],
-                terms: &self.stats[i],
+                terms: (&self.stats[i]).into(),
                 embedding: Some(&self.embeddings[i]),
                 entities: &self.entities[i],
             })

@@ -1,10 +1,15 @@
 //! `recall`: the 300 most recent valid candidates, re-verified, ranked by BM25, embedding cosine
 //! and entity overlap, fused with RRF.
 
+use std::collections::HashSet;
+use std::sync::Arc;
+
 use citation_verify::{Entity, Verdict};
-use fusion_rank::{Candidate, PreparedQuery, TermStats};
+use fusion_rank::{Candidate, PreparedQuery, TermStats, Terms};
 use governance_policy as policy;
-use memory_core::{AgentMemory, ApiError, MemoryView, Ranks, RecalledMemory, Scope};
+use memory_core::{
+    AgentMemory, ApiError, ContextBinding, MemoryView, Ranks, RecalledMemory, Scope,
+};
 use serde::Serialize;
 use serde_json::Value;
 use store_trait::ScanQuery;
@@ -12,7 +17,9 @@ use store_trait::ScanQuery;
 use crate::caller::AgentCaller;
 use crate::service::{MemoryService, internal};
 
-/// How many versions one backend scan reads while collecting candidates.
+/// How many versions one backend scan reads while collecting candidates for a credential bound
+/// to a context set, which can filter out any number of them. An unbound credential sees every
+/// version, so its one scan asks for exactly the candidates it needs.
 const CANDIDATE_BATCH: usize = 128;
 
 /// `recall`: `{ "memories": [...], "hidden": n, "considered": n, "semanticSkipped": bool }`.
@@ -41,12 +48,18 @@ impl MemoryService {
         let cutoff = policy::expired_cutoff(now, auth.settings.retention_days);
 
         // The 300 most recent versions valid at `asOf`, matching the filters, inside the set.
-        let mut candidates: Vec<AgentMemory> = Vec::new();
+        // Shared references: the candidates are only read, and copying 300 records cost more
+        // than ranking them.
+        let mut candidates: Vec<Arc<AgentMemory>> = Vec::new();
         let mut after = None;
         loop {
+            let limit = match binding {
+                ContextBinding::Unbound => policy::RECALL_CANDIDATES_MAX - candidates.len(),
+                _ => CANDIDATE_BATCH,
+            };
             let batch = self
                 .backend
-                .scan(
+                .scan_shared(
                     &auth.owner,
                     &ScanQuery {
                         valid_at: as_of,
@@ -55,11 +68,11 @@ impl MemoryService {
                         key: None,
                         collection_id: request.collection_id.clone(),
                         after: after.take(),
-                        limit: CANDIDATE_BATCH,
+                        limit,
                     },
                 )
                 .map_err(internal)?;
-            let exhausted = batch.len() < CANDIDATE_BATCH;
+            let exhausted = batch.len() < limit;
             after = batch.last().map(|m| (m.created_at, m.id.clone()));
             candidates.extend(
                 batch
@@ -73,7 +86,7 @@ impl MemoryService {
         candidates.truncate(policy::RECALL_CANDIDATES_MAX);
 
         // One batched re-verification; hidden candidates leave before ranking.
-        let refs: Vec<&AgentMemory> = candidates.iter().collect();
+        let refs: Vec<&AgentMemory> = candidates.iter().map(|m| &**m).collect();
         let verification = citation_verify::verify(
             self.passages.as_ref(),
             &auth.owner.workspace,
@@ -82,6 +95,7 @@ impl MemoryService {
         );
         let mut kept: Vec<(&AgentMemory, memory_core::SourceState, Vec<String>)> = Vec::new();
         let mut known: Vec<Entity> = Vec::new();
+        let mut known_ids: HashSet<String> = HashSet::new();
         let mut hidden = 0u64;
         for ((memory, verdict), entities) in refs
             .iter()
@@ -93,7 +107,8 @@ impl MemoryService {
                 Verdict::Visible(state) => {
                     let ids = entities.iter().map(|e| e.id.clone()).collect();
                     for entity in entities {
-                        if !known.iter().any(|k| k.id == entity.id) {
+                        if !known_ids.contains(&entity.id) {
+                            known_ids.insert(entity.id.clone());
                             known.push(entity);
                         }
                     }
@@ -112,21 +127,27 @@ impl MemoryService {
             prepared = prepared.with_embedding(vector);
         }
         let model = self.embeddings.model_id();
-        // Stored term counts become the ranker's lookup structure here; memory-core stays free
-        // of ranking types, at the price of rebuilding it per candidate.
-        let stats: Vec<TermStats> = kept
+        // The ranker borrows the stored term counts, which remember stores sorted; only counts
+        // stored otherwise (by hand, or by another writer) are rebuilt into a lookup structure.
+        // memory-core stays free of ranking types.
+        let lookups: Vec<Result<Terms<'_>, TermStats>> = kept
             .iter()
             .map(|(memory, _, _)| {
-                TermStats::from_counts(memory.ranking.terms.clone(), memory.ranking.length)
+                let r = &memory.ranking;
+                Terms::from_sorted(&r.terms, r.length)
+                    .ok_or_else(|| TermStats::from_counts(r.terms.clone(), r.length))
             })
             .collect();
         let ranked: Vec<Candidate<'_>> = kept
             .iter()
-            .zip(&stats)
-            .map(|((memory, _, entities), terms)| Candidate {
+            .zip(&lookups)
+            .map(|((memory, _, entities), lookup)| Candidate {
                 recency: memory.created_at.as_millis(),
                 id: memory.id.as_str(),
-                terms,
+                terms: match lookup {
+                    Ok(terms) => *terms,
+                    Err(stats) => stats.into(),
+                },
                 // Vectors of another model are never compared: such a memory sits out the
                 // semantic ranker.
                 embedding: memory

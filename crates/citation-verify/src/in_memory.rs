@@ -2,8 +2,8 @@
 //! replay scripts.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use memory_core::{MemberId, WorkspaceId, content_sha256};
 use serde::{Deserialize, Serialize};
@@ -58,7 +58,8 @@ impl Passage {
 #[derive(Debug)]
 struct Stored {
     passage: Passage,
-    sha256: String,
+    /// The answer of a lookup that reports hashes, built once so that lookups share it.
+    found: Arc<PassageInfo>,
 }
 
 #[derive(Debug, Default)]
@@ -120,11 +121,19 @@ impl InMemoryPassageSource {
 
     /// Inserts or replaces a passage of `workspace`.
     pub fn put_passage(&self, workspace: &WorkspaceId, passage: Passage) {
-        let sha256 = content_sha256(&passage.text);
+        let found = Arc::new(PassageInfo {
+            passage_id: passage.id.clone(),
+            document_id: passage.document_id.clone(),
+            collection_id: passage.collection_id.clone(),
+            document_version: passage.document_version,
+            sha256: Some(content_sha256(&passage.text)),
+            body: None,
+            entities: passage.entities.clone(),
+        });
         self.with_state(|state| {
             let ws = state.entry(workspace.clone()).or_default();
             ws.passages
-                .insert(passage.id.clone(), Stored { passage, sha256 });
+                .insert(passage.id.clone(), Stored { passage, found });
         });
     }
 
@@ -218,21 +227,23 @@ impl PassageSource for InMemoryPassageSource {
                         return PassageLookup::Gone;
                     };
                     let p = &stored.passage;
+                    // The probe of `unreadable` needs owned strings; skip building it when
+                    // nothing is unreadable, the usual case.
                     let unreadable = ws.expired.contains(&p.document_id)
-                        || ws
-                            .unreadable
-                            .contains(&(p.document_id.clone(), member.clone()));
+                        || (!ws.unreadable.is_empty()
+                            && ws
+                                .unreadable
+                                .contains(&(p.document_id.clone(), member.clone())));
                     if unreadable {
                         return PassageLookup::Gone;
                     }
-                    PassageLookup::Found(PassageInfo {
-                        passage_id: p.id.clone(),
-                        document_id: p.document_id.clone(),
-                        collection_id: p.collection_id.clone(),
-                        document_version: p.document_version,
-                        sha256: self.report_hashes.then(|| stored.sha256.clone()),
-                        body: (!self.report_hashes).then(|| p.text.clone()),
-                        entities: p.entities.clone(),
+                    if self.report_hashes {
+                        return PassageLookup::Found(Arc::clone(&stored.found));
+                    }
+                    PassageLookup::found(PassageInfo {
+                        sha256: None,
+                        body: Some(p.text.clone()),
+                        ..PassageInfo::clone(&stored.found)
                     })
                 })
                 .collect()

@@ -74,11 +74,19 @@ impl PassageInfo {
 /// The answer for one requested passage id.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PassageLookup {
-    /// Readable by the member.
-    Found(PassageInfo),
+    /// Readable by the member. Shared, so that a source holding its passages in memory answers
+    /// the hundreds of ids of one recall without copying each passage's strings and entities.
+    Found(Arc<PassageInfo>),
     /// Deleted, expired, unreadable for the member, not found, or in another workspace. The
     /// reasons are deliberately not told apart.
     Gone,
+}
+
+impl PassageLookup {
+    /// [`PassageLookup::Found`] for `info`.
+    pub fn found(info: PassageInfo) -> Self {
+        PassageLookup::Found(Arc::new(info))
+    }
 }
 
 /// Batched passage lookup, supplied by the host.

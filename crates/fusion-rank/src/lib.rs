@@ -40,7 +40,7 @@
 //!     .map(|(i, (id, terms, embedding, entities))| Candidate {
 //!         recency: i as i64,
 //!         id,
-//!         terms,
+//!         terms: terms.into(),
 //!         embedding: Some(embedding.as_slice()),
 //!         entities,
 //!     })
@@ -86,7 +86,7 @@ pub use rank::{
     BM25_B, BM25_K1, Candidate, Fused, PreparedQuery, RRF_K, Rankings, Ranks, Scored, bm25_ranking,
     entity_ranking, fuse, fuse_rankings, semantic_ranking,
 };
-pub use tokenize::{PLACEHOLDERS, TermStats, tokenize};
+pub use tokenize::{PLACEHOLDERS, TermStats, Terms, tokenize};
 
 use std::time::Duration;
 

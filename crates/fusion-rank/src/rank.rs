@@ -1,6 +1,6 @@
 //! The three rankers (BM25, embedding cosine, entity overlap) and their Reciprocal Rank Fusion.
 
-use crate::tokenize::{Probe, TermStats, tokenize};
+use crate::tokenize::{Probe, Terms, tokenize};
 use std::cmp::Ordering;
 
 /// BM25 term-frequency saturation.
@@ -17,8 +17,9 @@ pub struct Candidate<'a> {
     pub recency: i64,
     /// The caller's id; breaks ties left by recency (ascending byte order).
     pub id: &'a str,
-    /// Term statistics computed when the text was written.
-    pub terms: &'a TermStats,
+    /// Term statistics computed when the text was written (`(&stats).into()` for a
+    /// [`TermStats`](crate::TermStats), or [`Terms::from_sorted`] over stored counts).
+    pub terms: Terms<'a>,
     /// The text's embedding, only when made by the same model as the query's (the caller
     /// checks the model id); a vector of another length is left out.
     ///
@@ -181,12 +182,12 @@ pub fn bm25_ranking(terms: &[String], candidates: &[Candidate<'_>]) -> Vec<Score
     let mut df = vec![0u32; q];
     let mut total_length = 0u64;
     let mut matched = 0usize;
+    let by_term = Probe::order(&terms);
     for (row, c) in tf.chunks_exact_mut(q).zip(candidates) {
         total_length += u64::from(c.terms.length());
+        c.terms.frequencies(&terms, &by_term, row);
         let mut any = false;
-        for ((slot, probe), n) in row.iter_mut().zip(&terms).zip(df.iter_mut()) {
-            let f = c.terms.frequency_of(probe);
-            *slot = f;
+        for (&f, n) in row.iter().zip(df.iter_mut()) {
             *n += u32::from(f > 0);
             any |= f > 0;
         }
@@ -419,6 +420,7 @@ pub fn fuse(query: &PreparedQuery, candidates: &[Candidate<'_>], limit: usize) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::TermStats;
 
     fn stats(text: &str) -> TermStats {
         TermStats::from_text(text)
@@ -432,14 +434,14 @@ mod tests {
             Candidate {
                 recency: 0,
                 id: "a",
-                terms: &a,
+                terms: (&a).into(),
                 embedding: None,
                 entities: &none,
             },
             Candidate {
                 recency: 0,
                 id: "b",
-                terms: &b,
+                terms: (&b).into(),
                 embedding: None,
                 entities: &none,
             },
@@ -489,7 +491,7 @@ mod tests {
         let cands = [Candidate {
             recency: 0,
             id: "raw",
-            terms: &s,
+            terms: (&s).into(),
             embedding: Some(&raw),
             entities: &none,
         }];
@@ -516,35 +518,35 @@ mod tests {
             Candidate {
                 recency: 0,
                 id: "zero",
-                terms: &s,
+                terms: (&s).into(),
                 embedding: Some(&zero),
                 entities: &none,
             },
             Candidate {
                 recency: 0,
                 id: "short",
-                terms: &s,
+                terms: (&s).into(),
                 embedding: Some(&short),
                 entities: &none,
             },
             Candidate {
                 recency: 0,
                 id: "none",
-                terms: &s,
+                terms: (&s).into(),
                 embedding: None,
                 entities: &none,
             },
             Candidate {
                 recency: 0,
                 id: "opp",
-                terms: &s,
+                terms: (&s).into(),
                 embedding: Some(&opposite),
                 entities: &none,
             },
             Candidate {
                 recency: 0,
                 id: "good",
-                terms: &s,
+                terms: (&s).into(),
                 embedding: Some(&good),
                 entities: &none,
             },
@@ -567,7 +569,7 @@ mod tests {
         let cands = [Candidate {
             recency: 0,
             id: "a",
-            terms: &s,
+            terms: (&s).into(),
             embedding: None,
             entities: &none,
         }];

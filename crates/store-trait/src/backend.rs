@@ -229,6 +229,19 @@ pub trait Backend: Send + Sync {
     /// starting strictly after `query.after`, at most `query.limit`.
     fn scan(&self, owner: &Owner, query: &ScanQuery) -> Result<Vec<AgentMemory>, Error>;
 
+    /// [`scan`](Self::scan) with each version behind an `Arc`, for read paths that only borrow
+    /// the versions (recall reads up to 300 per call). A backend that keeps its versions in
+    /// memory hands out shared references instead of deep copies, which cost more than the
+    /// rest of a recall; the default wraps the answer of `scan`, which is all a backend that
+    /// decodes every version anyway can do.
+    fn scan_shared(
+        &self,
+        owner: &Owner,
+        query: &ScanQuery,
+    ) -> Result<Vec<Arc<AgentMemory>>, Error> {
+        Ok(self.scan(owner, query)?.into_iter().map(Arc::new).collect())
+    }
+
     /// Removes every version of (namespace, key), expired ones included, and resets the key's
     /// version numbering; returns the removed versions newest first. When the key has no version
     /// (never had one, or all were purged) nothing changes, its numbering included, and the
@@ -310,6 +323,15 @@ macro_rules! forward_backend {
             fn scan(&self, owner: &Owner, query: &ScanQuery) -> Result<Vec<AgentMemory>, Error> {
                 let $this = self;
                 Backend::scan($target, owner, query)
+            }
+
+            fn scan_shared(
+                &self,
+                owner: &Owner,
+                query: &ScanQuery,
+            ) -> Result<Vec<std::sync::Arc<AgentMemory>>, Error> {
+                let $this = self;
+                Backend::scan_shared($target, owner, query)
             }
 
             fn forget_key(

@@ -72,6 +72,8 @@
 #![warn(missing_docs)]
 
 mod backend;
+#[cfg(any(feature = "redb", feature = "sled"))]
+mod codec;
 #[cfg(feature = "conformance")]
 pub mod conformance;
 mod durability;

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::ops::Bound;
-use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, CredentialId, MemberId, Settings, Timestamp, WorkspaceId,
@@ -44,7 +44,9 @@ struct WorkspaceState {
 
 #[derive(Default)]
 struct OwnerState {
-    versions: BTreeMap<ScanKey, AgentMemory>,
+    /// Shared, so that [`Backend::scan_shared`] hands out references instead of deep copies; a
+    /// version superseded while a reader holds it is copied on write (`Arc::make_mut`).
+    versions: BTreeMap<ScanKey, Arc<AgentMemory>>,
     /// Id → `created_at`, to find a version's scan key.
     ids: HashMap<AgentMemoryId, Timestamp>,
     /// Namespace → key → the key's index entry.
@@ -146,7 +148,7 @@ impl OwnerState {
     }
 
     fn remove_version(&mut self, sk: &ScanKey) -> Option<AgentMemory> {
-        let memory = self.versions.remove(sk)?;
+        let memory = Arc::unwrap_or_clone(self.versions.remove(sk)?);
         self.ids.remove(&memory.id);
         Some(memory)
     }
@@ -239,7 +241,7 @@ impl Backend for InMemoryBackend {
             current: key_state
                 .and_then(|k| k.current.as_ref())
                 .and_then(|sk| existing?.versions.get(sk))
-                .cloned(),
+                .map(|m| AgentMemory::clone(m)),
             last_version: key_state.map_or(0, |k| k.last_version),
         };
 
@@ -273,12 +275,13 @@ impl Backend for InMemoryBackend {
             if write.supersede_current
                 && let Some(old) = previous.and_then(|p| target.versions.get_mut(&p))
             {
+                let old = Arc::make_mut(old);
                 old.superseded_at = Some(record.created_at);
                 superseded = Some(old.clone());
             }
         }
         target.ids.insert(record.id.clone(), record.created_at);
-        target.versions.insert(sk, record.clone());
+        target.versions.insert(sk, Arc::new(record.clone()));
         Ok(RememberOutcome::Written { record, superseded })
     }
 
@@ -288,7 +291,7 @@ impl Backend for InMemoryBackend {
             let created_at = *o.ids.get(id)?;
             o.versions.get(&(created_at, id.clone()))
         });
-        Ok(found.cloned())
+        Ok(found.map(|m| AgentMemory::clone(m)))
     }
 
     fn current_of_key(
@@ -302,29 +305,21 @@ impl Backend for InMemoryBackend {
             let sk = o.key(namespace, key)?.current.as_ref()?;
             o.versions.get(sk)
         });
-        Ok(found.cloned())
+        Ok(found.map(|m| AgentMemory::clone(m)))
     }
 
     fn scan(&self, owner: &Owner, query: &ScanQuery) -> Result<Vec<AgentMemory>, Error> {
         let state = self.read();
-        let Some(o) = state.owner(owner) else {
-            return Ok(Vec::new());
-        };
-        let upper = match &query.after {
-            Some(after) => Bound::Excluded(after.clone()),
-            None => Bound::Unbounded,
-        };
-        let found = o
-            .versions
-            .range((Bound::Unbounded, upper))
-            .rev()
-            .take_while(|((created_at, _), _)| *created_at > query.expired_cutoff)
-            .map(|(_, memory)| memory)
-            .filter(|memory| query.matches(memory))
-            .take(query.limit)
-            .cloned()
-            .collect();
-        Ok(found)
+        Ok(scan_owner(&state, owner, query, |m| AgentMemory::clone(m)))
+    }
+
+    fn scan_shared(
+        &self,
+        owner: &Owner,
+        query: &ScanQuery,
+    ) -> Result<Vec<Arc<AgentMemory>>, Error> {
+        let state = self.read();
+        Ok(scan_owner(&state, owner, query, Arc::clone))
     }
 
     fn forget_key(
@@ -414,6 +409,31 @@ impl Backend for InMemoryBackend {
             .settings = Some(*settings);
         Ok(())
     }
+}
+
+/// The versions `query` selects of `owner`, newest first, each through `take`.
+fn scan_owner<T>(
+    state: &State,
+    owner: &Owner,
+    query: &ScanQuery,
+    take: impl Fn(&Arc<AgentMemory>) -> T,
+) -> Vec<T> {
+    let Some(o) = state.owner(owner) else {
+        return Vec::new();
+    };
+    let upper = match &query.after {
+        Some(after) => Bound::Excluded(after.clone()),
+        None => Bound::Unbounded,
+    };
+    o.versions
+        .range((Bound::Unbounded, upper))
+        .rev()
+        .take_while(|((created_at, _), _)| *created_at > query.expired_cutoff)
+        .map(|(_, memory)| memory)
+        .filter(|memory| query.matches(memory))
+        .take(query.limit)
+        .map(take)
+        .collect()
 }
 
 impl InMemoryBackend {

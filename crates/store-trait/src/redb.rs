@@ -20,7 +20,7 @@ use crate::{
 
 /// The layout version this build reads and writes, stored under [`FORMAT_KEY`] in [`META`].
 /// Bump it on any change of a table, a key or a value encoding.
-const FORMAT_VERSION: u32 = 1;
+const FORMAT_VERSION: u32 = 2;
 const FORMAT_KEY: &str = "format_version";
 
 /// `"format_version"` → [`FORMAT_VERSION`].
@@ -478,12 +478,12 @@ fn clear_range<V: ::redb::Value + 'static>(
 }
 
 fn decode(bytes: &[u8]) -> Result<AgentMemory, Error> {
-    // serde_json's messages name a position, never the content.
-    serde_json::from_slice(bytes).map_err(|e| corrupt(&format!("undecodable version: {e}")))
+    crate::codec::decode(bytes).map_err(|e| corrupt(&format!("undecodable version: {e}")))
 }
 
 fn encode(memory: &AgentMemory) -> Result<Vec<u8>, Error> {
-    serde_json::to_vec(memory).map_err(backend_error)
+    crate::codec::encode(memory)
+        .map_err(|e| Error::Backend(format!("cannot encode a version: {e}")))
 }
 
 fn corrupt(what: &str) -> Error {

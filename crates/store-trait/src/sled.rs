@@ -88,7 +88,7 @@ struct Trees {
 
 impl SledBackend {
     /// The storage format this build reads and writes, recorded in every database it creates.
-    pub const FORMAT_VERSION: u32 = 1;
+    pub const FORMAT_VERSION: u32 = 2;
 
     /// Opens (creating when missing) the database directory `path`.
     ///
@@ -98,10 +98,7 @@ impl SledBackend {
     /// a database that sled itself cannot open is [`Error::Backend`].
     pub fn open(path: impl AsRef<Path>, durability: Durability) -> Result<Self, Error> {
         let path = path.as_ref().to_path_buf();
-        let db = ::sled::Config::new()
-            .path(&path)
-            .open()
-            .map_err(|e| storage("open", &e))?;
+        let db = open_when_released(&path).map_err(|e| storage("open", &e))?;
         match db.get(FORMAT_KEY).map_err(|e| storage("open", &e))? {
             Some(found) => {
                 let found = <[u8; 4]>::try_from(found.as_ref())
@@ -508,7 +505,7 @@ impl Tx<'_> {
     }
 
     fn put_memory(&self, prefix: &[u8], memory: &AgentMemory) -> TxResult<()> {
-        let value = serde_json::to_vec(memory)
+        let value = crate::codec::encode(memory)
             .map_err(|e| abort_corrupt(format!("cannot encode a memory: {e}")))?;
         self.memories
             .insert(memory_key(prefix, memory.created_at, &memory.id), value)?;
@@ -1026,7 +1023,7 @@ fn digit(level: u32, u: u64) -> u8 {
 // Value encoding: memories and settings are serde JSON; the small index records are binary.
 
 fn decode_memory(value: &[u8]) -> Result<AgentMemory, String> {
-    serde_json::from_slice(value)
+    crate::codec::decode(value)
         .map_err(|e| format!("corrupt sled database: unreadable memory record: {e}"))
 }
 
@@ -1110,6 +1107,25 @@ impl KeyEntry {
             last_version,
             versions,
         })
+    }
+}
+
+/// Opens the sled database at `path`, waiting up to two seconds for this process's previous
+/// handle to let go of the file lock: sled releases it from a background thread after the last
+/// handle drops, so an immediate reopen in the same process can otherwise fail spuriously.
+fn open_when_released(path: &Path) -> ::sled::Result<::sled::Db> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    loop {
+        match ::sled::Config::new().path(path).open() {
+            // sled reports a held lock as a plain `Other` I/O error with this message.
+            Err(::sled::Error::Io(e))
+                if e.to_string().starts_with("could not acquire lock")
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => return other,
+        }
     }
 }
 

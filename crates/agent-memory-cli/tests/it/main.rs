@@ -37,12 +37,19 @@ pub(crate) fn run_cli_with(
         command.env(key, value);
     }
     let mut child = command.spawn().expect("the agent-memory binary starts");
-    child
+    let written = child
         .stdin
         .take()
         .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
-        .expect("stdin accepts input");
+        .write_all(stdin.as_bytes());
+    // A command that exits before reading its input (a usage error, say) closes the pipe first.
+    if let Err(e) = written {
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "stdin accepts input: {e}"
+        );
+    }
     let out = child.wait_with_output().expect("the binary finishes");
     (
         out.status.code().unwrap_or(-1),

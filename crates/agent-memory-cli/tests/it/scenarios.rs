@@ -202,7 +202,10 @@ fn replay_reproduces_the_spec_example() {
     assert_eq!(recall["body"]["hidden"], 0);
     assert_eq!(recall["body"]["considered"], 1);
     assert_eq!(recall["body"]["semanticSkipped"], false);
-    assert_eq!(recall["body"]["memories"][0]["id"], memory["id"], "the saved memory is recalled");
+    assert_eq!(
+        recall["body"]["memories"][0]["id"], memory["id"],
+        "the saved memory is recalled"
+    );
     assert!(recall["body"]["memories"][0]["score"].as_f64().unwrap() > 0.0);
 }
 

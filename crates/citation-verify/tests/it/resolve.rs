@@ -127,9 +127,9 @@ fn unverifiable_or_short_answers_are_refused() {
     };
     let w = ws("ws1");
     let alice = member("alice");
-    let no_content = Fixed(vec![PassageLookup::Found(info.clone())]);
+    let no_content = Fixed(vec![PassageLookup::found(info.clone())]);
     assert!(resolve_citations(&no_content, &w, &alice, &ids(&["p1"])).is_err());
-    let short = Fixed(vec![PassageLookup::Found(PassageInfo {
+    let short = Fixed(vec![PassageLookup::found(PassageInfo {
         body: Some("x".into()),
         ..info
     })]);

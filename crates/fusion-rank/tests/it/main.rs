@@ -35,7 +35,7 @@ impl Doc {
         Candidate {
             recency: self.recency,
             id: &self.id,
-            terms: &self.stats,
+            terms: (&self.stats).into(),
             embedding: Some(&self.embedding),
             entities: &self.entities,
         }

@@ -581,6 +581,14 @@ fn run_case<B: Backend + ?Sized>(backend: &B, ops: &[Op]) -> Result<(), TestCase
                     let got = backend_ok(backend.scan(&o, &query), step)?;
                     let want = model.scan(&o, &query);
                     prop_assert_eq!(&got, &want, "step {}, page {}: {:?}", step, page, op);
+                    let shared = backend_ok(backend.scan_shared(&o, &query), step)?;
+                    prop_assert!(
+                        shared.iter().map(|m| &**m).eq(&got),
+                        "step {}, page {}: scan_shared differs from scan: {:?}",
+                        step,
+                        page,
+                        op
+                    );
                     let Some(last) = want.last() else { break };
                     query.after = Some((last.created_at, last.id.clone()));
                 }
