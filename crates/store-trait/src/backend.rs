@@ -403,3 +403,38 @@ pub(crate) use forward_backend;
 forward_backend!(impl[B: Backend + ?Sized] &B, |this| &**this);
 forward_backend!(impl[B: Backend + ?Sized] Box<B>, |this| &**this);
 forward_backend!(impl[B: Backend + ?Sized] Arc<B>, |this| &**this);
+
+/// Checks that the record a `decide` closure returned belongs to the call before anything is
+/// written: the call's owner, credential and key, not superseded yet, and an id not stored before.
+/// Every backend calls it, so all of them refuse exactly the same writes; the reason is a static
+/// text for [`Error::InvalidWrite`].
+pub(crate) fn check_decided_write(
+    owner: &Owner,
+    credential: &CredentialId,
+    key: Option<(&str, &str)>,
+    record: &AgentMemory,
+    id_taken: bool,
+) -> Result<(), &'static str> {
+    if record.workspace != owner.workspace || record.member != owner.member {
+        return Err("the record belongs to another owner");
+    }
+    if record.credential != *credential {
+        return Err("the record names another credential");
+    }
+    let same_key = match key {
+        Some((namespace, key)) => {
+            record.namespace == namespace && record.key.as_deref() == Some(key)
+        }
+        None => record.key.is_none(),
+    };
+    if !same_key {
+        return Err("the record's namespace or key differs from the call's");
+    }
+    if record.superseded_at.is_some() {
+        return Err("a new record cannot be superseded");
+    }
+    if id_taken {
+        return Err("the record's id is already stored");
+    }
+    Ok(())
+}

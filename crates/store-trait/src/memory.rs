@@ -10,6 +10,7 @@ use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, CredentialId, MemberId, Settings, Timestamp, WorkspaceId,
 };
 
+use crate::backend::check_decided_write;
 use crate::{Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery};
 
 /// A version's position in scan order: scans walk these keys backwards.
@@ -183,40 +184,6 @@ impl OwnerState {
     }
 }
 
-/// Checks that a decided write belongs to this call before anything is written.
-fn check_write(
-    owner: &Owner,
-    credential: &CredentialId,
-    key: Option<(&str, &str)>,
-    existing: Option<&OwnerState>,
-    record: &AgentMemory,
-) -> Result<(), Error> {
-    if record.workspace != owner.workspace || record.member != owner.member {
-        return Err(Error::InvalidWrite("the record belongs to another owner"));
-    }
-    if record.credential != *credential {
-        return Err(Error::InvalidWrite("the record names another credential"));
-    }
-    let same_key = match key {
-        Some((namespace, key)) => {
-            record.namespace == namespace && record.key.as_deref() == Some(key)
-        }
-        None => record.key.is_none(),
-    };
-    if !same_key {
-        return Err(Error::InvalidWrite(
-            "the record's namespace or key differs from the call's",
-        ));
-    }
-    if record.superseded_at.is_some() {
-        return Err(Error::InvalidWrite("a new record cannot be superseded"));
-    }
-    if existing.is_some_and(|o| o.ids.contains_key(&record.id)) {
-        return Err(Error::InvalidWrite("the record's id is already stored"));
-    }
-    Ok(())
-}
-
 impl Backend for InMemoryBackend {
     fn remember(
         &self,
@@ -249,7 +216,9 @@ impl Backend for InMemoryBackend {
             Ok(write) => write,
             Err(refusal) => return Ok(RememberOutcome::Refused(refusal)),
         };
-        check_write(owner, credential, key, existing, &write.record)?;
+        let id_taken = existing.is_some_and(|o| o.ids.contains_key(&write.record.id));
+        check_decided_write(owner, credential, key, &write.record, id_taken)
+            .map_err(Error::InvalidWrite)?;
 
         // Nothing below can fail: the write is applied whole.
         let record = write.record;

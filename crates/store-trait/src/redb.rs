@@ -14,6 +14,7 @@ use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, CredentialId, Settings, Timestamp, WorkspaceId,
 };
 
+use crate::backend::check_decided_write;
 use crate::{
     Backend, Durability, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
 };
@@ -605,40 +606,6 @@ impl PrefixRange {
     }
 }
 
-/// Checks that a decided write belongs to this call before anything is written.
-fn check_write(
-    owner: &Owner,
-    credential: &CredentialId,
-    key: Option<(&str, &str)>,
-    id_taken: bool,
-    record: &AgentMemory,
-) -> Result<(), Error> {
-    if record.workspace != owner.workspace || record.member != owner.member {
-        return Err(Error::InvalidWrite("the record belongs to another owner"));
-    }
-    if record.credential != *credential {
-        return Err(Error::InvalidWrite("the record names another credential"));
-    }
-    let same_key = match key {
-        Some((namespace, key)) => {
-            record.namespace == namespace && record.key.as_deref() == Some(key)
-        }
-        None => record.key.is_none(),
-    };
-    if !same_key {
-        return Err(Error::InvalidWrite(
-            "the record's namespace or key differs from the call's",
-        ));
-    }
-    if record.superseded_at.is_some() {
-        return Err(Error::InvalidWrite("a new record cannot be superseded"));
-    }
-    if id_taken {
-        return Err(Error::InvalidWrite("the record's id is already stored"));
-    }
-    Ok(())
-}
-
 fn decode_window(bytes: &[u8]) -> Result<Vec<Timestamp>, Error> {
     let (chunks, rest) = bytes.as_chunks::<8>();
     if !rest.is_empty() {
@@ -707,7 +674,8 @@ impl Backend for RedbBackend {
                 .get(id_key.as_slice())
                 .map_err(backend_error)?
                 .is_some();
-            check_write(owner, credential, key, id_taken, &record)?;
+            check_decided_write(owner, credential, key, &record, id_taken)
+                .map_err(Error::InvalidWrite)?;
 
             // Write all of it.
             let mut window = stored_window;

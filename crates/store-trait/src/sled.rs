@@ -36,6 +36,7 @@ use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, CredentialId, Settings, Timestamp, WorkspaceId,
 };
 
+use crate::backend::check_decided_write;
 use crate::{
     Backend, Durability, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
 };
@@ -590,34 +591,6 @@ impl Tx<'_> {
     }
 }
 
-/// Checks that a decided write belongs to this call (the id's novelty is checked apart).
-fn check_write(
-    owner: &Owner,
-    credential: &CredentialId,
-    key: Option<(&str, &str)>,
-    record: &AgentMemory,
-) -> Result<(), &'static str> {
-    if record.workspace != owner.workspace || record.member != owner.member {
-        return Err("the record belongs to another owner");
-    }
-    if record.credential != *credential {
-        return Err("the record names another credential");
-    }
-    let same_key = match key {
-        Some((namespace, key)) => {
-            record.namespace == namespace && record.key.as_deref() == Some(key)
-        }
-        None => record.key.is_none(),
-    };
-    if !same_key {
-        return Err("the record's namespace or key differs from the call's");
-    }
-    if record.superseded_at.is_some() {
-        return Err("a new record cannot be superseded");
-    }
-    Ok(())
-}
-
 impl Backend for SledBackend {
     fn remember(
         &self,
@@ -668,14 +641,10 @@ impl Backend for SledBackend {
                 }
             };
             let record = write.record;
-            check_write(owner, credential, key, &record)
-                .map_err(|why| ConflictableTransactionError::Abort(Abort::Invalid(why)))?;
             let ik = id_key(&prefix, &record.id);
-            if tx.ids.get(&ik)?.is_some() {
-                return Err(ConflictableTransactionError::Abort(Abort::Invalid(
-                    "the record's id is already stored",
-                )));
-            }
+            let id_taken = tx.ids.get(&ik)?.is_some();
+            check_decided_write(owner, credential, key, &record, id_taken)
+                .map_err(|why| ConflictableTransactionError::Abort(Abort::Invalid(why)))?;
 
             // The whole write: record, indexes, histogram and window, in this transaction.
             tx.put_memory(&prefix, &record)?;
