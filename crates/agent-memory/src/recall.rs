@@ -1,10 +1,9 @@
 //! `recall`: the 300 most recent valid candidates, re-verified, ranked by BM25, embedding cosine
 //! and entity overlap, fused with RRF.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
-use citation_verify::{Entity, Verdict};
+use citation_verify::Verdict;
 use fusion_rank::{Candidate, PreparedQuery, TermStats, Terms};
 use governance_policy as policy;
 use memory_core::{
@@ -46,6 +45,10 @@ impl MemoryService {
         let now = self.now();
         let as_of = policy::effective_as_of(request.as_of, now);
         let cutoff = policy::expired_cutoff(now, auth.settings.retention_days);
+        // The query is masked before any ranker, resolver or embedder sees it. Its embedding
+        // runs on the pool while the candidates are read and re-verified, instead of after.
+        let query = pii_mask::mask(&request.query).text;
+        let pending_embedding = self.embeddings.start_within(&query, self.semantic_budget);
 
         // The 300 most recent versions valid at `asOf`, matching the filters, inside the set.
         // Shared references: the candidates are only read, and copying 300 records cost more
@@ -87,41 +90,30 @@ impl MemoryService {
 
         // One batched re-verification; hidden candidates leave before ranking.
         let refs: Vec<&AgentMemory> = candidates.iter().map(|m| &**m).collect();
-        let verification = citation_verify::verify(
+        let verification = citation_verify::verify_entity_ids(
             self.passages.as_ref(),
             &auth.owner.workspace,
             &auth.owner.member,
             &refs,
         );
         let mut kept: Vec<(&AgentMemory, memory_core::SourceState, Vec<String>)> = Vec::new();
-        let mut known: Vec<Entity> = Vec::new();
-        let mut known_ids: HashSet<String> = HashSet::new();
         let mut hidden = 0u64;
-        for ((memory, verdict), entities) in refs
+        for ((memory, verdict), ids) in refs
             .iter()
             .zip(&verification.verdicts)
-            .zip(verification.entities)
+            .zip(verification.entity_ids)
         {
             match verdict {
                 Verdict::Hidden => hidden += 1,
-                Verdict::Visible(state) => {
-                    let ids = entities.iter().map(|e| e.id.clone()).collect();
-                    for entity in entities {
-                        if !known_ids.contains(&entity.id) {
-                            known_ids.insert(entity.id.clone());
-                            known.push(entity);
-                        }
-                    }
-                    kept.push((memory, *state, ids));
-                }
+                Verdict::Visible(state) => kept.push((memory, *state, ids)),
             }
         }
+        // The entities of the kept candidates, each once, in order of first appearance.
+        let known = verification.distinct;
 
-        // The query is masked before any ranker, resolver or embedder sees it.
-        let query = pii_mask::mask(&request.query).text;
         let mut prepared =
             PreparedQuery::new(&query).with_entities(self.entities.resolve(&query, &known));
-        let embedding = self.embed_query(&query);
+        let embedding = pending_embedding.wait().ok();
         let semantic_skipped = embedding.is_none();
         if let Some(vector) = embedding {
             prepared = prepared.with_embedding(vector);

@@ -39,7 +39,7 @@ pub struct MemoryService {
     audit: Arc<dyn AuditSink>,
     pub(crate) embeddings: EmbedPool,
     pub(crate) entities: Arc<dyn EntityResolver>,
-    semantic_budget: Duration,
+    pub(crate) semantic_budget: Duration,
 }
 
 impl std::fmt::Debug for MemoryService {

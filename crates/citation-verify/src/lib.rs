@@ -63,4 +63,6 @@ pub mod verification;
 
 pub use in_memory::{InMemoryPassageSource, Passage};
 pub use source::{Entity, PassageInfo, PassageLookup, PassageSource};
-pub use verification::{Verdict, Verification, resolve_citations, verify};
+pub use verification::{
+    EntityIdVerification, Verdict, Verification, resolve_citations, verify, verify_entity_ids,
+};

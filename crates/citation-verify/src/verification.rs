@@ -132,8 +132,81 @@ pub fn verify<S: PassageSource + ?Sized>(
     member: &MemberId,
     memories: &[&AgentMemory],
 ) -> Verification {
-    let mut index: HashMap<&str, usize, BuildHasherDefault<Fnv1a>> = HashMap::default();
-    let mut ids: Vec<String> = Vec::new();
+    let mut verification = Verification {
+        verdicts: Vec::with_capacity(memories.len()),
+        entities: Vec::with_capacity(memories.len()),
+    };
+    verify_each(source, workspace, member, memories, |verdict, entities| {
+        verification.verdicts.push(verdict);
+        verification
+            .entities
+            .push(entities.iter().map(|&e| e.clone()).collect());
+    });
+    verification
+}
+
+/// The result of [`verify_entity_ids`], index-aligned with the memories passed in.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EntityIdVerification {
+    /// One verdict per memory.
+    pub verdicts: Vec<Verdict>,
+    /// Per memory, the ids of the entities of its cited passages, each once, in citation order
+    /// (empty for hidden and uncited memories): [`Verification::entities`] without the names.
+    pub entity_ids: Vec<Vec<String>>,
+    /// The entities of all visible memories, each id once, in order of first appearance (memory
+    /// by memory, then citation order).
+    pub distinct: Vec<Entity>,
+}
+
+/// [`verify`] for callers that need each memory's entity ids and the distinct entities of all
+/// visible memories (recall ranks by ids and resolves the query against the distinct entities).
+///
+/// Copying every entity (name and aliases included) per memory and then deduplicating them was
+/// a third of recall's re-verification; here each id is copied once per memory and each
+/// distinct entity once.
+pub fn verify_entity_ids<S: PassageSource + ?Sized>(
+    source: &S,
+    workspace: &WorkspaceId,
+    member: &MemberId,
+    memories: &[&AgentMemory],
+) -> EntityIdVerification {
+    let mut result = EntityIdVerification {
+        verdicts: Vec::with_capacity(memories.len()),
+        entity_ids: Vec::with_capacity(memories.len()),
+        distinct: Vec::new(),
+    };
+    let mut seen: HashSet<String, BuildHasherDefault<Fnv1a>> = HashSet::default();
+    verify_each(source, workspace, member, memories, |verdict, entities| {
+        result.verdicts.push(verdict);
+        result
+            .entity_ids
+            .push(entities.iter().map(|e| e.id.clone()).collect());
+        for &entity in entities {
+            if !seen.contains(entity.id.as_str()) {
+                seen.insert(entity.id.clone());
+                result.distinct.push(entity.clone());
+            }
+        }
+    });
+    result
+}
+
+/// The shared work of [`verify`] and [`verify_entity_ids`]: calls `each` once per memory, in
+/// order, with its verdict and the entities of its cited passages (each id once, in citation
+/// order; empty for hidden and uncited memories), borrowed from the lookup's answers.
+fn verify_each<S: PassageSource + ?Sized>(
+    source: &S,
+    workspace: &WorkspaceId,
+    member: &MemberId,
+    memories: &[&AgentMemory],
+    mut each: impl FnMut(Verdict, &[&Entity]),
+) {
+    // Sized for every citation being distinct up front: growing the index rehashed it several
+    // times per recall.
+    let cited: usize = memories.iter().map(|m| m.citations.len()).sum();
+    let mut index: HashMap<&str, usize, BuildHasherDefault<Fnv1a>> =
+        HashMap::with_capacity_and_hasher(cited, BuildHasherDefault::default());
+    let mut ids: Vec<String> = Vec::with_capacity(cited);
     for citation in memories.iter().flat_map(|m| &m.citations) {
         index.entry(&citation.passage_id).or_insert_with(|| {
             ids.push(citation.passage_id.clone());
@@ -154,16 +227,13 @@ pub fn verify<S: PassageSource + ?Sized>(
         })
         .collect();
 
-    let mut verification = Verification {
-        verdicts: Vec::with_capacity(memories.len()),
-        entities: Vec::with_capacity(memories.len()),
-    };
+    // One buffer for every memory's entities: a memory's list is handed out borrowed.
+    let mut entities: Vec<&Entity> = Vec::new();
     for memory in memories {
-        let (verdict, entities) = judge(memory, &index, &usable);
-        verification.verdicts.push(verdict);
-        verification.entities.push(entities);
+        entities.clear();
+        let verdict = judge(memory, &index, &usable, &mut entities);
+        each(verdict, &entities);
     }
-    verification
 }
 
 /// [`PassageInfo::content_sha256`], borrowing the host's hash when it is already lowercase hex
@@ -184,21 +254,23 @@ fn content_sha256(info: &PassageInfo) -> Option<Cow<'_, str>> {
     }
 }
 
-fn judge(
+/// The verdict for one memory; its entities go to `entities` (left empty unless visible).
+fn judge<'p>(
     memory: &AgentMemory,
     index: &HashMap<&str, usize, BuildHasherDefault<Fnv1a>>,
-    usable: &[Option<(&PassageInfo, Cow<'_, str>)>],
-) -> (Verdict, Vec<Entity>) {
+    usable: &[Option<(&'p PassageInfo, Cow<'_, str>)>],
+    entities: &mut Vec<&'p Entity>,
+) -> Verdict {
     if memory.citations.is_empty() {
-        return (Verdict::Visible(SourceState::Uncited), Vec::new());
+        return Verdict::Visible(SourceState::Uncited);
     }
     let mut state = SourceState::Current;
-    let mut entities: Vec<Entity> = Vec::new();
     for citation in &memory.citations {
         let Some(Some((info, sha256))) =
             index.get(citation.passage_id.as_str()).map(|&i| &usable[i])
         else {
-            return (Verdict::Hidden, Vec::new());
+            entities.clear();
+            return Verdict::Hidden;
         };
         if info.document_version != citation.document_version || *sha256 != citation.sha256 {
             state = SourceState::Changed;
@@ -207,11 +279,11 @@ fn judge(
             // A memory cites a few passages with a few entities each: a linear search beats
             // building a set per memory.
             if !entities.iter().any(|e| e.id == entity.id) {
-                entities.push(entity.clone());
+                entities.push(entity);
             }
         }
     }
-    (Verdict::Visible(state), entities)
+    Verdict::Visible(state)
 }
 
 #[cfg(test)]

@@ -5,14 +5,18 @@ use crate::{EmbedError, Embedder, normalize};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError, SyncSender, TrySendError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TryRecvError, TrySendError};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The time budget of the semantic stage (query embedding plus similarities).
 pub const SEMANTIC_BUDGET: Duration = Duration::from_millis(800);
 
 type Reply = Result<Vec<f32>, EmbedError>;
+
+/// How long [`EmbedPool::embed_within`] polls for the answer before blocking on it (never
+/// longer than the call's budget).
+const SPIN: Duration = Duration::from_micros(50);
 
 struct Job {
     text: String,
@@ -137,28 +141,86 @@ impl EmbedPool {
     /// - the embedder's own error, or [`EmbedError::Failed`] when it panicked;
     /// - [`EmbedError::Closed`] when a worker thread is gone.
     pub fn embed_within(&self, text: &str, budget: Duration) -> Result<Vec<f32>, EmbedError> {
-        let worker = self
-            .workers
-            .iter()
-            .find(|w| {
-                w.busy
-                    .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
-                    .is_ok()
-            })
-            .ok_or(EmbedError::Busy)?;
-        let (reply, answer) = mpsc::sync_channel(1);
-        let job = Job {
-            text: text.to_owned(),
-            reply,
-        };
-        if let Err(e) = worker.jobs.try_send(job) {
-            worker.busy.store(false, Ordering::Release);
-            return Err(match e {
-                TrySendError::Full(_) => EmbedError::Busy,
-                TrySendError::Disconnected(_) => EmbedError::Closed,
-            });
+        self.start_within(text, budget).wait()
+    }
+
+    /// [`EmbedPool::embed_within`] in two halves: hands `text` to a worker now and returns at
+    /// once; [`PendingEmbedding::wait`] gives the answer, within `budget` from now. The caller
+    /// does other work meanwhile (recall verifies its candidates while the query is embedded).
+    pub fn start_within(&self, text: &str, budget: Duration) -> PendingEmbedding {
+        let started = Instant::now();
+        let answer = (|| {
+            let worker = self
+                .workers
+                .iter()
+                .find(|w| {
+                    w.busy
+                        .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+                        .is_ok()
+                })
+                .ok_or(EmbedError::Busy)?;
+            let (reply, answer) = mpsc::sync_channel(1);
+            let job = Job {
+                text: text.to_owned(),
+                reply,
+            };
+            if let Err(e) = worker.jobs.try_send(job) {
+                worker.busy.store(false, Ordering::Release);
+                return Err(match e {
+                    TrySendError::Full(_) => EmbedError::Busy,
+                    TrySendError::Disconnected(_) => EmbedError::Closed,
+                });
+            }
+            Ok(answer)
+        })();
+        PendingEmbedding {
+            answer,
+            started,
+            budget,
         }
-        match answer.recv_timeout(budget) {
+    }
+}
+
+/// An embedding handed to a worker by [`EmbedPool::start_within`]. Dropping it abandons the
+/// answer, as a timed-out [`EmbedPool::embed_within`] does.
+#[derive(Debug)]
+pub struct PendingEmbedding {
+    answer: Result<Receiver<Reply>, EmbedError>,
+    started: Instant,
+    budget: Duration,
+}
+
+impl PendingEmbedding {
+    /// The unit-length embedding, or an error no later than the budget after the start.
+    ///
+    /// # Errors
+    ///
+    /// As [`EmbedPool::embed_within`]; `Busy` and `Closed` at hand-over are reported here.
+    pub fn wait(self) -> Result<Vec<f32>, EmbedError> {
+        let PendingEmbedding {
+            answer,
+            started,
+            budget,
+        } = self;
+        let answer = answer?;
+        // A fast embedder answers within microseconds, sooner than a blocked caller is woken
+        // again: poll for a short while before sleeping on the channel. That wake-up was most
+        // of the round trip through the pool on every remember and recall.
+        let spin = SPIN.min(budget);
+        let received = loop {
+            match answer.try_recv() {
+                Ok(result) => break Ok(result),
+                Err(TryRecvError::Disconnected) => break Err(RecvTimeoutError::Disconnected),
+                Err(TryRecvError::Empty) => {
+                    let waited = started.elapsed();
+                    if waited >= spin {
+                        break answer.recv_timeout(budget.saturating_sub(waited));
+                    }
+                    std::hint::spin_loop();
+                }
+            }
+        };
+        match received {
             Ok(result) => result.map(|mut v| {
                 normalize(&mut v);
                 v

@@ -327,16 +327,25 @@ impl<'a> Terms<'a> {
     /// with the text's length; `None` when they are not, and the caller should build a
     /// [`TermStats`] with [`TermStats::from_counts`] instead.
     pub fn from_sorted(terms: &'a [(String, u32)], length: u32) -> Option<Self> {
-        terms
-            .is_sorted_by(|a, b| {
-                let (a, b) = (a.0.as_bytes(), b.0.as_bytes());
-                // The keys decide almost every pair without a call to compare the bytes.
-                match prefix(a).cmp(&prefix(b)) {
-                    std::cmp::Ordering::Equal => a < b,
+        // One pass computing each term's key once (comparing pairs computed every key twice,
+        // and this check runs for every candidate of every recall). The keys decide almost
+        // every pair without a call to compare the bytes.
+        let mut previous: Option<(u64, &[u8])> = None;
+        for (term, _) in terms {
+            let bytes = term.as_bytes();
+            let key = prefix(bytes);
+            if let Some((before, before_bytes)) = previous {
+                let ascending = match before.cmp(&key) {
+                    std::cmp::Ordering::Equal => before_bytes < bytes,
                     order => order.is_lt(),
+                };
+                if !ascending {
+                    return None;
                 }
-            })
-            .then_some(Terms(TermsRepr::Sorted { terms, length }))
+            }
+            previous = Some((key, bytes));
+        }
+        Some(Terms(TermsRepr::Sorted { terms, length }))
     }
 
     /// Number of terms in the text, repeats included.

@@ -1,65 +1,136 @@
 //! The value encoding of a stored memory version, shared by the durable backends.
 //!
-//! `0x02 ‖ u32 LE length ‖ JSON ‖ embedding`: the record as serde JSON of
-//! `memory_core::AgentMemory` with its embedding vector left empty, followed by the vector as
-//! little-endian `f32`s (4 bytes each; none when the record has no embedding).
+//! `0x03 ‖ u32 LE length ‖ JSON ‖ u32 LE term count ‖ term table ‖ term text ‖ embedding`: the
+//! record as serde JSON of `memory_core::AgentMemory` with its ranking terms and embedding vector
+//! left empty; then the terms: per term `u32 LE byte length ‖ u32 LE count`, followed by all the
+//! terms' UTF-8 bytes concatenated in the same order; then the vector as little-endian `f32`s
+//! (4 bytes each; none when the record has no embedding).
 //!
 //! The vector is kept out of the JSON because it is most of a record — 384 numbers as decimal
 //! text — and parsing those numbers back was most of the cost of a scan (recall decodes up to
 //! 300 versions per call). The raw bytes also round-trip every vector bit for bit, NaN included.
+//! The terms (some forty short strings with counts per record) are kept out of it for the same
+//! reason: parsing them as JSON was most of what remained of a scan's decoding. Their text is
+//! one run so that it is checked for UTF-8 once per record rather than once per term.
 
-use memory_core::AgentMemory;
+use memory_core::{AgentMemory, RankingData, StoredEmbedding};
 
 /// First byte of every encoded version. A JSON record (the first format) starts with `{`, so
-/// an old value is never mistaken for this encoding.
-const TAG: u8 = 0x02;
+/// an old value is never mistaken for this encoding; `0x02` (format version 2) kept the terms
+/// in the JSON.
+const TAG: u8 = 0x03;
 
 /// Tag and JSON length.
 const HEADER: usize = 5;
 
 /// Encodes `memory` as described in the module documentation; the error says why it cannot be.
 pub(crate) fn encode(memory: &AgentMemory) -> Result<Vec<u8>, String> {
-    let vector: &[f32] = memory
-        .ranking
+    let ranking = &memory.ranking;
+    let vector: &[f32] = ranking
         .embedding
         .as_ref()
         .map_or(&[], |e| e.vector.as_slice());
+    // The JSON part is the domain type's own serialization of a copy without the terms and the
+    // vector; copying field by field leaves those two uncopied.
+    let without = AgentMemory {
+        id: memory.id.clone(),
+        workspace: memory.workspace.clone(),
+        member: memory.member.clone(),
+        credential: memory.credential.clone(),
+        namespace: memory.namespace.clone(),
+        key: memory.key.clone(),
+        text: memory.text.clone(),
+        collection_id: memory.collection_id.clone(),
+        version: memory.version,
+        citations: memory.citations.clone(),
+        created_at: memory.created_at,
+        superseded_at: memory.superseded_at,
+        ranking: RankingData {
+            terms: Vec::new(),
+            length: ranking.length,
+            embedding: ranking.embedding.as_ref().map(|e| StoredEmbedding {
+                model: e.model.clone(),
+                vector: Vec::new(),
+            }),
+        },
+    };
     let mut out = vec![TAG, 0, 0, 0, 0];
-    if vector.is_empty() {
-        serde_json::to_writer(&mut out, memory).map_err(|e| e.to_string())?;
-    } else {
-        // Writes are rare next to reads: a copy without the vector keeps the JSON derived from
-        // the domain type's own serialization.
-        let mut without = memory.clone();
-        if let Some(e) = without.ranking.embedding.as_mut() {
-            e.vector = Vec::new();
-        }
-        serde_json::to_writer(&mut out, &without).map_err(|e| e.to_string())?;
-    }
+    serde_json::to_writer(&mut out, &without).map_err(|e| e.to_string())?;
     let json_len = u32::try_from(out.len() - HEADER)
         .map_err(|_| "a memory record longer than 4 GiB".to_owned())?;
     out[1..HEADER].copy_from_slice(&json_len.to_le_bytes());
-    out.reserve(vector.len() * 4);
+    let too_long = |_| "a memory record longer than 4 GiB".to_owned();
+    let term_bytes: usize = ranking.terms.iter().map(|(t, _)| t.len() + 8).sum();
+    out.reserve(4 + term_bytes + vector.len() * 4);
+    out.extend_from_slice(
+        &u32::try_from(ranking.terms.len())
+            .map_err(too_long)?
+            .to_le_bytes(),
+    );
+    for (term, count) in &ranking.terms {
+        out.extend_from_slice(&u32::try_from(term.len()).map_err(too_long)?.to_le_bytes());
+        out.extend_from_slice(&count.to_le_bytes());
+    }
+    for (term, _) in &ranking.terms {
+        out.extend_from_slice(term.as_bytes());
+    }
     for x in vector {
         out.extend_from_slice(&x.to_le_bytes());
     }
     Ok(out)
 }
 
+/// Splits a little-endian `u32` off the front of `bytes`.
+fn take_u32(bytes: &mut &[u8], what: &'static str) -> Result<u32, &'static str> {
+    let (head, rest) = bytes.split_first_chunk::<4>().ok_or(what)?;
+    *bytes = rest;
+    Ok(u32::from_le_bytes(*head))
+}
+
 /// Decodes a value written by [`encode`]; the error says what is malformed, never the content.
 pub(crate) fn decode(bytes: &[u8]) -> Result<AgentMemory, String> {
-    let (&tag, rest) = bytes.split_first().ok_or("an empty value")?;
+    let (&tag, mut rest) = bytes.split_first().ok_or("an empty value")?;
     if tag != TAG {
         return Err(format!("an unknown value tag {tag:#04x}"));
     }
-    let (len, rest) = rest.split_first_chunk::<4>().ok_or("a truncated header")?;
-    let json_len = usize::try_from(u32::from_le_bytes(*len)).map_err(|_| "an oversized record")?;
-    let (json, vector) = rest
+    let json_len = usize::try_from(take_u32(&mut rest, "a truncated header")?)
+        .map_err(|_| "an oversized record")?;
+    let (json, mut rest) = rest
         .split_at_checked(json_len)
         .ok_or("a record shorter than its header says")?;
     // serde_json's messages name a position, never the content.
     let mut memory: AgentMemory = serde_json::from_slice(json).map_err(|e| e.to_string())?;
-    let (floats, tail) = vector.as_chunks::<4>();
+    if !memory.ranking.terms.is_empty() {
+        return Err("terms in the JSON part".into());
+    }
+    let count = usize::try_from(take_u32(&mut rest, "a truncated term count")?)
+        .map_err(|_| "an oversized term count")?;
+    let (table, rest) = rest
+        .split_at_checked(count.checked_mul(8).ok_or("an oversized term count")?)
+        .ok_or("a truncated term table")?;
+    let (table, _) = table.as_chunks::<8>();
+    let text_len = table.iter().try_fold(0usize, |sum, entry| {
+        let len = u32::from_le_bytes([entry[0], entry[1], entry[2], entry[3]]);
+        sum.checked_add(usize::try_from(len).ok()?)
+    });
+    let (text, rest) = rest
+        .split_at_checked(text_len.ok_or("an oversized term")?)
+        .ok_or("truncated term text")?;
+    let text = std::str::from_utf8(text).map_err(|_| "term text that is not UTF-8")?;
+    let mut start = 0;
+    let mut terms = Vec::with_capacity(count);
+    for entry in table {
+        // The lengths were summed above without overflow, so each fits in usize.
+        let end = start + u32::from_le_bytes([entry[0], entry[1], entry[2], entry[3]]) as usize;
+        let term = text
+            .get(start..end)
+            .ok_or("a term split inside a character")?;
+        let n = u32::from_le_bytes([entry[4], entry[5], entry[6], entry[7]]);
+        terms.push((term.to_owned(), n));
+        start = end;
+    }
+    memory.ranking.terms = terms;
+    let (floats, tail) = rest.as_chunks::<4>();
     if !tail.is_empty() {
         return Err("an embedding of a partial number of floats".into());
     }
@@ -132,5 +203,34 @@ mod tests {
         let mut no_embedding = encode(&record(None)).unwrap();
         no_embedding.extend_from_slice(&1f32.to_le_bytes());
         assert!(decode(&no_embedding).is_err());
+    }
+
+    #[test]
+    fn malformed_terms_are_refused() {
+        let memory = record(None);
+        let bytes = encode(&memory).unwrap();
+        let json_len = u32::from_le_bytes(bytes[1..HEADER].try_into().unwrap()) as usize;
+        let terms_at = HEADER + json_len;
+        // Cut inside the term list.
+        assert!(decode(&bytes[..terms_at + 6]).is_err());
+        // A term that is not UTF-8 ("a" → 0xff; after the count and two table entries).
+        let mut not_utf8 = bytes.clone();
+        not_utf8[terms_at + 4 + 16] = 0xff;
+        assert!(decode(&not_utf8).is_err());
+        // Valid UTF-8 that the lengths (1 and 4) split inside a character: "anote" → "éote".
+        let mut split = bytes.clone();
+        split[terms_at + 20..terms_at + 22].copy_from_slice("é".as_bytes());
+        assert!(decode(&split).is_err());
+        // Terms in the JSON part as well as after it.
+        let mut both = vec![TAG, 0, 0, 0, 0];
+        serde_json::to_writer(&mut both, &memory).unwrap();
+        let len = u32::try_from(both.len() - HEADER).unwrap();
+        both[1..HEADER].copy_from_slice(&len.to_le_bytes());
+        both.extend_from_slice(&bytes[terms_at..]);
+        assert!(decode(&both).is_err());
+        // A count larger than the terms present.
+        let mut short = bytes.clone();
+        short[terms_at..terms_at + 4].copy_from_slice(&3u32.to_le_bytes());
+        assert!(decode(&short).is_err());
     }
 }

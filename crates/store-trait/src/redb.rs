@@ -21,7 +21,7 @@ use crate::{
 
 /// The layout version this build reads and writes, stored under [`FORMAT_KEY`] in [`META`].
 /// Bump it on any change of a table, a key or a value encoding.
-const FORMAT_VERSION: u32 = 2;
+const FORMAT_VERSION: u32 = 3;
 const FORMAT_KEY: &str = "format_version";
 
 /// `"format_version"` → [`FORMAT_VERSION`].

@@ -89,7 +89,7 @@ struct Trees {
 
 impl SledBackend {
     /// The storage format this build reads and writes, recorded in every database it creates.
-    pub const FORMAT_VERSION: u32 = 2;
+    pub const FORMAT_VERSION: u32 = 3;
 
     /// Opens (creating when missing) the database directory `path`.
     ///
