@@ -38,6 +38,20 @@ pub struct RecallResponse {
 impl MemoryService {
     /// `recall`: ranks the member's memories for a query.
     pub fn recall(&self, caller: &AgentCaller, body: &Value) -> Result<RecallResponse, ApiError> {
+        let result = self.recall_inner(caller, body);
+        crate::service::trace_agent("recall", caller, &result, |r| {
+            tracing::info!(
+                op = "recall",
+                returned = r.memories.len(),
+                considered = r.considered,
+                hidden = r.hidden,
+                semantic_skipped = r.semantic_skipped,
+            );
+        });
+        result
+    }
+
+    fn recall_inner(&self, caller: &AgentCaller, body: &Value) -> Result<RecallResponse, ApiError> {
         let auth = self.authorize(caller, Scope::MemoryRead)?;
         let request = policy::RecallRequest::from_json(body)?;
         let binding = &auth.credential.binding;

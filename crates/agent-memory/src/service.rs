@@ -206,6 +206,8 @@ impl MemoryService {
         actor: Option<&memory_core::MemberId>,
         event: AuditEvent,
     ) {
+        // Audit events carry ids and counts only, so they can be traced as they are.
+        tracing::info!(workspace = workspace.as_str(), actor = actor.map(|a| a.as_str()), event = ?event, "governance event");
         self.audit.record(AuditRecord {
             at: self.now(),
             workspace: workspace.clone(),
@@ -258,6 +260,25 @@ impl MemoryService {
 
     /// `remember`: stores a masked, cited, possibly superseding memory.
     pub fn remember(
+        &self,
+        caller: &AgentCaller,
+        body: &Value,
+    ) -> Result<RememberResponse, ApiError> {
+        let result = self.remember_inner(caller, body);
+        trace_agent("remember", caller, &result, |r| {
+            tracing::info!(
+                op = "remember",
+                memory_id = r.memory.id.as_str(),
+                version = r.memory.version,
+                superseded = r.superseded,
+                masked = r.masked.total(),
+                citations = r.memory.citations.len(),
+            );
+        });
+        result
+    }
+
+    fn remember_inner(
         &self,
         caller: &AgentCaller,
         body: &Value,
@@ -368,6 +389,19 @@ impl MemoryService {
 
     /// `list`: the member's memories valid at `asOf`, newest first, with keyset pagination.
     pub fn list(&self, caller: &AgentCaller, body: &Value) -> Result<ListResponse, ApiError> {
+        let result = self.list_inner(caller, body);
+        trace_agent("list", caller, &result, |r| {
+            tracing::info!(
+                op = "list",
+                returned = r.memories.len(),
+                hidden = r.hidden,
+                more = r.next_cursor.is_some()
+            );
+        });
+        result
+    }
+
+    fn list_inner(&self, caller: &AgentCaller, body: &Value) -> Result<ListResponse, ApiError> {
         let auth = self.authorize(caller, Scope::MemoryRead)?;
         let request = policy::ListRequest::from_json(body)?;
         let cursor = request.cursor.as_deref().map(Cursor::decode).transpose()?;
@@ -526,6 +560,18 @@ impl MemoryService {
 
     /// `forget`: removes a memory (a keyed memory's whole key) by id, or a key's versions.
     pub fn forget(&self, caller: &AgentCaller, body: &Value) -> Result<DeletedResponse, ApiError> {
+        let result = self.forget_inner(caller, body);
+        trace_agent("forget", caller, &result, |r| {
+            tracing::info!(op = "forget", deleted = r.deleted)
+        });
+        result
+    }
+
+    fn forget_inner(
+        &self,
+        caller: &AgentCaller,
+        body: &Value,
+    ) -> Result<DeletedResponse, ApiError> {
         let auth = self.authorize(caller, Scope::MemoryWrite)?;
         let request = policy::ForgetRequest::from_json(body)?;
         let binding = &auth.credential.binding;
@@ -779,4 +825,33 @@ struct Filters {
     namespace: Option<String>,
     key: Option<String>,
     collection_id: Option<String>,
+}
+
+/// Traces an agent operation under a span of the caller's ids: `on_success` logs the answer's
+/// ids and counts, a refusal logs its stable code. Never memory text, queries, namespaces or keys.
+pub(crate) fn trace_agent<T>(
+    op: &'static str,
+    caller: &AgentCaller,
+    result: &Result<T, ApiError>,
+    on_success: impl FnOnce(&T),
+) {
+    let span = match caller {
+        AgentCaller::Resolved(c) => tracing::info_span!(
+            "agent_memory",
+            workspace = c.workspace.as_str(),
+            member = c.member.as_str(),
+            credential = c.credential.as_str(),
+        ),
+        AgentCaller::Unresolved => tracing::info_span!("agent_memory", credential = "unresolved"),
+    };
+    let _entered = span.enter();
+    match result {
+        Ok(answer) => on_success(answer),
+        Err(err) => tracing::info!(
+            op,
+            code = err.code().as_str(),
+            status = err.http_status(),
+            "refused"
+        ),
+    }
 }

@@ -6,6 +6,7 @@ mod bad_input;
 mod fence;
 mod races;
 mod recall;
+mod tracing_logs;
 
 use std::sync::Arc;
 
