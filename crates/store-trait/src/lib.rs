@@ -77,6 +77,8 @@ mod codec;
 #[cfg(feature = "conformance")]
 pub mod conformance;
 mod durability;
+#[cfg(any(feature = "redb", feature = "sled"))]
+mod keys;
 mod memory;
 #[cfg(feature = "redb")]
 mod redb;

@@ -15,6 +15,7 @@ use memory_core::{
 };
 
 use crate::backend::check_decided_write;
+use crate::keys::{encode_window, key_prefix, owner_prefix, window_key, workspace_prefix};
 use crate::{
     Backend, Durability, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
 };
@@ -497,40 +498,6 @@ fn timestamp(millis: i64) -> Result<Timestamp, Error> {
 
 // ---- Key encoding (docs/storage-redb.md, "Keys") ----
 
-/// Appends one length-delimited component: its length (u32 BE), then its bytes. A string can
-/// never reach 4 GiB here (redb refuses keys that long), so the encoding is injective and no
-/// component value is a prefix of another's encoding.
-fn push_component(out: &mut Vec<u8>, s: &str) {
-    let len = u32::try_from(s.len()).unwrap_or(u32::MAX);
-    out.extend_from_slice(&len.to_be_bytes());
-    out.extend_from_slice(s.as_bytes());
-}
-
-fn workspace_prefix(workspace: &WorkspaceId) -> Vec<u8> {
-    let mut out = Vec::with_capacity(4 + workspace.as_str().len());
-    push_component(&mut out, workspace.as_str());
-    out
-}
-
-fn owner_prefix(owner: &Owner) -> Vec<u8> {
-    let mut out = workspace_prefix(&owner.workspace);
-    push_component(&mut out, owner.member.as_str());
-    out
-}
-
-fn key_prefix(owner: &[u8], namespace: &str, key: &str) -> Vec<u8> {
-    let mut out = owner.to_vec();
-    push_component(&mut out, namespace);
-    push_component(&mut out, key);
-    out
-}
-
-fn window_key(workspace: &WorkspaceId, credential: &CredentialId) -> Vec<u8> {
-    let mut out = workspace_prefix(workspace);
-    push_component(&mut out, credential.as_str());
-    out
-}
-
 /// The length of the (workspace, member) prefix a stored key starts with.
 fn owner_prefix_len(key: &[u8]) -> Result<usize, Error> {
     let mut at = 0;
@@ -606,24 +573,6 @@ impl PrefixRange {
     }
 }
 
-fn decode_window(bytes: &[u8]) -> Result<Vec<Timestamp>, Error> {
-    let (chunks, rest) = bytes.as_chunks::<8>();
-    if !rest.is_empty() {
-        return Err(corrupt("rate window of odd length"));
-    }
-    chunks
-        .iter()
-        .map(|c| timestamp(i64::from_be_bytes(*c)))
-        .collect()
-}
-
-fn encode_window(window: &[Timestamp]) -> Vec<u8> {
-    window
-        .iter()
-        .flat_map(|t| t.as_millis().to_be_bytes())
-        .collect()
-}
-
 impl Backend for RedbBackend {
     fn remember(
         &self,
@@ -640,7 +589,7 @@ impl Backend for RedbBackend {
         self.write(|t| {
             // Read: every part of the state is a point read, the count's expired tail aside.
             let stored_window = match t.windows.get(wk.as_slice()).map_err(backend_error)? {
-                Some(v) => decode_window(v.value())?,
+                Some(v) => decode_stored_window(v.value())?,
                 None => Vec::new(),
             };
             let entry = match &kp {
@@ -884,6 +833,11 @@ impl Backend for RedbBackend {
         }
         txn.commit().map_err(backend_error)
     }
+}
+
+/// A stored rate window, or a corruption error.
+fn decode_stored_window(bytes: &[u8]) -> Result<Vec<Timestamp>, Error> {
+    crate::keys::decode_window(bytes).ok_or_else(|| corrupt("rate window"))
 }
 
 #[cfg(test)]

@@ -37,6 +37,9 @@ use memory_core::{
 };
 
 use crate::backend::check_decided_write;
+use crate::keys::{
+    decode_window, encode_window, key_prefix, owner_prefix, window_key, workspace_prefix,
+};
 use crate::{
     Backend, Durability, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
 };
@@ -289,7 +292,7 @@ impl SledBackend {
                 };
                 tx.remove_version(&prefix, &stored)?;
                 if let Some(key) = &stored.key {
-                    let kk = key_key(&prefix, &stored.namespace, key);
+                    let kk = key_prefix(&prefix, &stored.namespace, key);
                     if let Some(mut entry) = tx.key_entry(&kk)? {
                         entry.versions = entry.versions.checked_sub(1).ok_or_else(|| {
                             corrupt("a key index entry counts fewer versions than are stored")
@@ -368,7 +371,7 @@ impl SledBackend {
             for (prefix, memory) in &stored {
                 tx.remove_version(prefix, memory)?;
                 if let Some(key) = &memory.key {
-                    tx.keys.remove(key_key(prefix, &memory.namespace, key))?;
+                    tx.keys.remove(key_prefix(prefix, &memory.namespace, key))?;
                 }
             }
             for kk in key_entries {
@@ -388,7 +391,7 @@ impl SledBackend {
         id: Option<&AgentMemoryId>,
     ) -> Result<Vec<AgentMemory>, Error> {
         let prefix = owner_prefix(owner);
-        let kk = key_key(&prefix, namespace, key);
+        let kk = key_prefix(&prefix, namespace, key);
         let scan = || -> Result<Vec<IVec>, Error> {
             self.trees
                 .key_versions
@@ -520,7 +523,7 @@ impl Tx<'_> {
             .remove(memory_key(prefix, memory.created_at, &memory.id))?;
         self.ids.remove(id_key(prefix, &memory.id))?;
         if let Some(key) = &memory.key {
-            let mut kv = key_key(prefix, &memory.namespace, key);
+            let mut kv = key_prefix(prefix, &memory.namespace, key);
             push_position(&mut kv, memory.created_at, &memory.id);
             self.key_versions.remove(kv)?;
         }
@@ -602,7 +605,7 @@ impl Backend for SledBackend {
         decide: &mut dyn FnMut(&RememberState) -> Result<RememberWrite, ApiError>,
     ) -> Result<RememberOutcome, Error> {
         let prefix = owner_prefix(owner);
-        let kk = key.map(|(namespace, key)| key_key(&prefix, namespace, key));
+        let kk = key.map(|(namespace, key)| key_prefix(&prefix, namespace, key));
         let wk = window_key(&owner.workspace, credential);
         // The transaction closure is `Fn` (sled may run it again); `decide` is `FnMut`.
         let decide = RefCell::new(decide);
@@ -717,7 +720,7 @@ impl Backend for SledBackend {
         key: &str,
     ) -> Result<Option<AgentMemory>, Error> {
         let prefix = owner_prefix(owner);
-        let kk = key_key(&prefix, namespace, key);
+        let kk = key_prefix(&prefix, namespace, key);
         // One unit, so that a concurrent supersede cannot hand back a superseded version.
         self.read(&|tx| match tx.key_entry(&kk)?.and_then(|e| e.current) {
             Some((at, id)) => tx.memory(&prefix, at, &id),
@@ -886,24 +889,6 @@ impl Backend for SledBackend {
 // Key encoding. Every variable-length component is length-delimited (u32 big-endian length,
 // then the bytes), so no workspace, member, namespace or key is ever a prefix of another.
 
-fn push_lp(buf: &mut Vec<u8>, bytes: &[u8]) {
-    let len = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
-    buf.extend_from_slice(&len.to_be_bytes());
-    buf.extend_from_slice(bytes);
-}
-
-fn workspace_prefix(workspace: &WorkspaceId) -> Vec<u8> {
-    let mut k = Vec::with_capacity(64);
-    push_lp(&mut k, workspace.as_str().as_bytes());
-    k
-}
-
-fn owner_prefix(owner: &Owner) -> Vec<u8> {
-    let mut k = workspace_prefix(&owner.workspace);
-    push_lp(&mut k, owner.member.as_str().as_bytes());
-    k
-}
-
 /// The owner prefix (two length-delimited components) a key starts with.
 fn owner_prefix_of(key: &[u8]) -> Option<&[u8]> {
     let mut at = 0;
@@ -957,19 +942,6 @@ fn id_key(prefix: &[u8], id: &AgentMemoryId) -> Vec<u8> {
     k
 }
 
-fn key_key(prefix: &[u8], namespace: &str, key: &str) -> Vec<u8> {
-    let mut k = prefix.to_vec();
-    push_lp(&mut k, namespace.as_bytes());
-    push_lp(&mut k, key.as_bytes());
-    k
-}
-
-fn window_key(workspace: &WorkspaceId, credential: &CredentialId) -> Vec<u8> {
-    let mut k = workspace_prefix(workspace);
-    push_lp(&mut k, credential.as_str().as_bytes());
-    k
-}
-
 /// An instant's position in the histogram: milliseconds since [`Timestamp::MIN`] (< 2⁴⁹).
 fn histogram_position(at: Timestamp) -> u64 {
     at.millis_since(Timestamp::MIN) as u64
@@ -998,21 +970,6 @@ fn decode_memory(value: &[u8]) -> Result<AgentMemory, String> {
 
 fn decode_millis(value: &[u8]) -> Option<Timestamp> {
     Timestamp::from_millis(i64::from_be_bytes(value.try_into().ok()?)).ok()
-}
-
-/// A rate window: its instants as big-endian i64 milliseconds, oldest first.
-fn encode_window(window: &[Timestamp]) -> Vec<u8> {
-    window
-        .iter()
-        .flat_map(|t| t.as_millis().to_be_bytes())
-        .collect()
-}
-
-fn decode_window(value: &[u8]) -> Option<Vec<Timestamp>> {
-    if !value.len().is_multiple_of(8) {
-        return None;
-    }
-    value.chunks_exact(8).map(decode_millis).collect()
 }
 
 /// A histogram record: (digit u8, count u64 big-endian) pairs, digits ascending.
