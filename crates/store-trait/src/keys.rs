@@ -1,3 +1,4 @@
+#![cfg_attr(not(any(feature = "redb", feature = "sled")), allow(dead_code))]
 //! Key and small-value encodings shared by the durable backends, so that redb and sled lay out
 //! tenants identically: every variable-length component is length-delimited (u32 big-endian
 //! length, then the bytes), so no workspace, member, namespace or key is ever a prefix of another

@@ -77,13 +77,14 @@ mod codec;
 #[cfg(feature = "conformance")]
 pub mod conformance;
 mod durability;
-#[cfg(any(feature = "redb", feature = "sled"))]
 mod keys;
+mod kv;
 mod memory;
 #[cfg(feature = "redb")]
 mod redb;
 #[cfg(feature = "sled")]
 mod sled;
+mod stores;
 
 #[cfg(feature = "redb")]
 pub use crate::redb::RedbBackend;
@@ -94,3 +95,6 @@ pub use backend::{
 };
 pub use durability::Durability;
 pub use memory::InMemoryBackend;
+pub use stores::{
+    MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend, VacuumReport,
+};

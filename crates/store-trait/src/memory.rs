@@ -11,6 +11,8 @@ use memory_core::{
 };
 
 use crate::backend::check_decided_write;
+use crate::kv::{Kv, KvOp, KvRead, impl_store_backend};
+use crate::stores::VacuumReport;
 use crate::{Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery};
 
 /// A version's position in scan order: scans walk these keys backwards.
@@ -28,6 +30,9 @@ type ScanKey = (Timestamp, AgentMemoryId);
 #[derive(Default)]
 pub struct InMemoryBackend {
     state: RwLock<State>,
+    /// Memory stores, in the ordered key space of `crate::kv` (one lock: a step reads and
+    /// writes under the write lock).
+    stores: RwLock<BTreeMap<Vec<u8>, Vec<u8>>>,
 }
 
 #[derive(Default)]
@@ -75,6 +80,78 @@ impl InMemoryBackend {
         self.state.write().unwrap_or_else(PoisonError::into_inner)
     }
 }
+
+struct MapView<'a>(&'a BTreeMap<Vec<u8>, Vec<u8>>);
+
+impl KvRead for MapView<'_> {
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+        Ok(self.0.get(key).cloned())
+    }
+
+    fn range(
+        &self,
+        start: &[u8],
+        end: &[u8],
+        reverse: bool,
+        visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<(), Error> {
+        if start >= end {
+            return Ok(());
+        }
+        let range = self
+            .0
+            .range::<[u8], _>((Bound::Included(start), Bound::Excluded(end)));
+        if reverse {
+            for (k, v) in range.rev() {
+                if !visit(k, v) {
+                    break;
+                }
+            }
+        } else {
+            for (k, v) in range {
+                if !visit(k, v) {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Kv for InMemoryBackend {
+    fn read<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Result<R, Error>) -> Result<R, Error> {
+        let map = self.stores.read().unwrap_or_else(PoisonError::into_inner);
+        f(&MapView(&map))
+    }
+
+    fn step<R>(
+        &self,
+        f: &mut dyn FnMut(&dyn KvRead) -> Result<(R, Vec<KvOp>), Error>,
+    ) -> Result<R, Error> {
+        let mut map = self.stores.write().unwrap_or_else(PoisonError::into_inner);
+        let (out, ops) = f(&MapView(&map))?;
+        for op in ops {
+            match op {
+                KvOp::Put(k, v) => {
+                    map.insert(k, v);
+                }
+                KvOp::Delete(k) => {
+                    map.remove(&k);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl InMemoryBackend {
+    /// Nothing reaches a file, so nothing needs rewriting: removed content is already gone.
+    fn vacuum_database(&self, _progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error> {
+        Ok(VacuumReport::default())
+    }
+}
+
+impl_store_backend!(InMemoryBackend);
 
 impl fmt::Debug for InMemoryBackend {
     /// Counts only: the state holds memory content, which never goes into logs.

@@ -1,0 +1,904 @@
+//! Memory stores over an ordered key-value space: the one implementation of [`StoreBackend`]'s
+//! rules, shared by every backend. A backend supplies [`Kv`] — a consistent read view, and an
+//! exclusive read-then-write step whose writes land atomically — and gets the trait through
+//! [`impl_store_backend!`].
+//!
+//! # Layout
+//!
+//! Every key starts with a one-byte kind and the workspace as a length-delimited component (see
+//! `keys`), so tenants never share a prefix:
+//!
+//! | kind | key after the workspace | value |
+//! |---|---|---|
+//! | `S` | store id | the store (JSON) |
+//! | `M` | store id, memory id | the live memory (JSON), or a tombstone (`{"deleted_at":…}`) |
+//! | `P` | store id, path bytes | memory id (live memories only) |
+//! | `V` | store id, version id | the version (JSON) |
+//! | `O` | store id, order(`created_at`), version id | memory id |
+//! | `H` | store id, memory id, order(`created_at`), version id | empty |
+//! | `N` | session id | the session (JSON) |
+//!
+//! `order(t)` is the instant's milliseconds with the sign bit flipped, big-endian, so byte order
+//! is time order; paths and the trailing version ids are raw bytes, so byte order is the list
+//! order the spec asks for. A path conflict is three point reads and one seek: the path itself,
+//! each ancestor, and the first path after `path + "/"`.
+
+use memory_core::{
+    ApiError, ErrorCode, MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Session,
+    SessionId, StoreMemory, StoreMemoryId, StorePath, Timestamp, VersionOperation, WorkspaceId,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+use crate::keys::push_component;
+use crate::stores::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome};
+
+/// A consistent view of the key space.
+pub(crate) trait KvRead {
+    /// The value of `key`.
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Error>;
+
+    /// Visits the entries with `start <= key < end` in key order (descending when `reverse`)
+    /// until `visit` returns false.
+    fn range(
+        &self,
+        start: &[u8],
+        end: &[u8],
+        reverse: bool,
+        visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<(), Error>;
+}
+
+/// One write of a step.
+#[derive(Debug)]
+pub(crate) enum KvOp {
+    Put(Vec<u8>, Vec<u8>),
+    Delete(Vec<u8>),
+}
+
+/// What a backend provides for memory stores.
+pub(crate) trait Kv {
+    /// Runs `f` over a consistent view.
+    fn read<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Result<R, Error>) -> Result<R, Error>;
+
+    /// Runs `f` with no other step in between and applies the writes it returns atomically (and
+    /// durably as the backend's durability says). No writes: nothing is committed.
+    fn step<R>(
+        &self,
+        f: &mut dyn FnMut(&dyn KvRead) -> Result<(R, Vec<KvOp>), Error>,
+    ) -> Result<R, Error>;
+}
+
+const STORE: u8 = b'S';
+const MEMORY: u8 = b'M';
+const PATH: u8 = b'P';
+const VERSION: u8 = b'V';
+const ORDER: u8 = b'O';
+const HISTORY: u8 = b'H';
+const SESSION: u8 = b'N';
+
+fn key(kind: u8, workspace: &WorkspaceId, parts: &[&str]) -> Vec<u8> {
+    let mut out = vec![kind];
+    push_component(&mut out, workspace.as_str());
+    for part in parts {
+        push_component(&mut out, part);
+    }
+    out
+}
+
+fn order(t: Timestamp) -> [u8; 8] {
+    ((t.as_millis() as u64) ^ (1 << 63)).to_be_bytes()
+}
+
+fn with_raw(mut prefix: Vec<u8>, raw: &[&[u8]]) -> Vec<u8> {
+    for r in raw {
+        prefix.extend_from_slice(r);
+    }
+    prefix
+}
+
+/// The first key after every key starting with `prefix`.
+fn prefix_end(prefix: &[u8]) -> Vec<u8> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < 0xff {
+            end.push(last + 1);
+            return end;
+        }
+    }
+    // Only an all-0xff prefix gets here; no key of ours is one.
+    vec![0xff; prefix.len() + 1]
+}
+
+fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
+    serde_json::to_vec(value).map_err(|e| Error::Backend(format!("encoding a record: {e}")))
+}
+
+fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, Error> {
+    serde_json::from_slice(bytes).map_err(|e| Error::Backend(format!("decoding a record: {e}")))
+}
+
+/// The `M` record: a live memory, or what is left of a deleted one.
+#[derive(Serialize, Deserialize)]
+#[serde(untagged)]
+enum MemoryRecord {
+    Live(StoreMemory),
+    Deleted { deleted_at: Timestamp, created_at: Timestamp },
+}
+
+fn get_json<T: for<'de> Deserialize<'de>>(r: &dyn KvRead, key: &[u8]) -> Result<Option<T>, Error> {
+    r.get(key)?.map(|b| decode(&b)).transpose()
+}
+
+fn store_of(
+    r: &dyn KvRead,
+    workspace: &WorkspaceId,
+    id: &MemoryStoreId,
+) -> Result<Option<MemoryStore>, Error> {
+    get_json(r, &key(STORE, workspace, &[id.as_str()]))
+}
+
+fn memory_record(
+    r: &dyn KvRead,
+    workspace: &WorkspaceId,
+    store: &MemoryStoreId,
+    id: &StoreMemoryId,
+) -> Result<Option<MemoryRecord>, Error> {
+    get_json(r, &key(MEMORY, workspace, &[store.as_str(), id.as_str()]))
+}
+
+fn path_key(workspace: &WorkspaceId, store: &MemoryStoreId, path: &str) -> Vec<u8> {
+    with_raw(key(PATH, workspace, &[store.as_str()]), &[path.as_bytes()])
+}
+
+/// True when a live memory other than `except` has `path`, lies above it or under it.
+fn path_taken(
+    r: &dyn KvRead,
+    workspace: &WorkspaceId,
+    store: &MemoryStoreId,
+    path: &StorePath,
+    except: Option<&StoreMemoryId>,
+) -> Result<bool, Error> {
+    let other = |id: &[u8]| except.is_none_or(|e| e.as_str().as_bytes() != id);
+    if let Some(id) = r.get(&path_key(workspace, store, path.as_str()))?
+        && other(&id)
+    {
+        return Ok(true);
+    }
+    let mut ancestor = path.parent();
+    while let Some(a) = ancestor {
+        if let Some(id) = r.get(&path_key(workspace, store, a.as_str()))?
+            && other(&id)
+        {
+            return Ok(true);
+        }
+        ancestor = a.parent();
+    }
+    let below = path_key(workspace, store, &format!("{}/", path.as_str()));
+    let end = prefix_end(&below);
+    let mut found = false;
+    r.range(&below, &end, false, &mut |_, id| {
+        if other(id) {
+            found = true;
+            false
+        } else {
+            true
+        }
+    })?;
+    Ok(found)
+}
+
+/// The writes that record `version` (of a memory of `store`).
+fn version_ops(workspace: &WorkspaceId, version: &MemoryVersion) -> Result<Vec<KvOp>, Error> {
+    let store = version.memory_store_id.as_str();
+    let vid = version.id.as_str().as_bytes();
+    let at = order(version.created_at);
+    Ok(vec![
+        KvOp::Put(
+            key(VERSION, workspace, &[store, version.id.as_str()]),
+            encode(version)?,
+        ),
+        KvOp::Put(
+            with_raw(key(ORDER, workspace, &[store]), &[&at, vid]),
+            version.memory_id.as_str().as_bytes().to_vec(),
+        ),
+        KvOp::Put(
+            with_raw(
+                key(HISTORY, workspace, &[store, version.memory_id.as_str()]),
+                &[&at, vid],
+            ),
+            Vec::new(),
+        ),
+    ])
+}
+
+fn refused(code: ErrorCode, message: &'static str) -> MemoryWriteOutcome {
+    MemoryWriteOutcome::Refused(ApiError::new(code, message))
+}
+
+fn precondition_refusal(
+    precondition: Option<&memory_core::Precondition>,
+    current: &StoreMemory,
+) -> Option<MemoryWriteOutcome> {
+    precondition
+        .filter(|p| !p.holds_for(&current.content_sha256))
+        .map(|_| {
+            MemoryWriteOutcome::Refused(ApiError::precondition_failed(
+                current.content_sha256.clone(),
+            ))
+        })
+}
+
+/// Decides one memory write from `r`; the writes to apply come back with the outcome.
+fn decide_write(
+    r: &dyn KvRead,
+    w: &MemoryWrite,
+) -> Result<(MemoryWriteOutcome, Vec<KvOp>), Error> {
+    let ws = &w.workspace;
+    let nothing = |o| Ok((o, Vec::new()));
+    let Some(store) = store_of(r, ws, &w.store)? else {
+        return nothing(refused(
+            ErrorCode::MemoryStoreNotFound,
+            "memory store not found",
+        ));
+    };
+    let archived = || refused(ErrorCode::MemoryStoreArchived, "the memory store is archived");
+    let conflict = || {
+        refused(
+            ErrorCode::MemoryPathConflict,
+            "a memory already has this path, or a path above or under it",
+        )
+    };
+    let personal = || {
+        refused(
+            ErrorCode::MemoryPersonalData,
+            "the content contains personal data and the store rejects it",
+        )
+    };
+    // (memory before, memory after or None when deleted, operation)
+    let (before_path, after, operation, created_at) = match &w.change {
+        MemoryChange::Create {
+            memory_id,
+            path,
+            content,
+        } => {
+            if store.is_archived() {
+                return nothing(archived());
+            }
+            if memory_record(r, ws, &w.store, memory_id)?.is_some() {
+                return Err(Error::InvalidWrite("the new memory's id is already stored"));
+            }
+            if path_taken(r, ws, &w.store, path, None)? {
+                return nothing(conflict());
+            }
+            if w.personal_data {
+                return nothing(personal());
+            }
+            let memory = StoreMemory::new(
+                memory_id.clone(),
+                w.store.clone(),
+                path.clone(),
+                content.clone(),
+                w.version_id.clone(),
+                w.at,
+            );
+            (None, Some(memory), VersionOperation::Created, w.at)
+        }
+        MemoryChange::Update {
+            memory_id,
+            content,
+            path,
+            precondition,
+        } => {
+            let Some(MemoryRecord::Live(current)) = memory_record(r, ws, &w.store, memory_id)?
+            else {
+                return nothing(refused(ErrorCode::MemoryNotFound, "memory not found"));
+            };
+            if store.is_archived() {
+                return nothing(archived());
+            }
+            let new_path = path.as_ref().unwrap_or(&current.path);
+            let new_content = content.as_ref().unwrap_or(&current.content);
+            if *new_path == current.path && *new_content == current.content {
+                return nothing(MemoryWriteOutcome::Unchanged { memory: current });
+            }
+            if let Some(refusal) = precondition_refusal(precondition.as_ref(), &current) {
+                return nothing(refusal);
+            }
+            if *new_path != current.path
+                && path_taken(r, ws, &w.store, new_path, Some(memory_id))?
+            {
+                return nothing(conflict());
+            }
+            if w.personal_data {
+                return nothing(personal());
+            }
+            let mut next = current.clone();
+            next.path = new_path.clone();
+            if *new_content != current.content {
+                next.set_content(new_content.clone());
+            }
+            next.version_id = w.version_id.clone();
+            next.updated_at = w.at;
+            let created_at = current.created_at;
+            (
+                Some(current.path),
+                Some(next),
+                VersionOperation::Modified,
+                created_at,
+            )
+        }
+        MemoryChange::Delete {
+            memory_id,
+            precondition,
+        } => {
+            let Some(MemoryRecord::Live(current)) = memory_record(r, ws, &w.store, memory_id)?
+            else {
+                return nothing(refused(ErrorCode::MemoryNotFound, "memory not found"));
+            };
+            if store.is_archived() {
+                return nothing(archived());
+            }
+            if let Some(refusal) = precondition_refusal(precondition.as_ref(), &current) {
+                return nothing(refusal);
+            }
+            let version =
+                MemoryVersion::deletion(w.version_id.clone(), &current, w.actor.clone(), w.at);
+            let mut ops = version_ops(ws, &version)?;
+            ops.push(KvOp::Delete(path_key(ws, &w.store, current.path.as_str())));
+            ops.push(KvOp::Put(
+                key(MEMORY, ws, &[w.store.as_str(), memory_id.as_str()]),
+                encode(&MemoryRecord::Deleted {
+                    deleted_at: w.at,
+                    created_at: current.created_at,
+                })?,
+            ));
+            return Ok((
+                MemoryWriteOutcome::Written {
+                    memory: None,
+                    version,
+                },
+                ops,
+            ));
+        }
+        MemoryChange::Restore {
+            memory_id,
+            source,
+            precondition,
+        } => {
+            let Some(record) = memory_record(r, ws, &w.store, memory_id)? else {
+                return nothing(refused(ErrorCode::MemoryNotFound, "memory not found"));
+            };
+            let version: Option<MemoryVersion> =
+                get_json(r, &key(VERSION, ws, &[w.store.as_str(), source.as_str()]))?;
+            let Some(version) = version.filter(|v| v.memory_id == *memory_id) else {
+                return nothing(refused(
+                    ErrorCode::MemoryVersionNotFound,
+                    "memory version not found",
+                ));
+            };
+            if store.is_archived() {
+                return nothing(archived());
+            }
+            if let Some(code) = version.restore_refusal() {
+                return nothing(MemoryWriteOutcome::Refused(ApiError::from(code)));
+            }
+            let (Some(path), Some(content)) = (version.path.clone(), version.content.clone())
+            else {
+                return Err(Error::Backend(
+                    "a stored version without content is neither redacted nor deleted".into(),
+                ));
+            };
+            match record {
+                MemoryRecord::Live(current) => {
+                    if current.path == path && current.content == content {
+                        return nothing(MemoryWriteOutcome::Unchanged { memory: current });
+                    }
+                    if let Some(refusal) = precondition_refusal(precondition.as_ref(), &current) {
+                        return nothing(refusal);
+                    }
+                    if path != current.path
+                        && path_taken(r, ws, &w.store, &path, Some(memory_id))?
+                    {
+                        return nothing(conflict());
+                    }
+                    let mut next = current.clone();
+                    next.path = path;
+                    next.set_content(content);
+                    next.version_id = w.version_id.clone();
+                    next.updated_at = w.at;
+                    let created_at = current.created_at;
+                    (
+                        Some(current.path),
+                        Some(next),
+                        VersionOperation::Modified,
+                        created_at,
+                    )
+                }
+                MemoryRecord::Deleted { created_at, .. } => {
+                    if path_taken(r, ws, &w.store, &path, Some(memory_id))? {
+                        return nothing(conflict());
+                    }
+                    let memory = StoreMemory::new(
+                        memory_id.clone(),
+                        w.store.clone(),
+                        path,
+                        content,
+                        w.version_id.clone(),
+                        w.at,
+                    );
+                    (None, Some(memory), VersionOperation::Created, created_at)
+                }
+            }
+        }
+    };
+    let Some(mut memory) = after else {
+        unreachable!("every arm but delete produces a memory")
+    };
+    memory.created_at = created_at;
+    let version = MemoryVersion::snapshot(
+        w.version_id.clone(),
+        &memory,
+        operation,
+        w.actor.clone(),
+        w.at,
+    );
+    let mut ops = version_ops(ws, &version)?;
+    if let Some(old) = before_path.filter(|p| *p != memory.path) {
+        ops.push(KvOp::Delete(path_key(ws, &w.store, old.as_str())));
+    }
+    ops.push(KvOp::Put(
+        path_key(ws, &w.store, memory.path.as_str()),
+        memory.id.as_str().as_bytes().to_vec(),
+    ));
+    ops.push(KvOp::Put(
+        key(MEMORY, ws, &[w.store.as_str(), memory.id.as_str()]),
+        encode(&MemoryRecord::Live(memory.clone()))?,
+    ));
+    Ok((
+        MemoryWriteOutcome::Written {
+            memory: Some(memory),
+            version,
+        },
+        ops,
+    ))
+}
+
+/// Every key of `workspace` of `kind` under the store `store`.
+fn store_range(kind: u8, workspace: &WorkspaceId, store: &MemoryStoreId) -> (Vec<u8>, Vec<u8>) {
+    let start = key(kind, workspace, &[store.as_str()]);
+    let end = prefix_end(&start);
+    (start, end)
+}
+
+fn collect_keys(r: &dyn KvRead, (start, end): (Vec<u8>, Vec<u8>)) -> Result<Vec<Vec<u8>>, Error> {
+    let mut keys = Vec::new();
+    r.range(&start, &end, false, &mut |k, _| {
+        keys.push(k.to_vec());
+        true
+    })?;
+    Ok(keys)
+}
+
+// The operations, one per `StoreBackend` method.
+
+pub(crate) fn create_store(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    store: &MemoryStore,
+) -> Result<(), Error> {
+    let k = key(STORE, workspace, &[store.id.as_str()]);
+    let value = encode(store)?;
+    kv.step(&mut |r| {
+        if r.get(&k)?.is_some() {
+            return Err(Error::InvalidWrite("the new store's id is already stored"));
+        }
+        Ok(((), vec![KvOp::Put(k.clone(), value.clone())]))
+    })
+}
+
+pub(crate) fn get_store(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    id: &MemoryStoreId,
+) -> Result<Option<MemoryStore>, Error> {
+    kv.read(&mut |r| store_of(r, workspace, id))
+}
+
+pub(crate) fn list_stores(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    include_archived: bool,
+    after: Option<&(Timestamp, MemoryStoreId)>,
+    limit: usize,
+) -> Result<Vec<MemoryStore>, Error> {
+    let start = key(STORE, workspace, &[]);
+    let end = prefix_end(&start);
+    let mut stores: Vec<MemoryStore> = kv.read(&mut |r| {
+        let mut out = Vec::new();
+        let mut failed = None;
+        r.range(&start, &end, false, &mut |_, v| match decode(v) {
+            Ok(s) => {
+                out.push(s);
+                true
+            }
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        })?;
+        failed.map_or(Ok(out), Err)
+    })?;
+    stores.retain(|s: &MemoryStore| {
+        (include_archived || !s.is_archived())
+            && after.is_none_or(|(t, id)| (s.created_at, &s.id) < (*t, id))
+    });
+    stores.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
+    stores.truncate(limit);
+    Ok(stores)
+}
+
+pub(crate) fn put_store(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    store: &MemoryStore,
+) -> Result<bool, Error> {
+    let k = key(STORE, workspace, &[store.id.as_str()]);
+    let value = encode(store)?;
+    kv.step(&mut |r| {
+        if r.get(&k)?.is_none() {
+            return Ok((false, Vec::new()));
+        }
+        Ok((true, vec![KvOp::Put(k.clone(), value.clone())]))
+    })
+}
+
+pub(crate) fn delete_store(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    id: &MemoryStoreId,
+) -> Result<bool, Error> {
+    let k = key(STORE, workspace, &[id.as_str()]);
+    kv.step(&mut |r| {
+        if r.get(&k)?.is_none() {
+            return Ok((false, Vec::new()));
+        }
+        let mut ops = vec![KvOp::Delete(k.clone())];
+        for kind in [MEMORY, PATH, VERSION, ORDER, HISTORY] {
+            ops.extend(
+                collect_keys(r, store_range(kind, workspace, id))?
+                    .into_iter()
+                    .map(KvOp::Delete),
+            );
+        }
+        Ok((true, ops))
+    })
+}
+
+pub(crate) fn write_memory(
+    kv: &impl Kv,
+    write: &MemoryWrite,
+) -> Result<MemoryWriteOutcome, Error> {
+    kv.step(&mut |r| decide_write(r, write))
+}
+
+pub(crate) fn get_memory(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    store: &MemoryStoreId,
+    id: &StoreMemoryId,
+) -> Result<Option<StoreMemory>, Error> {
+    kv.read(&mut |r| {
+        Ok(match memory_record(r, workspace, store, id)? {
+            Some(MemoryRecord::Live(m)) => Some(m),
+            _ => None,
+        })
+    })
+}
+
+pub(crate) fn memory_at_path(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    store: &MemoryStoreId,
+    path: &StorePath,
+) -> Result<Option<StoreMemory>, Error> {
+    kv.read(&mut |r| {
+        let Some(id) = r.get(&path_key(workspace, store, path.as_str()))? else {
+            return Ok(None);
+        };
+        let id = StoreMemoryId::parse(String::from_utf8_lossy(&id).into_owned())
+            .map_err(|_| Error::Backend("a path index entry names no memory id".into()))?;
+        Ok(match memory_record(r, workspace, store, &id)? {
+            Some(MemoryRecord::Live(m)) => Some(m),
+            _ => None,
+        })
+    })
+}
+
+pub(crate) fn list_memories(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    store: &MemoryStoreId,
+    prefix: Option<&str>,
+    after: Option<&StorePath>,
+    limit: usize,
+) -> Result<Vec<StoreMemory>, Error> {
+    let base = key(PATH, workspace, &[store.as_str()]);
+    let prefix = prefix.map(|p| p.trim_end_matches('/')).unwrap_or("");
+    let scope = with_raw(base.clone(), &[prefix.as_bytes()]);
+    let end = prefix_end(&scope);
+    let mut start = scope.clone();
+    if let Some(after) = after {
+        let mut past = with_raw(base.clone(), &[after.as_str().as_bytes()]);
+        past.push(0);
+        start = start.max(past);
+    }
+    kv.read(&mut |r| {
+        let mut ids = Vec::new();
+        r.range(&start, &end, false, &mut |k, id| {
+            let path = String::from_utf8_lossy(&k[base.len()..]);
+            let under = StorePath::parse(path.into_owned()).is_ok_and(|p| p.has_prefix(prefix));
+            if under {
+                ids.push(String::from_utf8_lossy(id).into_owned());
+            }
+            ids.len() < limit
+        })?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in &ids {
+            let id = StoreMemoryId::parse(id.clone())
+                .map_err(|_| Error::Backend("a path index entry names no memory id".into()))?;
+            if let Some(MemoryRecord::Live(m)) = memory_record(r, workspace, store, &id)? {
+                out.push(m);
+            }
+        }
+        Ok(out)
+    })
+}
+
+pub(crate) fn get_version(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    store: &MemoryStoreId,
+    id: &MemoryVersionId,
+) -> Result<Option<MemoryVersion>, Error> {
+    kv.read(&mut |r| get_json(r, &key(VERSION, workspace, &[store.as_str(), id.as_str()])))
+}
+
+pub(crate) fn list_versions(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    store: &MemoryStoreId,
+    memory: Option<&StoreMemoryId>,
+    after: Option<&(Timestamp, MemoryVersionId)>,
+    limit: usize,
+) -> Result<Vec<MemoryVersion>, Error> {
+    let base = match memory {
+        Some(m) => key(HISTORY, workspace, &[store.as_str(), m.as_str()]),
+        None => key(ORDER, workspace, &[store.as_str()]),
+    };
+    let start = base.clone();
+    let end = match after {
+        Some((t, id)) => with_raw(base.clone(), &[&order(*t), id.as_str().as_bytes()]),
+        None => prefix_end(&base),
+    };
+    kv.read(&mut |r| {
+        let mut ids = Vec::new();
+        r.range(&start, &end, true, &mut |k, _| {
+            // order (8 bytes) then the version id.
+            ids.push(String::from_utf8_lossy(&k[base.len() + 8..]).into_owned());
+            ids.len() < limit
+        })?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            let v: Option<MemoryVersion> =
+                get_json(r, &key(VERSION, workspace, &[store.as_str(), &id]))?;
+            out.push(v.ok_or_else(|| Error::Backend("an order entry names no version".into()))?);
+        }
+        Ok(out)
+    })
+}
+
+pub(crate) fn redact_version(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    store: &MemoryStoreId,
+    id: &MemoryVersionId,
+    at: Timestamp,
+) -> Result<RedactOutcome, Error> {
+    let vkey = key(VERSION, workspace, &[store.as_str(), id.as_str()]);
+    kv.step(&mut |r| {
+        let nothing = |o| Ok((o, Vec::new()));
+        let Some(stored) = store_of(r, workspace, store)? else {
+            return nothing(RedactOutcome::Refused(ApiError::new(
+                ErrorCode::MemoryStoreNotFound,
+                "memory store not found",
+            )));
+        };
+        let Some(mut version) = get_json::<MemoryVersion>(r, &vkey)? else {
+            return nothing(RedactOutcome::Refused(ApiError::new(
+                ErrorCode::MemoryVersionNotFound,
+                "memory version not found",
+            )));
+        };
+        if version.is_redacted() {
+            return nothing(RedactOutcome::Redacted(version));
+        }
+        if stored.is_archived() {
+            return nothing(RedactOutcome::Refused(ApiError::new(
+                ErrorCode::MemoryStoreArchived,
+                "the memory store is archived",
+            )));
+        }
+        if let Some(MemoryRecord::Live(m)) = memory_record(r, workspace, store, &version.memory_id)?
+            && m.version_id == *id
+        {
+            return nothing(RedactOutcome::Refused(ApiError::new(
+                ErrorCode::MemoryVersionIsCurrent,
+                "the version is the memory's current content; update or delete the memory first",
+            )));
+        }
+        version.redact(at);
+        Ok((
+            RedactOutcome::Redacted(version.clone()),
+            vec![KvOp::Put(vkey.clone(), encode(&version)?)],
+        ))
+    })
+}
+
+pub(crate) fn put_session(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    session: &Session,
+) -> Result<(), Error> {
+    let k = key(SESSION, workspace, &[session.id.as_str()]);
+    let value = encode(session)?;
+    kv.step(&mut |_| Ok(((), vec![KvOp::Put(k.clone(), value.clone())])))
+}
+
+pub(crate) fn get_session(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    id: &SessionId,
+) -> Result<Option<Session>, Error> {
+    kv.read(&mut |r| get_json(r, &key(SESSION, workspace, &[id.as_str()])))
+}
+
+/// Implements [`StoreBackend`](crate::StoreBackend) for a type that implements [`Kv`] and has an
+/// inherent `vacuum_database(&self, progress)` method.
+macro_rules! impl_store_backend {
+    ($ty:ty) => {
+        impl $crate::stores::StoreBackend for $ty {
+            fn create_store(
+                &self,
+                workspace: &memory_core::WorkspaceId,
+                store: &memory_core::MemoryStore,
+            ) -> Result<(), $crate::Error> {
+                $crate::kv::create_store(self, workspace, store)
+            }
+
+            fn get_store(
+                &self,
+                workspace: &memory_core::WorkspaceId,
+                id: &memory_core::MemoryStoreId,
+            ) -> Result<Option<memory_core::MemoryStore>, $crate::Error> {
+                $crate::kv::get_store(self, workspace, id)
+            }
+
+            fn list_stores(
+                &self,
+                workspace: &memory_core::WorkspaceId,
+                include_archived: bool,
+                after: Option<&(memory_core::Timestamp, memory_core::MemoryStoreId)>,
+                limit: usize,
+            ) -> Result<Vec<memory_core::MemoryStore>, $crate::Error> {
+                $crate::kv::list_stores(self, workspace, include_archived, after, limit)
+            }
+
+            fn put_store(
+                &self,
+                workspace: &memory_core::WorkspaceId,
+                store: &memory_core::MemoryStore,
+            ) -> Result<bool, $crate::Error> {
+                $crate::kv::put_store(self, workspace, store)
+            }
+
+            fn delete_store(
+                &self,
+                workspace: &memory_core::WorkspaceId,
+                id: &memory_core::MemoryStoreId,
+            ) -> Result<bool, $crate::Error> {
+                $crate::kv::delete_store(self, workspace, id)
+            }
+
+            fn write_memory(
+                &self,
+                write: &$crate::stores::MemoryWrite,
+            ) -> Result<$crate::stores::MemoryWriteOutcome, $crate::Error> {
+                $crate::kv::write_memory(self, write)
+            }
+
+            fn get_memory(
+                &self,
+                workspace: &memory_core::WorkspaceId,
+                store: &memory_core::MemoryStoreId,
+                id: &memory_core::StoreMemoryId,
+            ) -> Result<Option<memory_core::StoreMemory>, $crate::Error> {
+                $crate::kv::get_memory(self, workspace, store, id)
+            }
+
+            fn memory_at_path(
+                &self,
+                workspace: &memory_core::WorkspaceId,
+                store: &memory_core::MemoryStoreId,
+                path: &memory_core::StorePath,
+            ) -> Result<Option<memory_core::StoreMemory>, $crate::Error> {
+                $crate::kv::memory_at_path(self, workspace, store, path)
+            }
+
+            fn list_memories(
+                &self,
+                workspace: &memory_core::WorkspaceId,
+                store: &memory_core::MemoryStoreId,
+                prefix: Option<&str>,
+                after: Option<&memory_core::StorePath>,
+                limit: usize,
+            ) -> Result<Vec<memory_core::StoreMemory>, $crate::Error> {
+                $crate::kv::list_memories(self, workspace, store, prefix, after, limit)
+            }
+
+            fn get_version(
+                &self,
+                workspace: &memory_core::WorkspaceId,
+                store: &memory_core::MemoryStoreId,
+                id: &memory_core::MemoryVersionId,
+            ) -> Result<Option<memory_core::MemoryVersion>, $crate::Error> {
+                $crate::kv::get_version(self, workspace, store, id)
+            }
+
+            fn list_versions(
+                &self,
+                workspace: &memory_core::WorkspaceId,
+                store: &memory_core::MemoryStoreId,
+                memory: Option<&memory_core::StoreMemoryId>,
+                after: Option<&(memory_core::Timestamp, memory_core::MemoryVersionId)>,
+                limit: usize,
+            ) -> Result<Vec<memory_core::MemoryVersion>, $crate::Error> {
+                $crate::kv::list_versions(self, workspace, store, memory, after, limit)
+            }
+
+            fn redact_version(
+                &self,
+                workspace: &memory_core::WorkspaceId,
+                store: &memory_core::MemoryStoreId,
+                id: &memory_core::MemoryVersionId,
+                at: memory_core::Timestamp,
+            ) -> Result<$crate::stores::RedactOutcome, $crate::Error> {
+                $crate::kv::redact_version(self, workspace, store, id, at)
+            }
+
+            fn put_session(
+                &self,
+                workspace: &memory_core::WorkspaceId,
+                session: &memory_core::Session,
+            ) -> Result<(), $crate::Error> {
+                $crate::kv::put_session(self, workspace, session)
+            }
+
+            fn get_session(
+                &self,
+                workspace: &memory_core::WorkspaceId,
+                id: &memory_core::SessionId,
+            ) -> Result<Option<memory_core::Session>, $crate::Error> {
+                $crate::kv::get_session(self, workspace, id)
+            }
+
+            fn vacuum(
+                &self,
+                progress: &dyn Fn(u64, u64),
+            ) -> Result<$crate::stores::VacuumReport, $crate::Error> {
+                self.vacuum_database(progress)
+            }
+        }
+    };
+}
+pub(crate) use impl_store_backend;

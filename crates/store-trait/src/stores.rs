@@ -1,0 +1,221 @@
+//! The [`StoreBackend`] trait: persistence for memory stores — path-addressed memories, their
+//! immutable versions, and agent sessions. Every mutation of a memory is decided and written in
+//! one transaction (existence, archive state, no-op, precondition, path conflict, personal data).
+
+use memory_core::{
+    Actor, ApiError, MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Precondition, Session,
+    SessionId, StoreMemory, StoreMemoryId, StorePath, Timestamp, WorkspaceId,
+};
+
+use crate::Error;
+
+
+/// One mutation of one memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MemoryChange {
+    /// Creates a memory at `path` with `content` (a `created` version).
+    Create {
+        /// The new memory's id.
+        memory_id: StoreMemoryId,
+        /// Where it lives.
+        path: StorePath,
+        /// Its content (already masked when the store masks).
+        content: String,
+    },
+    /// Changes a live memory's content and/or path (a `modified` version). Equal content and
+    /// path is a no-op: no version, whatever the precondition says.
+    Update {
+        /// The memory.
+        memory_id: StoreMemoryId,
+        /// The new content, or `None` to keep it.
+        content: Option<String>,
+        /// The new path, or `None` to keep it.
+        path: Option<StorePath>,
+        /// Must hold for the current content, checked after the no-op test.
+        precondition: Option<Precondition>,
+    },
+    /// Deletes a live memory (a `deleted` version that keeps the path; versions stay).
+    Delete {
+        /// The memory.
+        memory_id: StoreMemoryId,
+        /// Must hold for the current content.
+        precondition: Option<Precondition>,
+    },
+    /// Writes version `source`'s content and path as a new version: `modified`, or `created` when
+    /// the memory was deleted; nothing when the live memory already equals it.
+    Restore {
+        /// The memory the version belongs to.
+        memory_id: StoreMemoryId,
+        /// The version to restore (must belong to `memory_id`).
+        source: MemoryVersionId,
+        /// Must hold for the current content of a live memory (ignored for a deleted one).
+        precondition: Option<Precondition>,
+    },
+}
+
+/// A [`MemoryChange`] with everything the backend needs to write it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryWrite {
+    /// The workspace (exact equality; a store of another workspace is not found).
+    pub workspace: WorkspaceId,
+    /// The store.
+    pub store: MemoryStoreId,
+    /// What to do.
+    pub change: MemoryChange,
+    /// The id of the version this write creates, if it creates one.
+    pub version_id: MemoryVersionId,
+    /// Who acts.
+    pub actor: Actor,
+    /// When.
+    pub at: Timestamp,
+    /// True when the store's policy is `reject` and the content to be written would be changed by
+    /// the masker: a create or an update is refused with `400 MEMORY_PERSONAL_DATA`, the last
+    /// check before writing. Ignored by delete and restore (a restored version's content was
+    /// accepted under the same policy when it was written).
+    pub personal_data: bool,
+}
+
+/// The result of [`StoreBackend::write_memory`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MemoryWriteOutcome {
+    /// A version was written; `memory` is the live memory afterwards (`None` after a delete).
+    Written {
+        /// The memory as it now is, if live.
+        memory: Option<StoreMemory>,
+        /// The version written.
+        version: MemoryVersion,
+    },
+    /// Nothing changed, so no version was written.
+    Unchanged {
+        /// The live memory.
+        memory: StoreMemory,
+    },
+    /// Refused, nothing written. Checked in this order: `404 MEMORY_STORE_NOT_FOUND`,
+    /// `404 MEMORY_NOT_FOUND` (a restore finds a deleted memory), `404 MEMORY_VERSION_NOT_FOUND`
+    /// (restore), `409 MEMORY_STORE_ARCHIVED`, `409 MEMORY_VERSION_REDACTED` /
+    /// `409 MEMORY_VERSION_NOT_RESTORABLE` (restore), the no-op test, `409
+    /// MEMORY_PRECONDITION_FAILED` (carrying the current hash), `409 MEMORY_PATH_CONFLICT` (a live
+    /// memory has the path, lies under it or above it), `400 MEMORY_PERSONAL_DATA`.
+    Refused(ApiError),
+}
+
+/// The result of [`StoreBackend::redact_version`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RedactOutcome {
+    /// The version, now redacted (or already redacted: idempotent, `redacted_at` unchanged).
+    Redacted(MemoryVersion),
+    /// Refused, nothing written: `404 MEMORY_STORE_NOT_FOUND`, `404 MEMORY_VERSION_NOT_FOUND`, or
+    /// `409 MEMORY_VERSION_IS_CURRENT` when the version is a live memory's current content.
+    Refused(ApiError),
+}
+
+/// Persistence for memory stores. Every read and write is scoped to one workspace by exact
+/// equality; objects of another workspace do not exist for the caller.
+pub trait StoreBackend: Send + Sync {
+    /// Stores a new memory store.
+    fn create_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<(), Error>;
+
+    /// A store of the workspace (archived ones too).
+    fn get_store(&self, workspace: &WorkspaceId, id: &MemoryStoreId) -> Result<Option<MemoryStore>, Error>;
+
+    /// The workspace's stores, `created_at` descending then id descending, strictly after the
+    /// keyset position `after`; archived ones only with `include_archived`.
+    fn list_stores(
+        &self,
+        workspace: &WorkspaceId,
+        include_archived: bool,
+        after: Option<&(Timestamp, MemoryStoreId)>,
+        limit: usize,
+    ) -> Result<Vec<MemoryStore>, Error>;
+
+    /// Replaces a store's record (name, description, `updated_at`, `archived_at`); false when
+    /// the store does not exist.
+    fn put_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<bool, Error>;
+
+    /// Deletes a store with all its memories and versions; false when it does not exist.
+    fn delete_store(&self, workspace: &WorkspaceId, id: &MemoryStoreId) -> Result<bool, Error>;
+
+    /// Applies one memory mutation atomically (see [`MemoryWriteOutcome::Refused`] for the order
+    /// of checks).
+    fn write_memory(&self, write: &MemoryWrite) -> Result<MemoryWriteOutcome, Error>;
+
+    /// A live memory of the store.
+    fn get_memory(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        id: &StoreMemoryId,
+    ) -> Result<Option<StoreMemory>, Error>;
+
+    /// The live memory at `path`.
+    fn memory_at_path(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        path: &StorePath,
+    ) -> Result<Option<StoreMemory>, Error>;
+
+    /// Live memories ordered by path bytes, strictly after `after`, whose path has `prefix` as
+    /// whole leading segments (see `StorePath::has_prefix`).
+    fn list_memories(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        prefix: Option<&str>,
+        after: Option<&StorePath>,
+        limit: usize,
+    ) -> Result<Vec<StoreMemory>, Error>;
+
+    /// A version of the store (redacted ones too).
+    fn get_version(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        id: &MemoryVersionId,
+    ) -> Result<Option<MemoryVersion>, Error>;
+
+    /// The store's versions (of one memory when `memory` is given), `created_at` descending
+    /// then id descending, strictly after the keyset position `after`.
+    fn list_versions(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        memory: Option<&StoreMemoryId>,
+        after: Option<&(Timestamp, MemoryVersionId)>,
+        limit: usize,
+    ) -> Result<Vec<MemoryVersion>, Error>;
+
+    /// Redacts a version: content, path, hash and size become null and `redacted_at` is set;
+    /// irreversible and idempotent; refused for a live memory's current version.
+    fn redact_version(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        id: &MemoryVersionId,
+        at: Timestamp,
+    ) -> Result<RedactOutcome, Error>;
+
+    /// Stores a new session, or replaces it (resources added later).
+    fn put_session(&self, workspace: &WorkspaceId, session: &Session) -> Result<(), Error>;
+
+    /// A session of the workspace.
+    fn get_session(&self, workspace: &WorkspaceId, id: &SessionId) -> Result<Option<Session>, Error>;
+
+    /// Rewrites the database so that removed and redacted content — of memory stores and of
+    /// agent memories alike — is gone from its files: the live data is copied into a fresh
+    /// database that then replaces the old one. Other calls wait while it runs. `progress` is
+    /// called with (entries copied, entries in all) as the copy goes. In memory there is nothing
+    /// to rewrite and the report is all zeros.
+    fn vacuum(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error>;
+}
+
+/// What [`StoreBackend::vacuum`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct VacuumReport {
+    /// Bytes the database's files took before.
+    pub bytes_before: u64,
+    /// Bytes they take after.
+    pub bytes_after: u64,
+    /// Entries (keys) copied into the new database.
+    pub entries: u64,
+}
