@@ -395,7 +395,7 @@ macro_rules! forward_backend {
         }
     };
 }
-#[cfg(feature = "conformance")]
+#[cfg(any(feature = "conformance", feature = "sled"))]
 pub(crate) use forward_backend;
 
 // One backend shared by several users (for example two facade instances that must enforce one

@@ -56,6 +56,9 @@ pub(crate) enum KvOp {
     Delete(Vec<u8>),
 }
 
+/// A step's decision: its answer and the writes to apply.
+pub(crate) type Decided<R> = Result<(R, Vec<KvOp>), Error>;
+
 /// What a backend provides for memory stores.
 pub(crate) trait Kv {
     /// Runs `f` over a consistent view.
@@ -65,7 +68,7 @@ pub(crate) trait Kv {
     /// durably as the backend's durability says). No writes: nothing is committed.
     fn step<R>(
         &self,
-        f: &mut dyn FnMut(&dyn KvRead) -> Result<(R, Vec<KvOp>), Error>,
+        f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>,
     ) -> Result<R, Error>;
 }
 
@@ -123,7 +126,10 @@ fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, Error> {
 #[serde(untagged)]
 enum MemoryRecord {
     Live(StoreMemory),
-    Deleted { deleted_at: Timestamp, created_at: Timestamp },
+    Deleted {
+        deleted_at: Timestamp,
+        created_at: Timestamp,
+    },
 }
 
 fn get_json<T: for<'de> Deserialize<'de>>(r: &dyn KvRead, key: &[u8]) -> Result<Option<T>, Error> {
@@ -230,10 +236,7 @@ fn precondition_refusal(
 }
 
 /// Decides one memory write from `r`; the writes to apply come back with the outcome.
-fn decide_write(
-    r: &dyn KvRead,
-    w: &MemoryWrite,
-) -> Result<(MemoryWriteOutcome, Vec<KvOp>), Error> {
+fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, Vec<KvOp>), Error> {
     let ws = &w.workspace;
     let nothing = |o| Ok((o, Vec::new()));
     let Some(store) = store_of(r, ws, &w.store)? else {
@@ -242,7 +245,12 @@ fn decide_write(
             "memory store not found",
         ));
     };
-    let archived = || refused(ErrorCode::MemoryStoreArchived, "the memory store is archived");
+    let archived = || {
+        refused(
+            ErrorCode::MemoryStoreArchived,
+            "the memory store is archived",
+        )
+    };
     let conflict = || {
         refused(
             ErrorCode::MemoryPathConflict,
@@ -305,8 +313,7 @@ fn decide_write(
             if let Some(refusal) = precondition_refusal(precondition.as_ref(), &current) {
                 return nothing(refusal);
             }
-            if *new_path != current.path
-                && path_taken(r, ws, &w.store, new_path, Some(memory_id))?
+            if *new_path != current.path && path_taken(r, ws, &w.store, new_path, Some(memory_id))?
             {
                 return nothing(conflict());
             }
@@ -397,8 +404,7 @@ fn decide_write(
                     if let Some(refusal) = precondition_refusal(precondition.as_ref(), &current) {
                         return nothing(refusal);
                     }
-                    if path != current.path
-                        && path_taken(r, ws, &w.store, &path, Some(memory_id))?
+                    if path != current.path && path_taken(r, ws, &w.store, &path, Some(memory_id))?
                     {
                         return nothing(conflict());
                     }
@@ -575,10 +581,7 @@ pub(crate) fn delete_store(
     })
 }
 
-pub(crate) fn write_memory(
-    kv: &impl Kv,
-    write: &MemoryWrite,
-) -> Result<MemoryWriteOutcome, Error> {
+pub(crate) fn write_memory(kv: &impl Kv, write: &MemoryWrite) -> Result<MemoryWriteOutcome, Error> {
     kv.step(&mut |r| decide_write(r, write))
 }
 

@@ -11,7 +11,7 @@ use memory_core::{
 };
 
 use crate::backend::check_decided_write;
-use crate::kv::{Kv, KvOp, KvRead, impl_store_backend};
+use crate::kv::{Decided, Kv, KvOp, KvRead, impl_store_backend};
 use crate::stores::VacuumReport;
 use crate::{Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery};
 
@@ -126,7 +126,7 @@ impl Kv for InMemoryBackend {
 
     fn step<R>(
         &self,
-        f: &mut dyn FnMut(&dyn KvRead) -> Result<(R, Vec<KvOp>), Error>,
+        f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>,
     ) -> Result<R, Error> {
         let mut map = self.stores.write().unwrap_or_else(PoisonError::into_inner);
         let (out, ops) = f(&MapView(&map))?;

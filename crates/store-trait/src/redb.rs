@@ -5,10 +5,11 @@
 use std::fmt;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard};
 
 use ::redb::{
-    Database, ReadTransaction, ReadableDatabase, ReadableTable, Table, TableDefinition,
-    WriteTransaction,
+    Database, ReadTransaction, ReadableDatabase, ReadableTable, ReadableTableMetadata, Table,
+    TableDefinition, WriteTransaction,
 };
 use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, CredentialId, Settings, Timestamp, WorkspaceId,
@@ -16,6 +17,8 @@ use memory_core::{
 
 use crate::backend::check_decided_write;
 use crate::keys::{encode_window, key_prefix, owner_prefix, window_key, workspace_prefix};
+use crate::kv::{Decided, Kv, KvOp, KvRead, impl_store_backend};
+use crate::stores::VacuumReport;
 use crate::{
     Backend, Durability, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
 };
@@ -41,6 +44,11 @@ const COUNTS: TableDefinition<&[u8], u64> = TableDefinition::new("counts");
 const WINDOWS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("windows");
 /// workspace → settings, serde JSON.
 const SETTINGS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("settings");
+
+/// memory-store key (see `crate::kv`) → value: memory stores, memories, versions and sessions.
+const STORES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("memory_stores");
+
+type DbGuard<'a> = RwLockReadGuard<'a, Option<Database>>;
 
 /// A [`Backend`] storing everything in one redb database file.
 ///
@@ -69,7 +77,10 @@ const SETTINGS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("settings")
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct RedbBackend {
-    db: Database,
+    /// `None` only after a vacuum could not reopen the rewritten file. Every call holds the read
+    /// lock for as long as its transaction runs; [`vacuum`](crate::StoreBackend::vacuum) takes
+    /// the write lock to swap the file.
+    db: RwLock<Option<Database>>,
     path: PathBuf,
     durability: Durability,
 }
@@ -166,20 +177,32 @@ impl RedbBackend {
             }
         }
         Ok(RedbBackend {
-            db,
+            db: RwLock::new(Some(db)),
             path: path.to_owned(),
             durability,
         })
     }
 
-    fn begin_write(&self) -> Result<WriteTransaction, Error> {
-        let mut txn = self.db.begin_write().map_err(backend_error)?;
+    fn database(&self) -> Result<DbGuard<'_>, Error> {
+        let guard = self.db.read().unwrap_or_else(PoisonError::into_inner);
+        if guard.is_none() {
+            return Err(Error::Backend(
+                "the database could not be reopened after a vacuum; open it again".into(),
+            ));
+        }
+        Ok(guard)
+    }
+
+    fn begin_write(&self) -> Result<(DbGuard<'_>, WriteTransaction), Error> {
+        let guard = self.database()?;
+        let db = guard.as_ref().expect("checked by database()");
+        let mut txn = db.begin_write().map_err(backend_error)?;
         let durability = match self.durability {
             Durability::Immediate => ::redb::Durability::Immediate,
             Durability::Eventual => ::redb::Durability::None,
         };
         txn.set_durability(durability).map_err(backend_error)?;
-        Ok(txn)
+        Ok((guard, txn))
     }
 
     /// Runs `f` in one write transaction over the agent-memory tables and commits or aborts as it
@@ -188,7 +211,7 @@ impl RedbBackend {
         &self,
         f: impl FnOnce(&mut Tables<'_>) -> Result<Finish<T>, Error>,
     ) -> Result<T, Error> {
-        let txn = self.begin_write()?;
+        let (_guard, txn) = self.begin_write()?;
         let finish = {
             let mut tables = Tables::open(&txn)?;
             f(&mut tables)?
@@ -205,8 +228,14 @@ impl RedbBackend {
         }
     }
 
-    fn read(&self) -> Result<ReadTransaction, Error> {
-        self.db.begin_read().map_err(backend_error)
+    fn read(&self) -> Result<(DbGuard<'_>, ReadTransaction), Error> {
+        let guard = self.database()?;
+        let txn = guard
+            .as_ref()
+            .expect("checked by database()")
+            .begin_read()
+            .map_err(backend_error)?;
+        Ok((guard, txn))
     }
 
     /// Removes the workspace's versions `doomed` selects (given the version's `created_at` and
@@ -680,7 +709,7 @@ impl Backend for RedbBackend {
     }
 
     fn get(&self, owner: &Owner, id: &AgentMemoryId) -> Result<Option<AgentMemory>, Error> {
-        let txn = self.read()?;
+        let (_guard, txn) = self.read()?;
         let ids = txn.open_table(IDS).map_err(backend_error)?;
         let versions = txn.open_table(VERSIONS).map_err(backend_error)?;
         Ok(read_by_id(&ids, &versions, &owner_prefix(owner), id)?.map(|(_, m)| m))
@@ -692,7 +721,7 @@ impl Backend for RedbBackend {
         namespace: &str,
         key: &str,
     ) -> Result<Option<AgentMemory>, Error> {
-        let txn = self.read()?;
+        let (_guard, txn) = self.read()?;
         let keys = txn.open_table(KEYS).map_err(backend_error)?;
         let op = owner_prefix(owner);
         let Some(suffix) =
@@ -708,7 +737,7 @@ impl Backend for RedbBackend {
         if query.limit == 0 {
             return Ok(Vec::new());
         }
-        let txn = self.read()?;
+        let (_guard, txn) = self.read()?;
         let versions = txn.open_table(VERSIONS).map_err(backend_error)?;
         let op = owner_prefix(owner);
         let range = PrefixRange::new(&op);
@@ -799,14 +828,14 @@ impl Backend for RedbBackend {
     }
 
     fn stored_versions(&self, owner: &Owner, expired_cutoff: Timestamp) -> Result<u64, Error> {
-        let txn = self.read()?;
+        let (_guard, txn) = self.read()?;
         let counts = txn.open_table(COUNTS).map_err(backend_error)?;
         let versions = txn.open_table(VERSIONS).map_err(backend_error)?;
         unexpired(&counts, &versions, &owner_prefix(owner), expired_cutoff)
     }
 
     fn settings(&self, workspace: &WorkspaceId) -> Result<Option<Settings>, Error> {
-        let txn = self.read()?;
+        let (_guard, txn) = self.read()?;
         let settings = txn.open_table(SETTINGS).map_err(backend_error)?;
         settings
             .get(workspace_prefix(workspace).as_slice())
@@ -819,7 +848,7 @@ impl Backend for RedbBackend {
     }
 
     fn put_settings(&self, workspace: &WorkspaceId, settings: &Settings) -> Result<(), Error> {
-        let txn = self.begin_write()?;
+        let (_guard, txn) = self.begin_write()?;
         {
             let mut table = txn.open_table(SETTINGS).map_err(backend_error)?;
             table
@@ -834,6 +863,230 @@ impl Backend for RedbBackend {
         txn.commit().map_err(backend_error)
     }
 }
+
+/// The memory-store table of one transaction as a [`KvRead`].
+struct TableView<'a, T>(&'a T);
+
+impl<T: ReadableTable<&'static [u8], &'static [u8]>> KvRead for TableView<'_, T> {
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+        Ok(self
+            .0
+            .get(key)
+            .map_err(backend_error)?
+            .map(|v| v.value().to_vec()))
+    }
+
+    fn range(
+        &self,
+        start: &[u8],
+        end: &[u8],
+        reverse: bool,
+        visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<(), Error> {
+        if start >= end {
+            return Ok(());
+        }
+        let range = self.0.range::<&[u8]>(start..end).map_err(backend_error)?;
+        let mut walk = |entry: Result<_, ::redb::StorageError>| -> Result<bool, Error> {
+            let (k, v): (::redb::AccessGuard<&[u8]>, ::redb::AccessGuard<&[u8]>) =
+                entry.map_err(backend_error)?;
+            Ok(visit(k.value(), v.value()))
+        };
+        if reverse {
+            for entry in range.rev() {
+                if !walk(entry)? {
+                    break;
+                }
+            }
+        } else {
+            for entry in range {
+                if !walk(entry)? {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A database created before memory stores existed has no memory-store table: nothing in it.
+struct EmptyView;
+
+impl KvRead for EmptyView {
+    fn get(&self, _key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+        Ok(None)
+    }
+
+    fn range(
+        &self,
+        _start: &[u8],
+        _end: &[u8],
+        _reverse: bool,
+        _visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+impl Kv for RedbBackend {
+    fn read<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Result<R, Error>) -> Result<R, Error> {
+        let (_guard, txn) = self.read()?;
+        match txn.open_table(STORES) {
+            Ok(table) => f(&TableView(&table)),
+            Err(::redb::TableError::TableDoesNotExist(_)) => f(&EmptyView),
+            Err(e) => Err(backend_error(e)),
+        }
+    }
+
+    fn step<R>(
+        &self,
+        f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>,
+    ) -> Result<R, Error> {
+        let (_guard, txn) = self.begin_write()?;
+        let out = {
+            let mut table = txn.open_table(STORES).map_err(backend_error)?;
+            let (out, ops) = f(&TableView(&table))?;
+            if ops.is_empty() {
+                drop(table);
+                txn.abort().map_err(backend_error)?;
+                return Ok(out);
+            }
+            for op in ops {
+                match op {
+                    KvOp::Put(k, v) => {
+                        table
+                            .insert(k.as_slice(), v.as_slice())
+                            .map_err(backend_error)?;
+                    }
+                    KvOp::Delete(k) => {
+                        table.remove(k.as_slice()).map_err(backend_error)?;
+                    }
+                }
+            }
+            out
+        };
+        txn.commit().map_err(backend_error)?;
+        Ok(out)
+    }
+}
+
+/// Copies every entry of `def` from `src` into `dst`, counting them in `copied`.
+fn copy_table<K: ::redb::Key + 'static, V: ::redb::Value + 'static>(
+    src: &ReadTransaction,
+    dst: &WriteTransaction,
+    def: TableDefinition<K, V>,
+    copied: &mut u64,
+    total: u64,
+    progress: &dyn Fn(u64, u64),
+) -> Result<(), Error> {
+    let from = match src.open_table(def) {
+        Ok(table) => table,
+        Err(::redb::TableError::TableDoesNotExist(_)) => return Ok(()),
+        Err(e) => return Err(backend_error(e)),
+    };
+    let mut to = dst.open_table(def).map_err(backend_error)?;
+    for entry in from.iter().map_err(backend_error)? {
+        let (k, v) = entry.map_err(backend_error)?;
+        to.insert(k.value(), v.value()).map_err(backend_error)?;
+        *copied += 1;
+        if (*copied).is_multiple_of(1024) {
+            progress(*copied, total);
+        }
+    }
+    Ok(())
+}
+
+fn table_len<K: ::redb::Key + 'static, V: ::redb::Value + 'static>(
+    src: &ReadTransaction,
+    def: TableDefinition<K, V>,
+) -> Result<u64, Error> {
+    match src.open_table(def) {
+        Ok(table) => table.len().map_err(backend_error),
+        Err(::redb::TableError::TableDoesNotExist(_)) => Ok(0),
+        Err(e) => Err(backend_error(e)),
+    }
+}
+
+impl RedbBackend {
+    /// Rewrites the file: copies every table's live entries into a new file next to it
+    /// (`<file>.vacuum`), commits it durably, then renames it over the old file and reopens.
+    /// A crash before the rename leaves the old file as it was (and a stale `.vacuum` file that
+    /// the next vacuum replaces).
+    fn vacuum_database(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error> {
+        let mut slot = self.db.write().unwrap_or_else(PoisonError::into_inner);
+        let Some(db) = slot.as_ref() else {
+            return Err(Error::Backend(
+                "the database could not be reopened after a vacuum; open it again".into(),
+            ));
+        };
+        let io = |what: &str, e: std::io::Error| Error::Backend(format!("vacuum: {what}: {e}"));
+        let bytes_before = std::fs::metadata(&self.path)
+            .map_err(|e| io("size", e))?
+            .len();
+        let mut tmp = self.path.clone().into_os_string();
+        tmp.push(".vacuum");
+        let tmp = PathBuf::from(tmp);
+        match std::fs::remove_file(&tmp) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io("removing a stale copy", e)),
+        }
+        let src = db.begin_read().map_err(backend_error)?;
+        let total = table_len(&src, META)?
+            + table_len(&src, VERSIONS)?
+            + table_len(&src, IDS)?
+            + table_len(&src, KEYS)?
+            + table_len(&src, KEY_VERSIONS)?
+            + table_len(&src, COUNTS)?
+            + table_len(&src, WINDOWS)?
+            + table_len(&src, SETTINGS)?
+            + table_len(&src, STORES)?;
+        let mut copied = 0;
+        {
+            let fresh = Database::create(&tmp).map_err(backend_error)?;
+            let mut dst = fresh.begin_write().map_err(backend_error)?;
+            dst.set_durability(::redb::Durability::Immediate)
+                .map_err(backend_error)?;
+            let c = &mut copied;
+            copy_table(&src, &dst, META, c, total, progress)?;
+            copy_table(&src, &dst, VERSIONS, c, total, progress)?;
+            copy_table(&src, &dst, IDS, c, total, progress)?;
+            copy_table(&src, &dst, KEYS, c, total, progress)?;
+            copy_table(&src, &dst, KEY_VERSIONS, c, total, progress)?;
+            copy_table(&src, &dst, COUNTS, c, total, progress)?;
+            copy_table(&src, &dst, WINDOWS, c, total, progress)?;
+            copy_table(&src, &dst, SETTINGS, c, total, progress)?;
+            copy_table(&src, &dst, STORES, c, total, progress)?;
+            dst.commit().map_err(backend_error)?;
+        }
+        drop(src);
+        progress(copied, total);
+        // Close the old file before the new one takes its name.
+        *slot = None;
+        std::fs::rename(&tmp, &self.path).map_err(|e| io("replacing the file", e))?;
+        if let Some(dir) = self.path.parent() {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            std::fs::File::open(dir)
+                .and_then(|d| d.sync_all())
+                .map_err(|e| io("syncing the directory", e))?;
+        }
+        *slot = Some(Database::open(&self.path).map_err(backend_error)?);
+        let bytes_after = std::fs::metadata(&self.path)
+            .map_err(|e| io("size", e))?
+            .len();
+        Ok(VacuumReport {
+            bytes_before,
+            bytes_after,
+            entries: copied,
+        })
+    }
+}
+
+impl_store_backend!(RedbBackend);
 
 /// A stored rate window, or a corruption error.
 fn decode_stored_window(bytes: &[u8]) -> Result<Vec<Timestamp>, Error> {

@@ -27,6 +27,7 @@
 use std::cell::RefCell;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError, RwLock, RwLockReadGuard};
 
 use ::sled::transaction::{
     ConflictableTransactionError, TransactionError, Transactional, TransactionalTree,
@@ -40,6 +41,8 @@ use crate::backend::check_decided_write;
 use crate::keys::{
     decode_window, encode_window, key_prefix, owner_prefix, window_key, workspace_prefix,
 };
+use crate::kv::{Decided, Kv, KvOp, KvRead, impl_store_backend};
+use crate::stores::VacuumReport;
 use crate::{
     Backend, Durability, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
 };
@@ -55,6 +58,7 @@ const KEY_VERSIONS: &str = "key_versions";
 const COUNTS: &str = "counts";
 const WINDOWS: &str = "windows";
 const SETTINGS: &str = "settings";
+const STORES: &str = "memory_stores";
 
 /// Digits of the age histogram and bits per digit: 7 × 7 = 49 bits hold every instant.
 const LEVELS: u32 = 7;
@@ -74,10 +78,22 @@ const DIGIT_MASK: u64 = (1 << DIGIT_BITS) - 1;
 ///
 /// One database directory can be opened by one process at a time (sled locks it).
 pub struct SledBackend {
+    /// `None` only after a vacuum could not reopen the rewritten directory. Every call holds the
+    /// read lock while it runs; [`vacuum`](crate::StoreBackend::vacuum) takes the write lock to
+    /// swap the directory.
+    core: RwLock<Option<SledCore>>,
+    path: PathBuf,
+    durability: Durability,
+}
+
+/// One open sled database: everything [`SledBackend`] does between two vacuums.
+pub(crate) struct SledCore {
     db: Db,
     path: PathBuf,
     durability: Durability,
     trees: Trees,
+    /// Serializes memory-store steps (read, decide, apply one batch).
+    store_steps: Mutex<()>,
 }
 
 struct Trees {
@@ -88,9 +104,10 @@ struct Trees {
     counts: Tree,
     windows: Tree,
     settings: Tree,
+    stores: Tree,
 }
 
-impl SledBackend {
+impl SledCore {
     /// The storage format this build reads and writes, recorded in every database it creates.
     pub const FORMAT_VERSION: u32 = 3;
 
@@ -154,25 +171,17 @@ impl SledBackend {
             counts: tree(COUNTS)?,
             windows: tree(WINDOWS)?,
             settings: tree(SETTINGS)?,
+            stores: tree(STORES)?,
         };
         // The format record and the trees are on disk before the first write is acknowledged.
         db.flush().map_err(|e| storage("open", &e))?;
-        Ok(SledBackend {
+        Ok(SledCore {
             db,
             path,
             durability,
             trees,
+            store_steps: Mutex::new(()),
         })
-    }
-
-    /// The database directory.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// The durability this backend was opened with.
-    pub fn durability(&self) -> Durability {
-        self.durability
     }
 
     /// Writes every pending commit to disk (what [`Durability::Immediate`] does after each
@@ -435,11 +444,11 @@ impl SledBackend {
     }
 }
 
-impl fmt::Debug for SledBackend {
+impl fmt::Debug for SledCore {
     /// The path and durability only: the database holds memory content, which never goes into
     /// logs.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SledBackend")
+        f.debug_struct("SledCore")
             .field("path", &self.path)
             .field("durability", &self.durability)
             .finish()
@@ -454,7 +463,7 @@ enum Abort {
     Invalid(&'static str),
     /// A scan is stale: scan again and retry.
     Retry,
-    /// A read-only unit finished (see [`SledBackend::read`]).
+    /// A read-only unit finished (see [`SledCore::read`]).
     ReadDone,
     /// A stored value could not be decoded.
     Corrupt(String),
@@ -594,7 +603,7 @@ impl Tx<'_> {
     }
 }
 
-impl Backend for SledBackend {
+impl Backend for SledCore {
     fn remember(
         &self,
         owner: &Owner,
@@ -1035,6 +1044,290 @@ impl KeyEntry {
         })
     }
 }
+
+impl SledBackend {
+    /// The storage format this build reads and writes, recorded in every database it creates.
+    pub const FORMAT_VERSION: u32 = SledCore::FORMAT_VERSION;
+
+    /// Opens (creating when missing) the database directory `path`.
+    ///
+    /// A new database gets the format record of [`FORMAT_VERSION`](Self::FORMAT_VERSION). A
+    /// database recording another format version, or holding data without a format record, is
+    /// refused with [`Error::Format`] (naming both versions) before anything is written to it;
+    /// a database that sled itself cannot open is [`Error::Backend`].
+    ///
+    /// A vacuum interrupted by a crash is finished or rolled back first (see
+    /// `docs/storage-sled.md`): the directory is always either the old database or the new one.
+    pub fn open(path: impl AsRef<Path>, durability: Durability) -> Result<Self, Error> {
+        let path = path.as_ref().to_path_buf();
+        recover_vacuum(&path)?;
+        let core = SledCore::open(&path, durability)?;
+        Ok(SledBackend {
+            core: RwLock::new(Some(core)),
+            path,
+            durability,
+        })
+    }
+
+    /// The database directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The durability this backend was opened with.
+    pub fn durability(&self) -> Durability {
+        self.durability
+    }
+
+    /// Writes every pending commit to disk (what [`Durability::Immediate`] does after each
+    /// mutating call); with [`Durability::Eventual`], call it at points the host wants durable.
+    pub fn flush(&self) -> Result<(), Error> {
+        self.core()?.flush()
+    }
+
+    fn core(&self) -> Result<CoreGuard<'_>, Error> {
+        let guard = self.core.read().unwrap_or_else(PoisonError::into_inner);
+        if guard.is_none() {
+            return Err(Error::Backend(
+                "the database could not be reopened after a vacuum; open it again".into(),
+            ));
+        }
+        Ok(CoreGuard(guard))
+    }
+}
+
+impl fmt::Debug for SledBackend {
+    /// The path and durability only: the database holds memory content, which never goes into
+    /// logs.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SledBackend")
+            .field("path", &self.path)
+            .field("durability", &self.durability)
+            .finish()
+    }
+}
+
+/// A read lock on an open [`SledCore`].
+struct CoreGuard<'a>(RwLockReadGuard<'a, Option<SledCore>>);
+
+impl std::ops::Deref for CoreGuard<'_> {
+    type Target = SledCore;
+
+    fn deref(&self) -> &SledCore {
+        self.0.as_ref().expect("checked by SledBackend::core")
+    }
+}
+
+crate::backend::forward_backend!(impl[] SledBackend, |this| &*this.core()?);
+
+/// Siblings of the database directory used by a vacuum: the copy being written, and the old
+/// directory between the two renames.
+fn vacuum_paths(path: &Path) -> (PathBuf, PathBuf) {
+    let with = |suffix: &str| {
+        let mut p = path.as_os_str().to_owned();
+        p.push(suffix);
+        PathBuf::from(p)
+    };
+    (with(".vacuum"), with(".vacuum-old"))
+}
+
+/// Finishes or rolls back a vacuum a crash interrupted. The copy is complete and flushed before
+/// the first rename, so: no directory but a copy → the copy is the database; a database and an
+/// old directory → the swap happened and the old one goes; a database and a copy → the copy was
+/// never finished and goes.
+fn recover_vacuum(path: &Path) -> Result<(), Error> {
+    let (copy, old) = vacuum_paths(path);
+    let io = |e: std::io::Error| Error::Backend(format!("sled vacuum recovery: {e}"));
+    if !path.exists() && copy.exists() && old.exists() {
+        std::fs::rename(&copy, path).map_err(io)?;
+    }
+    if path.exists() && old.exists() {
+        std::fs::remove_dir_all(&old).map_err(io)?;
+    }
+    if path.exists() && copy.exists() {
+        std::fs::remove_dir_all(&copy).map_err(io)?;
+    }
+    Ok(())
+}
+
+fn dir_size(path: &Path) -> u64 {
+    let mut total = 0;
+    let mut stack = vec![path.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            match entry.metadata() {
+                Ok(m) if m.is_dir() => stack.push(entry.path()),
+                Ok(m) => total += m.len(),
+                Err(_) => {}
+            }
+        }
+    }
+    total
+}
+
+/// The memory-store tree as a [`KvRead`]: sled reads see every applied batch whole.
+struct TreeView<'a>(&'a Tree);
+
+impl KvRead for TreeView<'_> {
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+        Ok(self
+            .0
+            .get(key)
+            .map_err(|e| storage("read", &e))?
+            .map(|v| v.to_vec()))
+    }
+
+    fn range(
+        &self,
+        start: &[u8],
+        end: &[u8],
+        reverse: bool,
+        visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<(), Error> {
+        if start >= end {
+            return Ok(());
+        }
+        let range = self.0.range(start..end);
+        let mut walk = |entry: ::sled::Result<(IVec, IVec)>| -> Result<bool, Error> {
+            let (k, v) = entry.map_err(|e| storage("scan", &e))?;
+            Ok(visit(&k, &v))
+        };
+        if reverse {
+            for entry in range.rev() {
+                if !walk(entry)? {
+                    break;
+                }
+            }
+        } else {
+            for entry in range {
+                if !walk(entry)? {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Kv for SledBackend {
+    fn read<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Result<R, Error>) -> Result<R, Error> {
+        let core = self.core()?;
+        f(&TreeView(&core.trees.stores))
+    }
+
+    fn step<R>(
+        &self,
+        f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>,
+    ) -> Result<R, Error> {
+        let core = self.core()?;
+        let _step = core
+            .store_steps
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let (out, ops) = f(&TreeView(&core.trees.stores))?;
+        if ops.is_empty() {
+            return Ok(out);
+        }
+        let mut batch = ::sled::Batch::default();
+        for op in ops {
+            match op {
+                KvOp::Put(k, v) => batch.insert(k, v),
+                KvOp::Delete(k) => batch.remove(k),
+            }
+        }
+        core.trees
+            .stores
+            .apply_batch(batch)
+            .map_err(|e| storage("write", &e))?;
+        core.sync()?;
+        Ok(out)
+    }
+}
+
+impl SledBackend {
+    /// Rewrites the database: copies every tree's live entries into a new directory next to it
+    /// (`<dir>.vacuum`), flushes it, then swaps the directories (`<dir>` → `<dir>.vacuum-old`,
+    /// copy → `<dir>`), removes the old one and reopens. [`open`](Self::open) finishes or rolls
+    /// back a swap a crash interrupted.
+    fn vacuum_database(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error> {
+        let mut slot = self.core.write().unwrap_or_else(PoisonError::into_inner);
+        let Some(core) = slot.as_ref() else {
+            return Err(Error::Backend(
+                "the database could not be reopened after a vacuum; open it again".into(),
+            ));
+        };
+        let io = |what: &str, e: std::io::Error| Error::Backend(format!("vacuum: {what}: {e}"));
+        core.flush()?;
+        let bytes_before = dir_size(&self.path);
+        let (copy, old) = vacuum_paths(&self.path);
+        if copy.exists() {
+            std::fs::remove_dir_all(&copy).map_err(|e| io("removing a stale copy", e))?;
+        }
+        let names: Vec<IVec> = core.db.tree_names();
+        let mut total = 0u64;
+        for name in &names {
+            total += core
+                .db
+                .open_tree(name)
+                .map_err(|e| storage("vacuum", &e))?
+                .len() as u64;
+        }
+        let mut copied = 0u64;
+        {
+            let fresh = ::sled::Config::new()
+                .path(&copy)
+                .open()
+                .map_err(|e| storage("vacuum", &e))?;
+            for name in &names {
+                let from = core.db.open_tree(name).map_err(|e| storage("vacuum", &e))?;
+                let to = fresh.open_tree(name).map_err(|e| storage("vacuum", &e))?;
+                let mut batch = ::sled::Batch::default();
+                let mut in_batch = 0;
+                for entry in from.iter() {
+                    let (k, v) = entry.map_err(|e| storage("vacuum", &e))?;
+                    batch.insert(k, v);
+                    in_batch += 1;
+                    copied += 1;
+                    if in_batch == 1024 {
+                        to.apply_batch(std::mem::take(&mut batch))
+                            .map_err(|e| storage("vacuum", &e))?;
+                        in_batch = 0;
+                        progress(copied, total);
+                    }
+                }
+                to.apply_batch(batch).map_err(|e| storage("vacuum", &e))?;
+            }
+            fresh.flush().map_err(|e| storage("vacuum", &e))?;
+        }
+        progress(copied, total);
+        let durability = core.durability;
+        *slot = None;
+        std::fs::rename(&self.path, &old).map_err(|e| io("moving the old database aside", e))?;
+        std::fs::rename(&copy, &self.path).map_err(|e| io("moving the copy in place", e))?;
+        if let Some(dir) = self.path.parent() {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            std::fs::File::open(dir)
+                .and_then(|d| d.sync_all())
+                .map_err(|e| io("syncing the directory", e))?;
+        }
+        std::fs::remove_dir_all(&old).map_err(|e| io("removing the old database", e))?;
+        *slot = Some(SledCore::open(&self.path, durability)?);
+        Ok(VacuumReport {
+            bytes_before,
+            bytes_after: dir_size(&self.path),
+            entries: copied,
+        })
+    }
+}
+
+impl_store_backend!(SledBackend);
 
 /// Opens the sled database at `path`, waiting up to two seconds for this process's previous
 /// handle to let go of the file lock: sled releases it from a background thread after the last

@@ -3,12 +3,11 @@
 //! one transaction (existence, archive state, no-op, precondition, path conflict, personal data).
 
 use memory_core::{
-    Actor, ApiError, MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Precondition, Session,
-    SessionId, StoreMemory, StoreMemoryId, StorePath, Timestamp, WorkspaceId,
+    Actor, ApiError, MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Precondition,
+    Session, SessionId, StoreMemory, StoreMemoryId, StorePath, Timestamp, WorkspaceId,
 };
 
 use crate::Error;
-
 
 /// One mutation of one memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,6 +75,7 @@ pub struct MemoryWrite {
 }
 
 /// The result of [`StoreBackend::write_memory`].
+#[allow(clippy::large_enum_variant)] // built once per write and matched at once; boxing buys nothing
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MemoryWriteOutcome {
     /// A version was written; `memory` is the live memory afterwards (`None` after a delete).
@@ -116,7 +116,11 @@ pub trait StoreBackend: Send + Sync {
     fn create_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<(), Error>;
 
     /// A store of the workspace (archived ones too).
-    fn get_store(&self, workspace: &WorkspaceId, id: &MemoryStoreId) -> Result<Option<MemoryStore>, Error>;
+    fn get_store(
+        &self,
+        workspace: &WorkspaceId,
+        id: &MemoryStoreId,
+    ) -> Result<Option<MemoryStore>, Error>;
 
     /// The workspace's stores, `created_at` descending then id descending, strictly after the
     /// keyset position `after`; archived ones only with `include_archived`.
@@ -199,7 +203,11 @@ pub trait StoreBackend: Send + Sync {
     fn put_session(&self, workspace: &WorkspaceId, session: &Session) -> Result<(), Error>;
 
     /// A session of the workspace.
-    fn get_session(&self, workspace: &WorkspaceId, id: &SessionId) -> Result<Option<Session>, Error>;
+    fn get_session(
+        &self,
+        workspace: &WorkspaceId,
+        id: &SessionId,
+    ) -> Result<Option<Session>, Error>;
 
     /// Rewrites the database so that removed and redacted content — of memory stores and of
     /// agent memories alike — is gone from its files: the live data is copied into a fresh
@@ -219,3 +227,133 @@ pub struct VacuumReport {
     /// Entries (keys) copied into the new database.
     pub entries: u64,
 }
+
+/// Implements [`StoreBackend`] for a type by forwarding every method to `$target` (an expression
+/// of `$this`, the receiver).
+macro_rules! forward_store_backend {
+    (impl[$($generics:tt)*] $ty:ty, |$this:ident| $target:expr) => {
+        impl<$($generics)*> $crate::StoreBackend for $ty {
+            fn create_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<(), Error> {
+                let $this = self;
+                $crate::StoreBackend::create_store($target, workspace, store)
+            }
+
+            fn get_store(&self, workspace: &WorkspaceId, id: &MemoryStoreId) -> Result<Option<MemoryStore>, Error> {
+                let $this = self;
+                $crate::StoreBackend::get_store($target, workspace, id)
+            }
+
+            fn list_stores(
+                &self,
+                workspace: &WorkspaceId,
+                include_archived: bool,
+                after: Option<&(Timestamp, MemoryStoreId)>,
+                limit: usize,
+            ) -> Result<Vec<MemoryStore>, Error> {
+                let $this = self;
+                $crate::StoreBackend::list_stores($target, workspace, include_archived, after, limit)
+            }
+
+            fn put_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<bool, Error> {
+                let $this = self;
+                $crate::StoreBackend::put_store($target, workspace, store)
+            }
+
+            fn delete_store(&self, workspace: &WorkspaceId, id: &MemoryStoreId) -> Result<bool, Error> {
+                let $this = self;
+                $crate::StoreBackend::delete_store($target, workspace, id)
+            }
+
+            fn write_memory(&self, write: &MemoryWrite) -> Result<MemoryWriteOutcome, Error> {
+                let $this = self;
+                $crate::StoreBackend::write_memory($target, write)
+            }
+
+            fn get_memory(
+                &self,
+                workspace: &WorkspaceId,
+                store: &MemoryStoreId,
+                id: &StoreMemoryId,
+            ) -> Result<Option<StoreMemory>, Error> {
+                let $this = self;
+                $crate::StoreBackend::get_memory($target, workspace, store, id)
+            }
+
+            fn memory_at_path(
+                &self,
+                workspace: &WorkspaceId,
+                store: &MemoryStoreId,
+                path: &StorePath,
+            ) -> Result<Option<StoreMemory>, Error> {
+                let $this = self;
+                $crate::StoreBackend::memory_at_path($target, workspace, store, path)
+            }
+
+            fn list_memories(
+                &self,
+                workspace: &WorkspaceId,
+                store: &MemoryStoreId,
+                prefix: Option<&str>,
+                after: Option<&StorePath>,
+                limit: usize,
+            ) -> Result<Vec<StoreMemory>, Error> {
+                let $this = self;
+                $crate::StoreBackend::list_memories($target, workspace, store, prefix, after, limit)
+            }
+
+            fn get_version(
+                &self,
+                workspace: &WorkspaceId,
+                store: &MemoryStoreId,
+                id: &MemoryVersionId,
+            ) -> Result<Option<MemoryVersion>, Error> {
+                let $this = self;
+                $crate::StoreBackend::get_version($target, workspace, store, id)
+            }
+
+            fn list_versions(
+                &self,
+                workspace: &WorkspaceId,
+                store: &MemoryStoreId,
+                memory: Option<&StoreMemoryId>,
+                after: Option<&(Timestamp, MemoryVersionId)>,
+                limit: usize,
+            ) -> Result<Vec<MemoryVersion>, Error> {
+                let $this = self;
+                $crate::StoreBackend::list_versions($target, workspace, store, memory, after, limit)
+            }
+
+            fn redact_version(
+                &self,
+                workspace: &WorkspaceId,
+                store: &MemoryStoreId,
+                id: &MemoryVersionId,
+                at: Timestamp,
+            ) -> Result<RedactOutcome, Error> {
+                let $this = self;
+                $crate::StoreBackend::redact_version($target, workspace, store, id, at)
+            }
+
+            fn put_session(&self, workspace: &WorkspaceId, session: &Session) -> Result<(), Error> {
+                let $this = self;
+                $crate::StoreBackend::put_session($target, workspace, session)
+            }
+
+            fn get_session(&self, workspace: &WorkspaceId, id: &SessionId) -> Result<Option<Session>, Error> {
+                let $this = self;
+                $crate::StoreBackend::get_session($target, workspace, id)
+            }
+
+            fn vacuum(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error> {
+                let $this = self;
+                $crate::StoreBackend::vacuum($target, progress)
+            }
+        }
+    };
+}
+#[cfg(feature = "conformance")]
+pub(crate) use forward_store_backend;
+
+forward_store_backend!(impl[B: StoreBackend + ?Sized] &B, |this| &**this);
+forward_store_backend!(impl[B: StoreBackend + ?Sized] Box<B>, |this| &**this);
+forward_store_backend!(impl[B: StoreBackend + ?Sized] std::sync::Arc<B>, |this| &**this);

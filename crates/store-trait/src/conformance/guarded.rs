@@ -29,3 +29,18 @@ pub struct Guarded<B, G> {
 }
 
 forward_backend!(impl[B: Backend, G: Send + Sync] Guarded<B, G>, |this| &this.backend);
+
+mod store {
+    use memory_core::{
+        MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Session, SessionId,
+        StoreMemory, StoreMemoryId, StorePath, Timestamp, WorkspaceId,
+    };
+
+    use super::Guarded;
+    use crate::stores::forward_store_backend;
+    use crate::{
+        Error, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend, VacuumReport,
+    };
+
+    forward_store_backend!(impl[B: StoreBackend, G: Send + Sync] Guarded<B, G>, |this| &this.backend);
+}

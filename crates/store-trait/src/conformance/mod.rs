@@ -9,6 +9,9 @@
 //!   pages, owner and workspace isolation, settings, refusals and rate windows;
 //! - races ([`race_quota_edge`], [`race_rate_limit_edge`], [`race_one_key`]): 8 threads at the
 //!   quota and rate-limit edges and on one key (quality target R4);
+//! - memory stores ([`StoreBackend`]): stores, path-addressed memories and their versions,
+//!   the order of refusals, redaction, store deletion, sessions, and [`race_store_preconditions`]
+//!   (8 writers on one memory with `content_sha256` preconditions: no lost update);
 //! - [`model_matches_backend`]: a proptest model-based test that applies random operation
 //!   sequences to the backend and to a plain reference model and compares every answer.
 //!   It runs [`cases_from_env`] cases: `CONFORMANCE_CASES`, or 1,000 by default.
@@ -32,13 +35,15 @@ mod guarded;
 mod model;
 mod race;
 mod scenarios;
+mod stores;
 
 pub use guarded::Guarded;
 pub use model::{model_matches_backend, model_matches_backend_with};
 pub use race::{race_one_key, race_quota_edge, race_rate_limit_edge};
 pub use scenarios::*;
+pub use stores::*;
 
-use crate::Backend;
+use crate::{Backend, StoreBackend};
 
 /// Cases the model-based test runs: the `CONFORMANCE_CASES` environment variable, or 1,000
 /// when it is unset or not a positive number.
@@ -52,7 +57,7 @@ pub fn cases_from_env() -> u32 {
 
 /// Runs every check of the suite against backends made by `make`, in order; panics at the first
 /// failing check.
-pub fn run_all<B: Backend>(make: &dyn Fn() -> B) {
+pub fn run_all<B: Backend + StoreBackend>(make: &dyn Fn() -> B) {
     crate::__conformance_checks!(@calls make);
 }
 
@@ -97,6 +102,14 @@ macro_rules! __conformance_checks {
             race_rate_limit_edge,
             race_one_key,
             model_matches_backend,
+            stores_roundtrip_and_list,
+            memory_lifecycle_writes_one_version_per_change,
+            refusals_follow_the_order_of_checks,
+            redaction_is_irreversible_and_spares_current_versions,
+            memories_list_by_path_with_prefix_and_pages,
+            store_delete_removes_everything_of_the_store_only,
+            sessions_roundtrip_per_workspace,
+            race_store_preconditions,
         );
     };
 }

@@ -14,3 +14,5 @@ mod in_memory;
 mod redb;
 #[cfg(feature = "sled")]
 mod sled;
+#[cfg(any(feature = "redb", feature = "sled"))]
+mod vacuum;
