@@ -66,10 +66,7 @@ pub(crate) trait Kv {
 
     /// Runs `f` with no other step in between and applies the writes it returns atomically (and
     /// durably as the backend's durability says). No writes: nothing is committed.
-    fn step<R>(
-        &self,
-        f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>,
-    ) -> Result<R, Error>;
+    fn step<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>) -> Result<R, Error>;
 }
 
 const STORE: u8 = b'S';
@@ -723,14 +720,15 @@ pub(crate) fn redact_version(
                 "memory version not found",
             )));
         };
-        if version.is_redacted() {
-            return nothing(RedactOutcome::Redacted(version));
-        }
+        // An archived store is read-only: even a repeated redaction is a write it refuses.
         if stored.is_archived() {
             return nothing(RedactOutcome::Refused(ApiError::new(
                 ErrorCode::MemoryStoreArchived,
                 "the memory store is archived",
             )));
+        }
+        if version.is_redacted() {
+            return nothing(RedactOutcome::Redacted(version));
         }
         if let Some(MemoryRecord::Live(m)) = memory_record(r, workspace, store, &version.memory_id)?
             && m.version_id == *id

@@ -124,10 +124,7 @@ impl Kv for InMemoryBackend {
         f(&MapView(&map))
     }
 
-    fn step<R>(
-        &self,
-        f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>,
-    ) -> Result<R, Error> {
+    fn step<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>) -> Result<R, Error> {
         let mut map = self.stores.write().unwrap_or_else(PoisonError::into_inner);
         let (out, ops) = f(&MapView(&map))?;
         for op in ops {

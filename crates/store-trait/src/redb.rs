@@ -938,10 +938,7 @@ impl Kv for RedbBackend {
         }
     }
 
-    fn step<R>(
-        &self,
-        f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>,
-    ) -> Result<R, Error> {
+    fn step<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>) -> Result<R, Error> {
         let (_guard, txn) = self.begin_write()?;
         let out = {
             let mut table = txn.open_table(STORES).map_err(backend_error)?;

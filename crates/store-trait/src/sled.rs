@@ -1218,10 +1218,7 @@ impl Kv for SledBackend {
         f(&TreeView(&core.trees.stores))
     }
 
-    fn step<R>(
-        &self,
-        f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>,
-    ) -> Result<R, Error> {
+    fn step<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>) -> Result<R, Error> {
         let core = self.core()?;
         let _step = core
             .store_steps

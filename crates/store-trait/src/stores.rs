@@ -104,8 +104,10 @@ pub enum MemoryWriteOutcome {
 pub enum RedactOutcome {
     /// The version, now redacted (or already redacted: idempotent, `redacted_at` unchanged).
     Redacted(MemoryVersion),
-    /// Refused, nothing written: `404 MEMORY_STORE_NOT_FOUND`, `404 MEMORY_VERSION_NOT_FOUND`, or
-    /// `409 MEMORY_VERSION_IS_CURRENT` when the version is a live memory's current content.
+    /// Refused, nothing written, checked in this order: `404 MEMORY_STORE_NOT_FOUND`, `404
+    /// MEMORY_VERSION_NOT_FOUND`, `409 MEMORY_STORE_ARCHIVED` (an archived store is read-only,
+    /// even for a version already redacted), `409 MEMORY_VERSION_IS_CURRENT` when the version is
+    /// a live memory's current content.
     Refused(ApiError),
 }
 

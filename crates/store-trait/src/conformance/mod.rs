@@ -12,9 +12,10 @@
 //! - memory stores ([`StoreBackend`]): stores, path-addressed memories and their versions,
 //!   the order of refusals, redaction, store deletion, sessions, and [`race_store_preconditions`]
 //!   (8 writers on one memory with `content_sha256` preconditions: no lost update);
-//! - [`model_matches_backend`]: a proptest model-based test that applies random operation
-//!   sequences to the backend and to a plain reference model and compares every answer.
-//!   It runs [`cases_from_env`] cases: `CONFORMANCE_CASES`, or 1,000 by default.
+//! - [`model_matches_backend`] (agent memories) and [`store_model_matches_backend`] (memory
+//!   stores): proptest model-based tests that apply random operation sequences to the backend
+//!   and to a plain reference model and compare every answer. Each runs [`cases_from_env`]
+//!   cases: `CONFORMANCE_CASES`, or 1,000 by default.
 //!
 //! A backend's integration tests generate one `#[test]` per check with [`conformance_tests!`]:
 //!
@@ -35,12 +36,14 @@ mod guarded;
 mod model;
 mod race;
 mod scenarios;
+mod store_model;
 mod stores;
 
 pub use guarded::Guarded;
 pub use model::{model_matches_backend, model_matches_backend_with};
 pub use race::{race_one_key, race_quota_edge, race_rate_limit_edge};
 pub use scenarios::*;
+pub use store_model::{store_model_matches_backend, store_model_matches_backend_with};
 pub use stores::*;
 
 use crate::{Backend, StoreBackend};
@@ -110,6 +113,7 @@ macro_rules! __conformance_checks {
             store_delete_removes_everything_of_the_store_only,
             sessions_roundtrip_per_workspace,
             race_store_preconditions,
+            store_model_matches_backend,
         );
     };
 }
