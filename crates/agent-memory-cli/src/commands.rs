@@ -169,7 +169,7 @@ enum PassageCommand {
 }
 
 /// Adds `key: value` to `body` when `value` is set (absent fields stay absent).
-fn put<T: Serialize>(body: &mut Map<String, Value>, key: &str, value: Option<T>) {
+pub(crate) fn put<T: Serialize>(body: &mut Map<String, Value>, key: &str, value: Option<T>) {
     if let Some(value) = value {
         body.insert(
             key.to_owned(),
@@ -178,8 +178,10 @@ fn put<T: Serialize>(body: &mut Map<String, Value>, key: &str, value: Option<T>)
     }
 }
 
-/// Prints `result` as JSON or through `human`; a spec error is returned for `main` to report.
-fn emit<T: Serialize>(
+/// Prints `result` as JSON or through `human`; a spec error is returned for `main` to report
+/// (with the stored content's hash after a failed `content_sha256` precondition, so that the
+/// human can retry against it).
+pub(crate) fn emit<T: Serialize>(
     out: &mut dyn Write,
     flag: JsonFlag,
     result: Result<T, ApiError>,
@@ -191,6 +193,9 @@ fn emit<T: Serialize>(
         Err(err) => {
             if flag.json {
                 writeln!(out, "{}", serde_json::to_string(&err)?)?;
+            }
+            if let Some(current) = err.current_content_sha256() {
+                anyhow::bail!("{err} (current content_sha256: {current})");
             }
             return Err(err.into());
         }

@@ -1,24 +1,36 @@
-//! Opening the facade on a local home: the embedded backend `config.json` names, the passages
-//! kept in `passages.json`, the JSON-lines audit log, and the callers every local command acts as
-//! (the owner member, and the agent credential `init` created for them).
+//! Opening the facades on a local home: the embedded backend `config.json` names (agent memories
+//! and memory stores share it), the passages kept in `passages.json`, the JSON-lines audit log,
+//! and the callers every local command acts as (the owner member, and the agent credential `init`
+//! created for them).
 
 use std::sync::Arc;
 
-use agent_memory::{AgentCaller, AgentCredential, Clock, MemberCaller, MemoryService, SystemClock};
+use agent_memory::{
+    AgentCaller, AgentCredential, Clock, MemberCaller, MemoryService, StoreCaller, StoreService,
+    SystemClock,
+};
 use anyhow::{Context, bail};
 use citation_verify::{InMemoryPassageSource, Passage};
 use memory_core::{ContextBinding, CredentialId, MemberId, Role, Scope, Settings, WorkspaceId};
 use serde_json::json;
-use store_trait::{Backend, Durability, RedbBackend, SledBackend};
+use store_trait::{Backend, Durability, RedbBackend, SledBackend, StoreBackend};
 
 use crate::audit_log::JsonLinesAuditSink;
 use crate::home::{BackendKind, Config, Home, require_unused_database, write_atomically};
 
-/// The facade opened on a home, with the identities `init` created.
+/// A database that keeps both agent memories and memory stores, so that one handle (one open
+/// redb file, one sled directory) serves both facades.
+pub(crate) trait LocalBackend: Backend + StoreBackend {}
+
+impl<T: Backend + StoreBackend + ?Sized> LocalBackend for T {}
+
+/// The facades opened on a home, with the identities `init` created.
 pub(crate) struct Local {
     pub(crate) home: Home,
     pub(crate) config: Config,
     pub(crate) service: MemoryService,
+    /// Memory stores, over the same database as `service`.
+    pub(crate) stores: StoreService,
     passages: Arc<InMemoryPassageSource>,
     stored_passages: Vec<Passage>,
     workspace: WorkspaceId,
@@ -31,7 +43,7 @@ pub(crate) fn open_backend(
     backend: BackendKind,
     path: &std::path::Path,
     create: bool,
-) -> anyhow::Result<Arc<dyn Backend>> {
+) -> anyhow::Result<Arc<dyn LocalBackend>> {
     if !create && !path.exists() {
         bail!(
             "the {} database {} is missing (config.json names it); restore it or start over \
@@ -43,7 +55,7 @@ pub(crate) fn open_backend(
     let context = || format!("opening the {} database {}", backend.name(), path.display());
     // Every acknowledged command is on disk: the CLI's writes are few and a person is waiting
     // for exactly one of them.
-    let opened: Arc<dyn Backend> = match backend {
+    let opened: Arc<dyn LocalBackend> = match backend {
         BackendKind::Redb if create => {
             Arc::new(RedbBackend::create(path, Durability::Immediate).with_context(context)?)
         }
@@ -106,14 +118,21 @@ impl Local {
         for passage in &stored_passages {
             passages.put_passage(&workspace, passage.clone());
         }
+        // One audit log for both facades (store deletions and redactions are events too).
+        let audit = Arc::new(JsonLinesAuditSink::open(&home.audit_path())?);
+        let stores = StoreService::builder(backend.clone())
+            .clock(clock.clone())
+            .audit(audit.clone())
+            .build();
         let service = MemoryService::builder(backend, passages.clone())
             .clock(clock)
-            .audit(Arc::new(JsonLinesAuditSink::open(&home.audit_path())?))
+            .audit(audit)
             .build()?;
         Ok(Local {
             home: home.clone(),
             config,
             service,
+            stores,
             passages,
             stored_passages,
             workspace,
@@ -129,6 +148,11 @@ impl Local {
             member: self.member.clone(),
             role: Role::Owner,
         }
+    }
+
+    /// The owner member as the caller of memory-store operations (recorded as `user_actor`).
+    pub(crate) fn store_caller(&self) -> StoreCaller {
+        StoreCaller::Member(self.owner())
     }
 
     /// The local agent credential: the owner's, with both scopes, bound to no context set.

@@ -10,6 +10,7 @@ mod home;
 mod local;
 mod mask;
 mod replay;
+mod store_commands;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -28,7 +29,8 @@ Exit status:
   0  success
   1  an error. A spec error prints `error: CODE: message` on stderr, CODE being the spec's
      stable code (AGENT_MEMORY_INVALID_REQUEST, AGENT_MEMORY_PERSONAL_DATA, AGENT_MEMORY_DISABLED,
-     AGENT_MEMORY_NOT_FOUND, …); with --json the spec's error body is printed on stdout too.
+     AGENT_MEMORY_NOT_FOUND, MEMORY_PATH_CONFLICT, MEMORY_PRECONDITION_FAILED, …); with --json
+     the spec's error body is printed on stdout too.
      Any other failure (no workspace yet, a used replay database, unreadable files) prints
      `error: message`.
   2  a usage error, or a replay line that could not be executed
@@ -72,6 +74,20 @@ enum Command {
     /// Runs in a temporary directory unless --home is given on the command line (it must be new
     /// or empty; the demo's data then stays there).
     Demo(demo::DemoArgs),
+    /// Manage memory stores: named collections of path-addressed text documents where every
+    /// change writes a version.
+    Stores(store_commands::StoresArgs),
+    /// Create, read, update, delete and restore the memories (documents) of a store.
+    Memories(store_commands::MemoriesArgs),
+    /// List, read and redact a store's memory versions.
+    Versions(store_commands::VersionsArgs),
+    /// Create agent sessions with memory stores mounted under /mnt/memory/.
+    Sessions(store_commands::SessionsArgs),
+    /// Use a session's mounts as files, as its agent does (ls, cat, write, rm, mv).
+    Fs(store_commands::FsArgs),
+    /// Rewrite the database so that deleted and redacted content is gone from its files
+    /// (a progress bar on stderr).
+    Vacuum(store_commands::VacuumArgs),
     /// Mask personal data in each line read from standard input.
     Mask(mask::MaskArgs),
     /// Run a JSON-lines scenario against the library and print one JSON line per operation.
@@ -140,6 +156,12 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
         Command::Purge(args) => commands::purge(&Local::open(&home)?, args, &mut out)?,
         Command::Export => commands::export(&Local::open(&home)?, &mut out)?,
         Command::Passage(args) => commands::passage(&mut Local::open(&home)?, args, &mut out)?,
+        Command::Stores(args) => store_commands::stores(&Local::open(&home)?, args, &mut out)?,
+        Command::Memories(args) => store_commands::memories(&Local::open(&home)?, args, &mut out)?,
+        Command::Versions(args) => store_commands::versions(&Local::open(&home)?, args, &mut out)?,
+        Command::Sessions(args) => store_commands::sessions(&Local::open(&home)?, args, &mut out)?,
+        Command::Fs(args) => store_commands::fs(&Local::open(&home)?, args, &mut out)?,
+        Command::Vacuum(args) => store_commands::vacuum(&Local::open(&home)?, args, &mut out)?,
     }
     out.flush()?;
     Ok(true)

@@ -58,6 +58,18 @@ pub enum AuditEvent {
         /// Versions removed.
         purged: u64,
     },
+    /// A memory store was deleted with its memories and versions.
+    MemoryStoreDeleted {
+        /// The store.
+        memory_store_id: String,
+    },
+    /// A memory version was redacted (content, path, hash and size cleared).
+    MemoryVersionRedacted {
+        /// The store.
+        memory_store_id: String,
+        /// The version.
+        version_id: String,
+    },
 }
 
 /// One audit record: the event with its actor and time.

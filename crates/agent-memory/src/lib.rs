@@ -56,6 +56,7 @@ pub mod mcp;
 mod recall;
 pub mod responses;
 mod service;
+pub mod stores;
 
 pub use audit::{AuditEvent, AuditRecord, AuditSink, MemoryAuditSink, NoopAuditSink};
 pub use caller::{AgentCaller, AgentCredential, MemberCaller};
@@ -67,6 +68,9 @@ pub use memory_core::{ApiError, ErrorCode};
 pub use recall::RecallResponse;
 pub use responses::{DeletedResponse, ListResponse, PurgedResponse, RememberResponse};
 pub use service::{BuildError, MemoryService, MemoryServiceBuilder};
+pub use stores::{
+    MemoryToolFailure, SessionCaller, StoreCaller, StoreService, StoreServiceBuilder,
+};
 
 /// The README's Rust example is compiled and run as a doctest, so it cannot drift from the API.
 #[cfg(doctest)]

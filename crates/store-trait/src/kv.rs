@@ -633,6 +633,9 @@ pub(crate) fn list_memories(
         past.push(0);
         start = start.max(past);
     }
+    if limit == 0 {
+        return Ok(Vec::new());
+    }
     kv.read(&mut |r| {
         let mut ids = Vec::new();
         r.range(&start, &end, false, &mut |k, id| {
@@ -681,6 +684,9 @@ pub(crate) fn list_versions(
         Some((t, id)) => with_raw(base.clone(), &[&order(*t), id.as_str().as_bytes()]),
         None => prefix_end(&base),
     };
+    if limit == 0 {
+        return Ok(Vec::new());
+    }
     kv.read(&mut |r| {
         let mut ids = Vec::new();
         r.range(&start, &end, true, &mut |k, _| {

@@ -1,13 +1,14 @@
 //! `agent-memory replay`: drives the whole library from a JSON-lines scenario (the executable
 //! contract of the spec's `replay.md`), printing exactly one JSON line per executed input line.
 
+mod stores;
 mod world;
 
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
-use agent_memory::{Clock, ManualClock, MemoryService};
+use agent_memory::{Clock, ManualClock, MemoryService, StoreService};
 use anyhow::Context;
 use citation_verify::InMemoryPassageSource;
 use memory_core::{
@@ -17,10 +18,10 @@ use memory_core::{
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use store_trait::{Backend, InMemoryBackend};
+use store_trait::InMemoryBackend;
 
 use crate::home::{BackendKind, require_unused_database};
-use crate::local::open_backend;
+use crate::local::{LocalBackend, open_backend};
 use world::{Credential, Member, World};
 
 /// Where the manual clock starts.
@@ -42,7 +43,7 @@ pub(crate) struct ReplayArgs {
 
 /// Runs `agent-memory replay`; returns whether every line was executed.
 pub(crate) fn run(args: &ReplayArgs, output: impl Write) -> anyhow::Result<bool> {
-    let backend: Arc<dyn Backend> = match &args.db {
+    let backend: Arc<dyn LocalBackend> = match &args.db {
         None => Arc::new(InMemoryBackend::new()),
         Some(path) => {
             require_unused_database(path, args.backend)?;
@@ -78,10 +79,12 @@ struct Line {
     save: Option<HashMap<String, String>>,
 }
 
-/// A scenario run: the world, the facade over a backend, the manual clock and the aliases.
+/// A scenario run: the world, the facades over one backend, the manual clock and the aliases.
 pub(crate) struct Replay {
     world: World,
     service: MemoryService,
+    /// Memory stores, over the same backend, clock and id generator as `service`.
+    stores: StoreService,
     clock: Arc<ManualClock>,
     passages: Arc<InMemoryPassageSource>,
     aliases: HashMap<String, Value>,
@@ -158,19 +161,27 @@ fn purged(p: agent_memory::PurgedResponse) -> Value {
 
 impl Replay {
     /// A fresh world over `backend`, the clock at the format's start instant.
-    pub(crate) fn new(backend: Arc<dyn Backend>) -> anyhow::Result<Self> {
+    pub(crate) fn new(backend: Arc<dyn LocalBackend>) -> anyhow::Result<Self> {
         let start = Timestamp::parse(START).expect("the start instant is valid RFC 3339");
         let clock = Arc::new(ManualClock::new(start));
         let passages = Arc::new(InMemoryPassageSource::new());
         let embedder = Arc::new(ReplayEmbedder::default());
+        // One generator for both facades: ids made later sort after ids made earlier, whichever
+        // facade made them.
+        let ids = Arc::new(SeededIdGenerator::new(0));
+        let stores = StoreService::builder(backend.clone())
+            .clock(clock.clone())
+            .ids(ids.clone())
+            .build();
         let service = MemoryService::builder(backend, passages.clone())
             .clock(clock.clone())
-            .ids(Arc::new(SeededIdGenerator::new(0)))
+            .ids(ids)
             .embedder(embedder.clone())
             .build()?;
         Ok(Replay {
             world: World::default(),
             service,
+            stores,
             clock,
             passages,
             aliases: HashMap::new(),
@@ -446,6 +457,9 @@ impl Replay {
             "agentMemories.deleteAll" => {
                 to_value(&self.service.owner_delete_all(&self.member(actor)?)?)
             }
+
+            // Memory stores (`as` = member, API key or session).
+            op if stores::STORE_OPS.contains(&op) => self.store_op(op, actor, body),
             _ => unreachable!("is_known admitted only the ops above"),
         }
     }
@@ -625,7 +639,7 @@ const KNOWN_OPS: &[&str] = &[
 ];
 
 fn is_known(op: &str) -> bool {
-    KNOWN_OPS.contains(&op)
+    KNOWN_OPS.contains(&op) || stores::STORE_OPS.contains(&op)
 }
 
 /// `{"status": s, "error": {...}}` with the error body's fields.

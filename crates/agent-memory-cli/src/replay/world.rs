@@ -1,10 +1,12 @@
 //! The replay world: the host side that a scenario builds — workspaces, members, credentials,
-//! context sets and passages — and how it resolves callers for the facade.
+//! context sets, passages and sessions — and how it resolves callers for the facades.
 
 use std::collections::BTreeMap;
 
 use agent_memory::{AgentCaller, AgentCredential, MemberCaller};
-use memory_core::{ContextBinding, ContextSet, CredentialId, MemberId, Role, Scope, WorkspaceId};
+use memory_core::{
+    ContextBinding, ContextSet, CredentialId, MemberId, Role, Scope, SessionId, WorkspaceId,
+};
 
 /// A member of one workspace (ids are unique across a script, so a member id names one
 /// membership).
@@ -34,6 +36,8 @@ pub(crate) struct World {
     pub(crate) credentials: BTreeMap<String, Credential>,
     /// (workspace, context-set id) → set.
     pub(crate) context_sets: BTreeMap<(String, String), ContextSet>,
+    /// Session id → its workspace, from `sessions.create` answers (the host's session table).
+    pub(crate) sessions: BTreeMap<SessionId, WorkspaceId>,
 }
 
 impl World {

@@ -9,27 +9,32 @@ use tempfile::TempDir;
 use crate::run_cli_with;
 
 /// A scratch directory holding one home, `<dir>/home`.
-struct LocalHome {
+pub(crate) struct LocalHome {
     dir: TempDir,
 }
 
 impl LocalHome {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         LocalHome {
             dir: tempfile::tempdir().unwrap(),
         }
     }
 
-    fn path(&self) -> PathBuf {
+    /// The scratch directory around the home (commands run there).
+    pub(crate) fn scratch(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub(crate) fn path(&self) -> PathBuf {
         self.dir.path().join("home")
     }
 
     /// `agent-memory --home <home> ARGS` (run in the scratch directory).
-    fn run(&self, args: &[&str]) -> (i32, String, String) {
+    pub(crate) fn run(&self, args: &[&str]) -> (i32, String, String) {
         self.run_with_stdin(args, "")
     }
 
-    fn run_with_stdin(&self, args: &[&str], stdin: &str) -> (i32, String, String) {
+    pub(crate) fn run_with_stdin(&self, args: &[&str], stdin: &str) -> (i32, String, String) {
         let home = self.path();
         let mut argv = vec!["--home", home.to_str().unwrap()];
         argv.extend_from_slice(args);
@@ -37,21 +42,21 @@ impl LocalHome {
     }
 
     /// Runs a command that must succeed; its stdout.
-    fn ok(&self, args: &[&str]) -> String {
+    pub(crate) fn ok(&self, args: &[&str]) -> String {
         let (status, stdout, stderr) = self.run(args);
         assert_eq!(status, 0, "{args:?} succeeds (stderr: {stderr})");
         stdout
     }
 
     /// Runs a command with `--json` that must succeed; the response.
-    fn json(&self, args: &[&str]) -> Value {
+    pub(crate) fn json(&self, args: &[&str]) -> Value {
         let mut argv = args.to_vec();
         argv.push("--json");
         serde_json::from_str(&self.ok(&argv)).expect("--json prints one JSON document")
     }
 
     /// Runs a command that must fail with a spec error; asserts exit 1 and `error: CODE: …`.
-    fn fails_with(&self, args: &[&str], code: &str) -> (String, String) {
+    pub(crate) fn fails_with(&self, args: &[&str], code: &str) -> (String, String) {
         let (status, stdout, stderr) = self.run(args);
         assert_eq!(status, 1, "{args:?} fails (stdout: {stdout})");
         assert!(

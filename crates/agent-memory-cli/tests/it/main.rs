@@ -5,6 +5,7 @@ mod local;
 mod mask;
 mod replay_db;
 mod scenarios;
+mod stores;
 
 use std::io::Write;
 use std::path::Path;

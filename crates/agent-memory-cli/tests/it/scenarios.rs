@@ -225,3 +225,99 @@ fn bad_lines_are_reported_and_the_run_continues_with_exit_code_2() {
         "time never runs backwards"
     );
 }
+
+/// Every error code of memory-stores.md, as the spec lists them.
+const MEMORY_STORE_CODES: &[&str] = &[
+    "MEMORY_INVALID_REQUEST",
+    "MEMORY_PATH_INVALID",
+    "MEMORY_PERSONAL_DATA",
+    "TOO_MANY_MEMORY_STORES",
+    "MEMORY_STORE_DUPLICATE",
+    "MEMORY_STORE_ATTACH_AT_CREATION_ONLY",
+    "MEMORY_TOOL_ERROR",
+    "MEMORY_STORE_FORBIDDEN",
+    "MEMORY_STORE_READ_ONLY",
+    "MEMORY_STORE_NOT_FOUND",
+    "MEMORY_NOT_FOUND",
+    "MEMORY_VERSION_NOT_FOUND",
+    "SESSION_NOT_FOUND",
+    "MEMORY_STORE_ARCHIVED",
+    "MEMORY_PRECONDITION_FAILED",
+    "MEMORY_PATH_CONFLICT",
+    "MEMORY_VERSION_REDACTED",
+    "MEMORY_VERSION_NOT_RESTORABLE",
+    "MEMORY_VERSION_IS_CURRENT",
+    "MEMORY_TOO_LARGE",
+];
+
+/// The expected answers reach every memory-store error code at least once, each with its
+/// catalogue status, so that no edit of the scenario set can silently drop one.
+#[test]
+fn the_expected_answers_reach_every_memory_store_error_code() {
+    let mut seen = std::collections::BTreeMap::new();
+    for path in scenarios() {
+        let name = scenario_name(&path);
+        let expected_path = path.with_file_name(format!("{name}.expected.jsonl"));
+        let text = std::fs::read_to_string(&expected_path)
+            .unwrap_or_else(|_| panic!("{name}: missing {}", expected_path.display()));
+        for line in parse_lines(&text, &name) {
+            if let (Some(code), Some(status)) =
+                (line["error"]["code"].as_str(), line["status"].as_u64())
+            {
+                seen.entry(code.to_owned())
+                    .or_insert((status, name.clone()));
+            }
+        }
+    }
+    let mut missing = Vec::new();
+    for &code in MEMORY_STORE_CODES {
+        let catalogued = memory_core::ErrorCode::from_name(code)
+            .unwrap_or_else(|| panic!("{code} is in the error catalogue"));
+        match seen.get(code) {
+            None => missing.push(code),
+            Some((status, name)) => assert_eq!(
+                *status,
+                u64::from(catalogued.http_status()),
+                "{code} first answered in {name} with the catalogue's status"
+            ),
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "no expected answer has these memory-store codes: {missing:?}"
+    );
+}
+
+#[test]
+fn store_callers_are_members_api_keys_of_known_workspaces_or_sessions() {
+    let script = r#"{"op":"workspace.create","body":{"id":"ws1"}}
+{"op":"stores.create","as":{"apiKey":"key_1","workspace":"ws1"},"body":{"name":"By key"},"save":{"s":"/id"}}
+{"op":"stores.create","as":{"apiKey":"key_1","workspace":"ws9"},"body":{"name":"No such workspace"}}
+{"op":"stores.create","as":{"apiKey":"key_1"},"body":{"name":"No workspace"}}
+{"op":"stores.create","as":"nobody","body":{"name":"x"}}
+{"op":"sessions.create","as":{"apiKey":"key_1","workspace":"ws1"},"body":{"resources":[{"type":"memory_store","memory_store_id":"$s"}]},"save":{"sess":"/id"}}
+{"op":"fs.list","as":"$sess","body":{"path":"/mnt/memory/"}}
+{"op":"fs.list","as":{"apiKey":"key_1","workspace":"ws1"},"body":{"path":"/mnt/memory/"}}
+{"op":"vacuum"}
+"#;
+    let (status, stdout, stderr) = run_cli(&["replay"], script);
+    assert_eq!(status, 0, "{stderr}");
+    let lines = parse_lines(&stdout, "callers");
+    assert_eq!(lines[1]["body"]["name"], "By key");
+    for i in [2, 3] {
+        assert_eq!(
+            lines[i]["error"]["code"],
+            "REPLAY_BAD_LINE",
+            "line {}",
+            i + 1
+        );
+    }
+    assert_eq!(lines[4]["error"]["code"], "MEMBER_NOT_FOUND");
+    assert_eq!(
+        lines[6]["body"],
+        serde_json::json!({"entries": [{"type": "dir", "name": "by-key"}]}),
+        "the session acts in the workspace sessions.create recorded"
+    );
+    assert_eq!(lines[7]["error"]["code"], "SESSION_NOT_FOUND");
+    assert_eq!(lines[8], serde_json::json!({"status": 200, "body": {}}));
+}

@@ -11,7 +11,7 @@ use tracing::{Event, Metadata, Subscriber};
 use crate::{Fixture, agent, owner};
 
 /// Collects every span and event field as `name=value;` text.
-struct Capture(Arc<Mutex<String>>);
+pub(crate) struct Capture(pub(crate) Arc<Mutex<String>>);
 
 struct Fields<'a>(&'a Mutex<String>);
 

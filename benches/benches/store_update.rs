@@ -1,0 +1,90 @@
+//! P10: facade `memories.update` of a 100 KB memory with a `content_sha256` precondition, on redb
+//! and sled without per-write durability (target: median ≤ 1 ms).
+//!
+//! Each iteration swaps the memory between two 102,400-byte contents, naming the current one's
+//! hash as the precondition, so every call passes every check and writes one version: validation,
+//! the store's policy, the precondition, the path and the version are decided and written in one
+//! step. The request bodies are built once (a host has already parsed its JSON).
+#![allow(
+    missing_docs,
+    reason = "criterion_group! generates undocumented public items"
+)]
+
+use std::cell::Cell;
+use std::sync::Arc;
+
+use agent_memory::{MemberCaller, StoreCaller, StoreService};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use memory_core::{MemberId, Role, WorkspaceId, content_sha256};
+use serde_json::{Value, json};
+use store_trait::{Durability, RedbBackend, SledBackend, StoreBackend};
+
+const SIZE: usize = 102_400;
+
+/// A 102,400-byte text of ordinary words (no personal data), varied by `seed`.
+fn content(seed: &str) -> String {
+    let mut text = String::with_capacity(SIZE);
+    let mut n = 0u32;
+    while text.len() < SIZE - 64 {
+        text.push_str(seed);
+        text.push_str(" notes about the project plan and the team's conventions, line ");
+        text.push_str(&n.to_string());
+        text.push('\n');
+        n += 1;
+    }
+    while text.len() < SIZE {
+        text.push('.');
+    }
+    text
+}
+
+fn bench_backend(c: &mut Criterion, name: &str, backend: Arc<dyn StoreBackend>) {
+    let service = StoreService::builder(backend).build();
+    let caller = StoreCaller::Member(MemberCaller {
+        workspace: WorkspaceId::new("ws").unwrap(),
+        member: MemberId::new("alice").unwrap(),
+        role: Role::Editor,
+    });
+    let store = service
+        .stores_create(&caller, &json!({"name": "Bench"}))
+        .unwrap();
+    let (a, b) = (content("alpha"), content("bravo"));
+    assert_eq!((a.len(), b.len()), (SIZE, SIZE));
+    let memory = service
+        .memories_create(
+            &caller,
+            &json!({"memory_store_id": store.id, "path": "/big.md", "content": a}),
+        )
+        .unwrap();
+    let body = |to: &str, current: &str| -> Value {
+        json!({
+            "memory_store_id": store.id,
+            "memory_id": memory.id,
+            "content": to,
+            "precondition": {"type": "content_sha256", "content_sha256": content_sha256(current)},
+        })
+    };
+    let bodies = [body(&b, &a), body(&a, &b)];
+    let turn = Cell::new(0usize);
+    let mut group = c.benchmark_group("P10_memories_update_100KB");
+    group.throughput(Throughput::Bytes(SIZE as u64));
+    group.bench_function(name, |bench| {
+        bench.iter(|| {
+            let i = turn.get();
+            turn.set(i ^ 1);
+            service.memories_update(&caller, &bodies[i]).unwrap()
+        })
+    });
+    group.finish();
+}
+
+fn p10(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let redb = RedbBackend::create(dir.path().join("p10.redb"), Durability::Eventual).unwrap();
+    bench_backend(c, "redb", Arc::new(redb));
+    let sled = SledBackend::open(dir.path().join("p10.sled"), Durability::Eventual).unwrap();
+    bench_backend(c, "sled", Arc::new(sled));
+}
+
+criterion_group!(benches, p10);
+criterion_main!(benches);

@@ -1,0 +1,485 @@
+//! The agent file interface over a session's mounts (`fs.list`, `fs.read`, `fs.write`,
+//! `fs.delete`, `fs.rename`), acting as `session_actor`.
+//!
+//! Order of checks: the body (`400 MEMORY_INVALID_REQUEST`) → the session (`404
+//! SESSION_NOT_FOUND`) → the path against the session's mounts (`400 MEMORY_PATH_INVALID`, pure
+//! parsing, before any store is read) → a write through a read-only mount (`403
+//! MEMORY_STORE_READ_ONLY`) → the content size (`413`) → the store behind the mount (`404
+//! MEMORY_STORE_NOT_FOUND`) → what the backend decides (`404` memory, `409` archived /
+//! precondition / path conflict, `400` personal data).
+//!
+//! Directories are implicit: `fs.list` of a path with nothing under it answers an empty listing,
+//! `fs.list` of a file lists that one file, and `fs.read` / `fs.delete` of a directory is `404
+//! MEMORY_NOT_FOUND` (there is no memory at that path). `fs.rename` moves one memory within its
+//! mount; a rename across two mounts is refused with `400 MEMORY_PATH_INVALID` because it would
+//! be a create in one store and a delete in another, not one atomic write.
+
+use std::collections::BTreeSet;
+
+use memory_core::session::{Access, FsEntry, FsListing, FsRead, MemoryStoreResource};
+use memory_core::{
+    ApiError, ErrorCode, MemoryStore, Precondition, Session, StoreMemory, StorePath,
+};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::mounts::{Roots, Target, resolve};
+use super::{SessionCaller, StoreService, internal, parse_body, parse_precondition, trace_op};
+
+/// Memories read per backend call while a listing walks a store.
+const LIST_BATCH: usize = 500;
+
+/// Attempts of a create-or-update before a concurrent writer wins for good.
+const WRITE_ATTEMPTS: usize = 4;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PathBody {
+    path: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WriteBody {
+    path: String,
+    content: String,
+    #[serde(default)]
+    precondition: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RenameBody {
+    from: String,
+    to: String,
+}
+
+pub(crate) fn read_only() -> ApiError {
+    ApiError::new(
+        ErrorCode::MemoryStoreReadOnly,
+        "the memory store is mounted read-only",
+    )
+}
+
+fn memory_not_found() -> ApiError {
+    ApiError::new(ErrorCode::MemoryNotFound, "memory not found")
+}
+
+fn not_a_memory_path() -> ApiError {
+    ApiError::new(
+        ErrorCode::MemoryPathInvalid,
+        "the path names the mounts directory or a mount root, not a memory",
+    )
+}
+
+/// The entries one level below `base` (the store root when `None`), from `memories` that all
+/// lie under it; sorted by name.
+pub(crate) fn entries_below(base: Option<&StorePath>, memories: &[StoreMemory]) -> FsListing {
+    let skip = base.map_or(0, |b| b.segments().count());
+    let mut dirs = BTreeSet::new();
+    let mut entries = Vec::new();
+    for memory in memories {
+        let mut rest = memory.path.segments().skip(skip);
+        let Some(name) = rest.next() else { continue };
+        if rest.next().is_some() {
+            dirs.insert(name.to_owned());
+        } else {
+            entries.push(FsEntry::File {
+                name: name.to_owned(),
+                size: memory.content_size_bytes,
+            });
+        }
+    }
+    entries.extend(dirs.into_iter().map(|name| FsEntry::Dir { name }));
+    FsListing::sorted(entries)
+}
+
+/// Parses a body; a refusal is traced, since the typed operation it would have called is not.
+fn parse_traced<T: serde::de::DeserializeOwned>(
+    op: &'static str,
+    s: &SessionCaller,
+    body: &Value,
+) -> Result<T, ApiError> {
+    let parsed = parse_body(body);
+    if let Err(err) = &parsed {
+        trace_op::<()>(op, &s.workspace, &Err(err.clone()), |_| {});
+    }
+    parsed
+}
+
+impl StoreService {
+    /// The session of `s` and where `path` leads in it.
+    pub(crate) fn target(
+        &self,
+        s: &SessionCaller,
+        path: &str,
+        roots: Roots,
+        directory: bool,
+    ) -> Result<(Session, Target), ApiError> {
+        let session = self.load_session(&s.workspace, &s.session)?;
+        let target = resolve(&session, path, roots, directory)?;
+        Ok((session, target))
+    }
+
+    /// The store behind a mount, or `404 MEMORY_STORE_NOT_FOUND` once it was deleted.
+    pub(crate) fn mounted_store(
+        &self,
+        s: &SessionCaller,
+        mount: &MemoryStoreResource,
+    ) -> Result<MemoryStore, ApiError> {
+        self.store_of(&s.workspace, &mount.memory_store_id)?
+            .ok_or_else(|| ApiError::new(ErrorCode::MemoryStoreNotFound, "memory store not found"))
+    }
+
+    /// Every live memory of the mounted store at or under `prefix` (all when `None`), by path.
+    pub(crate) fn memories_under(
+        &self,
+        s: &SessionCaller,
+        mount: &MemoryStoreResource,
+        prefix: Option<&StorePath>,
+    ) -> Result<Vec<StoreMemory>, ApiError> {
+        let mut all: Vec<StoreMemory> = Vec::new();
+        loop {
+            let batch = self
+                .backend
+                .list_memories(
+                    &s.workspace,
+                    &mount.memory_store_id,
+                    prefix.map(StorePath::as_str),
+                    all.last().map(|m| &m.path),
+                    LIST_BATCH,
+                )
+                .map_err(internal)?;
+            let done = batch.len() < LIST_BATCH;
+            all.extend(batch);
+            if done {
+                return Ok(all);
+            }
+        }
+    }
+
+    /// The live memory at `path` in the mounted store.
+    pub(crate) fn memory_at(
+        &self,
+        s: &SessionCaller,
+        mount: &MemoryStoreResource,
+        path: &StorePath,
+    ) -> Result<Option<StoreMemory>, ApiError> {
+        self.backend
+            .memory_at_path(&s.workspace, &mount.memory_store_id, path)
+            .map_err(internal)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Typed operations (the JSON ones below parse their body and call these)
+
+    /// `fs.list` of `path`: the mounts as directories (`/mnt/memory/`), a mount's top-level
+    /// entries, or the entries one level below a directory; sorted by name.
+    pub fn fs_list_path(&self, s: &SessionCaller, path: &str) -> Result<FsListing, ApiError> {
+        let result = self.fs_list_inner(s, path);
+        trace_op("fs.list", &s.workspace, &result, |l| {
+            tracing::info!(
+                op = "fs.list",
+                session_id = s.session.as_str(),
+                entries = l.entries.len()
+            );
+        });
+        result
+    }
+
+    fn fs_list_inner(&self, s: &SessionCaller, path: &str) -> Result<FsListing, ApiError> {
+        let (session, target) = self.target(s, path, Roots::MountOnly, true)?;
+        match target {
+            Target::Mounts => Ok(FsListing::sorted(
+                session
+                    .memory_stores()
+                    .map(|m| FsEntry::Dir {
+                        name: m.slug().to_owned(),
+                    })
+                    .collect(),
+            )),
+            Target::MountRoot(mount) => {
+                self.mounted_store(s, &mount)?;
+                Ok(entries_below(None, &self.memories_under(s, &mount, None)?))
+            }
+            Target::Inside(mount, dir) => {
+                self.mounted_store(s, &mount)?;
+                if let Some(file) = self.memory_at(s, &mount, &dir)? {
+                    return Ok(FsListing {
+                        entries: vec![FsEntry::File {
+                            name: file.path.file_name().to_owned(),
+                            size: file.content_size_bytes,
+                        }],
+                    });
+                }
+                Ok(entries_below(
+                    Some(&dir),
+                    &self.memories_under(s, &mount, Some(&dir))?,
+                ))
+            }
+        }
+    }
+
+    /// `fs.read` of `path` → its content and hash.
+    pub fn fs_read_path(&self, s: &SessionCaller, path: &str) -> Result<FsRead, ApiError> {
+        let result = self.fs_read_inner(s, path).map(|m| FsRead {
+            content: m.content,
+            content_sha256: m.content_sha256,
+        });
+        trace_op("fs.read", &s.workspace, &result, |r| {
+            tracing::info!(
+                op = "fs.read",
+                session_id = s.session.as_str(),
+                bytes = r.content.len()
+            );
+        });
+        result
+    }
+
+    fn fs_read_inner(&self, s: &SessionCaller, path: &str) -> Result<StoreMemory, ApiError> {
+        let (_, target) = self.target(s, path, Roots::MountOnly, false)?;
+        let Target::Inside(mount, path) = target else {
+            return Err(not_a_memory_path());
+        };
+        self.mounted_store(s, &mount)?;
+        self.memory_at(s, &mount, &path)?
+            .ok_or_else(memory_not_found)
+    }
+
+    /// `fs.write` of `path`: creates the memory, or updates the one there (with `precondition`
+    /// when given: then a missing memory is `404 MEMORY_NOT_FOUND`, never a create).
+    pub fn fs_write_path(
+        &self,
+        s: &SessionCaller,
+        path: &str,
+        content: String,
+        precondition: Option<Precondition>,
+    ) -> Result<StoreMemory, ApiError> {
+        let result = self.fs_write_inner(s, path, content, precondition);
+        trace_op("fs.write", &s.workspace, &result, |m| {
+            tracing::info!(
+                op = "fs.write",
+                session_id = s.session.as_str(),
+                memory_store_id = m.memory_store_id.as_str(),
+                memory_id = m.id.as_str(),
+                version_id = m.version_id.as_str(),
+                bytes = m.content_size_bytes,
+            );
+        });
+        result
+    }
+
+    fn fs_write_inner(
+        &self,
+        s: &SessionCaller,
+        path: &str,
+        content: String,
+        precondition: Option<Precondition>,
+    ) -> Result<StoreMemory, ApiError> {
+        let (_, target) = self.target(s, path, Roots::MountOnly, false)?;
+        let Target::Inside(mount, path) = target else {
+            return Err(not_a_memory_path());
+        };
+        self.write_file(s, &mount, path, content, precondition)
+    }
+
+    /// Create-or-update of one file through a mount (shared with the memory tool). A concurrent
+    /// create or delete of the same path is retried a few times.
+    pub(crate) fn write_file(
+        &self,
+        s: &SessionCaller,
+        mount: &MemoryStoreResource,
+        path: StorePath,
+        content: String,
+        precondition: Option<Precondition>,
+    ) -> Result<StoreMemory, ApiError> {
+        if mount.access == Access::ReadOnly {
+            return Err(read_only());
+        }
+        let ws = &s.workspace;
+        let store = &mount.memory_store_id;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let retry = attempt < WRITE_ATTEMPTS;
+            let result = match self.memory_at(s, mount, &path)? {
+                Some(existing) => self.update_memory(
+                    ws,
+                    store,
+                    &existing.id,
+                    Some(content.clone()),
+                    None,
+                    precondition.clone(),
+                    s.actor(),
+                ),
+                None if precondition.is_some() => {
+                    // Size first: 413 comes before 404.
+                    super::prepare_content(None, content.clone())?;
+                    self.mounted_store(s, mount)?;
+                    return Err(memory_not_found());
+                }
+                None => self.create_memory(ws, store, path.clone(), content.clone(), s.actor()),
+            };
+            match result {
+                Err(e)
+                    if retry
+                        && matches!(
+                            e.code(),
+                            ErrorCode::MemoryNotFound | ErrorCode::MemoryPathConflict
+                        )
+                        && self.lost_a_race(s, mount, &path, e.code())? =>
+                {
+                    continue;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// True when a refusal came from a concurrent writer rather than the store's state: a create
+    /// that met a memory now at the path, or an update whose memory is gone now.
+    fn lost_a_race(
+        &self,
+        s: &SessionCaller,
+        mount: &MemoryStoreResource,
+        path: &StorePath,
+        code: ErrorCode,
+    ) -> Result<bool, ApiError> {
+        let now = self.memory_at(s, mount, path)?;
+        Ok(match code {
+            ErrorCode::MemoryPathConflict => now.is_some(),
+            ErrorCode::MemoryNotFound => true,
+            _ => false,
+        })
+    }
+
+    /// `fs.delete` of `path` (a `deleted` version; `404 MEMORY_NOT_FOUND` when no memory is there).
+    pub fn fs_delete_path(&self, s: &SessionCaller, path: &str) -> Result<(), ApiError> {
+        let result = self.fs_delete_inner(s, path);
+        trace_op("fs.delete", &s.workspace, &result, |()| {
+            tracing::info!(op = "fs.delete", session_id = s.session.as_str());
+        });
+        result
+    }
+
+    fn fs_delete_inner(&self, s: &SessionCaller, path: &str) -> Result<(), ApiError> {
+        let (_, target) = self.target(s, path, Roots::MountOnly, false)?;
+        let Target::Inside(mount, path) = target else {
+            return Err(not_a_memory_path());
+        };
+        if mount.access == Access::ReadOnly {
+            return Err(read_only());
+        }
+        self.mounted_store(s, &mount)?;
+        let memory = self
+            .memory_at(s, &mount, &path)?
+            .ok_or_else(memory_not_found)?;
+        self.write_change(
+            &s.workspace,
+            &mount.memory_store_id,
+            store_trait::MemoryChange::Delete {
+                memory_id: memory.id,
+                precondition: None,
+            },
+            s.actor(),
+            false,
+        )?;
+        Ok(())
+    }
+
+    /// `fs.rename` of `from` to `to` within one mount → the memory at its new path.
+    pub fn fs_rename_path(
+        &self,
+        s: &SessionCaller,
+        from: &str,
+        to: &str,
+    ) -> Result<StoreMemory, ApiError> {
+        let result = self.fs_rename_inner(s, from, to);
+        trace_op("fs.rename", &s.workspace, &result, |m| {
+            tracing::info!(
+                op = "fs.rename",
+                session_id = s.session.as_str(),
+                memory_id = m.id.as_str(),
+                version_id = m.version_id.as_str(),
+            );
+        });
+        result
+    }
+
+    fn fs_rename_inner(
+        &self,
+        s: &SessionCaller,
+        from: &str,
+        to: &str,
+    ) -> Result<StoreMemory, ApiError> {
+        let session = self.load_session(&s.workspace, &s.session)?;
+        let source = resolve(&session, from, Roots::MountOnly, false)?;
+        let dest = resolve(&session, to, Roots::MountOnly, false)?;
+        let (Target::Inside(mount, from), Target::Inside(to_mount, to)) = (source, dest) else {
+            return Err(not_a_memory_path());
+        };
+        if mount.memory_store_id != to_mount.memory_store_id {
+            return Err(ApiError::new(
+                ErrorCode::MemoryPathInvalid,
+                "a memory cannot be renamed across mounts",
+            ));
+        }
+        if mount.access == Access::ReadOnly {
+            return Err(read_only());
+        }
+        self.mounted_store(s, &mount)?;
+        let memory = self
+            .memory_at(s, &mount, &from)?
+            .ok_or_else(memory_not_found)?;
+        self.update_memory(
+            &s.workspace,
+            &mount.memory_store_id,
+            &memory.id,
+            None,
+            Some(to),
+            None,
+            s.actor(),
+        )
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // JSON operations
+
+    /// `fs.list {path}` → `{"entries":[…]}`.
+    pub fn fs_list(&self, s: &SessionCaller, body: &Value) -> Result<FsListing, ApiError> {
+        let body: PathBody = parse_traced("fs.list", s, body)?;
+        self.fs_list_path(s, &body.path)
+    }
+
+    /// `fs.read {path}` → `{"content":…,"content_sha256":…}`.
+    pub fn fs_read(&self, s: &SessionCaller, body: &Value) -> Result<FsRead, ApiError> {
+        let body: PathBody = parse_traced("fs.read", s, body)?;
+        self.fs_read_path(s, &body.path)
+    }
+
+    /// `fs.write {path, content, precondition?}` → the memory (created or updated).
+    pub fn fs_write(&self, s: &SessionCaller, body: &Value) -> Result<StoreMemory, ApiError> {
+        let body: WriteBody = parse_traced("fs.write", s, body)?;
+        let precondition = parse_precondition(body.precondition).inspect_err(|err| {
+            trace_op::<()>("fs.write", &s.workspace, &Err(err.clone()), |_| {});
+        })?;
+        self.fs_write_path(s, &body.path, body.content, precondition)
+    }
+
+    /// `fs.delete {path}` → `{}`.
+    pub fn fs_delete(
+        &self,
+        s: &SessionCaller,
+        body: &Value,
+    ) -> Result<serde_json::Map<String, Value>, ApiError> {
+        let body: PathBody = parse_traced("fs.delete", s, body)?;
+        self.fs_delete_path(s, &body.path)?;
+        Ok(serde_json::Map::new())
+    }
+
+    /// `fs.rename {from, to}` → the memory.
+    pub fn fs_rename(&self, s: &SessionCaller, body: &Value) -> Result<StoreMemory, ApiError> {
+        let body: RenameBody = parse_traced("fs.rename", s, body)?;
+        self.fs_rename_path(s, &body.from, &body.to)
+    }
+}

@@ -1,0 +1,913 @@
+//! Host-side operations on stores, memories and versions (`stores.*`, `memories.*`,
+//! `versions.*`).
+
+use memory_core::store::MemoryStoreTag;
+use memory_core::store::Page;
+use memory_core::{
+    Actor, ApiError, ErrorCode, MemoryDeleted, MemoryStore, MemoryStoreDeleted, MemoryStoreId,
+    MemoryVersion, MemoryVersionId, PiiPolicy, StoreMemory, StoreMemoryId, StoreMemoryMetadata,
+    StorePath, WorkspaceId,
+};
+use serde::Deserialize;
+use serde_json::Value;
+use store_trait::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome};
+
+use super::cursor::StoreCursor;
+use super::{
+    StoreCaller, StoreService, internal, invalid, page_limit, parse_body, parse_precondition,
+    prepare_content, trace_op,
+};
+use crate::audit::AuditEvent;
+
+fn store_not_found() -> ApiError {
+    ApiError::new(ErrorCode::MemoryStoreNotFound, "memory store not found")
+}
+
+fn memory_not_found() -> ApiError {
+    ApiError::new(ErrorCode::MemoryNotFound, "memory not found")
+}
+
+fn version_not_found() -> ApiError {
+    ApiError::new(ErrorCode::MemoryVersionNotFound, "memory version not found")
+}
+
+fn archived() -> ApiError {
+    ApiError::new(
+        ErrorCode::MemoryStoreArchived,
+        "the memory store is archived",
+    )
+}
+
+pub(crate) fn parse_path(path: String) -> Result<StorePath, ApiError> {
+    StorePath::parse(path).map_err(ApiError::from)
+}
+
+fn check_name(name: &str) -> Result<(), ApiError> {
+    if MemoryStore::name_valid(name) {
+        Ok(())
+    } else {
+        Err(invalid("name must have 1 to 255 characters"))
+    }
+}
+
+fn check_description(description: &str) -> Result<(), ApiError> {
+    if MemoryStore::description_valid(description) {
+        Ok(())
+    } else {
+        Err(invalid("description must have at most 4096 characters"))
+    }
+}
+
+fn parse_pii_policy(policy: Option<String>) -> Result<PiiPolicy, ApiError> {
+    match policy.as_deref() {
+        None | Some("allow") => Ok(PiiPolicy::Allow),
+        Some("mask") => Ok(PiiPolicy::Mask),
+        Some("reject") => Ok(PiiPolicy::Reject),
+        Some(_) => Err(invalid("pii_policy must be allow, mask or reject")),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bodies
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateStoreBody {
+    name: String,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    pii_policy: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StoreIdBody {
+    memory_store_id: MemoryStoreId,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListStoresBody {
+    #[serde(default)]
+    include_archived: Option<bool>,
+    #[serde(default)]
+    limit: Option<u64>,
+    #[serde(default)]
+    cursor: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UpdateStoreBody {
+    memory_store_id: MemoryStoreId,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    description: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateMemoryBody {
+    memory_store_id: MemoryStoreId,
+    path: String,
+    content: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MemoryIdBody {
+    memory_store_id: MemoryStoreId,
+    memory_id: StoreMemoryId,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListMemoriesBody {
+    memory_store_id: MemoryStoreId,
+    #[serde(default)]
+    path_prefix: Option<String>,
+    #[serde(default)]
+    limit: Option<u64>,
+    #[serde(default)]
+    cursor: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UpdateMemoryBody {
+    memory_store_id: MemoryStoreId,
+    memory_id: StoreMemoryId,
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default)]
+    path: Option<String>,
+    #[serde(default)]
+    precondition: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DeleteMemoryBody {
+    memory_store_id: MemoryStoreId,
+    memory_id: StoreMemoryId,
+    #[serde(default)]
+    precondition: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RestoreMemoryBody {
+    memory_store_id: MemoryStoreId,
+    memory_id: StoreMemoryId,
+    version_id: MemoryVersionId,
+    #[serde(default)]
+    precondition: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListVersionsBody {
+    memory_store_id: MemoryStoreId,
+    #[serde(default)]
+    memory_id: Option<StoreMemoryId>,
+    #[serde(default)]
+    limit: Option<u64>,
+    #[serde(default)]
+    cursor: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VersionIdBody {
+    memory_store_id: MemoryStoreId,
+    version_id: MemoryVersionId,
+}
+
+/// A `path_prefix`: empty or `/` means every path; otherwise it must be a valid path once its
+/// trailing slashes are dropped (it is compared by whole segments, never decoded).
+fn parse_prefix(prefix: Option<String>) -> Result<Option<String>, ApiError> {
+    let Some(prefix) = prefix else {
+        return Ok(None);
+    };
+    let trimmed = prefix.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(parse_path(trimmed.to_owned())?.into_string()))
+}
+
+impl StoreService {
+    /// Writes one memory change through the backend, which decides `404`/`409`/`400 personal
+    /// data` in one transaction; a refusal comes back as the error.
+    pub(crate) fn write_change(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        change: MemoryChange,
+        actor: Actor,
+        personal_data: bool,
+    ) -> Result<MemoryWriteOutcome, ApiError> {
+        let now = self.now();
+        let version_id = MemoryVersionId::generate(&*self.ids, now)
+            .map_err(|_| ApiError::new(ErrorCode::InternalError, "the id generator failed"))?;
+        let outcome = self
+            .backend
+            .write_memory(&MemoryWrite {
+                workspace: workspace.clone(),
+                store: store.clone(),
+                change,
+                version_id,
+                actor,
+                at: now,
+                personal_data,
+            })
+            .map_err(internal)?;
+        match outcome {
+            MemoryWriteOutcome::Refused(err) => Err(err),
+            other => Ok(other),
+        }
+    }
+
+    pub(crate) fn new_memory_id(&self) -> Result<StoreMemoryId, ApiError> {
+        StoreMemoryId::generate(&*self.ids, self.now())
+            .map_err(|_| ApiError::new(ErrorCode::InternalError, "the id generator failed"))
+    }
+
+    /// The policy of `store`, or `None` when it does not exist (the backend answers `404` then).
+    pub(crate) fn policy_of(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+    ) -> Result<Option<PiiPolicy>, ApiError> {
+        Ok(self.store_of(workspace, store)?.map(|s| s.pii_policy))
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Stores
+
+    /// `stores.create {name, description?, pii_policy?}` → the store.
+    pub fn stores_create(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
+        let result = self.stores_create_inner(c, body);
+        trace_op("stores.create", c.workspace(), &result, |s| {
+            tracing::info!(
+                op = "stores.create",
+                memory_store_id = s.id.as_str(),
+                pii_policy = s.pii_policy.as_str()
+            );
+        });
+        result
+    }
+
+    fn stores_create_inner(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
+        self.authorize(c, true)?;
+        let body: CreateStoreBody = parse_body(body)?;
+        check_name(&body.name)?;
+        let description = body.description.unwrap_or_default();
+        check_description(&description)?;
+        let pii_policy = parse_pii_policy(body.pii_policy)?;
+        let now = self.now();
+        let store = MemoryStore {
+            id: MemoryStoreId::generate(&*self.ids, now)
+                .map_err(|_| ApiError::new(ErrorCode::InternalError, "the id generator failed"))?,
+            kind: MemoryStoreTag,
+            name: body.name,
+            description,
+            pii_policy,
+            created_at: now,
+            updated_at: now,
+            archived_at: None,
+        };
+        self.backend
+            .create_store(c.workspace(), &store)
+            .map_err(internal)?;
+        Ok(store)
+    }
+
+    /// `stores.get {memory_store_id}` → the store (archived ones too).
+    pub fn stores_get(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
+        let result = self.stores_get_inner(c, body);
+        trace_op("stores.get", c.workspace(), &result, |s| {
+            tracing::info!(op = "stores.get", memory_store_id = s.id.as_str());
+        });
+        result
+    }
+
+    fn stores_get_inner(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
+        self.authorize(c, false)?;
+        let body: StoreIdBody = parse_body(body)?;
+        self.store_of(c.workspace(), &body.memory_store_id)?
+            .ok_or_else(store_not_found)
+    }
+
+    /// `stores.list {include_archived?, limit?, cursor?}` → a page, newest first.
+    pub fn stores_list(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<Page<MemoryStore>, ApiError> {
+        let result = self.stores_list_inner(c, body);
+        trace_op("stores.list", c.workspace(), &result, |p| {
+            tracing::info!(
+                op = "stores.list",
+                count = p.data.len(),
+                more = p.next_cursor.is_some()
+            );
+        });
+        result
+    }
+
+    fn stores_list_inner(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<Page<MemoryStore>, ApiError> {
+        self.authorize(c, false)?;
+        let body: ListStoresBody = parse_body(body)?;
+        let limit = page_limit(body.limit)?;
+        let include_archived = body.include_archived.unwrap_or(false);
+        let after = body
+            .cursor
+            .as_deref()
+            .map(|s| StoreCursor::decode(s)?.stores_position(include_archived))
+            .transpose()?;
+        let mut data = self
+            .backend
+            .list_stores(c.workspace(), include_archived, after.as_ref(), limit + 1)
+            .map_err(internal)?;
+        let more = data.len() > limit;
+        data.truncate(limit);
+        let next_cursor = more.then(|| data.last()).flatten().map(|last| {
+            StoreCursor::Stores {
+                include_archived,
+                created_at: last.created_at.as_millis(),
+                id: last.id.as_str().to_owned(),
+            }
+            .encode()
+        });
+        Ok(Page { data, next_cursor })
+    }
+
+    /// `stores.update {memory_store_id, name?, description?}` → the store. An archived store is
+    /// read-only (`409 MEMORY_STORE_ARCHIVED`); an update that changes nothing keeps `updated_at`.
+    pub fn stores_update(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
+        let result = self.stores_update_inner(c, body);
+        trace_op("stores.update", c.workspace(), &result, |s| {
+            tracing::info!(op = "stores.update", memory_store_id = s.id.as_str());
+        });
+        result
+    }
+
+    fn stores_update_inner(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
+        self.authorize(c, true)?;
+        let body: UpdateStoreBody = parse_body(body)?;
+        if let Some(name) = &body.name {
+            check_name(name)?;
+        }
+        if let Some(description) = &body.description {
+            check_description(description)?;
+        }
+        let mut store = self
+            .store_of(c.workspace(), &body.memory_store_id)?
+            .ok_or_else(store_not_found)?;
+        if store.is_archived() {
+            return Err(archived());
+        }
+        let mut changed = false;
+        if let Some(name) = body.name.filter(|n| *n != store.name) {
+            store.name = name;
+            changed = true;
+        }
+        if let Some(description) = body.description.filter(|d| *d != store.description) {
+            store.description = description;
+            changed = true;
+        }
+        if changed {
+            store.updated_at = self.now();
+            if !self
+                .backend
+                .put_store(c.workspace(), &store)
+                .map_err(internal)?
+            {
+                return Err(store_not_found());
+            }
+        }
+        Ok(store)
+    }
+
+    /// `stores.archive {memory_store_id}` → the store, read-only from now on. Archiving an
+    /// archived store changes nothing (idempotent).
+    pub fn stores_archive(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
+        let result = self.stores_archive_inner(c, body);
+        trace_op("stores.archive", c.workspace(), &result, |s| {
+            tracing::info!(op = "stores.archive", memory_store_id = s.id.as_str());
+        });
+        result
+    }
+
+    fn stores_archive_inner(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
+        self.authorize(c, true)?;
+        let body: StoreIdBody = parse_body(body)?;
+        let mut store = self
+            .store_of(c.workspace(), &body.memory_store_id)?
+            .ok_or_else(store_not_found)?;
+        if store.is_archived() {
+            return Ok(store);
+        }
+        let now = self.now();
+        store.archived_at = Some(now);
+        store.updated_at = now;
+        if !self
+            .backend
+            .put_store(c.workspace(), &store)
+            .map_err(internal)?
+        {
+            return Err(store_not_found());
+        }
+        Ok(store)
+    }
+
+    /// `stores.delete {memory_store_id}` → `{"id":…,"type":"memory_store_deleted"}`; the store,
+    /// its memories and all versions are gone (archived stores can be deleted too).
+    pub fn stores_delete(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<MemoryStoreDeleted, ApiError> {
+        let result = self.stores_delete_inner(c, body);
+        trace_op("stores.delete", c.workspace(), &result, |d| {
+            tracing::info!(op = "stores.delete", memory_store_id = d.id.as_str());
+        });
+        result
+    }
+
+    fn stores_delete_inner(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<MemoryStoreDeleted, ApiError> {
+        self.authorize(c, true)?;
+        let body: StoreIdBody = parse_body(body)?;
+        if !self
+            .backend
+            .delete_store(c.workspace(), &body.memory_store_id)
+            .map_err(internal)?
+        {
+            return Err(store_not_found());
+        }
+        self.record_audit(
+            c,
+            AuditEvent::MemoryStoreDeleted {
+                memory_store_id: body.memory_store_id.as_str().to_owned(),
+            },
+        );
+        Ok(MemoryStoreDeleted::new(body.memory_store_id))
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Memories
+
+    /// `memories.create {memory_store_id, path, content}` → the memory (a `created` version).
+    pub fn memories_create(&self, c: &StoreCaller, body: &Value) -> Result<StoreMemory, ApiError> {
+        let result = self.memories_create_inner(c, body);
+        trace_op("memories.create", c.workspace(), &result, |m| {
+            tracing::info!(
+                op = "memories.create",
+                memory_store_id = m.memory_store_id.as_str(),
+                memory_id = m.id.as_str(),
+                version_id = m.version_id.as_str(),
+                bytes = m.content_size_bytes,
+            );
+        });
+        result
+    }
+
+    fn memories_create_inner(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<StoreMemory, ApiError> {
+        self.authorize(c, true)?;
+        let body: CreateMemoryBody = parse_body(body)?;
+        let path = parse_path(body.path)?;
+        self.create_memory(
+            c.workspace(),
+            &body.memory_store_id,
+            path,
+            body.content,
+            c.actor(),
+        )
+    }
+
+    /// Creates a memory: size and policy first (see the module docs), then the backend.
+    pub(crate) fn create_memory(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        path: StorePath,
+        content: String,
+        actor: Actor,
+    ) -> Result<StoreMemory, ApiError> {
+        let policy = self.policy_of(workspace, store)?;
+        let prepared = prepare_content(policy, content)?;
+        if policy.is_none() {
+            return Err(store_not_found());
+        }
+        let change = MemoryChange::Create {
+            memory_id: self.new_memory_id()?,
+            path,
+            content: prepared.content,
+        };
+        match self.write_change(workspace, store, change, actor, prepared.personal_data)? {
+            MemoryWriteOutcome::Written {
+                memory: Some(memory),
+                ..
+            }
+            | MemoryWriteOutcome::Unchanged { memory } => Ok(memory),
+            _ => Err(ApiError::new(
+                ErrorCode::InternalError,
+                "the storage backend answered a create without a memory",
+            )),
+        }
+    }
+
+    /// `memories.get {memory_store_id, memory_id}` → the live memory.
+    pub fn memories_get(&self, c: &StoreCaller, body: &Value) -> Result<StoreMemory, ApiError> {
+        let result = self.memories_get_inner(c, body);
+        trace_op("memories.get", c.workspace(), &result, |m| {
+            tracing::info!(
+                op = "memories.get",
+                memory_store_id = m.memory_store_id.as_str(),
+                memory_id = m.id.as_str()
+            );
+        });
+        result
+    }
+
+    fn memories_get_inner(&self, c: &StoreCaller, body: &Value) -> Result<StoreMemory, ApiError> {
+        self.authorize(c, false)?;
+        let body: MemoryIdBody = parse_body(body)?;
+        self.store_of(c.workspace(), &body.memory_store_id)?
+            .ok_or_else(store_not_found)?;
+        self.backend
+            .get_memory(c.workspace(), &body.memory_store_id, &body.memory_id)
+            .map_err(internal)?
+            .ok_or_else(memory_not_found)
+    }
+
+    /// `memories.list {memory_store_id, path_prefix?, limit?, cursor?}` → metadata by path.
+    pub fn memories_list(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<Page<StoreMemoryMetadata>, ApiError> {
+        let result = self.memories_list_inner(c, body);
+        trace_op("memories.list", c.workspace(), &result, |p| {
+            tracing::info!(
+                op = "memories.list",
+                count = p.data.len(),
+                more = p.next_cursor.is_some()
+            );
+        });
+        result
+    }
+
+    fn memories_list_inner(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<Page<StoreMemoryMetadata>, ApiError> {
+        self.authorize(c, false)?;
+        let body: ListMemoriesBody = parse_body(body)?;
+        let limit = page_limit(body.limit)?;
+        let prefix = parse_prefix(body.path_prefix)?;
+        let after = body
+            .cursor
+            .as_deref()
+            .map(|s| {
+                StoreCursor::decode(s)?.memories_position(&body.memory_store_id, prefix.as_deref())
+            })
+            .transpose()?;
+        self.store_of(c.workspace(), &body.memory_store_id)?
+            .ok_or_else(store_not_found)?;
+        let mut memories = self
+            .backend
+            .list_memories(
+                c.workspace(),
+                &body.memory_store_id,
+                prefix.as_deref(),
+                after.as_ref(),
+                limit + 1,
+            )
+            .map_err(internal)?;
+        let more = memories.len() > limit;
+        memories.truncate(limit);
+        let next_cursor = more.then(|| memories.last()).flatten().map(|last| {
+            StoreCursor::Memories {
+                store: body.memory_store_id.as_str().to_owned(),
+                path_prefix: prefix.clone(),
+                after: last.path.as_str().to_owned(),
+            }
+            .encode()
+        });
+        Ok(Page {
+            data: memories.iter().map(StoreMemory::metadata).collect(),
+            next_cursor,
+        })
+    }
+
+    /// `memories.update {memory_store_id, memory_id, content?, path?, precondition?}` → the
+    /// memory. Equal content and path: `200`, no version, whatever the precondition says.
+    pub fn memories_update(&self, c: &StoreCaller, body: &Value) -> Result<StoreMemory, ApiError> {
+        let result = self.memories_update_inner(c, body);
+        trace_op("memories.update", c.workspace(), &result, |m| {
+            tracing::info!(
+                op = "memories.update",
+                memory_store_id = m.memory_store_id.as_str(),
+                memory_id = m.id.as_str(),
+                version_id = m.version_id.as_str(),
+                bytes = m.content_size_bytes,
+            );
+        });
+        result
+    }
+
+    fn memories_update_inner(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<StoreMemory, ApiError> {
+        self.authorize(c, true)?;
+        let body: UpdateMemoryBody = parse_body(body)?;
+        let path = body.path.map(parse_path).transpose()?;
+        let precondition = parse_precondition(body.precondition)?;
+        self.update_memory(
+            c.workspace(),
+            &body.memory_store_id,
+            &body.memory_id,
+            body.content,
+            path,
+            precondition,
+            c.actor(),
+        )
+    }
+
+    /// Updates a memory's content and/or path (see [`Self::memories_update`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn update_memory(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        memory: &StoreMemoryId,
+        content: Option<String>,
+        path: Option<StorePath>,
+        precondition: Option<memory_core::Precondition>,
+        actor: Actor,
+    ) -> Result<StoreMemory, ApiError> {
+        let (content, personal_data) = match content {
+            Some(raw) => {
+                let policy = self.policy_of(workspace, store)?;
+                let prepared = prepare_content(policy, raw)?;
+                if policy.is_none() {
+                    return Err(store_not_found());
+                }
+                (Some(prepared.content), prepared.personal_data)
+            }
+            None => (None, false),
+        };
+        let change = MemoryChange::Update {
+            memory_id: memory.clone(),
+            content,
+            path,
+            precondition,
+        };
+        match self.write_change(workspace, store, change, actor, personal_data)? {
+            MemoryWriteOutcome::Written {
+                memory: Some(memory),
+                ..
+            }
+            | MemoryWriteOutcome::Unchanged { memory } => Ok(memory),
+            _ => Err(ApiError::new(
+                ErrorCode::InternalError,
+                "the storage backend answered an update without a memory",
+            )),
+        }
+    }
+
+    /// `memories.delete {memory_store_id, memory_id, precondition?}` →
+    /// `{"id":…,"type":"memory_deleted"}` (a `deleted` version; the versions stay).
+    pub fn memories_delete(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<MemoryDeleted, ApiError> {
+        let result = self.memories_delete_inner(c, body);
+        trace_op("memories.delete", c.workspace(), &result, |d| {
+            tracing::info!(op = "memories.delete", memory_id = d.id.as_str());
+        });
+        result
+    }
+
+    fn memories_delete_inner(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<MemoryDeleted, ApiError> {
+        self.authorize(c, true)?;
+        let body: DeleteMemoryBody = parse_body(body)?;
+        let precondition = parse_precondition(body.precondition)?;
+        self.write_change(
+            c.workspace(),
+            &body.memory_store_id,
+            MemoryChange::Delete {
+                memory_id: body.memory_id.clone(),
+                precondition,
+            },
+            c.actor(),
+            false,
+        )?;
+        Ok(MemoryDeleted::new(body.memory_id))
+    }
+
+    /// `memories.restore {memory_store_id, memory_id, version_id, precondition?}` → the memory
+    /// with the version's content and path (`modified`, or `created` after a delete; nothing
+    /// written when it already equals the version).
+    pub fn memories_restore(&self, c: &StoreCaller, body: &Value) -> Result<StoreMemory, ApiError> {
+        let result = self.memories_restore_inner(c, body);
+        trace_op("memories.restore", c.workspace(), &result, |m| {
+            tracing::info!(
+                op = "memories.restore",
+                memory_store_id = m.memory_store_id.as_str(),
+                memory_id = m.id.as_str(),
+                version_id = m.version_id.as_str(),
+            );
+        });
+        result
+    }
+
+    fn memories_restore_inner(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<StoreMemory, ApiError> {
+        self.authorize(c, true)?;
+        let body: RestoreMemoryBody = parse_body(body)?;
+        let precondition = parse_precondition(body.precondition)?;
+        let change = MemoryChange::Restore {
+            memory_id: body.memory_id,
+            source: body.version_id,
+            precondition,
+        };
+        match self.write_change(
+            c.workspace(),
+            &body.memory_store_id,
+            change,
+            c.actor(),
+            false,
+        )? {
+            MemoryWriteOutcome::Written {
+                memory: Some(memory),
+                ..
+            }
+            | MemoryWriteOutcome::Unchanged { memory } => Ok(memory),
+            _ => Err(ApiError::new(
+                ErrorCode::InternalError,
+                "the storage backend answered a restore without a memory",
+            )),
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Versions
+
+    /// `versions.list {memory_store_id, memory_id?, limit?, cursor?}` → a page, newest first.
+    /// A `memory_id` with neither a live memory nor any version is `404 MEMORY_NOT_FOUND`.
+    pub fn versions_list(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<Page<MemoryVersion>, ApiError> {
+        let result = self.versions_list_inner(c, body);
+        trace_op("versions.list", c.workspace(), &result, |p| {
+            tracing::info!(
+                op = "versions.list",
+                count = p.data.len(),
+                more = p.next_cursor.is_some()
+            );
+        });
+        result
+    }
+
+    fn versions_list_inner(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<Page<MemoryVersion>, ApiError> {
+        self.authorize(c, false)?;
+        let body: ListVersionsBody = parse_body(body)?;
+        let limit = page_limit(body.limit)?;
+        let store = &body.memory_store_id;
+        let memory = body.memory_id.as_ref();
+        let after = body
+            .cursor
+            .as_deref()
+            .map(|s| StoreCursor::decode(s)?.versions_position(store, memory))
+            .transpose()?;
+        let ws = c.workspace();
+        self.store_of(ws, store)?.ok_or_else(store_not_found)?;
+        if let Some(m) = memory
+            && self
+                .backend
+                .get_memory(ws, store, m)
+                .map_err(internal)?
+                .is_none()
+            && self
+                .backend
+                .list_versions(ws, store, Some(m), None, 1)
+                .map_err(internal)?
+                .is_empty()
+        {
+            return Err(memory_not_found());
+        }
+        let mut data = self
+            .backend
+            .list_versions(ws, store, memory, after.as_ref(), limit + 1)
+            .map_err(internal)?;
+        let more = data.len() > limit;
+        data.truncate(limit);
+        let next_cursor = more.then(|| data.last()).flatten().map(|last| {
+            StoreCursor::Versions {
+                store: store.as_str().to_owned(),
+                memory: memory.map(|m| m.as_str().to_owned()),
+                created_at: last.created_at.as_millis(),
+                id: last.id.as_str().to_owned(),
+            }
+            .encode()
+        });
+        Ok(Page { data, next_cursor })
+    }
+
+    /// `versions.get {memory_store_id, version_id}` → the version (redacted ones too).
+    pub fn versions_get(&self, c: &StoreCaller, body: &Value) -> Result<MemoryVersion, ApiError> {
+        let result = self.versions_get_inner(c, body);
+        trace_op("versions.get", c.workspace(), &result, |v| {
+            tracing::info!(op = "versions.get", version_id = v.id.as_str());
+        });
+        result
+    }
+
+    fn versions_get_inner(&self, c: &StoreCaller, body: &Value) -> Result<MemoryVersion, ApiError> {
+        self.authorize(c, false)?;
+        let body: VersionIdBody = parse_body(body)?;
+        self.store_of(c.workspace(), &body.memory_store_id)?
+            .ok_or_else(store_not_found)?;
+        self.backend
+            .get_version(c.workspace(), &body.memory_store_id, &body.version_id)
+            .map_err(internal)?
+            .ok_or_else(version_not_found)
+    }
+
+    /// `versions.redact {memory_store_id, version_id}` → the redacted version (idempotent);
+    /// a live memory's current version → `409 MEMORY_VERSION_IS_CURRENT`.
+    pub fn versions_redact(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<MemoryVersion, ApiError> {
+        let result = self.versions_redact_inner(c, body);
+        trace_op("versions.redact", c.workspace(), &result, |v| {
+            tracing::info!(op = "versions.redact", version_id = v.id.as_str());
+        });
+        result
+    }
+
+    fn versions_redact_inner(
+        &self,
+        c: &StoreCaller,
+        body: &Value,
+    ) -> Result<MemoryVersion, ApiError> {
+        self.authorize(c, true)?;
+        let body: VersionIdBody = parse_body(body)?;
+        let now = self.now();
+        let outcome = self
+            .backend
+            .redact_version(c.workspace(), &body.memory_store_id, &body.version_id, now)
+            .map_err(internal)?;
+        match outcome {
+            // A second redaction keeps the first `redacted_at` and records nothing.
+            RedactOutcome::Redacted(version) if version.redacted_at != Some(now) => Ok(version),
+            RedactOutcome::Redacted(version) => {
+                self.record_audit(
+                    c,
+                    AuditEvent::MemoryVersionRedacted {
+                        memory_store_id: body.memory_store_id.as_str().to_owned(),
+                        version_id: version.id.as_str().to_owned(),
+                    },
+                );
+                Ok(version)
+            }
+            RedactOutcome::Refused(err) => Err(err),
+        }
+    }
+}

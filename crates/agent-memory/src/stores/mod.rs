@@ -1,0 +1,393 @@
+//! Memory stores: the host-side operations on stores, memories, versions and sessions, and the
+//! agent-side file interface (`fs.*` and the client-side memory tool) over a session's mounts.
+//!
+//! Every operation takes the caller and the JSON body of the spec's operation and answers with the
+//! response object or an [`ApiError`]. The order of checks is the spec's: `403` (role, read-only
+//! mount) → `400`/`413` validation → `404` → `409` archived → `409` precondition → `409` path
+//! conflict → `400` personal data. The last four are decided by the backend in the same
+//! transaction as the write ([`StoreBackend::write_memory`]); the facade validates, masks and
+//! sizes the content before it calls the backend.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use agent_memory::{MemberCaller, SessionCaller, StoreCaller, StoreService};
+//! use memory_core::{MemberId, Role, WorkspaceId};
+//! use serde_json::json;
+//! use store_trait::InMemoryBackend;
+//!
+//! let stores = StoreService::builder(Arc::new(InMemoryBackend::new())).build();
+//! let workspace = WorkspaceId::new("ws1")?;
+//! let alice = StoreCaller::Member(MemberCaller {
+//!     workspace: workspace.clone(),
+//!     member: MemberId::new("alice")?,
+//!     role: Role::Editor,
+//! });
+//! let store = stores.stores_create(&alice, &json!({"name": "User Preferences"}))?;
+//! stores.memories_create(
+//!     &alice,
+//!     &json!({"memory_store_id": store.id, "path": "/tone.md", "content": "Reply tersely.\n"}),
+//! )?;
+//! let session = stores.sessions_create(
+//!     &alice,
+//!     &json!({"resources": [{"type": "memory_store", "memory_store_id": store.id}]}),
+//! )?;
+//! let agent = SessionCaller { workspace, session: session.id };
+//! let read = stores.fs_read(&agent, &json!({"path": "/mnt/memory/user-preferences/tone.md"}))?;
+//! assert_eq!(read.content, "Reply tersely.\n");
+//! let view = stores.memory_tool(&agent, &json!({"command": "view", "path": "/memories/user-preferences/tone.md"}))?;
+//! assert_eq!(view.text, "Here's the content of /memories/user-preferences/tone.md with line numbers:\n     1\tReply tersely.");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Where the size check sits
+//!
+//! The 102,400-byte limit applies to the content as it is stored — after masking, when the store's
+//! policy is `mask` — so the facade reads the store (a point read that decides nothing) to learn
+//! its policy, masks, and only then compares the size. When the store does not exist the raw
+//! content is compared, so `413` still comes before `404`. Content over [`HARD_INPUT_CAP`] is
+//! refused with `413` before any masking, whatever the policy, so a huge body costs no masking
+//! work.
+//!
+//! # Traces
+//!
+//! Each operation emits one `tracing` event with ids, counts and the error code of a refusal —
+//! never content, paths, names, descriptions or instructions (paths may hold personal data).
+
+mod cursor;
+mod fs;
+mod host;
+mod memory_tool;
+mod mounts;
+mod session;
+
+use std::sync::Arc;
+
+use memory_core::store::{LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN};
+use memory_core::{
+    Actor, ApiError, ErrorCode, IdGenerator, MemoryStore, MemoryStoreId, PiiPolicy, Precondition,
+    RandomIdGenerator, Role, SessionId, StoreMemory, Timestamp, WorkspaceId,
+};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use store_trait::{StoreBackend, VacuumReport};
+
+use crate::audit::{AuditEvent, AuditRecord, AuditSink, NoopAuditSink};
+use crate::caller::MemberCaller;
+use crate::clock::{Clock, SystemClock};
+
+pub use memory_tool::MemoryToolFailure;
+pub use session::{INSTRUCTIONS_MAX_CHARS, WORKSPACE_FENCE_TAG};
+
+/// Content longer than this is refused with `413 MEMORY_TOO_LARGE` before it is masked, whatever
+/// the store's policy: masking can shrink text (a long digit run becomes one placeholder), but not
+/// by a factor of ten for any text an agent writes, and the cap bounds the masking work.
+pub const HARD_INPUT_CAP: usize = 10 * StoreMemory::CONTENT_MAX_BYTES;
+
+/// Who calls a host-side memory-store operation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreCaller {
+    /// A signed-in member (recorded as `user_actor` with the member id); editor or higher writes,
+    /// viewer or higher reads, else `403 MEMORY_STORE_FORBIDDEN` (the first check of all).
+    Member(MemberCaller),
+    /// A host API key: editor rights, recorded as `api_actor`.
+    ApiKey {
+        /// The workspace the key belongs to.
+        workspace: WorkspaceId,
+        /// The key's id.
+        api_key_id: String,
+    },
+}
+
+impl StoreCaller {
+    /// The workspace the caller acts in.
+    pub fn workspace(&self) -> &WorkspaceId {
+        match self {
+            StoreCaller::Member(m) => &m.workspace,
+            StoreCaller::ApiKey { workspace, .. } => workspace,
+        }
+    }
+
+    /// The actor recorded on the versions this caller writes.
+    pub fn actor(&self) -> Actor {
+        match self {
+            StoreCaller::Member(m) => Actor::UserActor {
+                user_id: m.member.as_str().to_owned(),
+            },
+            StoreCaller::ApiKey { api_key_id, .. } => Actor::ApiActor {
+                api_key_id: api_key_id.clone(),
+            },
+        }
+    }
+
+    /// The role the caller acts with (an API key has editor rights).
+    fn role(&self) -> Role {
+        match self {
+            StoreCaller::Member(m) => m.role,
+            StoreCaller::ApiKey { .. } => Role::Editor,
+        }
+    }
+}
+
+/// An agent session acting through its mounts (`session_actor`); the host resolved the workspace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionCaller {
+    /// The session's workspace.
+    pub workspace: WorkspaceId,
+    /// The session.
+    pub session: SessionId,
+}
+
+impl SessionCaller {
+    fn actor(&self) -> Actor {
+        Actor::SessionActor {
+            session_id: self.session.clone(),
+        }
+    }
+}
+
+/// The memory-store facade over a [`StoreBackend`].
+///
+/// `Send + Sync`; calls are synchronous (hosts on an async runtime use `spawn_blocking`). Its
+/// `Debug` output shows no content.
+pub struct StoreService {
+    backend: Arc<dyn StoreBackend>,
+    clock: Arc<dyn Clock>,
+    ids: Arc<dyn IdGenerator>,
+    audit: Arc<dyn AuditSink>,
+}
+
+impl std::fmt::Debug for StoreService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreService").finish_non_exhaustive()
+    }
+}
+
+/// Builds a [`StoreService`]; the clock, id generator and audit sink have defaults.
+pub struct StoreServiceBuilder {
+    backend: Arc<dyn StoreBackend>,
+    clock: Arc<dyn Clock>,
+    ids: Arc<dyn IdGenerator>,
+    audit: Arc<dyn AuditSink>,
+}
+
+impl std::fmt::Debug for StoreServiceBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreServiceBuilder")
+            .finish_non_exhaustive()
+    }
+}
+
+impl StoreServiceBuilder {
+    /// Replaces the system clock.
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Replaces the time + random id generator.
+    pub fn ids(mut self, ids: Arc<dyn IdGenerator>) -> Self {
+        self.ids = ids;
+        self
+    }
+
+    /// Replaces the no-op audit sink (store deletions and redactions are recorded).
+    pub fn audit(mut self, audit: Arc<dyn AuditSink>) -> Self {
+        self.audit = audit;
+        self
+    }
+
+    /// The service.
+    pub fn build(self) -> StoreService {
+        StoreService {
+            backend: self.backend,
+            clock: self.clock,
+            ids: self.ids,
+            audit: self.audit,
+        }
+    }
+}
+
+/// The answer to a storage failure: the stable code only, never the backend's message (it may
+/// name files or keys).
+pub(crate) fn internal(_err: store_trait::Error) -> ApiError {
+    ApiError::new(ErrorCode::InternalError, "the storage backend failed")
+}
+
+pub(crate) fn invalid(message: &'static str) -> ApiError {
+    ApiError::new(ErrorCode::MemoryInvalidRequest, message)
+}
+
+/// Deserializes a request body: an object whose fields `T` knows (`deny_unknown_fields`), else
+/// `400 MEMORY_INVALID_REQUEST`. The serde message is dropped: it may quote the refused value.
+pub(crate) fn parse_body<T: DeserializeOwned>(body: &Value) -> Result<T, ApiError> {
+    if !body.is_object() {
+        return Err(invalid("the request body must be a JSON object"));
+    }
+    serde_json::from_value(body.clone()).map_err(|_| {
+        invalid(
+            "the request body has an unknown field, a missing field or a field of the wrong type",
+        )
+    })
+}
+
+/// `limit` of a list: 1–100, default 20.
+pub(crate) fn page_limit(limit: Option<u64>) -> Result<usize, ApiError> {
+    let limit = limit.unwrap_or(u64::from(LIST_LIMIT_DEFAULT));
+    if !(u64::from(LIST_LIMIT_MIN)..=u64::from(LIST_LIMIT_MAX)).contains(&limit) {
+        return Err(invalid("limit must be between 1 and 100"));
+    }
+    Ok(limit as usize)
+}
+
+/// A `precondition` object: `{"type":"content_sha256","content_sha256":<64 lowercase hex>}`.
+pub(crate) fn parse_precondition(value: Option<Value>) -> Result<Option<Precondition>, ApiError> {
+    let Some(value) = value.filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    let precondition: Precondition = serde_json::from_value(value).map_err(|_| {
+        invalid("precondition must be {\"type\":\"content_sha256\",\"content_sha256\":…}")
+    })?;
+    let Precondition::ContentSha256 { content_sha256 } = &precondition;
+    if !memory_core::store::is_sha256_hex(content_sha256) {
+        return Err(invalid(
+            "precondition content_sha256 must be 64 lowercase hex digits",
+        ));
+    }
+    Ok(Some(precondition))
+}
+
+/// Content ready for the backend: what is stored, and whether a `reject` store refuses it.
+pub(crate) struct PreparedContent {
+    /// The content to store (masked when the store masks).
+    pub(crate) content: String,
+    /// True when the store rejects personal data and the masker would change the content.
+    pub(crate) personal_data: bool,
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        ErrorCode::MemoryTooLarge,
+        "the content is larger than 102400 bytes",
+    )
+}
+
+/// Applies the store's policy to `raw` and checks the stored size (see the module docs for the
+/// order). `policy` is `None` when the store was not found: only the raw size is checked.
+pub(crate) fn prepare_content(
+    policy: Option<PiiPolicy>,
+    raw: String,
+) -> Result<PreparedContent, ApiError> {
+    if raw.len() > HARD_INPUT_CAP {
+        return Err(too_large());
+    }
+    let prepared = match policy {
+        Some(PiiPolicy::Mask) => PreparedContent {
+            content: pii_mask::mask(&raw).text,
+            personal_data: false,
+        },
+        Some(PiiPolicy::Reject) => {
+            let personal_data =
+                raw.len() <= StoreMemory::CONTENT_MAX_BYTES && pii_mask::mask(&raw).text != raw;
+            PreparedContent {
+                content: raw,
+                personal_data,
+            }
+        }
+        Some(PiiPolicy::Allow) | None => PreparedContent {
+            content: raw,
+            personal_data: false,
+        },
+    };
+    if prepared.content.len() > StoreMemory::CONTENT_MAX_BYTES {
+        return Err(too_large());
+    }
+    Ok(prepared)
+}
+
+/// Traces the end of one operation: `on_success` logs ids and counts; a refusal logs its code.
+pub(crate) fn trace_op<T>(
+    op: &'static str,
+    workspace: &WorkspaceId,
+    result: &Result<T, ApiError>,
+    on_success: impl FnOnce(&T),
+) {
+    let span = tracing::info_span!("memory_store", workspace = workspace.as_str());
+    let _entered = span.enter();
+    match result {
+        Ok(answer) => on_success(answer),
+        Err(err) => tracing::info!(
+            op,
+            code = err.code().as_str(),
+            status = err.http_status(),
+            "refused"
+        ),
+    }
+}
+
+impl StoreService {
+    /// Starts a builder over `backend`.
+    pub fn builder(backend: Arc<dyn StoreBackend>) -> StoreServiceBuilder {
+        StoreServiceBuilder {
+            backend,
+            clock: Arc::new(SystemClock),
+            ids: Arc::new(RandomIdGenerator::new()),
+            audit: Arc::new(NoopAuditSink),
+        }
+    }
+
+    /// The clock the service decides with.
+    pub fn now(&self) -> Timestamp {
+        self.clock.now()
+    }
+
+    /// The first check of every host-side operation: a member below viewer (reads) or editor
+    /// (writes) gets `403 MEMORY_STORE_FORBIDDEN`.
+    fn authorize(&self, caller: &StoreCaller, write: bool) -> Result<(), ApiError> {
+        let needed = if write { Role::Editor } else { Role::Viewer };
+        if caller.role() < needed {
+            return Err(ApiError::new(
+                ErrorCode::MemoryStoreForbidden,
+                "the member's role does not allow this memory-store operation",
+            ));
+        }
+        Ok(())
+    }
+
+    fn store_of(
+        &self,
+        workspace: &WorkspaceId,
+        id: &MemoryStoreId,
+    ) -> Result<Option<MemoryStore>, ApiError> {
+        self.backend.get_store(workspace, id).map_err(internal)
+    }
+
+    fn record_audit(&self, caller: &StoreCaller, event: AuditEvent) {
+        let actor = match caller {
+            StoreCaller::Member(m) => Some(m.member.clone()),
+            StoreCaller::ApiKey { .. } => None,
+        };
+        tracing::info!(workspace = caller.workspace().as_str(), event = ?event, "governance event");
+        self.audit.record(AuditRecord {
+            at: self.now(),
+            workspace: caller.workspace().clone(),
+            actor,
+            event,
+        });
+    }
+
+    /// `vacuum`: rewrites the database so that removed and redacted content leaves its files
+    /// (delegated to the backend; in memory the report is all zeros).
+    pub fn vacuum(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, ApiError> {
+        let result = self.backend.vacuum(progress).map_err(internal);
+        match &result {
+            Ok(report) => tracing::info!(
+                op = "vacuum",
+                entries = report.entries,
+                bytes_before = report.bytes_before,
+                bytes_after = report.bytes_after,
+            ),
+            Err(err) => tracing::info!(op = "vacuum", code = err.code().as_str(), "refused"),
+        }
+        result
+    }
+}

@@ -1,0 +1,415 @@
+//! The agent file interface: listing, reading, writing, deleting and renaming through mounts.
+
+use agent_memory::ErrorCode;
+use memory_core::{VersionOperation, content_sha256};
+use serde_json::json;
+
+use super::{Stores, code, editor, ghost_session};
+
+fn entries(listing: memory_core::session::FsListing) -> serde_json::Value {
+    serde_json::to_value(listing).unwrap()
+}
+
+#[test]
+fn list_shows_mounts_top_level_entries_and_implicit_directories() {
+    let st = Stores::new();
+    let s = &st.service;
+    let notes = st.store(json!({"name": "Notes"}));
+    let team = st.store(json!({"name": "A Team"}));
+    st.memory(&notes, "/todo.md", "twelve bytes");
+    st.memory(&notes, "/notes/a.md", "a");
+    st.memory(&notes, "/notes/deep/b.md", "bb");
+    st.memory(&notes, "/B.md", "");
+    let agent = st.session(json!([
+        {"type": "memory_store", "memory_store_id": notes},
+        {"type": "memory_store", "memory_store_id": team},
+    ]));
+    for root in ["/mnt/memory", "/mnt/memory/"] {
+        assert_eq!(
+            entries(s.fs_list(&agent, &json!({"path": root})).unwrap()),
+            json!({"entries": [{"name": "a-team", "type": "dir"}, {"name": "notes", "type": "dir"}]})
+        );
+    }
+    for mount in ["/mnt/memory/notes", "/mnt/memory/notes/"] {
+        assert_eq!(
+            entries(s.fs_list(&agent, &json!({"path": mount})).unwrap()),
+            json!({"entries": [
+                {"name": "B.md", "type": "file", "size": 0},
+                {"name": "notes", "type": "dir"},
+                {"name": "todo.md", "type": "file", "size": 12},
+            ]})
+        );
+    }
+    assert_eq!(
+        entries(
+            s.fs_list(&agent, &json!({"path": "/mnt/memory/notes/notes/"}))
+                .unwrap()
+        ),
+        json!({"entries": [{"name": "a.md", "type": "file", "size": 1}, {"name": "deep", "type": "dir"}]})
+    );
+    assert_eq!(
+        entries(
+            s.fs_list(&agent, &json!({"path": "/mnt/memory/notes/todo.md"}))
+                .unwrap()
+        ),
+        json!({"entries": [{"name": "todo.md", "type": "file", "size": 12}]})
+    );
+    assert_eq!(
+        entries(
+            s.fs_list(&agent, &json!({"path": "/mnt/memory/notes/nothing"}))
+                .unwrap()
+        ),
+        json!({"entries": []})
+    );
+    assert_eq!(
+        entries(
+            s.fs_list(&agent, &json!({"path": "/mnt/memory/a-team"}))
+                .unwrap()
+        ),
+        json!({"entries": []})
+    );
+    for bad in [
+        "/mnt/memory/other",
+        "/memories/notes",
+        "/etc",
+        "/mnt/memory/notes/../x",
+    ] {
+        assert_eq!(
+            code(s.fs_list(&agent, &json!({"path": bad}))),
+            ErrorCode::MemoryPathInvalid,
+            "{bad}"
+        );
+    }
+    assert_eq!(
+        code(s.fs_list(&agent, &json!({"path": "/x", "depth": 2}))),
+        ErrorCode::MemoryInvalidRequest
+    );
+    assert_eq!(
+        code(s.fs_list(&ghost_session(), &json!({"path": "/mnt/memory/"}))),
+        ErrorCode::SessionNotFound
+    );
+}
+
+#[test]
+fn write_read_rename_delete_as_the_session() {
+    let st = Stores::new();
+    let s = &st.service;
+    let store = st.store(json!({"name": "Notes"}));
+    let agent = st.session(json!([{"type": "memory_store", "memory_store_id": store}]));
+    let created = s
+        .fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/notes/a/b.md", "content": "one"}),
+        )
+        .unwrap();
+    assert_eq!(created.path.as_str(), "/a/b.md");
+    let updated = s
+        .fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/notes/a/b.md", "content": "two"}),
+        )
+        .unwrap();
+    assert_eq!(
+        updated.id, created.id,
+        "a write to an existing path updates that memory"
+    );
+    let read = s
+        .fs_read(&agent, &json!({"path": "/mnt/memory/notes/a/b.md"}))
+        .unwrap();
+    assert_eq!(
+        serde_json::to_value(&read).unwrap(),
+        json!({"content": "two", "content_sha256": content_sha256("two")})
+    );
+    // Writing what is there writes nothing.
+    s.fs_write(
+        &agent,
+        &json!({"path": "/mnt/memory/notes/a/b.md", "content": "two"}),
+    )
+    .unwrap();
+    // A precondition can guard a write.
+    assert_eq!(
+        code(s.fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/notes/a/b.md", "content": "three",
+                    "precondition": {"type": "content_sha256", "content_sha256": content_sha256("one")}})
+        )),
+        ErrorCode::MemoryPreconditionFailed
+    );
+    assert_eq!(
+        code(s.fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/notes/new.md", "content": "x",
+                    "precondition": {"type": "content_sha256", "content_sha256": content_sha256("")}})
+        )),
+        ErrorCode::MemoryNotFound
+    );
+    let moved = s
+        .fs_rename(
+            &agent,
+            &json!({"from": "/mnt/memory/notes/a/b.md", "to": "/mnt/memory/notes/c.md"}),
+        )
+        .unwrap();
+    assert_eq!(
+        (moved.id.as_str(), moved.path.as_str()),
+        (created.id.as_str(), "/c.md")
+    );
+    assert_eq!(
+        code(s.fs_read(&agent, &json!({"path": "/mnt/memory/notes/a/b.md"}))),
+        ErrorCode::MemoryNotFound
+    );
+    // A conflict: a file cannot become the parent of another.
+    s.fs_write(
+        &agent,
+        &json!({"path": "/mnt/memory/notes/d.md", "content": "d"}),
+    )
+    .unwrap();
+    assert_eq!(
+        code(s.fs_rename(
+            &agent,
+            &json!({"from": "/mnt/memory/notes/d.md", "to": "/mnt/memory/notes/c.md/x"})
+        )),
+        ErrorCode::MemoryPathConflict
+    );
+    assert_eq!(
+        code(s.fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/notes/c.md/x", "content": "x"})
+        )),
+        ErrorCode::MemoryPathConflict
+    );
+    assert_eq!(
+        s.fs_delete(&agent, &json!({"path": "/mnt/memory/notes/c.md"}))
+            .unwrap(),
+        serde_json::Map::new()
+    );
+    assert_eq!(
+        code(s.fs_delete(&agent, &json!({"path": "/mnt/memory/notes/c.md"}))),
+        ErrorCode::MemoryNotFound
+    );
+    assert_eq!(
+        code(s.fs_read(&agent, &json!({"path": "/mnt/memory/notes"}))),
+        ErrorCode::MemoryPathInvalid
+    );
+    assert_eq!(
+        code(s.fs_delete(&agent, &json!({"path": "/mnt/memory/notes/"}))),
+        ErrorCode::MemoryPathInvalid
+    );
+    // Every version was written by the session.
+    let versions = st.versions(&store);
+    let ops: Vec<VersionOperation> = versions.iter().rev().map(|v| v.operation).collect();
+    assert_eq!(
+        ops,
+        [
+            VersionOperation::Created,
+            VersionOperation::Modified,
+            VersionOperation::Modified,
+            VersionOperation::Created,
+            VersionOperation::Deleted
+        ]
+    );
+    for v in &versions {
+        assert_eq!(
+            serde_json::to_value(&v.created_by).unwrap(),
+            json!({"type": "session_actor", "session_id": agent.session})
+        );
+    }
+}
+
+#[test]
+fn read_only_mounts_refuse_writes_and_rename_stays_in_its_mount() {
+    let st = Stores::new();
+    let s = &st.service;
+    let ro = st.store(json!({"name": "Shared"}));
+    let rw = st.store(json!({"name": "Mine"}));
+    st.memory(&ro, "/fact.md", "fixed");
+    let agent = st.session(json!([
+        {"type": "memory_store", "memory_store_id": ro, "access": "read_only"},
+        {"type": "memory_store", "memory_store_id": rw},
+    ]));
+    assert_eq!(
+        s.fs_read(&agent, &json!({"path": "/mnt/memory/shared/fact.md"}))
+            .unwrap()
+            .content,
+        "fixed"
+    );
+    let writes = [
+        s.fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/shared/fact.md", "content": "changed"}),
+        )
+        .map(|_| ()),
+        s.fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/shared/new.md", "content": "x".repeat(200_000)}),
+        )
+        .map(|_| ()),
+        s.fs_delete(&agent, &json!({"path": "/mnt/memory/shared/fact.md"}))
+            .map(|_| ()),
+        s.fs_rename(
+            &agent,
+            &json!({"from": "/mnt/memory/shared/fact.md", "to": "/mnt/memory/shared/b.md"}),
+        )
+        .map(|_| ()),
+    ];
+    for w in writes {
+        assert_eq!(
+            code(w),
+            ErrorCode::MemoryStoreReadOnly,
+            "403 before 413 and 404"
+        );
+    }
+    st.memory(&rw, "/mine.md", "m");
+    for (from, to) in [
+        ("/mnt/memory/mine/mine.md", "/mnt/memory/shared/mine.md"),
+        ("/mnt/memory/shared/fact.md", "/mnt/memory/mine/fact.md"),
+    ] {
+        assert_eq!(
+            code(s.fs_rename(&agent, &json!({"from": from, "to": to}))),
+            ErrorCode::MemoryPathInvalid,
+            "{from} -> {to}"
+        );
+    }
+    assert_eq!(st.paths(&ro), ["/fact.md"]);
+    assert_eq!(st.paths(&rw), ["/mine.md"]);
+    assert_eq!(st.versions(&ro).len(), 1);
+    assert_eq!(st.versions(&rw).len(), 1);
+}
+
+#[test]
+fn deleted_and_archived_stores_behind_a_mount() {
+    let st = Stores::new();
+    let s = &st.service;
+    let gone = st.store(json!({"name": "Gone"}));
+    let old = st.store(json!({"name": "Old"}));
+    st.memory(&old, "/a.md", "a");
+    let agent = st.session(json!([
+        {"type": "memory_store", "memory_store_id": gone},
+        {"type": "memory_store", "memory_store_id": old},
+    ]));
+    s.stores_delete(&editor(), &json!({"memory_store_id": gone}))
+        .unwrap();
+    s.stores_archive(&editor(), &json!({"memory_store_id": old}))
+        .unwrap();
+    assert_eq!(
+        code(s.fs_list(&agent, &json!({"path": "/mnt/memory/gone"}))),
+        ErrorCode::MemoryStoreNotFound
+    );
+    assert_eq!(
+        code(s.fs_read(&agent, &json!({"path": "/mnt/memory/gone/a.md"}))),
+        ErrorCode::MemoryStoreNotFound
+    );
+    assert_eq!(
+        code(s.fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/gone/a.md", "content": "x"})
+        )),
+        ErrorCode::MemoryStoreNotFound
+    );
+    assert_eq!(
+        code(s.fs_delete(&agent, &json!({"path": "/mnt/memory/gone/a.md"}))),
+        ErrorCode::MemoryStoreNotFound
+    );
+    // The mount itself is still listed: the session does not change.
+    assert_eq!(
+        s.fs_list(&agent, &json!({"path": "/mnt/memory/"}))
+            .unwrap()
+            .entries
+            .len(),
+        2
+    );
+    assert_eq!(
+        s.fs_read(&agent, &json!({"path": "/mnt/memory/old/a.md"}))
+            .unwrap()
+            .content,
+        "a"
+    );
+    assert_eq!(
+        code(s.fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/old/a.md", "content": "b"})
+        )),
+        ErrorCode::MemoryStoreArchived
+    );
+    assert_eq!(
+        code(s.fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/old/new.md", "content": "b"})
+        )),
+        ErrorCode::MemoryStoreArchived
+    );
+}
+
+#[test]
+fn a_100_kb_file_round_trips_byte_for_byte_and_one_byte_more_is_refused() {
+    let st = Stores::new();
+    let s = &st.service;
+    let store = st.store(json!({"name": "Notes"}));
+    let agent = st.session(json!([{"type": "memory_store", "memory_store_id": store}]));
+    // Multi-byte characters of every UTF-8 length, padded to exactly 102,400 bytes.
+    let unit = "aé€😀\n";
+    let mut content = unit.repeat(102_400 / unit.len());
+    content.push_str(&"z".repeat(102_400 - content.len()));
+    assert_eq!(content.len(), 102_400);
+    let m = s
+        .fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/notes/big.txt", "content": content}),
+        )
+        .unwrap();
+    assert_eq!(m.content_size_bytes, 102_400);
+    let read = s
+        .fs_read(&agent, &json!({"path": "/mnt/memory/notes/big.txt"}))
+        .unwrap();
+    assert!(read.content.as_bytes() == content.as_bytes());
+    assert_eq!(read.content_sha256, content_sha256(&content));
+    let over = format!("{content}z");
+    assert_eq!(
+        code(s.fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/notes/big.txt", "content": over})
+        )),
+        ErrorCode::MemoryTooLarge
+    );
+    assert_eq!(
+        code(s.fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/notes/other.txt", "content": over})
+        )),
+        ErrorCode::MemoryTooLarge
+    );
+    assert_eq!(
+        s.fs_read(&agent, &json!({"path": "/mnt/memory/notes/big.txt"}))
+            .unwrap()
+            .content,
+        content
+    );
+    assert_eq!(st.paths(&store), ["/big.txt"]);
+    assert_eq!(st.versions(&store).len(), 1);
+}
+
+#[test]
+fn session_writes_follow_the_store_policy() {
+    let st = Stores::new();
+    let s = &st.service;
+    let mask = st.store(json!({"name": "Masked", "pii_policy": "mask"}));
+    let reject = st.store(json!({"name": "Strict", "pii_policy": "reject"}));
+    let agent = st.session(json!([
+        {"type": "memory_store", "memory_store_id": mask},
+        {"type": "memory_store", "memory_store_id": reject},
+    ]));
+    let m = s
+        .fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/masked/a", "content": "call 050-123-4567"}),
+        )
+        .unwrap();
+    assert_eq!(m.content, "call [PHONE]");
+    assert_eq!(
+        code(s.fs_write(
+            &agent,
+            &json!({"path": "/mnt/memory/strict/a", "content": "mail dana@example.com"})
+        )),
+        ErrorCode::MemoryPersonalData
+    );
+    assert!(st.paths(&reject).is_empty());
+}
