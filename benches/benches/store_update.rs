@@ -25,16 +25,15 @@ const SIZE: usize = 102_400;
 fn content(seed: &str) -> String {
     let mut text = String::with_capacity(SIZE);
     let mut n = 0u32;
-    while text.len() < SIZE - 64 {
+    while text.len() < SIZE {
         text.push_str(seed);
         text.push_str(" notes about the project plan and the team's conventions, line ");
         text.push_str(&n.to_string());
         text.push('\n');
         n += 1;
     }
-    while text.len() < SIZE {
-        text.push('.');
-    }
+    // ASCII only, so any byte length is a character boundary.
+    text.truncate(SIZE);
     text
 }
 

@@ -11,7 +11,7 @@
 //! | kind | key after the workspace | value |
 //! |---|---|---|
 //! | `S` | store id | the store (JSON) |
-//! | `M` | store id, memory id | the live memory (JSON), or a tombstone (`{"deleted_at":…}`) |
+//! | `M` | store id, memory id | the live memory without its content (JSON), or a tombstone |
 //! | `P` | store id, path bytes | memory id (live memories only) |
 //! | `V` | store id, version id | the version (JSON) |
 //! | `O` | store id, order(`created_at`), version id | memory id |
@@ -22,10 +22,15 @@
 //! is time order; paths and the trailing version ids are raw bytes, so byte order is the list
 //! order the spec asks for. A path conflict is three point reads and one seek: the path itself,
 //! each ancestor, and the first path after `path + "/"`.
+//!
+//! A live memory's content is kept once, in its current version (which cannot be redacted while
+//! it is current): an update writes the content once, a no-op is detected by hash without reading
+//! the old content, and lists read no content at all.
 
 use memory_core::{
     ApiError, ErrorCode, MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Session,
-    SessionId, StoreMemory, StoreMemoryId, StorePath, Timestamp, VersionOperation, WorkspaceId,
+    SessionId, StoreMemory, StoreMemoryId, StoreMemoryMetadata, StorePath, Timestamp,
+    VersionOperation, WorkspaceId, content_sha256,
 };
 use serde::{Deserialize, Serialize};
 
@@ -118,15 +123,67 @@ fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, Error> {
     serde_json::from_slice(bytes).map_err(|e| Error::Backend(format!("decoding a record: {e}")))
 }
 
-/// The `M` record: a live memory, or what is left of a deleted one.
+/// The `M` record: a live memory without its content (that is in its current version), or what
+/// is left of a deleted one.
 #[derive(Serialize, Deserialize)]
 #[serde(untagged)]
 enum MemoryRecord {
-    Live(StoreMemory),
+    Live(StoreMemoryMetadata),
     Deleted {
         deleted_at: Timestamp,
         created_at: Timestamp,
     },
+}
+
+/// The memory `meta` describes with `content`.
+fn assemble(meta: StoreMemoryMetadata, content: String) -> StoreMemory {
+    StoreMemory {
+        id: meta.id,
+        kind: meta.kind,
+        memory_store_id: meta.memory_store_id,
+        path: meta.path,
+        content,
+        content_sha256: meta.content_sha256,
+        content_size_bytes: meta.content_size_bytes,
+        version_id: meta.version_id,
+        created_at: meta.created_at,
+        updated_at: meta.updated_at,
+    }
+}
+
+/// The current content of the live memory `meta`, from its current version.
+fn current_content(
+    r: &dyn KvRead,
+    workspace: &WorkspaceId,
+    meta: &StoreMemoryMetadata,
+) -> Result<String, Error> {
+    let version: Option<MemoryVersion> = get_json(
+        r,
+        &key(
+            VERSION,
+            workspace,
+            &[meta.memory_store_id.as_str(), meta.version_id.as_str()],
+        ),
+    )?;
+    version
+        .and_then(|v| v.content)
+        .ok_or_else(|| Error::Backend("a live memory's current version has no content".into()))
+}
+
+/// The live memory `id` with its content.
+fn live_memory(
+    r: &dyn KvRead,
+    workspace: &WorkspaceId,
+    store: &MemoryStoreId,
+    id: &StoreMemoryId,
+) -> Result<Option<StoreMemory>, Error> {
+    match memory_record(r, workspace, store, id)? {
+        Some(MemoryRecord::Live(meta)) => {
+            let content = current_content(r, workspace, &meta)?;
+            Ok(Some(assemble(meta, content)))
+        }
+        _ => Ok(None),
+    }
 }
 
 fn get_json<T: for<'de> Deserialize<'de>>(r: &dyn KvRead, key: &[u8]) -> Result<Option<T>, Error> {
@@ -221,7 +278,7 @@ fn refused(code: ErrorCode, message: &'static str) -> MemoryWriteOutcome {
 
 fn precondition_refusal(
     precondition: Option<&memory_core::Precondition>,
-    current: &StoreMemory,
+    current: &StoreMemoryMetadata,
 ) -> Option<MemoryWriteOutcome> {
     precondition
         .filter(|p| !p.holds_for(&current.content_sha256))
@@ -302,31 +359,48 @@ fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, 
             if store.is_archived() {
                 return nothing(archived());
             }
-            let new_path = path.as_ref().unwrap_or(&current.path);
-            let new_content = content.as_ref().unwrap_or(&current.content);
-            if *new_path == current.path && *new_content == current.content {
-                return nothing(MemoryWriteOutcome::Unchanged { memory: current });
+            let new_path = path.as_ref().unwrap_or(&current.path).clone();
+            // Equal hashes are equal contents: the old content is never read for the test.
+            let new_hash = content.as_deref().map(content_sha256);
+            let same_content = new_hash
+                .as_ref()
+                .is_none_or(|h| *h == current.content_sha256);
+            let old_content = |current: &StoreMemoryMetadata| match content {
+                Some(c) if same_content => Ok(c.clone()),
+                _ => current_content(r, ws, current),
+            };
+            if new_path == current.path && same_content {
+                let content = old_content(&current)?;
+                return nothing(MemoryWriteOutcome::Unchanged {
+                    memory: assemble(current, content),
+                });
             }
             if let Some(refusal) = precondition_refusal(precondition.as_ref(), &current) {
                 return nothing(refusal);
             }
-            if *new_path != current.path && path_taken(r, ws, &w.store, new_path, Some(memory_id))?
+            if new_path != current.path && path_taken(r, ws, &w.store, &new_path, Some(memory_id))?
             {
                 return nothing(conflict());
             }
             if w.personal_data {
                 return nothing(personal());
             }
-            let mut next = current.clone();
-            next.path = new_path.clone();
-            if *new_content != current.content {
-                next.set_content(new_content.clone());
+            let new_content = match content {
+                Some(c) if !same_content => c.clone(),
+                _ => old_content(&current)?,
+            };
+            let before = current.path.clone();
+            let created_at = current.created_at;
+            let mut next = assemble(current, new_content);
+            next.path = new_path;
+            if let Some(hash) = new_hash.filter(|_| !same_content) {
+                next.content_sha256 = hash;
+                next.content_size_bytes = next.content.len() as u64;
             }
             next.version_id = w.version_id.clone();
             next.updated_at = w.at;
-            let created_at = current.created_at;
             (
-                Some(current.path),
+                Some(before),
                 Some(next),
                 VersionOperation::Modified,
                 created_at,
@@ -346,8 +420,20 @@ fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, 
             if let Some(refusal) = precondition_refusal(precondition.as_ref(), &current) {
                 return nothing(refusal);
             }
-            let version =
-                MemoryVersion::deletion(w.version_id.clone(), &current, w.actor.clone(), w.at);
+            let version = MemoryVersion {
+                id: w.version_id.clone(),
+                kind: Default::default(),
+                memory_store_id: w.store.clone(),
+                memory_id: memory_id.clone(),
+                operation: VersionOperation::Deleted,
+                path: Some(current.path.clone()),
+                content: None,
+                content_sha256: None,
+                content_size_bytes: None,
+                created_by: w.actor.clone(),
+                created_at: w.at,
+                redacted_at: None,
+            };
             let mut ops = version_ops(ws, &version)?;
             ops.push(KvOp::Delete(path_key(ws, &w.store, current.path.as_str())));
             ops.push(KvOp::Put(
@@ -395,8 +481,12 @@ fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, 
             };
             match record {
                 MemoryRecord::Live(current) => {
-                    if current.path == path && current.content == content {
-                        return nothing(MemoryWriteOutcome::Unchanged { memory: current });
+                    let same_content =
+                        version.content_sha256.as_deref() == Some(current.content_sha256.as_str());
+                    if current.path == path && same_content {
+                        return nothing(MemoryWriteOutcome::Unchanged {
+                            memory: assemble(current, content),
+                        });
                     }
                     if let Some(refusal) = precondition_refusal(precondition.as_ref(), &current) {
                         return nothing(refusal);
@@ -405,14 +495,15 @@ fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, 
                     {
                         return nothing(conflict());
                     }
-                    let mut next = current.clone();
+                    let before = current.path.clone();
+                    let created_at = current.created_at;
+                    let mut next = assemble(current, String::new());
                     next.path = path;
                     next.set_content(content);
                     next.version_id = w.version_id.clone();
                     next.updated_at = w.at;
-                    let created_at = current.created_at;
                     (
-                        Some(current.path),
+                        Some(before),
                         Some(next),
                         VersionOperation::Modified,
                         created_at,
@@ -456,7 +547,7 @@ fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, 
     ));
     ops.push(KvOp::Put(
         key(MEMORY, ws, &[w.store.as_str(), memory.id.as_str()]),
-        encode(&MemoryRecord::Live(memory.clone()))?,
+        encode(&MemoryRecord::Live(memory.metadata()))?,
     ));
     Ok((
         MemoryWriteOutcome::Written {
@@ -588,12 +679,7 @@ pub(crate) fn get_memory(
     store: &MemoryStoreId,
     id: &StoreMemoryId,
 ) -> Result<Option<StoreMemory>, Error> {
-    kv.read(&mut |r| {
-        Ok(match memory_record(r, workspace, store, id)? {
-            Some(MemoryRecord::Live(m)) => Some(m),
-            _ => None,
-        })
-    })
+    kv.read(&mut |r| live_memory(r, workspace, store, id))
 }
 
 pub(crate) fn memory_at_path(
@@ -608,10 +694,7 @@ pub(crate) fn memory_at_path(
         };
         let id = StoreMemoryId::parse(String::from_utf8_lossy(&id).into_owned())
             .map_err(|_| Error::Backend("a path index entry names no memory id".into()))?;
-        Ok(match memory_record(r, workspace, store, &id)? {
-            Some(MemoryRecord::Live(m)) => Some(m),
-            _ => None,
-        })
+        live_memory(r, workspace, store, &id)
     })
 }
 
@@ -622,7 +705,7 @@ pub(crate) fn list_memories(
     prefix: Option<&str>,
     after: Option<&StorePath>,
     limit: usize,
-) -> Result<Vec<StoreMemory>, Error> {
+) -> Result<Vec<StoreMemoryMetadata>, Error> {
     let base = key(PATH, workspace, &[store.as_str()]);
     let prefix = prefix.map(|p| p.trim_end_matches('/')).unwrap_or("");
     let scope = with_raw(base.clone(), &[prefix.as_bytes()]);
@@ -849,7 +932,7 @@ macro_rules! impl_store_backend {
                 prefix: Option<&str>,
                 after: Option<&memory_core::StorePath>,
                 limit: usize,
-            ) -> Result<Vec<memory_core::StoreMemory>, $crate::Error> {
+            ) -> Result<Vec<memory_core::StoreMemoryMetadata>, $crate::Error> {
                 $crate::kv::list_memories(self, workspace, store, prefix, after, limit)
             }
 

@@ -4,7 +4,8 @@
 
 use memory_core::{
     Actor, ApiError, MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Precondition,
-    Session, SessionId, StoreMemory, StoreMemoryId, StorePath, Timestamp, WorkspaceId,
+    Session, SessionId, StoreMemory, StoreMemoryId, StoreMemoryMetadata, StorePath, Timestamp,
+    WorkspaceId,
 };
 
 use crate::Error;
@@ -161,7 +162,7 @@ pub trait StoreBackend: Send + Sync {
         path: &StorePath,
     ) -> Result<Option<StoreMemory>, Error>;
 
-    /// Live memories ordered by path bytes, strictly after `after`, whose path has `prefix` as
+    /// Live memories (without content) ordered by path bytes, strictly after `after`, whose path has `prefix` as
     /// whole leading segments (see `StorePath::has_prefix`).
     fn list_memories(
         &self,
@@ -170,7 +171,7 @@ pub trait StoreBackend: Send + Sync {
         prefix: Option<&str>,
         after: Option<&StorePath>,
         limit: usize,
-    ) -> Result<Vec<StoreMemory>, Error>;
+    ) -> Result<Vec<StoreMemoryMetadata>, Error>;
 
     /// A version of the store (redacted ones too).
     fn get_version(
@@ -298,7 +299,7 @@ macro_rules! forward_store_backend {
                 prefix: Option<&str>,
                 after: Option<&StorePath>,
                 limit: usize,
-            ) -> Result<Vec<StoreMemory>, Error> {
+            ) -> Result<Vec<StoreMemoryMetadata>, Error> {
                 let $this = self;
                 $crate::StoreBackend::list_memories($target, workspace, store, prefix, after, limit)
             }

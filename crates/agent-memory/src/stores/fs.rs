@@ -18,7 +18,8 @@ use std::collections::BTreeSet;
 
 use memory_core::session::{Access, FsEntry, FsListing, FsRead, MemoryStoreResource};
 use memory_core::{
-    ApiError, ErrorCode, MemoryStore, Precondition, Session, StoreMemory, StorePath,
+    ApiError, ErrorCode, MemoryStore, Precondition, Session, StoreMemory, StoreMemoryMetadata,
+    StorePath,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -74,7 +75,10 @@ fn not_a_memory_path() -> ApiError {
 
 /// The entries one level below `base` (the store root when `None`), from `memories` that all
 /// lie under it; sorted by name.
-pub(crate) fn entries_below(base: Option<&StorePath>, memories: &[StoreMemory]) -> FsListing {
+pub(crate) fn entries_below(
+    base: Option<&StorePath>,
+    memories: &[StoreMemoryMetadata],
+) -> FsListing {
     let skip = base.map_or(0, |b| b.segments().count());
     let mut dirs = BTreeSet::new();
     let mut entries = Vec::new();
@@ -137,8 +141,8 @@ impl StoreService {
         s: &SessionCaller,
         mount: &MemoryStoreResource,
         prefix: Option<&StorePath>,
-    ) -> Result<Vec<StoreMemory>, ApiError> {
-        let mut all: Vec<StoreMemory> = Vec::new();
+    ) -> Result<Vec<StoreMemoryMetadata>, ApiError> {
+        let mut all: Vec<StoreMemoryMetadata> = Vec::new();
         loop {
             let batch = self
                 .backend

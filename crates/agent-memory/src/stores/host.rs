@@ -612,7 +612,7 @@ impl StoreService {
             .encode()
         });
         Ok(Page {
-            data: memories.iter().map(StoreMemory::metadata).collect(),
+            data: memories,
             next_cursor,
         })
     }

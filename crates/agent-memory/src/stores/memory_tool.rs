@@ -36,7 +36,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use memory_core::session::{Access, MemoryStoreResource, TextAnswer};
-use memory_core::{ApiError, ErrorCode, Precondition, Session, StoreMemory, StorePath};
+use memory_core::{ApiError, ErrorCode, Precondition, Session, StoreMemoryMetadata, StorePath};
 use serde::Deserialize;
 use serde_json::Value;
 use store_trait::MemoryChange;
@@ -376,7 +376,7 @@ impl Tree {
         }
     }
 
-    fn of(memories: &[StoreMemory], skip: usize) -> Tree {
+    fn of(memories: &[StoreMemoryMetadata], skip: usize) -> Tree {
         let mut tree = Tree::default();
         for m in memories {
             let segments: Vec<&str> = m.path.segments().skip(skip).collect();
@@ -794,7 +794,7 @@ impl StoreService {
             .memory_at(s, &mount, &inner)
             .map_err(|e| from_api(e, path))?
         {
-            Some(file) => vec![file],
+            Some(file) => vec![file.metadata()],
             None => self
                 .memories_under(s, &mount, Some(&inner))
                 .map_err(|e| from_api(e, path))?,
@@ -864,7 +864,7 @@ impl StoreService {
             .memory_at(s, &mount, &from)
             .map_err(|e| from_api(e, old_path))?;
         let sources = match file {
-            Some(file) => vec![file],
+            Some(file) => vec![file.metadata()],
             None => self
                 .memories_under(s, &mount, Some(&from))
                 .map_err(|e| from_api(e, old_path))?,
@@ -901,7 +901,7 @@ impl StoreService {
         }
         // Every new path first, so a rule broken by one of them (length, segment count) refuses
         // the whole rename before anything is written.
-        let moves: Vec<(StoreMemory, StorePath)> = sources
+        let moves: Vec<(StoreMemoryMetadata, StorePath)> = sources
             .into_iter()
             .map(|m| {
                 let suffix = &m.path.as_str()[from.as_str().len()..];

@@ -33,7 +33,7 @@ forward_backend!(impl[B: Backend, G: Send + Sync] Guarded<B, G>, |this| &this.ba
 mod store {
     use memory_core::{
         MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Session, SessionId,
-        StoreMemory, StoreMemoryId, StorePath, Timestamp, WorkspaceId,
+        StoreMemory, StoreMemoryId, StoreMemoryMetadata, StorePath, Timestamp, WorkspaceId,
     };
 
     use super::Guarded;

@@ -1317,7 +1317,11 @@ fn run_case<B: StoreBackend + ?Sized>(backend: &B, steps: &[Step]) -> Result<(),
                         backend.list_memories(&w, &s, prefix, after.as_ref(), limit),
                         step,
                     )?;
-                    let want = model.list_memories(&w, &s, prefix, after.as_ref(), limit);
+                    let want: Vec<_> = model
+                        .list_memories(&w, &s, prefix, after.as_ref(), limit)
+                        .iter()
+                        .map(StoreMemory::metadata)
+                        .collect();
                     prop_assert_eq!(&got, &want, "step {}, page {}: {:?}", step, page, op);
                     let Some(last) = want.last() else { break };
                     after = Some(last.path.clone());
