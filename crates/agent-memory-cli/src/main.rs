@@ -9,6 +9,7 @@ mod demo;
 mod home;
 mod local;
 mod mask;
+mod mcp;
 mod replay;
 mod store_commands;
 
@@ -88,6 +89,11 @@ enum Command {
     /// Rewrite the database so that deleted and redacted content is gone from its files
     /// (a progress bar on stderr).
     Vacuum(store_commands::VacuumArgs),
+    /// Serve MCP on stdin/stdout for an MCP client (the agent-memory tools, and with --session
+    /// the memory tool) on this home's database; stops when the client closes stdin.
+    ///
+    /// Logs go to stderr. See docs/mcp-server.md for a client configuration.
+    Mcp(mcp::McpArgs),
     /// Mask personal data in each line read from standard input.
     Mask(mask::MaskArgs),
     /// Run a JSON-lines scenario against the library and print one JSON line per operation.
@@ -162,6 +168,11 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
         Command::Sessions(args) => store_commands::sessions(&Local::open(&home)?, args, &mut out)?,
         Command::Fs(args) => store_commands::fs(&Local::open(&home)?, args, &mut out)?,
         Command::Vacuum(args) => store_commands::vacuum(&Local::open(&home)?, args, &mut out)?,
+        Command::Mcp(args) => {
+            // stdout belongs to the protocol: release the lock this function holds on it.
+            drop(out);
+            return mcp::run(&home, args).map(|()| true);
+        }
     }
     out.flush()?;
     Ok(true)

@@ -856,7 +856,7 @@ pub(crate) fn sessions(
 
 /// The session `--session` names, in the local workspace (an id that is no session id is not
 /// found, as the facade answers for an unknown one).
-fn session_caller(local: &Local, id: &str) -> anyhow::Result<SessionCaller> {
+pub(crate) fn session_caller(local: &Local, id: &str) -> anyhow::Result<SessionCaller> {
     let session = SessionId::parse(id).map_err(|_| {
         agent_memory::ApiError::new(
             agent_memory::ErrorCode::SessionNotFound,

@@ -3,6 +3,7 @@
 mod demo;
 mod local;
 mod mask;
+mod mcp;
 mod replay_db;
 mod scenarios;
 mod stores;

@@ -1,0 +1,332 @@
+//! `agent-memory mcp`: the stdio MCP server, driven by the official MCP Python SDK
+//! (`tests/mcp/client.py`, with the interpreter `AGENT_MEMORY_MCP_PYTHON` names) and, with no
+//! Python at all, by JSON-RPC lines written by hand.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+use crate::local::LocalHome;
+
+/// The client script, run as `python client.py <binary> <home> <session>`.
+const CLIENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp/client.py");
+
+/// The interpreter of `AGENT_MEMORY_MCP_PYTHON` when it can import `mcp`. Elsewhere the test is
+/// skipped with a message, except under CI (`CI` set), where `.ci/run` provides one: there a
+/// missing interpreter fails the test, so CI never skips it silently.
+fn python_with_mcp() -> Option<PathBuf> {
+    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty());
+    let missing = |why: String| {
+        assert!(
+            !ci,
+            "{why}; under CI the MCP client test must run (.ci/run installs the `mcp` package \
+             in a virtual environment and exports AGENT_MEMORY_MCP_PYTHON)"
+        );
+        println!(
+            "SKIPPED the official MCP client test: {why}. To run it: python3 -m venv VENV && \
+             VENV/bin/pip install mcp && AGENT_MEMORY_MCP_PYTHON=VENV/bin/python cargo test \
+             -p agent-memory-cli mcp"
+        );
+        None
+    };
+    let Some(python) = std::env::var_os("AGENT_MEMORY_MCP_PYTHON").filter(|p| !p.is_empty()) else {
+        return missing("AGENT_MEMORY_MCP_PYTHON is not set".into());
+    };
+    let python = PathBuf::from(python);
+    let imports = Command::new(&python)
+        .args(["-c", "import mcp"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    match imports {
+        Ok(status) if status.success() => Some(python),
+        Ok(_) => missing(format!("{} cannot import mcp", python.display())),
+        Err(e) => missing(format!("{} does not run: {e}", python.display())),
+    }
+}
+
+/// A home with a store "Project Notes" mounted read-write in a new session; the session id.
+fn home_with_session() -> (LocalHome, String) {
+    let home = LocalHome::new();
+    let init = home.json(&["init"]);
+    assert_eq!(init["settings"]["agentMemoriesEnabled"], true);
+    let store = home.json(&["stores", "create", "Project Notes"]);
+    let store_id = store["id"].as_str().unwrap();
+    let session = home.json(&["sessions", "create", "--store", store_id]);
+    let session_id = session["id"].as_str().unwrap().to_owned();
+    (home, session_id)
+}
+
+#[test]
+fn the_official_python_client_drives_the_server() {
+    let Some(python) = python_with_mcp() else {
+        return;
+    };
+    let (home, session) = home_with_session();
+    let out = Command::new(&python)
+        .arg(CLIENT)
+        .arg(env!("CARGO_BIN_EXE_agent-memory"))
+        .arg(home.path())
+        .arg(&session)
+        .env_remove("AGENT_MEMORY_HOME")
+        .env_remove("AGENT_MEMORY_CREDENTIAL")
+        .env_remove("AGENT_MEMORY_SESSION")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the client script starts");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the client script succeeds ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    // What the script reports: the negotiated protocol versions, the tools, the checks.
+    for line in stdout.lines() {
+        println!("mcp client: {line}");
+    }
+    assert!(
+        stdout.contains("protocol initialize: 20"),
+        "a negotiated version: {stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "tools: remember_memory, recall_memories, list_memories, forget_memory, memory"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .last()
+            .unwrap_or("")
+            .ends_with("checks passed"),
+        "{stdout}"
+    );
+    // The server logged each call on stderr, with codes and no content.
+    assert!(
+        stderr.contains("agent-memory mcp: forget_memory: AGENT_MEMORY_NOT_FOUND"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("050-123-4567"), "no content in the logs");
+}
+
+/// Runs `agent-memory --home H mcp ARGS` with `lines` on stdin (then end of input); returns the
+/// exit status, every stdout line parsed as JSON, and stderr.
+fn serve(
+    home: &LocalHome,
+    args: &[&str],
+    env: &[(&str, &str)],
+    lines: &[Value],
+) -> (i32, Vec<Value>, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_agent-memory"));
+    command
+        .arg("--home")
+        .arg(home.path())
+        .arg("mcp")
+        .args(args)
+        .env_remove("AGENT_MEMORY_HOME")
+        .env_remove("AGENT_MEMORY_CREDENTIAL")
+        .env_remove("AGENT_MEMORY_SESSION")
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("agent-memory mcp starts");
+    let mut stdin = child.stdin.take().unwrap();
+    for line in lines {
+        // A server that refused to start has closed its end already.
+        if writeln!(stdin, "{line}").is_err() {
+            break;
+        }
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let messages = stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("stdout is JSON-RPC only: {l}: {e}"))
+        })
+        .collect();
+    (
+        out.status.code().unwrap_or(-1),
+        messages,
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn request(id: u64, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+fn handshake() -> Vec<Value> {
+    vec![
+        request(
+            1,
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "by-hand", "version": "0"}}),
+        ),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    ]
+}
+
+fn call(id: u64, name: &str, arguments: Value) -> Value {
+    request(
+        id,
+        "tools/call",
+        json!({"name": name, "arguments": arguments}),
+    )
+}
+
+/// The answers by request id (they may come in any order: calls run concurrently).
+fn by_id(messages: Vec<Value>) -> BTreeMap<u64, Value> {
+    messages
+        .into_iter()
+        .map(|m| {
+            (
+                m["id"].as_u64().expect("every message answers a request"),
+                m,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn json_rpc_by_hand_without_python() {
+    let (home, session) = home_with_session();
+    let mut lines = handshake();
+    lines.extend([
+        request(2, "tools/list", json!({})),
+        call(
+            3,
+            "remember_memory",
+            json!({"namespace": "prefs", "text": "Reply in French."}),
+        ),
+        call(4, "memory", json!({"command": "view", "path": "/memories"})),
+        call(5, "no_such_tool", json!({})),
+    ]);
+    let (status, messages, stderr) = serve(&home, &["--session", &session], &[], &lines);
+    assert_eq!(status, 0, "end of input stops the server cleanly: {stderr}");
+    let answers = by_id(messages);
+    let init = &answers[&1]["result"];
+    assert_eq!(init["protocolVersion"], "2025-06-18");
+    assert_eq!(init["serverInfo"]["name"], "agent-memory");
+    assert_eq!(init["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
+    let names: Vec<&str> = answers[&2]["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "remember_memory",
+            "recall_memories",
+            "list_memories",
+            "forget_memory",
+            "memory"
+        ]
+    );
+    // The descriptors are the facade's, unchanged.
+    let facade = serde_json::to_value(agent_memory::tools()).unwrap();
+    assert_eq!(
+        answers[&2]["result"]["tools"][1]["inputSchema"],
+        facade[1]["inputSchema"]
+    );
+    let remembered = &answers[&3]["result"];
+    assert_eq!(remembered["isError"], false);
+    assert_eq!(
+        remembered["structuredContent"]["memory"]["text"],
+        "Reply in French."
+    );
+    assert!(
+        remembered["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("<untrusted-memory ")
+    );
+    let viewed = &answers[&4]["result"];
+    assert_eq!(viewed["isError"], false);
+    assert!(
+        viewed["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("/memories/project-notes"),
+        "{viewed}"
+    );
+    // An unknown tool cannot be routed: a protocol error, not a tool result.
+    assert_eq!(answers[&5]["error"]["code"], -32602);
+    assert!(stderr.contains("stopped"), "{stderr}");
+}
+
+#[test]
+fn the_credential_comes_from_the_flag_or_the_environment() {
+    let (home, _) = home_with_session();
+    let config: Value =
+        serde_json::from_str(&std::fs::read_to_string(home.path().join("config.json")).unwrap())
+            .unwrap();
+    let local = config["credential"].as_str().unwrap();
+    let mut lines = handshake();
+    lines.push(call(2, "list_memories", json!({})));
+    let answer = |args: &[&str], env: &[(&str, &str)]| {
+        let (status, messages, stderr) = serve(&home, args, env, &lines);
+        assert_eq!(status, 0, "{stderr}");
+        by_id(messages)[&2]["result"].clone()
+    };
+    for known in [
+        answer(&["--credential", local], &[]),
+        answer(&[], &[("AGENT_MEMORY_CREDENTIAL", local)]),
+    ] {
+        assert_eq!(known["isError"], false, "{known}");
+    }
+    for unknown in [
+        answer(&["--credential", "cred_other"], &[]),
+        answer(&[], &[("AGENT_MEMORY_CREDENTIAL", "cred_other")]),
+        // The flag wins over the environment.
+        answer(
+            &["--credential", "cred_other"],
+            &[("AGENT_MEMORY_CREDENTIAL", local)],
+        ),
+    ] {
+        assert_eq!(unknown["isError"], true, "{unknown}");
+        assert_eq!(
+            unknown["structuredContent"]["error"]["code"],
+            "AGENT_CREDENTIAL_INVALID"
+        );
+        let text = unknown["content"][0]["text"].as_str().unwrap();
+        assert!(text.starts_with("AGENT_CREDENTIAL_INVALID: "), "{text}");
+    }
+}
+
+#[test]
+fn a_missing_session_or_home_stops_the_server_before_it_serves() {
+    let (home, _) = home_with_session();
+    let (status, messages, stderr) = serve(
+        &home,
+        &["--session", "sesn_01aaaaaaaaaaaaaaaaaaaaaaaa"],
+        &[],
+        &handshake(),
+    );
+    assert_eq!(status, 1);
+    assert!(messages.is_empty(), "nothing on stdout");
+    assert!(stderr.contains("SESSION_NOT_FOUND"), "{stderr}");
+    let (status, messages, stderr) = serve(
+        &home,
+        &[],
+        &[("AGENT_MEMORY_SESSION", "not a session")],
+        &handshake(),
+    );
+    assert_eq!((status, messages.len()), (1, 0));
+    assert!(stderr.contains("SESSION_NOT_FOUND"), "{stderr}");
+
+    let empty = LocalHome::new();
+    let (status, messages, stderr) = serve(&empty, &[], &[], &handshake());
+    assert_eq!((status, messages.len()), (1, 0));
+    assert!(stderr.contains("agent-memory init"), "{stderr}");
+}
