@@ -25,6 +25,7 @@ use memory_core::{
     RankingData, Role, Scope, SeededIdGenerator, StoredEmbedding, Timestamp, WorkspaceId,
 };
 use serde_json::json;
+use store_postgres::PostgresBackend;
 use store_trait::{
     Backend, Durability, InMemoryBackend, Owner, RedbBackend, RememberWrite, SledBackend,
 };
@@ -233,10 +234,153 @@ fn p8_recall_vs_total_data(c: &mut Criterion) {
     group.finish();
 }
 
+/// A throw-away schema of the PostgreSQL at `AGENT_MEMORY_TEST_DATABASE_URL`, dropped at the end.
+struct PgSchema {
+    url: String,
+    name: String,
+}
+
+impl PgSchema {
+    /// `None` (with a note) when no database is configured or it is unreachable.
+    fn new(label: &str) -> Option<PgSchema> {
+        let Ok(url) = std::env::var("AGENT_MEMORY_TEST_DATABASE_URL") else {
+            eprintln!("PostgreSQL part skipped: AGENT_MEMORY_TEST_DATABASE_URL is not set");
+            return None;
+        };
+        let name = format!("bench_{label}_{}", std::process::id());
+        Some(PgSchema { url, name })
+    }
+
+    fn backend(&self) -> Arc<PostgresBackend> {
+        Arc::new(
+            PostgresBackend::connect_in_schema(&self.url, &self.name, 4).expect("PostgreSQL opens"),
+        )
+    }
+}
+
+impl Drop for PgSchema {
+    fn drop(&mut self) {
+        let _ = PostgresBackend::drop_schema(&self.url, &self.name);
+    }
+}
+
+/// P8's `others` filler memories (those `world` would store one by one), inserted into the
+/// schema in batches of 10,000 rows: a million single-row transactions would take most of an
+/// hour. The rows are the same records, encoded by the same codec.
+fn pg_bulk_others(schema: &PgSchema, others: usize) {
+    use r2d2_postgres::postgres::{Client, NoTls};
+    let start = Timestamp::parse("2026-01-01T00:00:00Z").unwrap();
+    let ids = SeededIdGenerator::new(2);
+    let filler = MemoryText::mask("a note of somebody else").0;
+    let mut client = Client::connect(&schema.url, NoTls).expect("PostgreSQL connects");
+    client
+        .batch_execute(&format!("SET search_path = \"{}\"", schema.name))
+        .unwrap();
+    let mut i = 0;
+    while i < others {
+        let end = (i + 10_000).min(others);
+        let (mut ws, mut member, mut id, mut at, mut record) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for j in i..end {
+            let created = start.plus_seconds((j % 5_000) as i64);
+            let m = AgentMemory {
+                id: AgentMemoryId::generate(&ids, created).unwrap(),
+                workspace: WorkspaceId::new(format!("other-ws-{}", j % 100)).unwrap(),
+                member: MemberId::new(format!("member-{}", j % 1_000)).unwrap(),
+                credential: CredentialId::new(format!("cred-{}", j % 1_000)).unwrap(),
+                namespace: "notes".into(),
+                key: None,
+                text: filler.clone(),
+                collection_id: None,
+                version: 1,
+                citations: Vec::new(),
+                created_at: created,
+                superseded_at: None,
+                ranking: RankingData::default(),
+            };
+            record.push(store_trait::codec::encode(&m).unwrap());
+            ws.push(m.workspace.as_str().to_owned());
+            member.push(m.member.as_str().to_owned());
+            id.push(m.id.as_str().to_owned());
+            at.push(created.as_millis());
+        }
+        client
+            .execute(
+                "INSERT INTO agent_memory_versions (workspace, member, id, created_at, namespace, \
+                 documents, collections, record) SELECT w, m, i, a, 'notes', '{}', '{}', r \
+                 FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bytea[]) \
+                 AS t(w, m, i, a, r)",
+                &[&ws, &member, &id, &at, &record],
+            )
+            .expect("bulk insert");
+        i = end;
+    }
+    client
+        .batch_execute("ANALYZE agent_memory_versions")
+        .unwrap();
+}
+
+/// P6 on PostgreSQL beside redb: the same 5,000 memories, the same recall.
+fn p6_recall_postgres_beside_redb(c: &mut Criterion) {
+    let Some(schema) = PgSchema::new("p6") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let redb: Arc<dyn Backend> = Arc::new(
+        RedbBackend::create(dir.path().join("p6.redb"), Durability::Eventual).expect("redb opens"),
+    );
+    let postgres: Arc<dyn Backend> = schema.backend();
+    let mut group = c.benchmark_group("P6_recall_5000_postgres_beside_redb");
+    for (label, backend) in [("redb", redb), ("postgres", postgres)] {
+        let w = world(backend, 0);
+        sanity(&w);
+        group.bench_with_input(BenchmarkId::new("facade_recall", label), &w, |b, w| {
+            b.iter(|| w.service.recall(&w.caller, black_box(&w.query)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+/// P8 on PostgreSQL beside redb: recall with 10 k and with 1 M memories of other members and
+/// workspaces stored beside alice's 5,000.
+fn p8_recall_vs_total_data_postgres_beside_redb(c: &mut Criterion) {
+    let Some(_probe) = PgSchema::new("p8probe") else {
+        return;
+    };
+    let mut group = c.benchmark_group("P8_recall_vs_total_data_postgres_beside_redb");
+    group.sample_size(30);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for (label, others) in [("10k", 10_000usize), ("1M", 1_000_000)] {
+        let redb: Arc<dyn Backend> = Arc::new(
+            RedbBackend::create(
+                dir.path().join(format!("p8-{label}.redb")),
+                Durability::Eventual,
+            )
+            .expect("redb opens"),
+        );
+        let w = world(redb, others);
+        group.bench_function(BenchmarkId::new("redb", label), |b| {
+            b.iter(|| w.service.recall(&w.caller, black_box(&w.query)).unwrap())
+        });
+        drop(w);
+        let schema = PgSchema::new(&format!("p8_{label}")).expect("checked above");
+        let backend = schema.backend();
+        pg_bulk_others(&schema, others);
+        let w = world(backend, 0);
+        sanity(&w);
+        group.bench_function(BenchmarkId::new("postgres", label), |b| {
+            b.iter(|| w.service.recall(&w.caller, black_box(&w.query)).unwrap())
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     p6_recall_in_memory,
     p7_recall_on_disk,
-    p8_recall_vs_total_data
+    p8_recall_vs_total_data,
+    p6_recall_postgres_beside_redb,
+    p8_recall_vs_total_data_postgres_beside_redb
 );
 criterion_main!(benches);

@@ -11,6 +11,7 @@ use memory_core::MemoryView;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::embedder::EmbedderArgs;
 use crate::local::Local;
 
 /// `--json`, shared by the commands that answer with a facade response.
@@ -41,6 +42,8 @@ pub(crate) struct RememberArgs {
     #[arg(long = "cite", value_name = "PASSAGE_ID")]
     citations: Vec<String>,
     #[command(flatten)]
+    pub(crate) embedder: EmbedderArgs,
+    #[command(flatten)]
     out: JsonFlag,
 }
 
@@ -61,6 +64,8 @@ pub(crate) struct RecallArgs {
     /// How many memories (1–50, default 10).
     #[arg(long)]
     limit: Option<u64>,
+    #[command(flatten)]
+    pub(crate) embedder: EmbedderArgs,
     #[command(flatten)]
     out: JsonFlag,
 }

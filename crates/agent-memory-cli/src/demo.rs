@@ -22,6 +22,8 @@ pub(crate) struct DemoArgs {
     /// The embedded database to run the tour on.
     #[arg(long, value_enum, default_value_t = BackendKind::Redb)]
     backend: BackendKind,
+    #[command(flatten)]
+    embedder: crate::embedder::EmbedderArgs,
 }
 
 /// One minute, the step between the tour's events.
@@ -53,13 +55,18 @@ pub(crate) fn run(
     let tick = || clock.advance_seconds(STEP_SECONDS);
 
     // 1. init (first: a home that is not fresh is refused before anything is printed)
-    let (mut local, settings) = Local::init(&home, args.backend, clock.clone())?;
+    let embedder = args.embedder.load()?;
+    let (mut local, settings) =
+        Local::init_with_embedder(&home, args.backend, clock.clone(), embedder)?;
     writeln!(
         out,
         "agent-memory demo: a tour on a fresh {} database in {}",
         args.backend.name(),
         home.root().display()
     )?;
+    if args.embedder.embedder != crate::embedder::EmbedderChoice::Hash {
+        writeln!(out, "  (embeddings: {})", local.service.embedding_model())?;
+    }
     step(out, 1, "Create a local workspace", &["agent-memory init"])?;
     writeln!(
         out,

@@ -30,6 +30,9 @@ pub(crate) enum BackendKind {
     /// sled 0.34: crash-consistent, but its flush is `sync_file_range`, not `fsync`, so an
     /// acknowledged write may be lost on power loss or an operating-system crash.
     Sled,
+    /// PostgreSQL at `--database-url` (or `AGENT_MEMORY_DATABASE_URL`): one memory shared by
+    /// every instance that uses the database, with limits that hold across processes.
+    Postgres,
 }
 
 impl BackendKind {
@@ -38,6 +41,7 @@ impl BackendKind {
         match self {
             BackendKind::Redb => "redb",
             BackendKind::Sled => "sled",
+            BackendKind::Postgres => "postgres",
         }
     }
 }
@@ -117,6 +121,8 @@ impl Home {
         match backend {
             BackendKind::Redb => self.root.join("memory.redb"),
             BackendKind::Sled => self.root.join("memory.sled"),
+            // Not a path: where the URL comes from (the URL may hold a password).
+            BackendKind::Postgres => PathBuf::from("$AGENT_MEMORY_DATABASE_URL"),
         }
     }
 
@@ -177,6 +183,11 @@ pub(crate) fn write_atomically(path: &Path, contents: &str) -> anyhow::Result<()
 /// Refuses `path` unless it can hold a new `backend` database: it does not exist yet, or it is an
 /// empty file (redb) or an empty directory (sled). Replay and the demo start from nothing.
 pub(crate) fn require_unused_database(path: &Path, backend: BackendKind) -> anyhow::Result<()> {
+    // A PostgreSQL database is no file of the home: its workspace ids are new, and replay runs
+    // in a throw-away schema of its own.
+    if backend == BackendKind::Postgres {
+        return Ok(());
+    }
     let Ok(meta) = std::fs::metadata(path) else {
         return Ok(());
     };
@@ -189,11 +200,12 @@ pub(crate) fn require_unused_database(path: &Path, backend: BackendKind) -> anyh
                     .next()
                     .is_none()
         }
+        BackendKind::Postgres => true,
     };
     if !empty {
         let what = match backend {
             BackendKind::Redb => "a new or empty file",
-            BackendKind::Sled => "a new or empty directory",
+            BackendKind::Sled | BackendKind::Postgres => "a new or empty directory",
         };
         bail!(
             "{} is already in use: a {} database must be {what} (a used database would mix old \

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use agent_memory::{
-    AgentCaller, AgentCredential, Clock, MemberCaller, MemoryService, StoreCaller, StoreService,
-    SystemClock,
+    AgentCaller, AgentCredential, Clock, Embedder, HashingEmbedder, MemberCaller, MemoryService,
+    StoreCaller, StoreService, SystemClock,
 };
 use anyhow::{Context, bail};
 use citation_verify::{InMemoryPassageSource, Passage};
@@ -38,12 +38,36 @@ pub(crate) struct Local {
     credential: CredentialId,
 }
 
-/// Opens the embedded database of `backend` at `path`; `create` allows a new one.
+/// The PostgreSQL URL of `--database-url` / `AGENT_MEMORY_DATABASE_URL`, set once by `main`.
+static DATABASE_URL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Records the command line's database URL for [`open_backend`] (the first call wins).
+pub(crate) fn set_database_url(url: String) {
+    let _ = DATABASE_URL.set(url);
+}
+
+/// The database URL, or an error saying how to give one.
+pub(crate) fn database_url() -> anyhow::Result<&'static str> {
+    DATABASE_URL.get().map(String::as_str).with_context(|| {
+        "--backend postgres needs --database-url URL or AGENT_MEMORY_DATABASE_URL".to_owned()
+    })
+}
+
+/// Connections of the CLI's pool: a command runs one operation at a time; the MCP server a few.
+const POSTGRES_POOL: u32 = 4;
+
+/// Opens the embedded database of `backend` at `path`; `create` allows a new one. PostgreSQL
+/// ignores `path` and connects to [`database_url`] (creating or upgrading its schema).
 pub(crate) fn open_backend(
     backend: BackendKind,
     path: &std::path::Path,
     create: bool,
 ) -> anyhow::Result<Arc<dyn LocalBackend>> {
+    if backend == BackendKind::Postgres {
+        let backend = store_postgres::PostgresBackend::connect(database_url()?, POSTGRES_POOL)
+            .context("opening the PostgreSQL database")?;
+        return Ok(Arc::new(backend));
+    }
     if !create && !path.exists() {
         bail!(
             "the {} database {} is missing (config.json names it); restore it or start over \
@@ -65,15 +89,26 @@ pub(crate) fn open_backend(
         BackendKind::Sled => {
             Arc::new(SledBackend::open(path, Durability::Immediate).with_context(context)?)
         }
+        BackendKind::Postgres => unreachable!("opened above"),
     };
     Ok(opened)
 }
 
 impl Local {
-    /// Opens an initialised home with the system clock.
+    /// Opens an initialised home with the system clock and the hashing embedder (for commands
+    /// that embed nothing).
     pub(crate) fn open(home: &Home) -> anyhow::Result<Local> {
+        Self::open_with_embedder(home, Arc::new(HashingEmbedder::new()))
+    }
+
+    /// Opens an initialised home with the system clock; `embedder` embeds what is remembered
+    /// and recalled (see `crate::embedder`).
+    pub(crate) fn open_with_embedder(
+        home: &Home,
+        embedder: Arc<dyn Embedder>,
+    ) -> anyhow::Result<Local> {
         let config = home.load_config()?;
-        Self::start(home, config, Arc::new(SystemClock), false)
+        Self::start(home, config, Arc::new(SystemClock), embedder, false)
     }
 
     /// `init`: creates the database, turns agent memories on and writes `config.json` last, so
@@ -82,6 +117,16 @@ impl Local {
         home: &Home,
         backend: BackendKind,
         clock: Arc<dyn Clock>,
+    ) -> anyhow::Result<(Local, Settings)> {
+        Self::init_with_embedder(home, backend, clock, Arc::new(HashingEmbedder::new()))
+    }
+
+    /// [`Local::init`], embedding with `embedder` from the start (the demo's tour).
+    pub(crate) fn init_with_embedder(
+        home: &Home,
+        backend: BackendKind,
+        clock: Arc<dyn Clock>,
+        embedder: Arc<dyn Embedder>,
     ) -> anyhow::Result<(Local, Settings)> {
         if home.is_initialized() {
             bail!(
@@ -95,7 +140,7 @@ impl Local {
             .with_context(|| format!("creating {}", home.root().display()))?;
         require_unused_database(&home.database_path(backend), backend)?;
         let config = Config::new(backend, clock.now().to_string());
-        let local = Self::start(home, config, clock, true)?;
+        let local = Self::start(home, config, clock, embedder, true)?;
         let settings = local
             .service
             .settings_put(&local.owner(), &json!({"agentMemoriesEnabled": true}))?;
@@ -107,6 +152,7 @@ impl Local {
         home: &Home,
         config: Config,
         clock: Arc<dyn Clock>,
+        embedder: Arc<dyn Embedder>,
         create: bool,
     ) -> anyhow::Result<Local> {
         let workspace = WorkspaceId::new(config.workspace.clone())?;
@@ -127,6 +173,7 @@ impl Local {
         let service = MemoryService::builder(backend, passages.clone())
             .clock(clock)
             .audit(audit)
+            .embedder(embedder)
             .build()?;
         Ok(Local {
             home: home.clone(),

@@ -6,10 +6,12 @@
 mod audit_log;
 mod commands;
 mod demo;
+mod embedder;
 mod home;
 mod local;
 mod mask;
 mod mcp;
+mod mount;
 mod replay;
 mod store_commands;
 
@@ -45,6 +47,16 @@ struct Cli {
     /// The local data directory [default: ./.agent-memory]
     #[arg(long, global = true, env = "AGENT_MEMORY_HOME", value_name = "DIR")]
     home: Option<PathBuf>,
+    /// The PostgreSQL database of `--backend postgres` (init, replay) and of a home initialised
+    /// with it, as a `postgres://` URL or a libpq key-value string
+    #[arg(
+        long,
+        global = true,
+        env = "AGENT_MEMORY_DATABASE_URL",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
+    database_url: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -89,11 +101,21 @@ enum Command {
     /// Rewrite the database so that deleted and redacted content is gone from its files
     /// (a progress bar on stderr).
     Vacuum(store_commands::VacuumArgs),
+    /// Give the member's stored memories (current and superseded versions) the vectors of the
+    /// chosen --embedder, where they have none or another model's (a progress bar on stderr).
+    ///
+    /// Recall compares only vectors of the query's model: after switching embedders, older
+    /// memories sit out the semantic ranker (BM25 and entities still rank them) until this runs.
+    Reembed(embedder::ReembedArgs),
     /// Serve MCP on stdin/stdout for an MCP client (the agent-memory tools, and with --session
     /// the memory tool) on this home's database; stops when the client closes stdin.
     ///
     /// Logs go to stderr. See docs/mcp-server.md for a client configuration.
     Mcp(mcp::McpArgs),
+    /// Mount a session's memory stores as files at DIR (Linux, FUSE): DIR/<slug>/… for each
+    /// mount, used with any file tool; each closed file is one version. Runs in the foreground
+    /// until Ctrl-C or SIGTERM, which unmount. DIR must exist and be empty.
+    Mount(mount::MountArgs),
     /// Mask personal data in each line read from standard input.
     Mask(mask::MaskArgs),
     /// Run a JSON-lines scenario against the library and print one JSON line per operation.
@@ -106,8 +128,9 @@ enum Command {
 /// Arguments of `agent-memory init`.
 #[derive(Debug, clap::Args)]
 struct InitArgs {
-    /// The embedded database. redb (default): ACID, an fsync per commit, stable file format.
+    /// The database. redb (default): ACID, an fsync per commit, stable file format.
     /// sled 0.34: crash-consistent, but an acknowledged write may be lost on power loss.
+    /// postgres: the database at --database-url, shared by every instance that uses it.
     #[arg(long, value_enum, default_value_t = BackendKind::Redb)]
     backend: BackendKind,
     #[command(flatten)]
@@ -143,6 +166,9 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let home_path = cli.home.clone();
+    if let Some(url) = cli.database_url.clone() {
+        local::set_database_url(url);
+    }
     let home = Home::new(
         cli.home
             .unwrap_or_else(|| PathBuf::from(home::DEFAULT_HOME)),
@@ -154,8 +180,18 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
         Command::Replay(args) => return replay::run(&args, out),
         Command::Demo(args) => demo::run(&args, home_path.filter(|_| home_typed), &mut out)?,
         Command::Init(args) => init(&home, &args, &mut out)?,
-        Command::Remember(args) => commands::remember(&Local::open(&home)?, args, &mut out)?,
-        Command::Recall(args) => commands::recall(&Local::open(&home)?, args, &mut out)?,
+        Command::Remember(args) => {
+            let local = Local::open_with_embedder(&home, args.embedder.load()?)?;
+            commands::remember(&local, args, &mut out)?
+        }
+        Command::Recall(args) => {
+            let local = Local::open_with_embedder(&home, args.embedder.load()?)?;
+            commands::recall(&local, args, &mut out)?
+        }
+        Command::Reembed(args) => {
+            let local = Local::open_with_embedder(&home, args.embedder.load()?)?;
+            embedder::reembed(&local, &args, &mut out)?
+        }
         Command::List(args) => commands::list(&Local::open(&home)?, args, &mut out)?,
         Command::Forget(args) => commands::forget(&Local::open(&home)?, args, &mut out)?,
         Command::Settings(args) => commands::settings(&Local::open(&home)?, args, &mut out)?,
@@ -168,6 +204,7 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
         Command::Sessions(args) => store_commands::sessions(&Local::open(&home)?, args, &mut out)?,
         Command::Fs(args) => store_commands::fs(&Local::open(&home)?, args, &mut out)?,
         Command::Vacuum(args) => store_commands::vacuum(&Local::open(&home)?, args, &mut out)?,
+        Command::Mount(args) => mount::run(Local::open(&home)?, args, &mut out)?,
         Command::Mcp(args) => {
             // stdout belongs to the protocol: release the lock this function holds on it.
             drop(out);

@@ -39,11 +39,13 @@ pub(crate) struct McpArgs {
     /// session's mounts (`sesn_…`, from `agent-memory sessions create`).
     #[arg(long, env = "AGENT_MEMORY_SESSION", value_name = "ID")]
     session: Option<String>,
+    #[command(flatten)]
+    embedder: crate::embedder::EmbedderArgs,
 }
 
 /// Serves MCP on stdin/stdout until the client closes stdin.
 pub(crate) fn run(home: &Home, args: McpArgs) -> anyhow::Result<()> {
-    let local = Local::open(home)?;
+    let local = Local::open_with_embedder(home, args.embedder.load()?)?;
     let server = MemoryServer::new(local, &args)?;
     eprintln!(
         "agent-memory mcp: serving {} tools on stdio for {} ({}), {}",

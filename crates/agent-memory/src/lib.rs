@@ -54,6 +54,7 @@ pub mod entity;
 pub mod fence;
 pub mod mcp;
 mod recall;
+mod reembed;
 pub mod responses;
 mod service;
 pub mod stores;
@@ -66,10 +67,11 @@ pub use fusion_rank::{EmbedError, Embedder, HashingEmbedder};
 pub use mcp::{ToolDescriptor, ToolResult, tools};
 pub use memory_core::{ApiError, ErrorCode};
 pub use recall::RecallResponse;
+pub use reembed::ReembedResponse;
 pub use responses::{DeletedResponse, ListResponse, PurgedResponse, RememberResponse};
 pub use service::{BuildError, MemoryService, MemoryServiceBuilder};
 pub use stores::{
-    MemoryToolFailure, SessionCaller, StoreCaller, StoreService, StoreServiceBuilder,
+    FsStat, MemoryToolFailure, SessionCaller, StoreCaller, StoreService, StoreServiceBuilder,
 };
 
 /// The README's Rust example is compiled and run as a doctest, so it cannot drift from the API.

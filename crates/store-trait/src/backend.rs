@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use memory_core::{
-    AgentMemory, AgentMemoryId, ApiError, CredentialId, MemberId, Settings, Timestamp, WorkspaceId,
+    AgentMemory, AgentMemoryId, ApiError, CredentialId, MemberId, Settings, StoredEmbedding,
+    Timestamp, WorkspaceId,
 };
 
 /// Whose memories: every agent-memory read and write is keyed by this pair, compared by exact
@@ -156,6 +157,10 @@ pub enum Error {
     /// the file was changed.
     #[error("unsupported storage format: {0}")]
     Format(String),
+    /// The backend does not implement this method (a backend written before the method was
+    /// added to [`Backend`], relying on its default).
+    #[error("this storage backend does not implement `{0}`")]
+    Unsupported(&'static str),
 }
 
 /// Persistence for governed agent memory. Implementations are safe for concurrent use.
@@ -240,6 +245,43 @@ pub trait Backend: Send + Sync {
         query: &ScanQuery,
     ) -> Result<Vec<Arc<AgentMemory>>, Error> {
         Ok(self.scan(owner, query)?.into_iter().map(Arc::new).collect())
+    }
+
+    /// Every unexpired version of the owner (`created_at > expired_cutoff`) whatever its
+    /// validity — current, superseded and hidden alike — in scan order, starting strictly after
+    /// `after`, at most `limit`. For maintenance that must visit every version a read could
+    /// return, such as re-embedding; requests read through [`scan`](Self::scan).
+    ///
+    /// The default answers [`Error::Unsupported`], so that a backend written before this
+    /// method existed still builds; every backend of this crate implements it, and the
+    /// conformance suite checks it.
+    fn versions(
+        &self,
+        owner: &Owner,
+        expired_cutoff: Timestamp,
+        after: Option<&(Timestamp, AgentMemoryId)>,
+        limit: usize,
+    ) -> Result<Vec<AgentMemory>, Error> {
+        let _ = (owner, expired_cutoff, after, limit);
+        Err(Error::Unsupported("versions"))
+    }
+
+    /// Replaces the stored embedding (`ranking.embedding`) of the owner's version `id` with
+    /// `embedding`; returns `false`, changing nothing, when the owner has no version `id`.
+    ///
+    /// Nothing else changes: the version's text, validity and place in scan order, the key
+    /// index, the counts and the rate windows stay as they are. The embedding is derived data
+    /// (a model's view of the text), so replacing it writes no new version.
+    ///
+    /// The default answers [`Error::Unsupported`], as [`versions`](Self::versions) does.
+    fn set_embedding(
+        &self,
+        owner: &Owner,
+        id: &AgentMemoryId,
+        embedding: &StoredEmbedding,
+    ) -> Result<bool, Error> {
+        let _ = (owner, id, embedding);
+        Err(Error::Unsupported("set_embedding"))
     }
 
     /// Removes every version of (namespace, key), expired ones included, and resets the key's
@@ -334,6 +376,27 @@ macro_rules! forward_backend {
                 Backend::scan_shared($target, owner, query)
             }
 
+            fn versions(
+                &self,
+                owner: &Owner,
+                expired_cutoff: Timestamp,
+                after: Option<&(Timestamp, AgentMemoryId)>,
+                limit: usize,
+            ) -> Result<Vec<AgentMemory>, Error> {
+                let $this = self;
+                Backend::versions($target, owner, expired_cutoff, after, limit)
+            }
+
+            fn set_embedding(
+                &self,
+                owner: &Owner,
+                id: &AgentMemoryId,
+                embedding: &memory_core::StoredEmbedding,
+            ) -> Result<bool, Error> {
+                let $this = self;
+                Backend::set_embedding($target, owner, id, embedding)
+            }
+
             fn forget_key(
                 &self,
                 owner: &Owner,
@@ -408,7 +471,7 @@ forward_backend!(impl[B: Backend + ?Sized] Arc<B>, |this| &**this);
 /// written: the call's owner, credential and key, not superseded yet, and an id not stored before.
 /// Every backend calls it, so all of them refuse exactly the same writes; the reason is a static
 /// text for [`Error::InvalidWrite`].
-pub(crate) fn check_decided_write(
+pub fn check_decided_write(
     owner: &Owner,
     credential: &CredentialId,
     key: Option<(&str, &str)>,

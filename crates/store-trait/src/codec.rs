@@ -1,4 +1,5 @@
-//! The value encoding of a stored memory version, shared by the durable backends.
+//! The value encoding of a stored memory version, shared by the durable backends (public so that
+//! backends in other crates, such as `store-postgres`, store versions byte for byte alike).
 //!
 //! `0x03 ‖ u32 LE length ‖ JSON ‖ u32 LE term count ‖ term table ‖ term text ‖ embedding`: the
 //! record as serde JSON of `memory_core::AgentMemory` with its ranking terms and embedding vector
@@ -24,7 +25,7 @@ const TAG: u8 = 0x03;
 const HEADER: usize = 5;
 
 /// Encodes `memory` as described in the module documentation; the error says why it cannot be.
-pub(crate) fn encode(memory: &AgentMemory) -> Result<Vec<u8>, String> {
+pub fn encode(memory: &AgentMemory) -> Result<Vec<u8>, String> {
     let ranking = &memory.ranking;
     let vector: &[f32] = ranking
         .embedding
@@ -88,7 +89,7 @@ fn take_u32(bytes: &mut &[u8], what: &'static str) -> Result<u32, &'static str> 
 }
 
 /// Decodes a value written by [`encode`]; the error says what is malformed, never the content.
-pub(crate) fn decode(bytes: &[u8]) -> Result<AgentMemory, String> {
+pub fn decode(bytes: &[u8]) -> Result<AgentMemory, String> {
     let (&tag, mut rest) = bytes.split_first().ok_or("an empty value")?;
     if tag != TAG {
         return Err(format!("an unknown value tag {tag:#04x}"));

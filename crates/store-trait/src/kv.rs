@@ -1,7 +1,13 @@
-//! Memory stores over an ordered key-value space: the one implementation of [`StoreBackend`]'s
-//! rules, shared by every backend. A backend supplies [`Kv`] — a consistent read view, and an
-//! exclusive read-then-write step whose writes land atomically — and gets the trait through
-//! [`impl_store_backend!`].
+//! Memory stores over an ordered key-value space: the one implementation of
+//! [`StoreBackend`](crate::StoreBackend)'s rules, shared by every backend. A backend supplies
+//! [`Kv`] — a consistent read view, and an exclusive read-then-write step whose writes land
+//! atomically — and gets the trait through
+//! [`impl_store_backend!`](crate::impl_store_backend).
+//!
+//! The module is public for backends in other crates (`store-postgres`): [`Kv`], [`KvRead`],
+//! [`KvOp`] and [`Decided`] are what such a backend implements, and the exported macro
+//! `store_trait::impl_store_backend!` is what it invokes. The functions the macro calls are
+//! hidden from the documentation; they are not an interface of their own.
 //!
 //! # Layout
 //!
@@ -39,7 +45,7 @@ use crate::keys::push_component;
 use crate::stores::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome};
 
 /// A consistent view of the key space.
-pub(crate) trait KvRead {
+pub trait KvRead {
     /// The value of `key`.
     fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Error>;
 
@@ -56,16 +62,18 @@ pub(crate) trait KvRead {
 
 /// One write of a step.
 #[derive(Debug)]
-pub(crate) enum KvOp {
+pub enum KvOp {
+    /// Sets a key to a value.
     Put(Vec<u8>, Vec<u8>),
+    /// Removes a key (absent keys included).
     Delete(Vec<u8>),
 }
 
 /// A step's decision: its answer and the writes to apply.
-pub(crate) type Decided<R> = Result<(R, Vec<KvOp>), Error>;
+pub type Decided<R> = Result<(R, Vec<KvOp>), Error>;
 
 /// What a backend provides for memory stores.
-pub(crate) trait Kv {
+pub trait Kv {
     /// Runs `f` over a consistent view.
     fn read<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Result<R, Error>) -> Result<R, Error>;
 
@@ -211,15 +219,15 @@ fn path_key(workspace: &WorkspaceId, store: &MemoryStoreId, path: &str) -> Vec<u
     with_raw(key(PATH, workspace, &[store.as_str()]), &[path.as_bytes()])
 }
 
-/// True when a live memory other than `except` has `path`, lies above it or under it.
+/// True when a live memory other than those in `except` has `path`, lies above it or under it.
 fn path_taken(
     r: &dyn KvRead,
     workspace: &WorkspaceId,
     store: &MemoryStoreId,
     path: &StorePath,
-    except: Option<&StoreMemoryId>,
+    except: &[&StoreMemoryId],
 ) -> Result<bool, Error> {
-    let other = |id: &[u8]| except.is_none_or(|e| e.as_str().as_bytes() != id);
+    let other = |id: &[u8]| except.iter().all(|e| e.as_str().as_bytes() != id);
     if let Some(id) = r.get(&path_key(workspace, store, path.as_str()))?
         && other(&id)
     {
@@ -289,6 +297,50 @@ fn precondition_refusal(
         })
 }
 
+/// The `deleted` version of the live memory `current` (it keeps the path; no content).
+fn deleted_version(
+    w: &MemoryWrite,
+    current: &StoreMemoryMetadata,
+    id: MemoryVersionId,
+) -> MemoryVersion {
+    MemoryVersion {
+        id,
+        kind: Default::default(),
+        memory_store_id: w.store.clone(),
+        memory_id: current.id.clone(),
+        operation: VersionOperation::Deleted,
+        path: Some(current.path.clone()),
+        content: None,
+        content_sha256: None,
+        content_size_bytes: None,
+        created_by: w.actor.clone(),
+        created_at: w.at,
+        redacted_at: None,
+    }
+}
+
+/// The writes that delete `current` with its `deleted` version, except its path entry (a
+/// delete removes it; a replace gives it to the memory moved there).
+fn deletion_ops(
+    workspace: &WorkspaceId,
+    current: &StoreMemoryMetadata,
+    version: &MemoryVersion,
+) -> Result<Vec<KvOp>, Error> {
+    let mut ops = version_ops(workspace, version)?;
+    ops.push(KvOp::Put(
+        key(
+            MEMORY,
+            workspace,
+            &[current.memory_store_id.as_str(), current.id.as_str()],
+        ),
+        encode(&MemoryRecord::Deleted {
+            deleted_at: version.created_at,
+            created_at: current.created_at,
+        })?,
+    ));
+    Ok(ops)
+}
+
 /// Decides one memory write from `r`; the writes to apply come back with the outcome.
 fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, Vec<KvOp>), Error> {
     let ws = &w.workspace;
@@ -317,6 +369,8 @@ fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, 
             "the content contains personal data and the store rejects it",
         )
     };
+    // Writes besides the memory's own: the replaced memory's deletion.
+    let mut extra_ops = Vec::new();
     // (memory before, memory after or None when deleted, operation)
     let (before_path, after, operation, created_at) = match &w.change {
         MemoryChange::Create {
@@ -330,7 +384,7 @@ fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, 
             if memory_record(r, ws, &w.store, memory_id)?.is_some() {
                 return Err(Error::InvalidWrite("the new memory's id is already stored"));
             }
-            if path_taken(r, ws, &w.store, path, None)? {
+            if path_taken(r, ws, &w.store, path, &[])? {
                 return nothing(conflict());
             }
             if w.personal_data {
@@ -378,8 +432,7 @@ fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, 
             if let Some(refusal) = precondition_refusal(precondition.as_ref(), &current) {
                 return nothing(refusal);
             }
-            if new_path != current.path && path_taken(r, ws, &w.store, &new_path, Some(memory_id))?
-            {
+            if new_path != current.path && path_taken(r, ws, &w.store, &new_path, &[memory_id])? {
                 return nothing(conflict());
             }
             if w.personal_data {
@@ -420,29 +473,9 @@ fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, 
             if let Some(refusal) = precondition_refusal(precondition.as_ref(), &current) {
                 return nothing(refusal);
             }
-            let version = MemoryVersion {
-                id: w.version_id.clone(),
-                kind: Default::default(),
-                memory_store_id: w.store.clone(),
-                memory_id: memory_id.clone(),
-                operation: VersionOperation::Deleted,
-                path: Some(current.path.clone()),
-                content: None,
-                content_sha256: None,
-                content_size_bytes: None,
-                created_by: w.actor.clone(),
-                created_at: w.at,
-                redacted_at: None,
-            };
-            let mut ops = version_ops(ws, &version)?;
+            let version = deleted_version(w, &current, w.version_id.clone());
+            let mut ops = deletion_ops(ws, &current, &version)?;
             ops.push(KvOp::Delete(path_key(ws, &w.store, current.path.as_str())));
-            ops.push(KvOp::Put(
-                key(MEMORY, ws, &[w.store.as_str(), memory_id.as_str()]),
-                encode(&MemoryRecord::Deleted {
-                    deleted_at: w.at,
-                    created_at: current.created_at,
-                })?,
-            ));
             return Ok((
                 MemoryWriteOutcome::Written {
                     memory: None,
@@ -450,6 +483,75 @@ fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, 
                 },
                 ops,
             ));
+        }
+        MemoryChange::Replace {
+            memory_id,
+            path,
+            precondition,
+            replaced_version_id,
+        } => {
+            let Some(MemoryRecord::Live(current)) = memory_record(r, ws, &w.store, memory_id)?
+            else {
+                return nothing(refused(ErrorCode::MemoryNotFound, "memory not found"));
+            };
+            if store.is_archived() {
+                return nothing(archived());
+            }
+            if *path == current.path {
+                let content = current_content(r, ws, &current)?;
+                return nothing(MemoryWriteOutcome::Unchanged {
+                    memory: assemble(current, content),
+                });
+            }
+            if let Some(refusal) = precondition_refusal(precondition.as_ref(), &current) {
+                return nothing(refusal);
+            }
+            // Only a memory exactly at `path` is replaced; one above or under it still conflicts.
+            let replaced = match r.get(&path_key(ws, &w.store, path.as_str()))? {
+                Some(id) => {
+                    let id = StoreMemoryId::parse(String::from_utf8_lossy(&id).into_owned())
+                        .map_err(|_| {
+                            Error::Backend("a path index entry names no memory id".into())
+                        })?;
+                    match memory_record(r, ws, &w.store, &id)? {
+                        Some(MemoryRecord::Live(target)) => Some(target),
+                        _ => {
+                            return Err(Error::Backend(
+                                "a path index entry names no live memory".into(),
+                            ));
+                        }
+                    }
+                }
+                None => None,
+            };
+            let except: Vec<&StoreMemoryId> = std::iter::once(memory_id)
+                .chain(replaced.as_ref().map(|t| &t.id))
+                .collect();
+            if path_taken(r, ws, &w.store, path, &except)? {
+                return nothing(conflict());
+            }
+            if let Some(target) = &replaced {
+                if *replaced_version_id == w.version_id {
+                    return Err(Error::InvalidWrite(
+                        "a replace needs two distinct version ids",
+                    ));
+                }
+                let version = deleted_version(w, target, replaced_version_id.clone());
+                extra_ops = deletion_ops(ws, target, &version)?;
+            }
+            let before = current.path.clone();
+            let created_at = current.created_at;
+            let content = current_content(r, ws, &current)?;
+            let mut next = assemble(current, content);
+            next.path = path.clone();
+            next.version_id = w.version_id.clone();
+            next.updated_at = w.at;
+            (
+                Some(before),
+                Some(next),
+                VersionOperation::Modified,
+                created_at,
+            )
         }
         MemoryChange::Restore {
             memory_id,
@@ -491,8 +593,7 @@ fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, 
                     if let Some(refusal) = precondition_refusal(precondition.as_ref(), &current) {
                         return nothing(refusal);
                     }
-                    if path != current.path && path_taken(r, ws, &w.store, &path, Some(memory_id))?
-                    {
+                    if path != current.path && path_taken(r, ws, &w.store, &path, &[memory_id])? {
                         return nothing(conflict());
                     }
                     let before = current.path.clone();
@@ -510,7 +611,7 @@ fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, 
                     )
                 }
                 MemoryRecord::Deleted { created_at, .. } => {
-                    if path_taken(r, ws, &w.store, &path, Some(memory_id))? {
+                    if path_taken(r, ws, &w.store, &path, &[memory_id])? {
                         return nothing(conflict());
                     }
                     let memory = StoreMemory::new(
@@ -537,7 +638,8 @@ fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, 
         w.actor.clone(),
         w.at,
     );
-    let mut ops = version_ops(ws, &version)?;
+    let mut ops = extra_ops;
+    ops.extend(version_ops(ws, &version)?);
     if let Some(old) = before_path.filter(|p| *p != memory.path) {
         ops.push(KvOp::Delete(path_key(ws, &w.store, old.as_str())));
     }
@@ -576,7 +678,8 @@ fn collect_keys(r: &dyn KvRead, (start, end): (Vec<u8>, Vec<u8>)) -> Result<Vec<
 
 // The operations, one per `StoreBackend` method.
 
-pub(crate) fn create_store(
+#[doc(hidden)]
+pub fn create_store(
     kv: &impl Kv,
     workspace: &WorkspaceId,
     store: &MemoryStore,
@@ -591,7 +694,8 @@ pub(crate) fn create_store(
     })
 }
 
-pub(crate) fn get_store(
+#[doc(hidden)]
+pub fn get_store(
     kv: &impl Kv,
     workspace: &WorkspaceId,
     id: &MemoryStoreId,
@@ -599,7 +703,8 @@ pub(crate) fn get_store(
     kv.read(&mut |r| store_of(r, workspace, id))
 }
 
-pub(crate) fn list_stores(
+#[doc(hidden)]
+pub fn list_stores(
     kv: &impl Kv,
     workspace: &WorkspaceId,
     include_archived: bool,
@@ -632,7 +737,8 @@ pub(crate) fn list_stores(
     Ok(stores)
 }
 
-pub(crate) fn put_store(
+#[doc(hidden)]
+pub fn put_store(
     kv: &impl Kv,
     workspace: &WorkspaceId,
     store: &MemoryStore,
@@ -647,7 +753,8 @@ pub(crate) fn put_store(
     })
 }
 
-pub(crate) fn delete_store(
+#[doc(hidden)]
+pub fn delete_store(
     kv: &impl Kv,
     workspace: &WorkspaceId,
     id: &MemoryStoreId,
@@ -669,11 +776,13 @@ pub(crate) fn delete_store(
     })
 }
 
-pub(crate) fn write_memory(kv: &impl Kv, write: &MemoryWrite) -> Result<MemoryWriteOutcome, Error> {
+#[doc(hidden)]
+pub fn write_memory(kv: &impl Kv, write: &MemoryWrite) -> Result<MemoryWriteOutcome, Error> {
     kv.step(&mut |r| decide_write(r, write))
 }
 
-pub(crate) fn get_memory(
+#[doc(hidden)]
+pub fn get_memory(
     kv: &impl Kv,
     workspace: &WorkspaceId,
     store: &MemoryStoreId,
@@ -682,7 +791,8 @@ pub(crate) fn get_memory(
     kv.read(&mut |r| live_memory(r, workspace, store, id))
 }
 
-pub(crate) fn memory_at_path(
+#[doc(hidden)]
+pub fn memory_at_path(
     kv: &impl Kv,
     workspace: &WorkspaceId,
     store: &MemoryStoreId,
@@ -698,7 +808,8 @@ pub(crate) fn memory_at_path(
     })
 }
 
-pub(crate) fn list_memories(
+#[doc(hidden)]
+pub fn list_memories(
     kv: &impl Kv,
     workspace: &WorkspaceId,
     store: &MemoryStoreId,
@@ -741,7 +852,8 @@ pub(crate) fn list_memories(
     })
 }
 
-pub(crate) fn get_version(
+#[doc(hidden)]
+pub fn get_version(
     kv: &impl Kv,
     workspace: &WorkspaceId,
     store: &MemoryStoreId,
@@ -750,7 +862,8 @@ pub(crate) fn get_version(
     kv.read(&mut |r| get_json(r, &key(VERSION, workspace, &[store.as_str(), id.as_str()])))
 }
 
-pub(crate) fn list_versions(
+#[doc(hidden)]
+pub fn list_versions(
     kv: &impl Kv,
     workspace: &WorkspaceId,
     store: &MemoryStoreId,
@@ -787,7 +900,8 @@ pub(crate) fn list_versions(
     })
 }
 
-pub(crate) fn redact_version(
+#[doc(hidden)]
+pub fn redact_version(
     kv: &impl Kv,
     workspace: &WorkspaceId,
     store: &MemoryStoreId,
@@ -835,17 +949,15 @@ pub(crate) fn redact_version(
     })
 }
 
-pub(crate) fn put_session(
-    kv: &impl Kv,
-    workspace: &WorkspaceId,
-    session: &Session,
-) -> Result<(), Error> {
+#[doc(hidden)]
+pub fn put_session(kv: &impl Kv, workspace: &WorkspaceId, session: &Session) -> Result<(), Error> {
     let k = key(SESSION, workspace, &[session.id.as_str()]);
     let value = encode(session)?;
     kv.step(&mut |_| Ok(((), vec![KvOp::Put(k.clone(), value.clone())])))
 }
 
-pub(crate) fn get_session(
+#[doc(hidden)]
+pub fn get_session(
     kv: &impl Kv,
     workspace: &WorkspaceId,
     id: &SessionId,
@@ -854,10 +966,13 @@ pub(crate) fn get_session(
 }
 
 /// Implements [`StoreBackend`](crate::StoreBackend) for a type that implements [`Kv`] and has an
-/// inherent `vacuum_database(&self, progress)` method.
+/// inherent `vacuum_database(&self, progress) -> Result<VacuumReport, Error>` method. Exported for
+/// backends in other crates; it names only `$crate` paths and `memory_core`, which the invoking
+/// crate must depend on.
+#[macro_export]
 macro_rules! impl_store_backend {
     ($ty:ty) => {
-        impl $crate::stores::StoreBackend for $ty {
+        impl $crate::StoreBackend for $ty {
             fn create_store(
                 &self,
                 workspace: &memory_core::WorkspaceId,
@@ -902,8 +1017,8 @@ macro_rules! impl_store_backend {
 
             fn write_memory(
                 &self,
-                write: &$crate::stores::MemoryWrite,
-            ) -> Result<$crate::stores::MemoryWriteOutcome, $crate::Error> {
+                write: &$crate::MemoryWrite,
+            ) -> Result<$crate::MemoryWriteOutcome, $crate::Error> {
                 $crate::kv::write_memory(self, write)
             }
 
@@ -962,7 +1077,7 @@ macro_rules! impl_store_backend {
                 store: &memory_core::MemoryStoreId,
                 id: &memory_core::MemoryVersionId,
                 at: memory_core::Timestamp,
-            ) -> Result<$crate::stores::RedactOutcome, $crate::Error> {
+            ) -> Result<$crate::RedactOutcome, $crate::Error> {
                 $crate::kv::redact_version(self, workspace, store, id, at)
             }
 
@@ -985,10 +1100,10 @@ macro_rules! impl_store_backend {
             fn vacuum(
                 &self,
                 progress: &dyn Fn(u64, u64),
-            ) -> Result<$crate::stores::VacuumReport, $crate::Error> {
+            ) -> Result<$crate::VacuumReport, $crate::Error> {
                 self.vacuum_database(progress)
             }
         }
     };
 }
-pub(crate) use impl_store_backend;
+pub(crate) use crate::impl_store_backend;

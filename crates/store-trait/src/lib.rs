@@ -72,13 +72,12 @@
 #![warn(missing_docs)]
 
 mod backend;
-#[cfg(any(feature = "redb", feature = "sled"))]
-mod codec;
+pub mod codec;
 #[cfg(feature = "conformance")]
 pub mod conformance;
 mod durability;
 mod keys;
-mod kv;
+pub mod kv;
 mod memory;
 #[cfg(feature = "redb")]
 mod redb;
@@ -92,6 +91,7 @@ pub use crate::redb::RedbBackend;
 pub use crate::sled::SledBackend;
 pub use backend::{
     Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
+    check_decided_write,
 };
 pub use durability::Durability;
 pub use memory::InMemoryBackend;

@@ -7,7 +7,8 @@ use std::ops::Bound;
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use memory_core::{
-    AgentMemory, AgentMemoryId, ApiError, CredentialId, MemberId, Settings, Timestamp, WorkspaceId,
+    AgentMemory, AgentMemoryId, ApiError, CredentialId, MemberId, Settings, StoredEmbedding,
+    Timestamp, WorkspaceId,
 };
 
 use crate::backend::check_decided_write;
@@ -363,6 +364,48 @@ impl Backend for InMemoryBackend {
     ) -> Result<Vec<Arc<AgentMemory>>, Error> {
         let state = self.read();
         Ok(scan_owner(&state, owner, query, Arc::clone))
+    }
+
+    fn versions(
+        &self,
+        owner: &Owner,
+        expired_cutoff: Timestamp,
+        after: Option<&(Timestamp, AgentMemoryId)>,
+        limit: usize,
+    ) -> Result<Vec<AgentMemory>, Error> {
+        let state = self.read();
+        let Some(o) = state.owner(owner) else {
+            return Ok(Vec::new());
+        };
+        let upper = after.map_or(Bound::Unbounded, |a| Bound::Excluded(a.clone()));
+        Ok(o.versions
+            .range((Bound::Unbounded, upper))
+            .rev()
+            .take_while(|((created_at, _), _)| *created_at > expired_cutoff)
+            .take(limit)
+            .map(|(_, m)| AgentMemory::clone(m))
+            .collect())
+    }
+
+    fn set_embedding(
+        &self,
+        owner: &Owner,
+        id: &AgentMemoryId,
+        embedding: &StoredEmbedding,
+    ) -> Result<bool, Error> {
+        let mut state = self.write();
+        let Some(o) = state.owner_mut(owner) else {
+            return Ok(false);
+        };
+        let Some(created_at) = o.ids.get(id).copied() else {
+            return Ok(false);
+        };
+        let Some(stored) = o.versions.get_mut(&(created_at, id.clone())) else {
+            return Ok(false);
+        };
+        // Copied on write when a reader still holds the version (`scan_shared`).
+        Arc::make_mut(stored).ranking.embedding = Some(embedding.clone());
+        Ok(true)
     }
 
     fn forget_key(

@@ -12,7 +12,8 @@ use ::redb::{
     TableDefinition, WriteTransaction,
 };
 use memory_core::{
-    AgentMemory, AgentMemoryId, ApiError, CredentialId, Settings, Timestamp, WorkspaceId,
+    AgentMemory, AgentMemoryId, ApiError, CredentialId, Settings, StoredEmbedding, Timestamp,
+    WorkspaceId,
 };
 
 use crate::backend::check_decided_write;
@@ -236,6 +237,49 @@ impl RedbBackend {
             .begin_read()
             .map_err(backend_error)?;
         Ok((guard, txn))
+    }
+
+    /// The owner's unexpired versions in scan order after `after` that `keep` accepts, at most
+    /// `limit`: [`Backend::scan`] with the query's filters, [`Backend::versions`] with none.
+    fn scan_where(
+        &self,
+        owner: &Owner,
+        expired_cutoff: Timestamp,
+        after: Option<&(Timestamp, AgentMemoryId)>,
+        limit: usize,
+        keep: &dyn Fn(&AgentMemory) -> bool,
+    ) -> Result<Vec<AgentMemory>, Error> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let (_guard, txn) = self.read()?;
+        let versions = txn.open_table(VERSIONS).map_err(backend_error)?;
+        let op = owner_prefix(owner);
+        let range = PrefixRange::new(&op);
+        let after = after.map(|(at, id)| concat(&[&op, &version_suffix(*at, id)]));
+        let lower = match &after {
+            Some(after) => Bound::Excluded(after.as_slice()),
+            None => Bound::Included(op.as_slice()),
+        };
+        let mut found = Vec::new();
+        for entry in versions
+            .range::<&[u8]>((lower, range.upper()))
+            .map_err(backend_error)?
+        {
+            let (k, v) = entry.map_err(backend_error)?;
+            // Newest first: the first expired version ends the walk.
+            if suffix_created_at(&k.value()[op.len()..])? <= expired_cutoff {
+                break;
+            }
+            let memory: AgentMemory = decode(v.value())?;
+            if keep(&memory) {
+                found.push(memory);
+                if found.len() == limit {
+                    break;
+                }
+            }
+        }
+        Ok(found)
     }
 
     /// Removes the workspace's versions `doomed` selects (given the version's `created_at` and
@@ -734,40 +778,45 @@ impl Backend for RedbBackend {
     }
 
     fn scan(&self, owner: &Owner, query: &ScanQuery) -> Result<Vec<AgentMemory>, Error> {
-        if query.limit == 0 {
-            return Ok(Vec::new());
-        }
-        let (_guard, txn) = self.read()?;
-        let versions = txn.open_table(VERSIONS).map_err(backend_error)?;
+        self.scan_where(
+            owner,
+            query.expired_cutoff,
+            query.after.as_ref(),
+            query.limit,
+            &|m| query.matches(m),
+        )
+    }
+
+    fn versions(
+        &self,
+        owner: &Owner,
+        expired_cutoff: Timestamp,
+        after: Option<&(Timestamp, AgentMemoryId)>,
+        limit: usize,
+    ) -> Result<Vec<AgentMemory>, Error> {
+        self.scan_where(owner, expired_cutoff, after, limit, &|_| true)
+    }
+
+    fn set_embedding(
+        &self,
+        owner: &Owner,
+        id: &AgentMemoryId,
+        embedding: &StoredEmbedding,
+    ) -> Result<bool, Error> {
         let op = owner_prefix(owner);
-        let range = PrefixRange::new(&op);
-        let after = query
-            .after
-            .as_ref()
-            .map(|(at, id)| concat(&[&op, &version_suffix(*at, id)]));
-        let lower = match &after {
-            Some(after) => Bound::Excluded(after.as_slice()),
-            None => Bound::Included(op.as_slice()),
-        };
-        let mut found = Vec::new();
-        for entry in versions
-            .range::<&[u8]>((lower, range.upper()))
-            .map_err(backend_error)?
-        {
-            let (k, v) = entry.map_err(backend_error)?;
-            // Newest first: the first expired version ends the walk.
-            if suffix_created_at(&k.value()[op.len()..])? <= query.expired_cutoff {
-                break;
-            }
-            let memory: AgentMemory = decode(v.value())?;
-            if query.matches(&memory) {
-                found.push(memory);
-                if found.len() == query.limit {
-                    break;
-                }
-            }
-        }
-        Ok(found)
+        self.write(|t| {
+            let Some((suffix, mut memory)) = read_by_id(&t.ids, &t.versions, &op, id)? else {
+                return Ok(Finish::Discard(false));
+            };
+            memory.ranking.embedding = Some(embedding.clone());
+            t.versions
+                .insert(
+                    concat(&[&op, &suffix]).as_slice(),
+                    encode(&memory)?.as_slice(),
+                )
+                .map_err(backend_error)?;
+            Ok(Finish::Commit(true))
+        })
     }
 
     fn forget_key(

@@ -34,7 +34,8 @@ use ::sled::transaction::{
 };
 use ::sled::{Db, IVec, Tree};
 use memory_core::{
-    AgentMemory, AgentMemoryId, ApiError, CredentialId, Settings, Timestamp, WorkspaceId,
+    AgentMemory, AgentMemoryId, ApiError, CredentialId, Settings, StoredEmbedding, Timestamp,
+    WorkspaceId,
 };
 
 use crate::backend::check_decided_write;
@@ -110,6 +111,53 @@ struct Trees {
 impl SledCore {
     /// The storage format this build reads and writes, recorded in every database it creates.
     pub const FORMAT_VERSION: u32 = 3;
+
+    /// The owner's unexpired versions in scan order after `after` that `keep` accepts, at most
+    /// `limit`: [`Backend::scan`] with the query's filters, [`Backend::versions`] with none.
+    fn scan_where(
+        &self,
+        owner: &Owner,
+        expired_cutoff: Timestamp,
+        after: Option<&(Timestamp, AgentMemoryId)>,
+        limit: usize,
+        keep: &dyn Fn(&AgentMemory) -> bool,
+    ) -> Result<Vec<AgentMemory>, Error> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let prefix = owner_prefix(owner);
+        let start = match after {
+            // Strictly after the position: its key with a byte appended is the next one up.
+            Some((at, id)) => {
+                let mut k = memory_key(&prefix, *at, id);
+                k.push(0);
+                k
+            }
+            None => prefix.clone(),
+        };
+        let mut found = Vec::new();
+        for item in self.trees.memories.range(start..) {
+            let (k, value) = item.map_err(|e| storage("scan", &e))?;
+            if !k.starts_with(&prefix) {
+                break;
+            }
+            // Newest first: once one version is expired, every later one is.
+            let at = decode_desc_millis(&k[prefix.len()..]).ok_or_else(|| {
+                Error::Backend("corrupt sled database: a memories key is malformed".into())
+            })?;
+            if at <= expired_cutoff {
+                break;
+            }
+            let memory = decode_memory(&value).map_err(Error::Backend)?;
+            if keep(&memory) {
+                found.push(memory);
+                if found.len() >= limit {
+                    break;
+                }
+            }
+        }
+        Ok(found)
+    }
 
     /// Opens (creating when missing) the database directory `path`.
     ///
@@ -738,41 +786,45 @@ impl Backend for SledCore {
     }
 
     fn scan(&self, owner: &Owner, query: &ScanQuery) -> Result<Vec<AgentMemory>, Error> {
-        if query.limit == 0 {
-            return Ok(Vec::new());
-        }
-        let prefix = owner_prefix(owner);
-        let start = match &query.after {
-            // Strictly after the position: its key with a byte appended is the next one up.
-            Some((at, id)) => {
-                let mut k = memory_key(&prefix, *at, id);
-                k.push(0);
-                k
-            }
-            None => prefix.clone(),
+        self.scan_where(
+            owner,
+            query.expired_cutoff,
+            query.after.as_ref(),
+            query.limit,
+            &|m| query.matches(m),
+        )
+    }
+
+    fn versions(
+        &self,
+        owner: &Owner,
+        expired_cutoff: Timestamp,
+        after: Option<&(Timestamp, AgentMemoryId)>,
+        limit: usize,
+    ) -> Result<Vec<AgentMemory>, Error> {
+        self.scan_where(owner, expired_cutoff, after, limit, &|_| true)
+    }
+
+    fn set_embedding(
+        &self,
+        owner: &Owner,
+        id: &AgentMemoryId,
+        embedding: &StoredEmbedding,
+    ) -> Result<bool, Error> {
+        let Some(memory) = self.get(owner, id)? else {
+            return Ok(false);
         };
-        let mut found = Vec::new();
-        for item in self.trees.memories.range(start..) {
-            let (k, value) = item.map_err(|e| storage("scan", &e))?;
-            if !k.starts_with(&prefix) {
-                break;
-            }
-            // Newest first: once one version is expired, every later one is.
-            let at = decode_desc_millis(&k[prefix.len()..]).ok_or_else(|| {
-                Error::Backend("corrupt sled database: a memories key is malformed".into())
-            })?;
-            if at <= query.expired_cutoff {
-                break;
-            }
-            let memory = decode_memory(&value).map_err(Error::Backend)?;
-            if query.matches(&memory) {
-                found.push(memory);
-                if found.len() >= query.limit {
-                    break;
-                }
-            }
-        }
-        Ok(found)
+        let prefix = owner_prefix(owner);
+        let outcome = self.transact(&|tx| {
+            // Read again inside the transaction: a forget may have removed it meanwhile.
+            let Some(mut stored) = tx.memory(&prefix, memory.created_at, id)? else {
+                return Ok(false);
+            };
+            stored.ranking.embedding = Some(embedding.clone());
+            tx.put_memory(&prefix, &stored)?;
+            Ok(true)
+        })?;
+        outcome.map_err(|_| Error::Backend("unexpected transaction abort".into()))
     }
 
     fn forget_key(

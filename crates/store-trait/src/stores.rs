@@ -41,6 +41,27 @@ pub enum MemoryChange {
         /// Must hold for the current content.
         precondition: Option<Precondition>,
     },
+    /// Moves a live memory to `path`, replacing the live memory already there as POSIX
+    /// `rename(2)` does: a `modified` version for the moved memory (the outcome's version) and,
+    /// when another live memory is exactly at `path`, a `deleted` version for that one, with id
+    /// `replaced_version_id` — both in the same transaction, so no reader ever sees one without
+    /// the other. With nothing at `path` it is a rename-only [`MemoryChange::Update`]; the path
+    /// of the memory itself is a no-op. The checks are an update's: not found, archived, the
+    /// no-op test, `precondition` (for the moved memory's content), then `409
+    /// MEMORY_PATH_CONFLICT` when a live memory other than the two lies above or under `path`
+    /// (only a file exactly at `path` is replaced, never a directory). Personal data is not
+    /// checked: no content is written. `replaced_version_id` equal to the write's `version_id`
+    /// is an invalid write when a memory is replaced.
+    Replace {
+        /// The memory to move.
+        memory_id: StoreMemoryId,
+        /// Where it goes.
+        path: StorePath,
+        /// Must hold for the moved memory's current content, checked after the no-op test.
+        precondition: Option<Precondition>,
+        /// The id of the `deleted` version of the replaced memory, if one is replaced.
+        replaced_version_id: MemoryVersionId,
+    },
     /// Writes version `source`'s content and path as a new version: `modified`, or `created` when
     /// the memory was deleted; nothing when the live memory already equals it.
     Restore {

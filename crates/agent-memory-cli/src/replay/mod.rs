@@ -36,21 +36,56 @@ pub(crate) struct ReplayArgs {
     /// empty file for redb, an empty directory for sled): replay refuses a used one.
     #[arg(long, value_name = "PATH")]
     db: Option<std::path::PathBuf>,
-    /// The embedded database `--db` names.
-    #[arg(long, value_enum, default_value_t = BackendKind::Redb, requires = "db")]
+    /// The embedded database `--db` names; or `postgres`: run in a throw-away schema of the
+    /// database at `--database-url` (dropped at the end), without `--db`.
+    #[arg(long, value_enum, default_value_t = BackendKind::Redb)]
     backend: BackendKind,
+    /// Scenarios' `embedder.set` modes switch this model on and off (`normal` runs it).
+    #[command(flatten)]
+    embedder: crate::embedder::EmbedderArgs,
 }
 
 /// Runs `agent-memory replay`; returns whether every line was executed.
 pub(crate) fn run(args: &ReplayArgs, output: impl Write) -> anyhow::Result<bool> {
+    if args.backend == BackendKind::Postgres {
+        if args.db.is_some() {
+            anyhow::bail!("--backend postgres takes --database-url, not --db");
+        }
+        let url = crate::local::database_url()?;
+        let schema = format!(
+            "replay_{}_{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos())
+        );
+        let backend = store_postgres::PostgresBackend::connect_in_schema(url, &schema, 4)
+            .context("opening the PostgreSQL database");
+        let result = backend.and_then(|b| replay_on(args, Arc::new(b), output));
+        store_postgres::PostgresBackend::drop_schema(url, &schema)
+            .context("dropping the replay's schema")?;
+        return result;
+    }
     let backend: Arc<dyn LocalBackend> = match &args.db {
+        None if args.backend != BackendKind::Redb => {
+            anyhow::bail!("--backend {} needs --db PATH", args.backend.name())
+        }
         None => Arc::new(InMemoryBackend::new()),
         Some(path) => {
             require_unused_database(path, args.backend)?;
             open_backend(args.backend, path, true)?
         }
     };
-    let mut replay = Replay::new(backend)?;
+    replay_on(args, backend, output)
+}
+
+/// Runs the scenario on `backend`.
+fn replay_on(
+    args: &ReplayArgs,
+    backend: Arc<dyn LocalBackend>,
+    output: impl Write,
+) -> anyhow::Result<bool> {
+    let mut replay = Replay::new(backend, args.embedder.load()?)?;
     match args.file.as_deref() {
         None => replay.run(std::io::stdin().lock(), output),
         Some(path) if path.as_os_str() == "-" => replay.run(std::io::stdin().lock(), output),
@@ -103,11 +138,12 @@ enum EmbedderMode {
     Failing,
 }
 
-/// The hashing embedder behind a switch that scenarios flip with `embedder.set`.
-#[derive(Debug, Default)]
+/// The chosen embedder (the hashing one unless `--embedder` says otherwise) behind a switch
+/// that scenarios flip with `embedder.set`.
 struct ReplayEmbedder {
     /// 0 normal, 1 slow, 2 failing.
     mode: std::sync::atomic::AtomicU8,
+    inner: Arc<dyn agent_memory::Embedder>,
 }
 
 impl ReplayEmbedder {
@@ -123,7 +159,7 @@ impl ReplayEmbedder {
 
 impl agent_memory::Embedder for ReplayEmbedder {
     fn model_id(&self) -> &str {
-        agent_memory::HashingEmbedder::MODEL_ID
+        self.inner.model_id()
     }
 
     fn embed(&self, text: &str) -> Result<Vec<f32>, agent_memory::EmbedError> {
@@ -136,7 +172,7 @@ impl agent_memory::Embedder for ReplayEmbedder {
                 ));
             }
         }
-        agent_memory::HashingEmbedder::new().embed(text)
+        self.inner.embed(text)
     }
 }
 
@@ -160,12 +196,19 @@ fn purged(p: agent_memory::PurgedResponse) -> Value {
 }
 
 impl Replay {
-    /// A fresh world over `backend`, the clock at the format's start instant.
-    pub(crate) fn new(backend: Arc<dyn LocalBackend>) -> anyhow::Result<Self> {
+    /// A fresh world over `backend`, the clock at the format's start instant, `embedder` as
+    /// the `normal` embedder.
+    pub(crate) fn new(
+        backend: Arc<dyn LocalBackend>,
+        embedder: Arc<dyn agent_memory::Embedder>,
+    ) -> anyhow::Result<Self> {
         let start = Timestamp::parse(START).expect("the start instant is valid RFC 3339");
         let clock = Arc::new(ManualClock::new(start));
         let passages = Arc::new(InMemoryPassageSource::new());
-        let embedder = Arc::new(ReplayEmbedder::default());
+        let embedder = Arc::new(ReplayEmbedder {
+            mode: Default::default(),
+            inner: embedder,
+        });
         // One generator for both facades: ids made later sort after ids made earlier, whichever
         // facade made them.
         let ids = Arc::new(SeededIdGenerator::new(0));

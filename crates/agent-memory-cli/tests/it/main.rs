@@ -1,9 +1,12 @@
 //! End-to-end tests of the `agent-memory` binary, run as a user would run it.
 
 mod demo;
+mod embedder;
 mod local;
 mod mask;
 mod mcp;
+#[cfg(target_os = "linux")]
+mod mount;
 mod replay_db;
 mod scenarios;
 mod stores;
@@ -18,7 +21,8 @@ pub(crate) fn run_cli(args: &[&str], stdin: &str) -> (i32, String, String) {
 }
 
 /// [`run_cli`] in working directory `dir` (when given) with extra environment variables. The
-/// caller's `AGENT_MEMORY_HOME` is never inherited, so every test chooses its own home.
+/// caller's `AGENT_MEMORY_HOME` and `AGENT_MEMORY_EMBEDDER` are never inherited, so every test
+/// chooses its own home and embedder.
 pub(crate) fn run_cli_with(
     args: &[&str],
     stdin: &str,
@@ -29,6 +33,7 @@ pub(crate) fn run_cli_with(
     command
         .args(args)
         .env_remove("AGENT_MEMORY_HOME")
+        .env_remove("AGENT_MEMORY_EMBEDDER")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -13,13 +13,20 @@
 //! MEMORY_NOT_FOUND` (there is no memory at that path). `fs.rename` moves one memory within its
 //! mount; a rename across two mounts is refused with `400 MEMORY_PATH_INVALID` because it would
 //! be a create in one store and a delete in another, not one atomic write.
+//!
+//! Besides the spec's five operations, three typed helpers serve a real file system on top of
+//! this interface (the `memory-fuse` crate): [`StoreService::fs_stat_path`] (what is at a path,
+//! with a memory's size and times but not its content), [`StoreService::fs_create_path`] (an
+//! exclusive create: a memory already there is `409 MEMORY_PATH_CONFLICT`, never overwritten)
+//! and [`StoreService::fs_rename_replacing_path`] (POSIX `rename(2)`: a file at the destination
+//! is replaced in the same transaction).
 
 use std::collections::BTreeSet;
 
 use memory_core::session::{Access, FsEntry, FsListing, FsRead, MemoryStoreResource};
 use memory_core::{
-    ApiError, ErrorCode, MemoryStore, Precondition, Session, StoreMemory, StoreMemoryMetadata,
-    StorePath,
+    ApiError, ErrorCode, MemoryStore, MemoryVersionId, Precondition, Session, StoreMemory,
+    StoreMemoryMetadata, StorePath,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -32,6 +39,26 @@ const LIST_BATCH: usize = 500;
 
 /// Attempts of a create-or-update before a concurrent writer wins for good.
 const WRITE_ATTEMPTS: usize = 4;
+
+/// What is at a path of a session's mounts ([`StoreService::fs_stat_path`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FsStat {
+    /// The directory of mounts, `/mnt/memory/`.
+    Mounts,
+    /// A directory: a mount root, or a path with memories under it (directories are implicit).
+    Dir {
+        /// True when the mount is read-only.
+        read_only: bool,
+    },
+    /// A memory, without its content (read it with [`StoreService::fs_read_path`]).
+    File {
+        /// Its path, hash, size, current version and times.
+        memory: StoreMemoryMetadata,
+        /// True when the mount is read-only.
+        read_only: bool,
+    },
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -398,7 +425,7 @@ impl StoreService {
         from: &str,
         to: &str,
     ) -> Result<StoreMemory, ApiError> {
-        let result = self.fs_rename_inner(s, from, to);
+        let result = self.fs_rename_inner(s, from, to, false);
         trace_op("fs.rename", &s.workspace, &result, |m| {
             tracing::info!(
                 op = "fs.rename",
@@ -410,11 +437,35 @@ impl StoreService {
         result
     }
 
+    /// Like [`Self::fs_rename_path`], but a memory at `to` is replaced as POSIX `rename(2)`
+    /// replaces a file: its `deleted` version and the moved memory's `modified` version are
+    /// written in one transaction (`MemoryChange::Replace`). A directory at `to` (memories under
+    /// it) is still `409 MEMORY_PATH_CONFLICT`; `to` equal to `from` changes nothing.
+    pub fn fs_rename_replacing_path(
+        &self,
+        s: &SessionCaller,
+        from: &str,
+        to: &str,
+    ) -> Result<StoreMemory, ApiError> {
+        let result = self.fs_rename_inner(s, from, to, true);
+        trace_op("fs.rename", &s.workspace, &result, |m| {
+            tracing::info!(
+                op = "fs.rename",
+                session_id = s.session.as_str(),
+                memory_id = m.id.as_str(),
+                version_id = m.version_id.as_str(),
+                replacing = true,
+            );
+        });
+        result
+    }
+
     fn fs_rename_inner(
         &self,
         s: &SessionCaller,
         from: &str,
         to: &str,
+        replacing: bool,
     ) -> Result<StoreMemory, ApiError> {
         let session = self.load_session(&s.workspace, &s.session)?;
         let source = resolve(&session, from, Roots::MountOnly, false)?;
@@ -435,13 +486,129 @@ impl StoreService {
         let memory = self
             .memory_at(s, &mount, &from)?
             .ok_or_else(memory_not_found)?;
-        self.update_memory(
+        if !replacing {
+            return self.update_memory(
+                &s.workspace,
+                &mount.memory_store_id,
+                &memory.id,
+                None,
+                Some(to),
+                None,
+                s.actor(),
+            );
+        }
+        let replaced_version_id = MemoryVersionId::generate(&*self.ids, self.now())
+            .map_err(|_| ApiError::new(ErrorCode::InternalError, "the id generator failed"))?;
+        let change = store_trait::MemoryChange::Replace {
+            memory_id: memory.id,
+            path: to,
+            precondition: None,
+            replaced_version_id,
+        };
+        match self.write_change(
             &s.workspace,
             &mount.memory_store_id,
-            &memory.id,
-            None,
-            Some(to),
-            None,
+            change,
+            s.actor(),
+            false,
+        )? {
+            store_trait::MemoryWriteOutcome::Written {
+                memory: Some(memory),
+                ..
+            }
+            | store_trait::MemoryWriteOutcome::Unchanged { memory } => Ok(memory),
+            _ => Err(ApiError::new(
+                ErrorCode::InternalError,
+                "the storage backend answered a rename without a memory",
+            )),
+        }
+    }
+
+    /// What is at `path`: the mounts directory, a directory (a mount root, or a path with
+    /// memories under it), or a memory's metadata; `404 MEMORY_NOT_FOUND` when nothing is there.
+    /// One point read of the session and one seek in the store; no content is read.
+    pub fn fs_stat_path(&self, s: &SessionCaller, path: &str) -> Result<FsStat, ApiError> {
+        let result = self.fs_stat_inner(s, path);
+        trace_op("fs.stat", &s.workspace, &result, |_| {
+            tracing::info!(op = "fs.stat", session_id = s.session.as_str());
+        });
+        result
+    }
+
+    fn fs_stat_inner(&self, s: &SessionCaller, path: &str) -> Result<FsStat, ApiError> {
+        let (_, target) = self.target(s, path, Roots::MountOnly, true)?;
+        match target {
+            Target::Mounts => Ok(FsStat::Mounts),
+            Target::MountRoot(mount) => {
+                self.mounted_store(s, &mount)?;
+                Ok(FsStat::Dir {
+                    read_only: mount.access == Access::ReadOnly,
+                })
+            }
+            Target::Inside(mount, path) => {
+                self.mounted_store(s, &mount)?;
+                let read_only = mount.access == Access::ReadOnly;
+                // The path itself sorts before everything under it.
+                let first = self
+                    .backend
+                    .list_memories(
+                        &s.workspace,
+                        &mount.memory_store_id,
+                        Some(path.as_str()),
+                        None,
+                        1,
+                    )
+                    .map_err(internal)?;
+                match first.into_iter().next() {
+                    Some(memory) if memory.path == path => Ok(FsStat::File { memory, read_only }),
+                    Some(_) => Ok(FsStat::Dir { read_only }),
+                    None => Err(memory_not_found()),
+                }
+            }
+        }
+    }
+
+    /// Creates the memory at `path` with `content`, refusing with `409 MEMORY_PATH_CONFLICT`
+    /// when a memory is already there (or above or under it): unlike `fs.write`, never an
+    /// update, so a concurrent creator's memory is never overwritten.
+    pub fn fs_create_path(
+        &self,
+        s: &SessionCaller,
+        path: &str,
+        content: String,
+    ) -> Result<StoreMemory, ApiError> {
+        let result = self.fs_create_inner(s, path, content);
+        trace_op("fs.create", &s.workspace, &result, |m| {
+            tracing::info!(
+                op = "fs.create",
+                session_id = s.session.as_str(),
+                memory_store_id = m.memory_store_id.as_str(),
+                memory_id = m.id.as_str(),
+                version_id = m.version_id.as_str(),
+                bytes = m.content_size_bytes,
+            );
+        });
+        result
+    }
+
+    fn fs_create_inner(
+        &self,
+        s: &SessionCaller,
+        path: &str,
+        content: String,
+    ) -> Result<StoreMemory, ApiError> {
+        let (_, target) = self.target(s, path, Roots::MountOnly, false)?;
+        let Target::Inside(mount, path) = target else {
+            return Err(not_a_memory_path());
+        };
+        if mount.access == Access::ReadOnly {
+            return Err(read_only());
+        }
+        self.create_memory(
+            &s.workspace,
+            &mount.memory_store_id,
+            path,
+            content,
             s.actor(),
         )
     }

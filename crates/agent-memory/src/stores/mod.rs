@@ -75,6 +75,7 @@ use crate::audit::{AuditEvent, AuditRecord, AuditSink, NoopAuditSink};
 use crate::caller::MemberCaller;
 use crate::clock::{Clock, SystemClock};
 
+pub use fs::FsStat;
 pub use memory_tool::MemoryToolFailure;
 pub use session::{INSTRUCTIONS_MAX_CHARS, WORKSPACE_FENCE_TAG};
 

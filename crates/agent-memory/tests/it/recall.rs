@@ -121,3 +121,118 @@ fn a_stuck_embedder_costs_at_most_the_budget_and_recall_still_ranks() {
     // A behaviour bound, not a performance target: far below the embedder's 5 s block.
     assert!(first < Duration::from_secs(3), "waited {first:?}");
 }
+
+/// Fails every call.
+struct Failing;
+
+impl Embedder for Failing {
+    fn model_id(&self) -> &str {
+        "failing-model"
+    }
+
+    fn embed(&self, _: &str) -> Result<Vec<f32>, EmbedError> {
+        Err(EmbedError::Failed("model unavailable".into()))
+    }
+}
+
+#[test]
+fn reembed_gives_every_version_of_the_member_the_current_model() {
+    let backend = Arc::new(InMemoryBackend::new());
+    let clock = Arc::new(ManualClock::new(
+        Timestamp::parse("2026-01-01T00:00:00Z").unwrap(),
+    ));
+    let with = |embedder: Arc<dyn Embedder>, seed: u64| {
+        MemoryService::builder(backend.clone(), Arc::new(InMemoryPassageSource::new()))
+            .clock(clock.clone())
+            .ids(Arc::new(SeededIdGenerator::new(seed)))
+            .embedder(embedder)
+            .build()
+            .unwrap()
+    };
+    let hashing = with(Arc::new(HashingEmbedder::new()), 1);
+    hashing
+        .settings_put(&owner(), &json!({"agentMemoriesEnabled": true}))
+        .unwrap();
+    let alice = agent("alice", "cred_a");
+    let bob = agent("bob", "cred_b");
+    let remember = |service: &MemoryService, who: &agent_memory::AgentCaller, body| {
+        clock.advance_seconds(60);
+        service.remember(who, &body).unwrap()
+    };
+    let first = remember(
+        &hashing,
+        &alice,
+        json!({"namespace": "prefs", "key": "tone", "text": "prefers bullet points"}),
+    );
+    let first_at = agent_memory::Clock::now(clock.as_ref());
+    remember(
+        &hashing,
+        &alice,
+        json!({"namespace": "prefs", "key": "tone", "text": "prefers bullet lists, short ones"}),
+    );
+    remember(
+        &hashing,
+        &alice,
+        json!({"namespace": "n", "text": "the deadline moved to March"}),
+    );
+    remember(
+        &hashing,
+        &bob,
+        json!({"namespace": "n", "text": "bob's bullet points"}),
+    );
+
+    let other = with(Arc::new(OtherModel), 2);
+    remember(
+        &other,
+        &alice,
+        json!({"namespace": "n", "text": "bullet points in reports"}),
+    );
+    let alice_member = crate::member("alice");
+    let bob_member = crate::member("bob");
+    // Three versions of the old model, the superseded one included; the new one is current.
+    assert_eq!(other.stale_embeddings(&alice_member).unwrap(), 3);
+
+    // A model that fails leaves every version as it was.
+    let failing = with(Arc::new(Failing), 3);
+    let failed = failing.reembed(&alice_member, &mut |_, _| {}).unwrap();
+    assert_eq!(
+        (failed.examined, failed.reembedded, failed.failed),
+        (4, 0, 4)
+    );
+    assert_eq!(other.stale_embeddings(&alice_member).unwrap(), 3);
+
+    let mut calls = Vec::new();
+    let done = other
+        .reembed(&alice_member, &mut |done, total| calls.push((done, total)))
+        .unwrap();
+    assert_eq!(done.model, "other-model-v1");
+    assert_eq!((done.examined, done.reembedded, done.failed), (4, 3, 0));
+    assert_eq!(calls, vec![(0, 3), (1, 3), (2, 3), (3, 3)]);
+    assert_eq!(other.stale_embeddings(&alice_member).unwrap(), 0);
+    assert_eq!(
+        other
+            .reembed(&alice_member, &mut |_, _| {})
+            .unwrap()
+            .reembedded,
+        0,
+        "nothing left to do"
+    );
+    // Bob's memory is his own business.
+    assert_eq!(other.stale_embeddings(&bob_member).unwrap(), 1);
+
+    // Every version now takes part in the semantic ranker, the superseded one at its asOf.
+    let found = other.recall(&alice, &json!({"query": "bullet"})).unwrap();
+    assert!(found.memories.iter().all(|m| m.ranks.semantic.is_some()));
+    let past = other
+        .recall(
+            &alice,
+            &json!({"query": "bullet points", "asOf": first_at.to_string()}),
+        )
+        .unwrap();
+    let old = past
+        .memories
+        .iter()
+        .find(|m| m.view.id == first.memory.id)
+        .expect("the first version is valid then");
+    assert!(old.ranks.semantic.is_some());
+}

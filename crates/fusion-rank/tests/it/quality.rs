@@ -1,144 +1,57 @@
 //! A small labelled recall set: fusing the three rankers must beat each of them alone.
 //!
 //! The texts, the entity ids attached to them (what an entity resolver would report) and the
-//! queries with their one expected text were written by hand before measuring. Mean reciprocal
+//! queries with their one expected text were written by hand before measuring; they live in
+//! `tests/data/recall-set.json`, which embed-candle's quality table reads too. Mean reciprocal
 //! rank counts 1 / rank of the expected text, and 0 when a ranking does not list it.
 
 use crate::{Doc, candidates};
 use fusion_rank::{HashingEmbedder, PreparedQuery, Rankings, Scored, fuse_rankings};
+use serde_json::Value;
 
-const TEXTS: &[(&str, &str, &[&str])] = &[
-    (
-        "t01",
-        "Dana prefers short answers with bullet points.",
-        &["person:dana"],
-    ),
-    (
-        "t02",
-        "The Atlas project deadline moved to the end of March.",
-        &["project:atlas"],
-    ),
-    (
-        "t03",
-        "Yossi leads the weekly sync on Mondays.",
-        &["person:yossi"],
-    ),
-    (
-        "t04",
-        "Acme's quarterly report draft is due on Friday.",
-        &["org:acme"],
-    ),
-    ("t05", "東京で寿司を食べるのが好き", &["place:tokyo"]),
-    (
-        "t06",
-        "She wants replies in Hebrew when the topic is personal.",
-        &["person:dana"],
-    ),
-    (
-        "t07",
-        "Meetings with the design team should stay under thirty minutes.",
-        &[],
-    ),
-    (
-        "t08",
-        "The customer complained about the onboarding flow in the mobile app.",
-        &["org:acme"],
-    ),
-    (
-        "t09",
-        "He asked us to translate the release notes into Japanese.",
-        &["person:yossi"],
-    ),
-    ("t10", "Use metric units in every report.", &[]),
-    (
-        "t11",
-        "Atlas stores its data in Postgres and caches with Redis.",
-        &["project:atlas"],
-    ),
-    (
-        "t12",
-        "Backlog grooming happens every second Thursday.",
-        &[],
-    ),
-    (
-        "t13",
-        "Dana's daughter starts school in September.",
-        &["person:dana"],
-    ),
-    (
-        "t14",
-        "Never schedule calls before ten in the morning.",
-        &[],
-    ),
-    (
-        "t15",
-        "The marketing budget for Acme was cut by twenty percent.",
-        &["org:acme"],
-    ),
-    (
-        "t16",
-        "Charts should use the colour-blind safe palette.",
-        &[],
-    ),
-    (
-        "t17",
-        "The mobile app crashes when uploading large photos.",
-        &["project:atlas"],
-    ),
-    (
-        "t18",
-        "Yossi is allergic to peanuts, so avoid suggesting Thai restaurants.",
-        &["person:yossi"],
-    ),
-    ("t19", "大阪の出張は来月に延期された", &["place:osaka"]),
-    (
-        "t20",
-        "Quarterly planning for the platform team starts in October.",
-        &[],
-    ),
-    ("t21", "The user likes dark mode in every editor.", &[]),
-    (
-        "t22",
-        "Invoices from Acme go to the finance mailbox.",
-        &["org:acme"],
-    ),
-    (
-        "t23",
-        "Prefers Python over JavaScript for scripting tasks.",
-        &[],
-    ),
-    (
-        "t24",
-        "The Tokyo office moved to Shibuya last year.",
-        &["place:tokyo"],
-    ),
-];
+const RECALL_SET: &str = include_str!("../data/recall-set.json");
 
-/// Query, entity ids resolved from it, the expected best text.
-const QUERIES: &[(&str, &[&str], &str)] = &[
+/// A text of the set: id, text, entity ids.
+type Text = (String, String, Vec<String>);
+/// A query of the set: query, entity ids resolved from it, the expected text's id.
+type Query = (String, Vec<String>, String);
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn field(v: &Value, name: &str) -> String {
+    v[name].as_str().unwrap_or_default().to_owned()
+}
+
+/// The set's texts and its original `queries` (the `paraphrases` are embed-candle's).
+fn recall_set() -> (Vec<Text>, Vec<Query>) {
+    let set: Value = serde_json::from_str(RECALL_SET).expect("the recall set is JSON");
+    let texts = set["texts"].as_array().expect("texts");
+    let queries = set["queries"].as_array().expect("queries");
     (
-        "which language should replies to Dana use for personal topics",
-        &["person:dana"],
-        "t06",
-    ),
-    ("when is the Atlas deadline", &["project:atlas"], "t02"),
-    ("who runs the weekly meeting", &[], "t03"),
-    ("寿司", &[], "t05"),
-    ("Acme quarterly report due date", &["org:acme"], "t04"),
-    ("what food should Yossi avoid", &["person:yossi"], "t18"),
-    ("onboarding complaints from the customer", &[], "t08"),
-    ("which database does Atlas use", &["project:atlas"], "t11"),
-    (
-        "translating release notes for Yossi",
-        &["person:yossi"],
-        "t09",
-    ),
-    ("大阪の出張", &["place:osaka"], "t19"),
-    ("colour palette for charts", &[], "t16"),
-    ("how long should meetings be", &[], "t07"),
-    ("Dana's kid and school", &["person:dana"], "t13"),
-    ("no calls early in the morning", &[], "t14"),
-];
+        texts
+            .iter()
+            .map(|t| (field(t, "id"), field(t, "text"), strings(&t["entities"])))
+            .collect(),
+        queries
+            .iter()
+            .map(|q| {
+                (
+                    field(q, "query"),
+                    strings(&q["entities"]),
+                    field(q, "expected"),
+                )
+            })
+            .collect(),
+    )
+}
 
 fn reciprocal_rank(list: impl IntoIterator<Item = usize>, expected: usize) -> f64 {
     list.into_iter()
@@ -152,10 +65,14 @@ fn order(list: &[Scored]) -> Vec<usize> {
 
 #[test]
 fn fusion_beats_every_single_ranker_on_mean_reciprocal_rank() {
-    let docs: Vec<Doc> = TEXTS
+    let (texts, queries) = recall_set();
+    let docs: Vec<Doc> = texts
         .iter()
         .enumerate()
-        .map(|(i, (id, text, entities))| Doc::new(id, i as i64, text, entities))
+        .map(|(i, (id, text, entities))| {
+            let entities: Vec<&str> = entities.iter().map(String::as_str).collect();
+            Doc::new(id, i as i64, text, &entities)
+        })
         .collect();
     let cands = candidates(&docs);
     let mut sums = [0.0f64; 4];
@@ -163,14 +80,14 @@ fn fusion_beats_every_single_ranker_on_mean_reciprocal_rank() {
         "{:<62} {:>5} {:>5} {:>5} {:>5}",
         "query", "bm25", "sem", "ent", "fused"
     );
-    for (query, entities, expected) in QUERIES {
-        let expected = TEXTS
+    for (query, entities, expected) in &queries {
+        let expected = texts
             .iter()
             .position(|t| t.0 == *expected)
             .unwrap_or(usize::MAX);
         let prepared = PreparedQuery::new(query)
             .with_embedding(HashingEmbedder.vector(query))
-            .with_entities(entities.iter().copied());
+            .with_entities(entities.iter().cloned());
         let rankings = Rankings::compute(&prepared, &cands);
         let fused = fuse_rankings(&cands, &rankings, cands.len());
         let rr = [
@@ -187,17 +104,17 @@ fn fusion_beats_every_single_ranker_on_mean_reciprocal_rank() {
             *sum += r;
         }
     }
-    let mrr = sums.map(|s| s / QUERIES.len() as f64);
+    let mrr = sums.map(|s| s / queries.len() as f64);
     println!(
         "MRR over {} queries, {} texts: bm25 {:.3}, semantic {:.3}, entity {:.3}, fused {:.3}",
-        QUERIES.len(),
-        TEXTS.len(),
+        queries.len(),
+        texts.len(),
         mrr[0],
         mrr[1],
         mrr[2],
         mrr[3]
     );
-    assert!(TEXTS.len() >= 20 && QUERIES.len() >= 10);
+    assert!(texts.len() >= 20 && queries.len() >= 10);
     for (name, single) in ["bm25", "semantic", "entity"].iter().zip(&mrr[..3]) {
         assert!(
             mrr[3] > *single,

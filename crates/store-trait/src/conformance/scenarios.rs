@@ -939,3 +939,94 @@ pub fn rate_window_is_pruned_and_kept_per_credential<B: Backend>(make: &dyn Fn()
         vec![]
     );
 }
+
+/// [`Backend::versions`] lists every unexpired version of the owner whatever its validity
+/// (superseded ones too), in scan order with keyset pages; [`Backend::set_embedding`] replaces
+/// one version's embedding and nothing else, and finds nothing of another owner.
+pub fn versions_and_set_embedding_touch_only_the_owners_versions<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let bob = owner("ws1", "bob");
+    let (_, k0, _) = Note::new(&alice, "n", t(0)).remember(&b);
+    let (_, v1, _) = Note::new(&alice, "n", t(5)).key("k").remember(&b);
+    let (_, v2, _) = Note::new(&alice, "n", t(10)).key("k").remember(&b);
+    let (_, k15, _) = Note::new(&alice, "other", t(15)).remember(&b);
+    let (_, theirs, _) = Note::new(&bob, "n", t(12)).remember(&b);
+
+    // Newest first, the superseded v1 included; the expiry cut-off still applies.
+    let all = b
+        .versions(&alice, Timestamp::MIN, None, usize::MAX)
+        .unwrap();
+    assert_eq!(
+        ids(&all),
+        vec![k15.id.clone(), v2.id.clone(), v1.id.clone(), k0.id.clone()]
+    );
+    assert!(all[2].superseded_at.is_some(), "v1 is listed as superseded");
+    assert_eq!(
+        ids(&b.versions(&alice, t(0), None, usize::MAX).unwrap()),
+        vec![k15.id.clone(), v2.id.clone(), v1.id.clone()]
+    );
+    // Pages of two, each after the last version of the previous one.
+    let first = b.versions(&alice, Timestamp::MIN, None, 2).unwrap();
+    let after = first.last().map(|m| (m.created_at, m.id.clone())).unwrap();
+    let second = b.versions(&alice, Timestamp::MIN, Some(&after), 2).unwrap();
+    assert_eq!(ids(&first), vec![k15.id.clone(), v2.id.clone()]);
+    assert_eq!(ids(&second), vec![v1.id.clone(), k0.id.clone()]);
+    assert_eq!(b.versions(&alice, Timestamp::MIN, None, 0).unwrap(), vec![]);
+    assert_eq!(
+        ids(&b.versions(&bob, Timestamp::MIN, None, 9).unwrap()),
+        vec![theirs.id.clone()]
+    );
+
+    // Replacing the superseded version's embedding changes that and nothing else.
+    let embedding = memory_core::StoredEmbedding {
+        model: "model-b".into(),
+        vector: vec![0.6, -0.8],
+    };
+    let before_state = Note::new(&alice, "n", t(30)).key("k").probe(&b);
+    assert!(b.set_embedding(&alice, &v1.id, &embedding).unwrap());
+    let mut expected = v1.clone();
+    expected.superseded_at = Some(v2.created_at);
+    expected.ranking.embedding = Some(embedding.clone());
+    assert_eq!(b.get(&alice, &v1.id).unwrap(), Some(expected.clone()));
+    assert_eq!(
+        b.versions(&alice, Timestamp::MIN, None, usize::MAX)
+            .unwrap()[2],
+        expected
+    );
+    assert_eq!(
+        scan_all(&b, &alice, t(7), Timestamp::MIN),
+        vec![expected.clone(), k0.clone()],
+        "the version stays where it was in scans"
+    );
+    assert_eq!(
+        b.current_of_key(&alice, "n", "k").unwrap(),
+        Some(v2.clone())
+    );
+    assert_eq!(
+        Note::new(&alice, "n", t(30)).key("k").probe(&b),
+        before_state,
+        "counts, key numbering and the rate window are unchanged"
+    );
+    // Again, with another model: the last write wins.
+    let newer = memory_core::StoredEmbedding {
+        model: "model-c".into(),
+        vector: vec![1.0],
+    };
+    assert!(b.set_embedding(&alice, &v1.id, &newer).unwrap());
+    assert_eq!(
+        b.get(&alice, &v1.id)
+            .unwrap()
+            .and_then(|m| m.ranking.embedding),
+        Some(newer)
+    );
+
+    // Another owner's version, an unknown id and a forgotten version are not found.
+    assert!(!b.set_embedding(&alice, &theirs.id, &embedding).unwrap());
+    assert!(!b.set_embedding(&bob, &k0.id, &embedding).unwrap());
+    assert!(!b.set_embedding(&alice, &mid(999_999), &embedding).unwrap());
+    assert_eq!(b.get(&bob, &theirs.id).unwrap(), Some(theirs));
+    b.forget_id(&alice, &k0.id).unwrap();
+    assert!(!b.set_embedding(&alice, &k0.id, &embedding).unwrap());
+    assert_eq!(b.get(&alice, &k0.id).unwrap(), None);
+}

@@ -86,6 +86,16 @@ enum Source {
     Any(usize),
 }
 
+/// Where a replace moves its memory.
+#[derive(Debug, Clone, Copy)]
+enum Dest {
+    /// One of the constant paths.
+    Path(usize),
+    /// The path of a live memory of the target's store (any constant path when there is none),
+    /// so that replacing one is frequent.
+    Memory(usize),
+}
+
 /// Who writes (recorded as `created_by`).
 #[derive(Debug, Clone, Copy)]
 struct Writer {
@@ -145,6 +155,17 @@ enum Op {
         /// Must be ignored: a restore is never refused for personal data.
         personal_data: bool,
         by: Writer,
+    },
+    /// A rename that replaces the memory at the destination (`MemoryChange::Replace`).
+    Replace {
+        target: Target,
+        dest: Dest,
+        precondition: Pre,
+        /// Must be ignored: a replace writes no content.
+        personal_data: bool,
+        by: Writer,
+        /// The salt of the replaced memory's `deleted` version id.
+        replaced_salt: usize,
     },
     /// Redacts an issued version (`pick`) in its own store or in `store`.
     Redact {
@@ -276,6 +297,27 @@ fn op_strategy() -> impl Strategy<Value = Op> {
                 by,
             }
         ),
+        6 => (
+            target(),
+            prop_oneof![
+                1 => (0..PATHS.len()).prop_map(Dest::Path),
+                2 => any::<usize>().prop_map(Dest::Memory),
+            ],
+            pre(),
+            prop::bool::weighted(0.15),
+            writer(),
+            0..SALTS.len(),
+        )
+            .prop_map(|(target, dest, precondition, personal_data, by, replaced_salt)| {
+                Op::Replace {
+                    target,
+                    dest,
+                    precondition,
+                    personal_data,
+                    by,
+                    replaced_salt,
+                }
+            }),
         4 => (any::<usize>(), option::weighted(0.15, 0..STORES))
             .prop_map(|(pick, store)| Op::Redact { pick, store }),
         2 => target().prop_map(|target| Op::GetMemory { target }),
@@ -455,6 +497,24 @@ fn snapshot(w: &MemoryWrite, memory: &StoreMemory, operation: VersionOperation) 
     }
 }
 
+/// "A `deleted` version keeps its `path`; its content, hash and size are null."
+fn deleted(w: &MemoryWrite, id: &MemoryVersionId, current: &StoreMemory) -> MemoryVersion {
+    MemoryVersion {
+        id: id.clone(),
+        kind: Default::default(),
+        memory_store_id: w.store.clone(),
+        memory_id: current.id.clone(),
+        operation: VersionOperation::Deleted,
+        path: Some(current.path.clone()),
+        content: None,
+        content_sha256: None,
+        content_size_bytes: None,
+        created_by: w.actor.clone(),
+        created_at: w.at,
+        redacted_at: None,
+    }
+}
+
 impl Model {
     fn store(&self, workspace: &WorkspaceId, id: &MemoryStoreId) -> Option<&MemoryStore> {
         self.stores
@@ -516,9 +576,20 @@ impl Model {
         path: &StorePath,
         except: &StoreMemoryId,
     ) -> bool {
+        self.path_taken_except(workspace, store, path, &[except])
+    }
+
+    /// [`Self::path_taken`] with several memories excepted.
+    fn path_taken_except(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        path: &StorePath,
+        except: &[&StoreMemoryId],
+    ) -> bool {
         self.live(workspace, store)
             .into_iter()
-            .any(|m| m.id != *except && paths_conflict(&m.path, path))
+            .any(|m| !except.contains(&&m.id) && paths_conflict(&m.path, path))
     }
 
     fn create_store(&mut self, workspace: &WorkspaceId, store: &MemoryStore) {
@@ -686,25 +757,63 @@ impl Model {
                         current.content_sha256,
                     ));
                 }
-                // "A `deleted` version keeps its `path`; its content, hash and size are null."
-                let version = MemoryVersion {
-                    id: w.version_id.clone(),
-                    kind: Default::default(),
-                    memory_store_id: w.store.clone(),
-                    memory_id: memory_id.clone(),
-                    operation: VersionOperation::Deleted,
-                    path: Some(current.path.clone()),
-                    content: None,
-                    content_sha256: None,
-                    content_size_bytes: None,
-                    created_by: w.actor.clone(),
-                    created_at: w.at,
-                    redacted_at: None,
-                };
+                let version = deleted(w, &w.version_id, &current);
                 self.replace(workspace, &current, false);
                 self.versions.push((workspace.clone(), version.clone()));
                 MemoryWriteOutcome::Written {
                     memory: None,
+                    version,
+                }
+            }
+            MemoryChange::Replace {
+                memory_id,
+                path,
+                precondition,
+                replaced_version_id,
+            } => {
+                let Some(current) = self.live_memory(workspace, &w.store, memory_id).cloned()
+                else {
+                    return refused(ErrorCode::MemoryNotFound);
+                };
+                if archived {
+                    return refused(ErrorCode::MemoryStoreArchived);
+                }
+                if *path == current.path {
+                    return MemoryWriteOutcome::Unchanged { memory: current };
+                }
+                if precondition_fails(precondition.as_ref(), &current) {
+                    return MemoryWriteOutcome::Refused(ApiError::precondition_failed(
+                        current.content_sha256,
+                    ));
+                }
+                // POSIX rename(2): a file at the destination is replaced; anything above or
+                // under it is still a conflict.
+                let replaced = self.memory_at_path(workspace, &w.store, path);
+                let mut except = vec![memory_id];
+                except.extend(replaced.as_ref().map(|m| &m.id));
+                if self.path_taken_except(workspace, &w.store, path, &except) {
+                    return refused(ErrorCode::MemoryPathConflict);
+                }
+                // Personal data is never checked: no content is written.
+                if let Some(target) = &replaced {
+                    let version = deleted(w, replaced_version_id, target);
+                    self.replace(workspace, target, false);
+                    self.versions.push((workspace.clone(), version));
+                }
+                let next = memory_object(
+                    memory_id,
+                    &w.store,
+                    path,
+                    &current.content,
+                    &w.version_id,
+                    current.created_at,
+                    w.at,
+                );
+                self.replace(workspace, &next, true);
+                let version = snapshot(w, &next, VersionOperation::Modified);
+                self.versions.push((workspace.clone(), version.clone()));
+                MemoryWriteOutcome::Written {
+                    memory: Some(next),
                     version,
                 }
             }
@@ -941,8 +1050,9 @@ pub fn store_model_matches_backend<B: StoreBackend>(make: &dyn Fn() -> B) {
 /// reference model, and compares every answer: store creation, archiving (and un-archiving)
 /// through `put_store`, deletion, point reads and keyset-paginated lists across two workspaces
 /// sharing store ids; memory creates, updates (content equal or not, renames, preconditions
-/// none / correct / wrong, the personal-data flag), deletes and restores (of the memory's own
-/// versions or another's) over nested paths, with every write outcome compared whole (refusals
+/// none / correct / wrong, the personal-data flag), deletes, restores (of the memory's own
+/// versions or another's) and replacing renames (often onto a live memory's path) over nested
+/// paths, with every write outcome compared whole (refusals
 /// by code and current hash); redaction; `get_memory`, `memory_at_path`, `get_version`;
 /// `list_memories` with `path_prefix` and `list_versions` with or without a memory, every page
 /// from a random keyset position on. The clock advances by 0–3 ms per step, and version ids
@@ -1039,6 +1149,18 @@ fn check_write<B: StoreBackend + ?Sized>(
             .push((store, version.id.clone(), version.created_at));
         if let MemoryChange::Create { memory_id, .. } = &w.change {
             issued.memories.push((store, memory_id.clone()));
+        }
+        if let MemoryChange::Replace {
+            replaced_version_id,
+            ..
+        } = &w.change
+            && model
+                .version(&w.workspace, &w.store, replaced_version_id)
+                .is_some()
+        {
+            issued
+                .versions
+                .push((store, replaced_version_id.clone(), w.at));
         }
     }
     prop_assert_eq!(
@@ -1264,6 +1386,41 @@ fn run_case<B: StoreBackend + ?Sized>(backend: &B, steps: &[Step]) -> Result<(),
                     precondition: precondition(&model, (&w, &s, &memory_id), pre),
                     memory_id,
                     source,
+                };
+                let write = issued.write(ix, change, personal_data, by, at);
+                check_write(backend, &mut model, &mut issued, step, op, &write, ix)?;
+            }
+            Op::Replace {
+                target,
+                dest,
+                precondition: pre,
+                personal_data,
+                by,
+                replaced_salt,
+            } => {
+                let (ix, w, s, memory_id) = resolve(&issued, &target);
+                let path = match dest {
+                    Dest::Path(i) => path(i),
+                    Dest::Memory(n) => {
+                        let live = model.list_memories(&w, &s, None, None, usize::MAX);
+                        if live.is_empty() {
+                            path(n % PATHS.len())
+                        } else {
+                            live[n % live.len()].path.clone()
+                        }
+                    }
+                };
+                issued.next_version += 1;
+                let replaced_version_id = MemoryVersionId::parse(format!(
+                    "memver_{}{:06}",
+                    SALTS[replaced_salt], issued.next_version
+                ))
+                .expect("version id");
+                let change = MemoryChange::Replace {
+                    precondition: precondition(&model, (&w, &s, &memory_id), pre),
+                    memory_id,
+                    path,
+                    replaced_version_id,
                 };
                 let write = issued.write(ix, change, personal_data, by, at);
                 check_write(backend, &mut model, &mut issued, step, op, &write, ix)?;

@@ -452,6 +452,165 @@ pub fn refusals_follow_the_order_of_checks<B: StoreBackend>(make: &dyn Fn() -> B
     assert_eq!(before.len() + 3, versions_now.len());
 }
 
+/// A replacing rename (POSIX `rename(2)` onto an existing file) writes the replaced memory's
+/// `deleted` version and the moved memory's `modified` version in one step; onto a free path it
+/// is a plain rename (one version), onto its own path nothing; a directory (a memory under the
+/// path) or a file above it still conflicts; a failed precondition or an archived store writes
+/// nothing and leaves the target intact.
+pub fn replace_renames_onto_a_live_memory_in_one_step<B: StoreBackend>(make: &dyn Fn() -> B) {
+    let backend = make();
+    let w = setup(&backend);
+    let moved = w.create(1, 1, 1, "/draft.md", "new text");
+    let target = w.create(2, 2, 2, "/notes.md", "old text");
+    w.create(3, 3, 3, "/dir/inner.md", "z");
+    let replace = |m: u32, p: &str, pre, replaced: u32| MemoryChange::Replace {
+        memory_id: mem_id(m),
+        path: path(p),
+        precondition: pre,
+        replaced_version_id: ver_id(replaced),
+    };
+    let before = w.versions(None);
+    // Refusals write nothing: a wrong precondition, a directory at the path, a file above it,
+    // an unknown memory.
+    for (change, code) in [
+        (
+            replace(1, "/notes.md", sha("other"), 11),
+            ErrorCode::MemoryPreconditionFailed,
+        ),
+        (replace(1, "/dir", None, 11), ErrorCode::MemoryPathConflict),
+        (
+            replace(1, "/dir/inner.md/x", None, 11),
+            ErrorCode::MemoryPathConflict,
+        ),
+        (replace(9, "/notes.md", None, 11), ErrorCode::MemoryNotFound),
+    ] {
+        assert_eq!(
+            refused_code(&w.write(10, 10, change.clone())),
+            Some(code),
+            "{change:?}"
+        );
+    }
+    assert_eq!(w.versions(None), before);
+    // Its own path: nothing changes, whatever the precondition.
+    assert!(matches!(
+        w.write(10, 10, replace(1, "/draft.md", sha("other"), 11)),
+        MemoryWriteOutcome::Unchanged { memory } if memory == moved
+    ));
+    // Two distinct version ids are needed once something is replaced.
+    assert!(matches!(
+        backend.write_memory(&MemoryWrite {
+            workspace: w.workspace.clone(),
+            store: w.store.clone(),
+            change: replace(1, "/notes.md", None, 10),
+            version_id: ver_id(10),
+            actor: actor(),
+            at: at(10),
+            personal_data: false,
+        }),
+        Err(crate::Error::InvalidWrite(_))
+    ));
+    assert_eq!(w.versions(None), before);
+    // Onto the live memory at `/notes.md`: both versions at once, personal data not checked.
+    let MemoryWriteOutcome::Written {
+        memory: Some(now),
+        version,
+    } = w.write_pd(10, 10, replace(1, "/notes.md", sha("new text"), 11), true)
+    else {
+        panic!("replace refused")
+    };
+    assert_eq!(
+        (now.id.clone(), now.path.as_str(), now.content.as_str()),
+        (mem_id(1), "/notes.md", "new text")
+    );
+    assert_eq!((now.created_at, now.updated_at), (moved.created_at, at(10)));
+    assert_eq!(version.operation, VersionOperation::Modified);
+    assert_eq!(version.id, ver_id(10));
+    let replaced = backend
+        .get_version(&w.workspace, &w.store, &ver_id(11))
+        .unwrap()
+        .expect("the replaced memory's deleted version");
+    assert_eq!(replaced.operation, VersionOperation::Deleted);
+    assert_eq!(replaced.memory_id, target.id);
+    assert_eq!(replaced.path, Some(path("/notes.md")));
+    assert_eq!((replaced.content, replaced.created_at), (None, at(10)));
+    assert_eq!(
+        backend
+            .get_memory(&w.workspace, &w.store, &mem_id(2))
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        backend
+            .memory_at_path(&w.workspace, &w.store, &path("/notes.md"))
+            .unwrap(),
+        Some(now.clone())
+    );
+    assert_eq!(
+        backend
+            .memory_at_path(&w.workspace, &w.store, &path("/draft.md"))
+            .unwrap(),
+        None
+    );
+    let paths: Vec<String> = backend
+        .list_memories(&w.workspace, &w.store, None, None, 10)
+        .unwrap()
+        .into_iter()
+        .map(|m| m.path.into_string())
+        .collect();
+    assert_eq!(paths, ["/dir/inner.md", "/notes.md"]);
+    assert_eq!(w.versions(None).len(), before.len() + 2);
+    let ops = |m: u32| -> Vec<VersionOperation> {
+        w.versions(Some(m)).iter().map(|v| v.operation).collect()
+    };
+    assert_eq!(
+        ops(2),
+        [VersionOperation::Deleted, VersionOperation::Created]
+    );
+    assert_eq!(
+        ops(1),
+        [VersionOperation::Modified, VersionOperation::Created]
+    );
+    // The replaced memory can come back elsewhere only: its path is taken now.
+    assert_eq!(
+        refused_code(&w.write(
+            12,
+            12,
+            MemoryChange::Restore {
+                memory_id: mem_id(2),
+                source: ver_id(2),
+                precondition: None,
+            }
+        )),
+        Some(ErrorCode::MemoryPathConflict)
+    );
+    // Onto a free path: one modified version, no deleted one.
+    assert!(matches!(
+        w.write(12, 12, replace(1, "/final.md", None, 13)),
+        MemoryWriteOutcome::Written { memory: Some(ref m), .. } if m.path == path("/final.md")
+    ));
+    assert_eq!(
+        backend
+            .get_version(&w.workspace, &w.store, &ver_id(13))
+            .unwrap(),
+        None
+    );
+    assert_eq!(w.versions(None).len(), before.len() + 3);
+    // An archived store refuses, and the memory at the target stays.
+    let mut archived = backend.get_store(&w.workspace, &w.store).unwrap().unwrap();
+    archived.archived_at = Some(at(20));
+    backend.put_store(&w.workspace, &archived).unwrap();
+    assert_eq!(
+        refused_code(&w.write(20, 20, replace(1, "/dir/inner.md", None, 21))),
+        Some(ErrorCode::MemoryStoreArchived)
+    );
+    assert!(
+        backend
+            .get_memory(&w.workspace, &w.store, &mem_id(3))
+            .unwrap()
+            .is_some()
+    );
+}
+
 /// Redaction nulls content, path, hash and size, is idempotent, and is refused for a live
 /// memory's current version; a redacted version cannot be restored.
 pub fn redaction_is_irreversible_and_spares_current_versions<B: StoreBackend>(

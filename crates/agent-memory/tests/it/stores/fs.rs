@@ -413,3 +413,131 @@ fn session_writes_follow_the_store_policy() {
     );
     assert!(st.paths(&reject).is_empty());
 }
+
+/// The helpers a real file system needs: stat without content, exclusive create, and a rename
+/// that replaces the file at its destination in one transaction.
+#[test]
+fn stat_create_and_replacing_rename_for_a_file_system() {
+    use agent_memory::FsStat;
+    let st = Stores::new();
+    let s = &st.service;
+    let store = st.store(json!({"name": "Notes"}));
+    let shared = st.store(json!({"name": "Shared"}));
+    st.memory(&shared, "/fact.md", "fixed");
+    let agent = st.session(json!([
+        {"type": "memory_store", "memory_store_id": store},
+        {"type": "memory_store", "memory_store_id": shared, "access": "read_only"},
+    ]));
+    let draft = s
+        .fs_create_path(&agent, "/mnt/memory/notes/draft.md", "new text".into())
+        .unwrap();
+    let old = s
+        .fs_create_path(&agent, "/mnt/memory/notes/dir/notes.md", "old text".into())
+        .unwrap();
+    // Exclusive: a memory there (or above it) is a conflict, never an update.
+    for path in ["/mnt/memory/notes/draft.md", "/mnt/memory/notes/draft.md/x"] {
+        assert_eq!(
+            code(s.fs_create_path(&agent, path, "x".into())),
+            ErrorCode::MemoryPathConflict,
+            "{path}"
+        );
+    }
+    assert_eq!(
+        code(s.fs_create_path(&agent, "/mnt/memory/shared/new.md", "x".into())),
+        ErrorCode::MemoryStoreReadOnly
+    );
+    assert_eq!(
+        code(s.fs_create_path(&agent, "/mnt/memory/notes/a\\b", "x".into())),
+        ErrorCode::MemoryPathInvalid
+    );
+    // Stat: the mounts directory, mount roots, implicit directories, files; 404 for nothing.
+    assert_eq!(
+        s.fs_stat_path(&agent, "/mnt/memory/").unwrap(),
+        FsStat::Mounts
+    );
+    assert_eq!(
+        s.fs_stat_path(&agent, "/mnt/memory/shared").unwrap(),
+        FsStat::Dir { read_only: true }
+    );
+    assert_eq!(
+        s.fs_stat_path(&agent, "/mnt/memory/notes/dir/").unwrap(),
+        FsStat::Dir { read_only: false }
+    );
+    match s
+        .fs_stat_path(&agent, "/mnt/memory/notes/draft.md")
+        .unwrap()
+    {
+        FsStat::File { memory, read_only } => {
+            assert!(!read_only);
+            assert_eq!(memory, draft.metadata());
+        }
+        other => panic!("{other:?}"),
+    }
+    for missing in ["/mnt/memory/notes/dra", "/mnt/memory/notes/dir/notes"] {
+        assert_eq!(
+            code(s.fs_stat_path(&agent, missing)),
+            ErrorCode::MemoryNotFound,
+            "{missing}"
+        );
+    }
+    assert_eq!(
+        code(s.fs_stat_path(&agent, "/mnt/memory/other")),
+        ErrorCode::MemoryPathInvalid
+    );
+    // A plain rename refuses the taken path; the replacing one replaces it.
+    assert_eq!(
+        code(s.fs_rename_path(
+            &agent,
+            "/mnt/memory/notes/draft.md",
+            "/mnt/memory/notes/dir/notes.md"
+        )),
+        ErrorCode::MemoryPathConflict
+    );
+    st.clock.advance_seconds(1);
+    let before = st.versions(&store).len();
+    let moved = s
+        .fs_rename_replacing_path(
+            &agent,
+            "/mnt/memory/notes/draft.md",
+            "/mnt/memory/notes/dir/notes.md",
+        )
+        .unwrap();
+    assert_eq!(
+        (&moved.id, moved.path.as_str(), moved.content.as_str()),
+        (&draft.id, "/dir/notes.md", "new text")
+    );
+    let versions = st.versions(&store);
+    assert_eq!(versions.len(), before + 2);
+    let newest: Vec<(String, VersionOperation)> = versions[..2]
+        .iter()
+        .map(|v| (v.memory_id.as_str().to_owned(), v.operation))
+        .collect();
+    assert!(newest.contains(&(draft.id.as_str().to_owned(), VersionOperation::Modified)));
+    assert!(newest.contains(&(old.id.as_str().to_owned(), VersionOperation::Deleted)));
+    assert_eq!(versions[0].created_at, versions[1].created_at);
+    assert_eq!(st.paths(&store), ["/dir/notes.md"]);
+    // Onto a directory: still a conflict; across mounts or in a read-only one: refused.
+    s.fs_create_path(&agent, "/mnt/memory/notes/x.md", "x".into())
+        .unwrap();
+    assert_eq!(
+        code(s.fs_rename_replacing_path(&agent, "/mnt/memory/notes/x.md", "/mnt/memory/notes/dir")),
+        ErrorCode::MemoryPathConflict
+    );
+    assert_eq!(
+        code(s.fs_rename_replacing_path(
+            &agent,
+            "/mnt/memory/notes/x.md",
+            "/mnt/memory/shared/fact.md"
+        )),
+        ErrorCode::MemoryPathInvalid
+    );
+    assert_eq!(
+        code(s.fs_rename_replacing_path(
+            &agent,
+            "/mnt/memory/shared/fact.md",
+            "/mnt/memory/shared/b.md"
+        )),
+        ErrorCode::MemoryStoreReadOnly
+    );
+    assert_eq!(st.versions(&shared).len(), 1);
+}

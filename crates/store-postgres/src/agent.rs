@@ -1,0 +1,654 @@
+//! Agent memories and governance state: [`Backend`] on relational tables.
+//!
+//! Every operation that decides (remember) or changes an owner's versions runs in one
+//! transaction holding, in this order, the workspace's advisory lock (shared; workspace-wide
+//! purges and deletions take it exclusively), the owner's and — for remember — the credential's.
+//! The fixed order makes the locks deadlock-free; holding them makes the decision and its writes
+//! atomic across every process on the database.
+
+use std::sync::Arc;
+
+use memory_core::{
+    AgentMemory, AgentMemoryId, ApiError, CredentialId, Settings, StoredEmbedding, Timestamp,
+    WorkspaceId,
+};
+use r2d2_postgres::postgres::{Row, Transaction, types::ToSql};
+use store_trait::{
+    Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
+    check_decided_write,
+};
+
+use crate::{PostgresBackend, db, lock};
+
+const COLUMNS: &str = "record, superseded_at";
+
+/// Locks `key` (length-delimited components, so no two keys collide by concatenation) of
+/// `class` until the transaction ends.
+fn lock(tx: &mut Transaction<'_>, class: i32, parts: &[&str], shared: bool) -> Result<(), Error> {
+    let mut key = String::new();
+    for part in parts {
+        key.push_str(&part.len().to_string());
+        key.push(':');
+        key.push_str(part);
+    }
+    let sql = if shared {
+        "SELECT pg_advisory_xact_lock_shared($1, hashtext(current_schema() || ':' || $2))"
+    } else {
+        "SELECT pg_advisory_xact_lock($1, hashtext(current_schema() || ':' || $2))"
+    };
+    tx.execute(sql, &[&class, &key]).map_err(db)?;
+    Ok(())
+}
+
+/// The locks of an operation on one owner's versions.
+fn lock_owner(tx: &mut Transaction<'_>, owner: &Owner) -> Result<(), Error> {
+    lock(tx, lock::WORKSPACE, &[owner.workspace.as_str()], true)?;
+    lock(
+        tx,
+        lock::OWNER,
+        &[owner.workspace.as_str(), owner.member.as_str()],
+        false,
+    )
+}
+
+/// The lock of a workspace-wide change.
+fn lock_workspace(tx: &mut Transaction<'_>, workspace: &WorkspaceId) -> Result<(), Error> {
+    lock(tx, lock::WORKSPACE, &[workspace.as_str()], false)
+}
+
+fn decode(row: &Row) -> Result<AgentMemory, Error> {
+    let bytes: &[u8] = row.get(0);
+    let mut memory = store_trait::codec::decode(bytes)
+        .map_err(|e| Error::Backend(format!("undecodable version: {e}")))?;
+    // The column is authoritative: superseding updates it without rewriting the record.
+    memory.superseded_at = row
+        .get::<_, Option<i64>>(1)
+        .map(Timestamp::from_millis_saturating);
+    Ok(memory)
+}
+
+fn decode_all(rows: &[Row]) -> Result<Vec<AgentMemory>, Error> {
+    rows.iter().map(decode).collect()
+}
+
+fn insert(tx: &mut Transaction<'_>, memory: &AgentMemory) -> Result<(), Error> {
+    let record = store_trait::codec::encode(memory)
+        .map_err(|e| Error::Backend(format!("encoding a version: {e}")))?;
+    let documents: Vec<&str> = memory
+        .citations
+        .iter()
+        .map(|c| c.document_id.as_str())
+        .collect();
+    let collections: Vec<&str> = memory
+        .citations
+        .iter()
+        .map(|c| c.collection_id.as_str())
+        .collect();
+    tx.execute(
+        "INSERT INTO agent_memory_versions (workspace, member, id, created_at, superseded_at, \
+         namespace, key, collection_id, documents, collections, record) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        &[
+            &memory.workspace.as_str(),
+            &memory.member.as_str(),
+            &memory.id.as_str(),
+            &memory.created_at.as_millis(),
+            &memory.superseded_at.map(Timestamp::as_millis),
+            &memory.namespace,
+            &memory.key,
+            &memory.collection_id,
+            &documents,
+            &collections,
+            &record,
+        ],
+    )
+    .map_err(db)?;
+    Ok(())
+}
+
+/// Newest first, as the trait answers removals.
+fn newest_first(mut versions: Vec<AgentMemory>) -> Vec<AgentMemory> {
+    versions.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
+    versions
+}
+
+/// Removes every version of (namespace, key) and, when there was one, the key's index entry
+/// (resetting its numbering).
+fn forget_key_in(
+    tx: &mut Transaction<'_>,
+    owner: &Owner,
+    namespace: &str,
+    key: &str,
+) -> Result<Vec<AgentMemory>, Error> {
+    let rows = tx
+        .query(
+            &format!(
+                "DELETE FROM agent_memory_versions WHERE workspace = $1 AND member = $2 \
+                 AND namespace = $3 AND key = $4 RETURNING {COLUMNS}"
+            ),
+            &[
+                &owner.workspace.as_str(),
+                &owner.member.as_str(),
+                &namespace,
+                &key,
+            ],
+        )
+        .map_err(db)?;
+    if !rows.is_empty() {
+        tx.execute(
+            "DELETE FROM agent_memory_keys WHERE workspace = $1 AND member = $2 \
+             AND namespace = $3 AND key = $4",
+            &[
+                &owner.workspace.as_str(),
+                &owner.member.as_str(),
+                &namespace,
+                &key,
+            ],
+        )
+        .map_err(db)?;
+    }
+    Ok(newest_first(decode_all(&rows)?))
+}
+
+/// After a purge: keys whose current version is gone have none (older versions stay superseded).
+fn orphan_keys(tx: &mut Transaction<'_>, workspace: &WorkspaceId) -> Result<(), Error> {
+    tx.execute(
+        "UPDATE agent_memory_keys k SET current_id = NULL WHERE k.workspace = $1 \
+         AND k.current_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM agent_memory_versions v \
+         WHERE v.workspace = k.workspace AND v.member = k.member AND v.id = k.current_id)",
+        &[&workspace.as_str()],
+    )
+    .map_err(db)?;
+    Ok(())
+}
+
+impl PostgresBackend {
+    fn purge_where(
+        &self,
+        workspace: &WorkspaceId,
+        condition: &str,
+        param: &(dyn ToSql + Sync),
+    ) -> Result<u64, Error> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction().map_err(db)?;
+        lock_workspace(&mut tx, workspace)?;
+        let removed = tx
+            .execute(
+                &format!("DELETE FROM agent_memory_versions WHERE workspace = $1 AND {condition}"),
+                &[&workspace.as_str(), param],
+            )
+            .map_err(db)?;
+        if removed > 0 {
+            orphan_keys(&mut tx, workspace)?;
+        }
+        tx.commit().map_err(db)?;
+        Ok(removed)
+    }
+
+    /// Versions of `owner` in scan order with the extra conditions (parameters from `$3`).
+    fn select_versions(
+        &self,
+        owner: &Owner,
+        conditions: &[String],
+        params: &[&(dyn ToSql + Sync)],
+        limit: usize,
+    ) -> Result<Vec<AgentMemory>, Error> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let mut sql = format!(
+            "SELECT {COLUMNS} FROM agent_memory_versions WHERE workspace = $1 AND member = $2"
+        );
+        for c in conditions {
+            sql.push_str(" AND ");
+            sql.push_str(c);
+        }
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let ws = owner.workspace.as_str();
+        let member = owner.member.as_str();
+        let mut all: Vec<&(dyn ToSql + Sync)> = vec![&ws, &member];
+        all.extend_from_slice(params);
+        sql.push_str(&format!(
+            " ORDER BY created_at DESC, id DESC LIMIT ${}",
+            all.len() + 1
+        ));
+        all.push(&limit);
+        let mut conn = self.conn()?;
+        let rows = conn.query(&sql, &all).map_err(db)?;
+        decode_all(&rows)
+    }
+}
+
+impl Backend for PostgresBackend {
+    fn remember(
+        &self,
+        owner: &Owner,
+        credential: &CredentialId,
+        key: Option<(&str, &str)>,
+        window_start: Timestamp,
+        expired_cutoff: Timestamp,
+        decide: &mut dyn FnMut(&RememberState) -> Result<RememberWrite, ApiError>,
+    ) -> Result<RememberOutcome, Error> {
+        let ws = owner.workspace.as_str();
+        let member = owner.member.as_str();
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction().map_err(db)?;
+        lock_owner(&mut tx, owner)?;
+        lock(&mut tx, lock::CREDENTIAL, &[ws, credential.as_str()], false)?;
+
+        let window: Vec<i64> = tx
+            .query_opt(
+                "SELECT instants FROM rate_windows WHERE workspace = $1 AND credential = $2",
+                &[&ws, &credential.as_str()],
+            )
+            .map_err(db)?
+            .map_or_else(Vec::new, |r| r.get(0));
+        let window: Vec<i64> = window
+            .into_iter()
+            .filter(|t| *t > window_start.as_millis())
+            .collect();
+        let stored: i64 = tx
+            .query_one(
+                "SELECT count(*) FROM agent_memory_versions WHERE workspace = $1 AND member = $2 \
+                 AND created_at > $3",
+                &[&ws, &member, &expired_cutoff.as_millis()],
+            )
+            .map_err(db)?
+            .get(0);
+        let (current, last_version) = match key {
+            None => (None, 0),
+            Some((namespace, k)) => {
+                let row = tx
+                    .query_opt(
+                        &format!(
+                            "SELECT {COLUMNS}, k.last_version FROM agent_memory_keys k \
+                             LEFT JOIN agent_memory_versions v ON v.workspace = k.workspace \
+                             AND v.member = k.member AND v.id = k.current_id \
+                             WHERE k.workspace = $1 AND k.member = $2 AND k.namespace = $3 \
+                             AND k.key = $4"
+                        ),
+                        &[&ws, &member, &namespace, &k],
+                    )
+                    .map_err(db)?;
+                match row {
+                    None => (None, 0),
+                    Some(row) => {
+                        let last: i32 = row.get(2);
+                        let current = match row.get::<_, Option<&[u8]>>(0) {
+                            Some(_) => Some(decode(&row)?),
+                            None => None,
+                        };
+                        (current, u32::try_from(last).unwrap_or(0))
+                    }
+                }
+            }
+        };
+        let state = RememberState {
+            window: window
+                .iter()
+                .map(|t| Timestamp::from_millis_saturating(*t))
+                .collect(),
+            stored_versions: u64::try_from(stored).unwrap_or(0),
+            current,
+            last_version,
+        };
+        let write = match decide(&state) {
+            Ok(write) => write,
+            Err(refusal) => return Ok(RememberOutcome::Refused(refusal)),
+        };
+        let record = write.record;
+        let id_taken = tx
+            .query_opt(
+                "SELECT 1 FROM agent_memory_versions WHERE workspace = $1 AND member = $2 AND id = $3",
+                &[&ws, &member, &record.id.as_str()],
+            )
+            .map_err(db)?
+            .is_some();
+        check_decided_write(owner, credential, key, &record, id_taken)
+            .map_err(Error::InvalidWrite)?;
+
+        let mut superseded = None;
+        if write.supersede_current
+            && let Some(mut current) = state.current
+        {
+            tx.execute(
+                "UPDATE agent_memory_versions SET superseded_at = $4 \
+                 WHERE workspace = $1 AND member = $2 AND id = $3",
+                &[
+                    &ws,
+                    &member,
+                    &current.id.as_str(),
+                    &record.created_at.as_millis(),
+                ],
+            )
+            .map_err(db)?;
+            current.superseded_at = Some(record.created_at);
+            superseded = Some(current);
+        }
+        insert(&mut tx, &record)?;
+        let mut instants = window;
+        instants.push(record.created_at.as_millis());
+        // Oldest first, whatever order concurrent callers' clocks gave.
+        instants.sort_unstable();
+        tx.execute(
+            "INSERT INTO rate_windows (workspace, credential, instants) VALUES ($1, $2, $3) \
+             ON CONFLICT (workspace, credential) DO UPDATE SET instants = EXCLUDED.instants",
+            &[&ws, &credential.as_str(), &instants],
+        )
+        .map_err(db)?;
+        if let Some((namespace, k)) = key {
+            let version = i32::try_from(record.version).unwrap_or(i32::MAX);
+            tx.execute(
+                "INSERT INTO agent_memory_keys (workspace, member, namespace, key, current_id, \
+                 last_version) VALUES ($1, $2, $3, $4, $5, $6) \
+                 ON CONFLICT (workspace, member, namespace, key) DO UPDATE SET \
+                 current_id = EXCLUDED.current_id, \
+                 last_version = GREATEST(agent_memory_keys.last_version, EXCLUDED.last_version)",
+                &[&ws, &member, &namespace, &k, &record.id.as_str(), &version],
+            )
+            .map_err(db)?;
+        }
+        tx.commit().map_err(db)?;
+        Ok(RememberOutcome::Written { record, superseded })
+    }
+
+    fn get(&self, owner: &Owner, id: &AgentMemoryId) -> Result<Option<AgentMemory>, Error> {
+        let mut conn = self.conn()?;
+        let row = conn
+            .query_opt(
+                &format!(
+                    "SELECT {COLUMNS} FROM agent_memory_versions \
+                     WHERE workspace = $1 AND member = $2 AND id = $3"
+                ),
+                &[
+                    &owner.workspace.as_str(),
+                    &owner.member.as_str(),
+                    &id.as_str(),
+                ],
+            )
+            .map_err(db)?;
+        row.as_ref().map(decode).transpose()
+    }
+
+    fn current_of_key(
+        &self,
+        owner: &Owner,
+        namespace: &str,
+        key: &str,
+    ) -> Result<Option<AgentMemory>, Error> {
+        let mut conn = self.conn()?;
+        let row = conn
+            .query_opt(
+                &format!(
+                    "SELECT {COLUMNS} FROM agent_memory_keys k JOIN agent_memory_versions v \
+                     ON v.workspace = k.workspace AND v.member = k.member AND v.id = k.current_id \
+                     WHERE k.workspace = $1 AND k.member = $2 AND k.namespace = $3 AND k.key = $4"
+                ),
+                &[
+                    &owner.workspace.as_str(),
+                    &owner.member.as_str(),
+                    &namespace,
+                    &key,
+                ],
+            )
+            .map_err(db)?;
+        row.as_ref().map(decode).transpose()
+    }
+
+    fn scan(&self, owner: &Owner, query: &ScanQuery) -> Result<Vec<AgentMemory>, Error> {
+        let cutoff = query.expired_cutoff.as_millis();
+        let valid_at = query.valid_at.as_millis();
+        let mut conditions = vec![
+            "created_at > $3".to_owned(),
+            "created_at <= $4".to_owned(),
+            "(superseded_at IS NULL OR superseded_at > $4)".to_owned(),
+        ];
+        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&cutoff, &valid_at];
+        let after_at = query.after.as_ref().map(|(t, _)| t.as_millis());
+        let after_id = query.after.as_ref().map(|(_, id)| id.as_str());
+        for (column, value) in [
+            ("namespace", &query.namespace),
+            ("key", &query.key),
+            ("collection_id", &query.collection_id),
+        ] {
+            if let Some(value) = value {
+                params.push(value);
+                conditions.push(format!("{column} = ${}", params.len() + 2));
+            }
+        }
+        if let (Some(at), Some(id)) = (&after_at, &after_id) {
+            params.push(at);
+            params.push(id);
+            conditions.push(format!(
+                "(created_at, id) < (${}, ${})",
+                params.len() + 1,
+                params.len() + 2
+            ));
+        }
+        self.select_versions(owner, &conditions, &params, query.limit)
+    }
+
+    fn scan_shared(
+        &self,
+        owner: &Owner,
+        query: &ScanQuery,
+    ) -> Result<Vec<Arc<AgentMemory>>, Error> {
+        Ok(self.scan(owner, query)?.into_iter().map(Arc::new).collect())
+    }
+
+    fn versions(
+        &self,
+        owner: &Owner,
+        expired_cutoff: Timestamp,
+        after: Option<&(Timestamp, AgentMemoryId)>,
+        limit: usize,
+    ) -> Result<Vec<AgentMemory>, Error> {
+        let cutoff = expired_cutoff.as_millis();
+        let mut conditions = vec!["created_at > $3".to_owned()];
+        let mut params: Vec<&(dyn ToSql + Sync)> = vec![&cutoff];
+        let after_at = after.map(|(t, _)| t.as_millis());
+        let after_id = after.map(|(_, id)| id.as_str());
+        if let (Some(at), Some(id)) = (&after_at, &after_id) {
+            params.push(at);
+            params.push(id);
+            conditions.push("(created_at, id) < ($4, $5)".to_owned());
+        }
+        self.select_versions(owner, &conditions, &params, limit)
+    }
+
+    fn set_embedding(
+        &self,
+        owner: &Owner,
+        id: &AgentMemoryId,
+        embedding: &StoredEmbedding,
+    ) -> Result<bool, Error> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction().map_err(db)?;
+        lock_owner(&mut tx, owner)?;
+        let params: [&(dyn ToSql + Sync); 3] = [
+            &owner.workspace.as_str(),
+            &owner.member.as_str(),
+            &id.as_str(),
+        ];
+        let Some(row) = tx
+            .query_opt(
+                &format!(
+                    "SELECT {COLUMNS} FROM agent_memory_versions \
+                     WHERE workspace = $1 AND member = $2 AND id = $3"
+                ),
+                &params,
+            )
+            .map_err(db)?
+        else {
+            return Ok(false);
+        };
+        let mut memory = decode(&row)?;
+        memory.ranking.embedding = Some(embedding.clone());
+        memory.superseded_at = None;
+        let record = store_trait::codec::encode(&memory)
+            .map_err(|e| Error::Backend(format!("encoding a version: {e}")))?;
+        tx.execute(
+            "UPDATE agent_memory_versions SET record = $4 \
+             WHERE workspace = $1 AND member = $2 AND id = $3",
+            &[params[0], params[1], params[2], &record],
+        )
+        .map_err(db)?;
+        tx.commit().map_err(db)?;
+        Ok(true)
+    }
+
+    fn forget_key(
+        &self,
+        owner: &Owner,
+        namespace: &str,
+        key: &str,
+    ) -> Result<Vec<AgentMemory>, Error> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction().map_err(db)?;
+        lock_owner(&mut tx, owner)?;
+        let removed = forget_key_in(&mut tx, owner, namespace, key)?;
+        tx.commit().map_err(db)?;
+        Ok(removed)
+    }
+
+    fn forget_id(&self, owner: &Owner, id: &AgentMemoryId) -> Result<Vec<AgentMemory>, Error> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction().map_err(db)?;
+        lock_owner(&mut tx, owner)?;
+        let rows = tx
+            .query(
+                &format!(
+                    "SELECT {COLUMNS} FROM agent_memory_versions \
+                     WHERE workspace = $1 AND member = $2 AND id = $3"
+                ),
+                &[
+                    &owner.workspace.as_str(),
+                    &owner.member.as_str(),
+                    &id.as_str(),
+                ],
+            )
+            .map_err(db)?;
+        let Some(row) = rows.first() else {
+            return Ok(Vec::new());
+        };
+        let memory = decode(row)?;
+        let removed = match &memory.key {
+            Some(key) => forget_key_in(&mut tx, owner, &memory.namespace, key)?,
+            None => {
+                tx.execute(
+                    "DELETE FROM agent_memory_versions WHERE workspace = $1 AND member = $2 \
+                     AND id = $3",
+                    &[
+                        &owner.workspace.as_str(),
+                        &owner.member.as_str(),
+                        &id.as_str(),
+                    ],
+                )
+                .map_err(db)?;
+                vec![memory]
+            }
+        };
+        tx.commit().map_err(db)?;
+        Ok(removed)
+    }
+
+    fn delete_owner(&self, owner: &Owner) -> Result<u64, Error> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction().map_err(db)?;
+        lock_owner(&mut tx, owner)?;
+        let params: [&(dyn ToSql + Sync); 2] = [&owner.workspace.as_str(), &owner.member.as_str()];
+        let removed = tx
+            .execute(
+                "DELETE FROM agent_memory_versions WHERE workspace = $1 AND member = $2",
+                &params,
+            )
+            .map_err(db)?;
+        tx.execute(
+            "DELETE FROM agent_memory_keys WHERE workspace = $1 AND member = $2",
+            &params,
+        )
+        .map_err(db)?;
+        tx.commit().map_err(db)?;
+        Ok(removed)
+    }
+
+    fn delete_workspace(&self, workspace: &WorkspaceId) -> Result<u64, Error> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction().map_err(db)?;
+        lock_workspace(&mut tx, workspace)?;
+        let removed = tx
+            .execute(
+                "DELETE FROM agent_memory_versions WHERE workspace = $1",
+                &[&workspace.as_str()],
+            )
+            .map_err(db)?;
+        tx.execute(
+            "DELETE FROM agent_memory_keys WHERE workspace = $1",
+            &[&workspace.as_str()],
+        )
+        .map_err(db)?;
+        tx.commit().map_err(db)?;
+        Ok(removed)
+    }
+
+    fn purge_expired(&self, workspace: &WorkspaceId, cutoff: Timestamp) -> Result<u64, Error> {
+        self.purge_where(workspace, "created_at <= $2", &cutoff.as_millis())
+    }
+
+    fn purge_document(&self, workspace: &WorkspaceId, document_id: &str) -> Result<u64, Error> {
+        self.purge_where(workspace, "$2 = ANY(documents)", &document_id)
+    }
+
+    fn purge_collection(&self, workspace: &WorkspaceId, collection_id: &str) -> Result<u64, Error> {
+        self.purge_where(
+            workspace,
+            "(collection_id = $2 OR $2 = ANY(collections))",
+            &collection_id,
+        )
+    }
+
+    fn stored_versions(&self, owner: &Owner, expired_cutoff: Timestamp) -> Result<u64, Error> {
+        let mut conn = self.conn()?;
+        let n: i64 = conn
+            .query_one(
+                "SELECT count(*) FROM agent_memory_versions WHERE workspace = $1 AND member = $2 \
+                 AND created_at > $3",
+                &[
+                    &owner.workspace.as_str(),
+                    &owner.member.as_str(),
+                    &expired_cutoff.as_millis(),
+                ],
+            )
+            .map_err(db)?
+            .get(0);
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    fn settings(&self, workspace: &WorkspaceId) -> Result<Option<Settings>, Error> {
+        let mut conn = self.conn()?;
+        let row = conn
+            .query_opt(
+                "SELECT settings FROM workspace_settings WHERE workspace = $1",
+                &[&workspace.as_str()],
+            )
+            .map_err(db)?;
+        row.map(|r| {
+            serde_json::from_str(r.get(0))
+                .map_err(|e| Error::Backend(format!("undecodable settings: {e}")))
+        })
+        .transpose()
+    }
+
+    fn put_settings(&self, workspace: &WorkspaceId, settings: &Settings) -> Result<(), Error> {
+        let json = serde_json::to_string(settings)
+            .map_err(|e| Error::Backend(format!("encoding settings: {e}")))?;
+        let mut conn = self.conn()?;
+        conn.execute(
+            "INSERT INTO workspace_settings (workspace, settings) VALUES ($1, $2) \
+             ON CONFLICT (workspace) DO UPDATE SET settings = EXCLUDED.settings",
+            &[&workspace.as_str(), &json],
+        )
+        .map_err(db)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,145 @@
+//! The test database: reachability (skip or fail), fresh schemas and backends.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use r2d2_postgres::postgres::{Client, NoTls};
+use store_postgres::PostgresBackend;
+use store_trait::conformance::Guarded;
+
+/// The environment variable naming the test database.
+pub const URL_VAR: &str = "AGENT_MEMORY_TEST_DATABASE_URL";
+
+/// The test database's URL when it is reachable. Otherwise `None` after saying why once — or a
+/// panic when `CI` is set or the URL is set but unreachable: a database that was asked for must
+/// be tested.
+pub fn url() -> Option<&'static str> {
+    static URL: OnceLock<Result<String, String>> = OnceLock::new();
+    let found = URL.get_or_init(|| {
+        let url = std::env::var(URL_VAR).map_err(|_| format!("{URL_VAR} is not set"))?;
+        match Client::connect(&url, NoTls) {
+            Ok(mut client) => drop_leftovers(&mut client),
+            Err(e) => panic!("{URL_VAR} is set but PostgreSQL is unreachable: {e}"),
+        }
+        Ok(url)
+    });
+    match found {
+        Ok(url) => Some(url),
+        Err(why) => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI is set but the PostgreSQL tests cannot run: {why}"
+            );
+            static SAID: OnceLock<()> = OnceLock::new();
+            // Straight to the process's stderr: the test harness captures `eprintln!`.
+            SAID.get_or_init(|| {
+                let _ = writeln!(std::io::stderr(), "skipping the PostgreSQL tests: {why}");
+            });
+            None
+        }
+    }
+}
+
+/// True when the database is there (see [`url`]).
+pub fn ready() -> bool {
+    url().is_some()
+}
+
+/// A schema of its own, dropped with everything in it when this is dropped.
+pub struct Schema {
+    pub url: String,
+    pub name: String,
+}
+
+impl Schema {
+    /// A new, unique schema name (created by the first backend opened in it).
+    pub fn fresh() -> Schema {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let url = url().expect("the test database").to_owned();
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let name = format!(
+            "t_{}_{}_{nanos}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        Schema { url, name }
+    }
+
+    /// A backend on this schema with `pool` connections.
+    pub fn backend(&self, pool: u32) -> PostgresBackend {
+        PostgresBackend::connect_in_schema(&self.url, &self.name, pool).expect("open the backend")
+    }
+}
+
+impl Drop for Schema {
+    fn drop(&mut self) {
+        if let Ok(mut client) = Client::connect(&self.url, NoTls) {
+            let _ =
+                client.batch_execute(&format!("DROP SCHEMA IF EXISTS \"{}\" CASCADE", self.name));
+        }
+    }
+}
+
+/// Migrated schemas whose backend was dropped, emptied for the next factory call: the
+/// model-based tests open a backend per case, and creating a schema each time would be most of
+/// their run time.
+static FREE: Mutex<Vec<Schema>> = Mutex::new(Vec::new());
+
+/// A schema of [`FREE`] in use; it goes back there when dropped.
+pub struct Reused(Option<Schema>);
+
+impl Drop for Reused {
+    fn drop(&mut self) {
+        if let Some(schema) = self.0.take() {
+            FREE.lock().unwrap_or_else(|e| e.into_inner()).push(schema);
+        }
+    }
+}
+
+/// A fresh backend: an emptied schema from earlier tests of this process, or a new one (pool
+/// of 10: the races run 8 threads).
+pub fn fresh() -> Guarded<PostgresBackend, Reused> {
+    let reused = FREE.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    let schema = match reused {
+        Some(schema) => {
+            let mut client = Client::connect(&schema.url, NoTls).expect("the test database");
+            client
+                .batch_execute(&format!(
+                    "SET search_path = \"{}\"; TRUNCATE agent_memory_versions, agent_memory_keys, \
+                     rate_windows, workspace_settings, memory_store_kv",
+                    schema.name
+                ))
+                .expect("empty a reused schema");
+            schema
+        }
+        None => Schema::fresh(),
+    };
+    Guarded {
+        backend: schema.backend(10),
+        guard: Reused(Some(schema)),
+    }
+}
+
+/// Drops the test schemas that processes no longer running left behind (those of [`FREE`] live
+/// as long as their process). Linux only: it asks `/proc` whether the process is alive.
+fn drop_leftovers(client: &mut Client) {
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    let Ok(rows) = client.query(
+        "SELECT nspname FROM pg_namespace WHERE nspname LIKE 't\\_%'",
+        &[],
+    ) else {
+        return;
+    };
+    for row in rows {
+        let name: String = row.get(0);
+        let pid = name.split('_').nth(1).unwrap_or("");
+        if !pid.is_empty() && !std::path::Path::new("/proc").join(pid).exists() {
+            let _ = client.batch_execute(&format!("DROP SCHEMA IF EXISTS \"{name}\" CASCADE"));
+        }
+    }
+}
