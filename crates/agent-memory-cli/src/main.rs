@@ -112,7 +112,7 @@ enum Command {
     ///
     /// Logs go to stderr. See docs/mcp-server.md for a client configuration.
     Mcp(mcp::McpArgs),
-    /// Mount a session's memory stores as files at DIR (Linux, FUSE): DIR/<slug>/… for each
+    /// Mount a session's memory stores as files at DIR (Linux, FUSE): `DIR/<slug>/…` for each
     /// mount, used with any file tool; each closed file is one version. Runs in the foreground
     /// until Ctrl-C or SIGTERM, which unmount. DIR must exist and be empty.
     Mount(mount::MountArgs),

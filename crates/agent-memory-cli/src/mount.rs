@@ -11,7 +11,7 @@ pub(crate) struct MountArgs {
     /// The session whose mounts appear under DIR (`sesn_…`, from `sessions create`).
     #[arg(long)]
     session: String,
-    /// An existing, empty directory; each mount of the session appears as DIR/<slug>/.
+    /// An existing, empty directory; each mount of the session appears as `DIR/<slug>/`.
     dir: PathBuf,
 }
 
