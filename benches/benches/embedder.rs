@@ -18,31 +18,14 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
-use agent_memory::{
-    AgentCaller, AgentCredential, Embedder, HashingEmbedder, ManualClock, MemberCaller,
-    MemoryService,
-};
-use citation_verify::{Entity, InMemoryPassageSource, Passage};
+use agent_memory::{Embedder, HashingEmbedder};
+use benches::world::World;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use embed_candle::CandleEmbedder;
-use fusion_rank::TermStats;
-use memory_core::{
-    AgentMemory, AgentMemoryId, Citation, ContextBinding, CredentialId, MemberId, MemoryText,
-    RankingData, Role, Scope, SeededIdGenerator, StoredEmbedding, Timestamp, WorkspaceId,
-};
-use serde_json::json;
-use store_trait::{Backend, InMemoryBackend, Owner, RememberWrite};
+use store_trait::InMemoryBackend;
 
-const MEMORIES: usize = 5_000;
-const CITED: usize = 300;
 /// A typical question to an agent's memory, for the query-embedding latency.
 const QUESTION: &str = "how should I format my answers?";
-
-struct World {
-    service: MemoryService,
-    caller: AgentCaller,
-    query: serde_json::Value,
-}
 
 /// The model, when `AGENT_MEMORY_TEST_MODEL_DIR` names a loadable one.
 fn model() -> Option<Arc<CandleEmbedder>> {
@@ -80,126 +63,12 @@ fn vectors(
     }
 }
 
-fn store(backend: &dyn Backend, record: AgentMemory) {
-    let owner = Owner::new(record.workspace.clone(), record.member.clone());
-    let credential = record.credential.clone();
-    let start = record.created_at.minus_seconds(3600);
-    let cutoff = record.created_at.minus_days(365);
-    backend
-        .remember(&owner, &credential, None, start, cutoff, &mut |_| {
-            Ok(RememberWrite {
-                record: record.clone(),
-                supersede_current: false,
-            })
-        })
-        .expect("the backend stores the record");
-}
-
 /// P6's world, embedded with `embedder` (`model` is the same embedder when it is the model).
 fn world(embedder: Arc<dyn Embedder>, model: Option<&CandleEmbedder>) -> World {
-    let backend = Arc::new(InMemoryBackend::new());
-    let start = Timestamp::parse("2026-01-01T00:00:00Z").unwrap();
-    let clock = Arc::new(ManualClock::new(start));
-    let passages = Arc::new(InMemoryPassageSource::new());
-    let ws = WorkspaceId::new("ws").unwrap();
-    let alice = MemberId::new("alice").unwrap();
-    let cred = CredentialId::new("cred_a").unwrap();
-    let ids = SeededIdGenerator::new(1);
-    let vocabulary = benches::vocabulary(0xBEEF, 2_000);
-    let texts = benches::recall_texts(0xFACE, &vocabulary, MEMORIES, 40);
-    for i in 0..CITED * 2 {
-        let passage = Passage::new(
-            format!("p{i}"),
-            format!("d{}", i / 2),
-            "c1",
-            1,
-            format!("passage body {i}"),
-        )
-        .with_entities(vec![Entity::new(
-            format!("e{}", i % 50),
-            format!("{} entity", vocabulary[i % 50]),
-        )]);
-        passages.put_passage(&ws, passage);
-    }
-    let masked: Vec<MemoryText> = texts.iter().map(|t| MemoryText::mask(t).0).collect();
-    let refs: Vec<&str> = masked.iter().map(MemoryText::as_str).collect();
-    let vectors = vectors(embedder.as_ref(), model, &refs);
-    for (i, (text, vector)) in masked.into_iter().zip(vectors).enumerate() {
-        let at = start.plus_seconds(i as i64);
-        let (terms, length) = TermStats::from_text(text.as_str()).into_counts();
-        let citations = if i >= MEMORIES - CITED {
-            let j = i - (MEMORIES - CITED);
-            (0..2)
-                .map(|k| Citation {
-                    passage_id: format!("p{}", 2 * j + k),
-                    document_id: format!("d{j}"),
-                    collection_id: "c1".into(),
-                    document_version: 1,
-                    sha256: memory_core::content_sha256(&format!("passage body {}", 2 * j + k)),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        store(
-            backend.as_ref(),
-            AgentMemory {
-                id: AgentMemoryId::generate(&ids, at).unwrap(),
-                workspace: ws.clone(),
-                member: alice.clone(),
-                credential: cred.clone(),
-                namespace: "notes".into(),
-                key: None,
-                ranking: RankingData {
-                    terms,
-                    length,
-                    embedding: Some(StoredEmbedding {
-                        model: embedder.model_id().to_owned(),
-                        vector,
-                    }),
-                },
-                text,
-                collection_id: None,
-                version: 1,
-                citations,
-                created_at: at,
-                superseded_at: None,
-            },
-        );
-    }
-    clock.set(start.plus_seconds(MEMORIES as i64 + 60));
-    let service = MemoryService::builder(backend, passages)
-        .clock(clock)
-        .embedder(embedder)
-        .build()
-        .unwrap();
-    let owner = MemberCaller {
-        workspace: ws.clone(),
-        member: MemberId::new("olivia").unwrap(),
-        role: Role::Owner,
-    };
-    service
-        .settings_put(
-            &owner,
-            &json!({"agentMemoriesEnabled": true, "retentionDays": 365}),
-        )
-        .unwrap();
-    let caller = AgentCaller::Resolved(AgentCredential {
-        workspace: ws,
-        workspace_retaining: true,
-        member: alice,
-        credential: cred,
-        role: Some(Role::Editor),
-        active: true,
-        scopes: vec![Scope::MemoryRead, Scope::MemoryWrite],
-        binding: ContextBinding::Unbound,
-    });
-    let query = json!({"query": format!("{} {} entity", benches::recall_query(&vocabulary), vocabulary[7]), "limit": 10});
-    World {
-        service,
-        caller,
-        query,
-    }
+    let each = embedder.clone();
+    benches::world::world(Arc::new(InMemoryBackend::new()), 0, embedder, &|texts| {
+        vectors(each.as_ref(), model, texts)
+    })
 }
 
 fn p6_recall_with_embedders(c: &mut Criterion) {

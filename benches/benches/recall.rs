@@ -13,174 +13,21 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
-use agent_memory::{
-    AgentCaller, AgentCredential, Embedder, HashingEmbedder, ManualClock, MemberCaller,
-    MemoryService,
-};
-use citation_verify::{Entity, InMemoryPassageSource, Passage};
+use agent_memory::{Embedder, HashingEmbedder};
+use benches::world::World;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use fusion_rank::TermStats;
-use memory_core::{
-    AgentMemory, AgentMemoryId, Citation, ContextBinding, CredentialId, MemberId, MemoryText,
-    RankingData, Role, Scope, SeededIdGenerator, StoredEmbedding, Timestamp, WorkspaceId,
-};
-use serde_json::json;
+use memory_core::{MemoryText, SeededIdGenerator, Timestamp};
 use store_postgres::PostgresBackend;
-use store_trait::{
-    Backend, Durability, InMemoryBackend, Owner, RedbBackend, RememberWrite, SledBackend,
-};
+use store_trait::{Backend, Durability, InMemoryBackend, RedbBackend, SledBackend};
 
-const MEMORIES: usize = 5_000;
-const CITED: usize = 300;
-
-/// A loaded world: the service, alice's agent and the query.
-pub struct World {
-    service: MemoryService,
-    caller: AgentCaller,
-    query: serde_json::Value,
-}
-
-fn store(backend: &dyn Backend, record: AgentMemory) {
-    let owner = Owner::new(record.workspace.clone(), record.member.clone());
-    let credential = record.credential.clone();
-    let start = record.created_at.minus_seconds(3600);
-    let cutoff = record.created_at.minus_days(365);
-    backend
-        .remember(&owner, &credential, None, start, cutoff, &mut |_| {
-            Ok(RememberWrite {
-                record: record.clone(),
-                supersede_current: false,
-            })
-        })
-        .expect("the backend stores the record");
-}
-
-/// Loads alice's `MEMORIES` memories (the newest `CITED` with two citations each) and `others`
-/// memories of other members spread over other workspaces.
+/// P6's world on `backend` with `others` memories of other members, embedded by the hashing
+/// embedder as `remember` would.
 fn world(backend: Arc<dyn Backend>, others: usize) -> World {
-    let start = Timestamp::parse("2026-01-01T00:00:00Z").unwrap();
-    let clock = Arc::new(ManualClock::new(start));
-    let passages = Arc::new(InMemoryPassageSource::new());
-    let ws = WorkspaceId::new("ws").unwrap();
-    let alice = MemberId::new("alice").unwrap();
-    let cred = CredentialId::new("cred_a").unwrap();
-    let ids = SeededIdGenerator::new(1);
-    let embedder = HashingEmbedder::new();
-    let vocabulary = benches::vocabulary(0xBEEF, 2_000);
-    let texts = benches::recall_texts(0xFACE, &vocabulary, MEMORIES, 40);
-    for i in 0..CITED * 2 {
-        let passage = Passage::new(
-            format!("p{i}"),
-            format!("d{}", i / 2),
-            "c1",
-            1,
-            format!("passage body {i}"),
-        )
-        .with_entities(vec![Entity::new(
-            format!("e{}", i % 50),
-            format!("{} entity", vocabulary[i % 50]),
-        )]);
-        passages.put_passage(&ws, passage);
-    }
-    for (i, text) in texts.iter().enumerate() {
-        let at = start.plus_seconds(i as i64);
-        let text = MemoryText::mask(text).0;
-        let (terms, length) = TermStats::from_text(text.as_str()).into_counts();
-        let cited = i >= MEMORIES - CITED;
-        let citations = if cited {
-            let j = i - (MEMORIES - CITED);
-            (0..2)
-                .map(|k| Citation {
-                    passage_id: format!("p{}", 2 * j + k),
-                    document_id: format!("d{j}"),
-                    collection_id: "c1".into(),
-                    document_version: 1,
-                    sha256: memory_core::content_sha256(&format!("passage body {}", 2 * j + k)),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        store(
-            backend.as_ref(),
-            AgentMemory {
-                id: AgentMemoryId::generate(&ids, at).unwrap(),
-                workspace: ws.clone(),
-                member: alice.clone(),
-                credential: cred.clone(),
-                namespace: "notes".into(),
-                key: None,
-                ranking: RankingData {
-                    terms,
-                    length,
-                    embedding: Some(StoredEmbedding {
-                        model: HashingEmbedder::MODEL_ID.into(),
-                        vector: embedder.embed(text.as_str()).unwrap(),
-                    }),
-                },
-                text,
-                collection_id: None,
-                version: 1,
-                citations,
-                created_at: at,
-                superseded_at: None,
-            },
-        );
-    }
-    let filler = MemoryText::mask("a note of somebody else").0;
-    for i in 0..others {
-        let at = start.plus_seconds((i % 5_000) as i64);
-        store(
-            backend.as_ref(),
-            AgentMemory {
-                id: AgentMemoryId::generate(&ids, at).unwrap(),
-                workspace: WorkspaceId::new(format!("other-ws-{}", i % 100)).unwrap(),
-                member: MemberId::new(format!("member-{}", i % 1_000)).unwrap(),
-                credential: CredentialId::new(format!("cred-{}", i % 1_000)).unwrap(),
-                namespace: "notes".into(),
-                key: None,
-                text: filler.clone(),
-                collection_id: None,
-                version: 1,
-                citations: Vec::new(),
-                created_at: at,
-                superseded_at: None,
-                ranking: RankingData::default(),
-            },
-        );
-    }
-    clock.set(start.plus_seconds(MEMORIES as i64 + 60));
-    let service = MemoryService::builder(backend, passages)
-        .clock(clock)
-        .build()
-        .unwrap();
-    let owner = MemberCaller {
-        workspace: ws.clone(),
-        member: MemberId::new("olivia").unwrap(),
-        role: Role::Owner,
-    };
-    service
-        .settings_put(
-            &owner,
-            &json!({"agentMemoriesEnabled": true, "retentionDays": 365}),
-        )
-        .unwrap();
-    let caller = AgentCaller::Resolved(AgentCredential {
-        workspace: ws,
-        workspace_retaining: true,
-        member: alice,
-        credential: cred,
-        role: Some(Role::Editor),
-        active: true,
-        scopes: vec![Scope::MemoryRead, Scope::MemoryWrite],
-        binding: ContextBinding::Unbound,
-    });
-    let query = json!({"query": format!("{} {} entity", benches::recall_query(&vocabulary), vocabulary[7]), "limit": 10});
-    World {
-        service,
-        caller,
-        query,
-    }
+    let embedder = Arc::new(HashingEmbedder::new());
+    let each = embedder.clone();
+    benches::world::world(backend, others, embedder, &|texts| {
+        texts.iter().map(|t| each.embed(t).unwrap()).collect()
+    })
 }
 
 /// Checks once that the world answers as the target describes (300 candidates, none hidden).
@@ -282,27 +129,12 @@ fn pg_bulk_others(schema: &PgSchema, others: usize) {
         let (mut ws, mut member, mut id, mut at, mut record) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for j in i..end {
-            let created = start.plus_seconds((j % 5_000) as i64);
-            let m = AgentMemory {
-                id: AgentMemoryId::generate(&ids, created).unwrap(),
-                workspace: WorkspaceId::new(format!("other-ws-{}", j % 100)).unwrap(),
-                member: MemberId::new(format!("member-{}", j % 1_000)).unwrap(),
-                credential: CredentialId::new(format!("cred-{}", j % 1_000)).unwrap(),
-                namespace: "notes".into(),
-                key: None,
-                text: filler.clone(),
-                collection_id: None,
-                version: 1,
-                citations: Vec::new(),
-                created_at: created,
-                superseded_at: None,
-                ranking: RankingData::default(),
-            };
+            let m = benches::world::other_memory(j, &ids, start, &filler);
             record.push(store_trait::codec::encode(&m).unwrap());
             ws.push(m.workspace.as_str().to_owned());
             member.push(m.member.as_str().to_owned());
             id.push(m.id.as_str().to_owned());
-            at.push(created.as_millis());
+            at.push(m.created_at.as_millis());
         }
         client
             .execute(

@@ -3,6 +3,8 @@
 //! Every input is derived from a fixed seed so that runs on different days measure the same
 //! bytes; the generators live here (not in the bench files) so they can be unit-tested.
 
+pub mod world;
+
 /// A small, fast, seedable generator (SplitMix64): good enough to vary benchmark inputs, and
 /// dependency-free so that benchmark inputs never change with a crate upgrade.
 #[derive(Debug, Clone)]

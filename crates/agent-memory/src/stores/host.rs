@@ -15,7 +15,7 @@ use store_trait::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome};
 use super::cursor::StoreCursor;
 use super::{
     StoreCaller, StoreService, internal, invalid, page_limit, parse_body, parse_precondition,
-    prepare_content, trace_op,
+    prepare_content, trace_op, trace_page,
 };
 use crate::audit::AuditEvent;
 
@@ -308,13 +308,7 @@ impl StoreService {
         body: &Value,
     ) -> Result<Page<MemoryStore>, ApiError> {
         let result = self.stores_list_inner(c, body);
-        trace_op("stores.list", c.workspace(), &result, |p| {
-            tracing::info!(
-                op = "stores.list",
-                count = p.data.len(),
-                more = p.next_cursor.is_some()
-            );
-        });
+        trace_page("stores.list", c.workspace(), &result);
         result
     }
 
@@ -563,13 +557,7 @@ impl StoreService {
         body: &Value,
     ) -> Result<Page<StoreMemoryMetadata>, ApiError> {
         let result = self.memories_list_inner(c, body);
-        trace_op("memories.list", c.workspace(), &result, |p| {
-            tracing::info!(
-                op = "memories.list",
-                count = p.data.len(),
-                more = p.next_cursor.is_some()
-            );
-        });
+        trace_page("memories.list", c.workspace(), &result);
         result
     }
 
@@ -789,13 +777,7 @@ impl StoreService {
         body: &Value,
     ) -> Result<Page<MemoryVersion>, ApiError> {
         let result = self.versions_list_inner(c, body);
-        trace_op("versions.list", c.workspace(), &result, |p| {
-            tracing::info!(
-                op = "versions.list",
-                count = p.data.len(),
-                more = p.next_cursor.is_some()
-            );
-        });
+        trace_page("versions.list", c.workspace(), &result);
         result
     }
 

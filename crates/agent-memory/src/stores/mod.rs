@@ -325,6 +325,17 @@ pub(crate) fn trace_op<T>(
     }
 }
 
+/// [`trace_op`] for a list: the page's size and whether another follows.
+pub(crate) fn trace_page<T>(
+    op: &'static str,
+    workspace: &WorkspaceId,
+    result: &Result<memory_core::store::Page<T>, ApiError>,
+) {
+    trace_op(op, workspace, result, |p| {
+        tracing::info!(op, count = p.data.len(), more = p.next_cursor.is_some());
+    });
+}
+
 impl StoreService {
     /// Starts a builder over `backend`.
     pub fn builder(backend: Arc<dyn StoreBackend>) -> StoreServiceBuilder {
