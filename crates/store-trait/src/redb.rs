@@ -1110,16 +1110,8 @@ impl RedbBackend {
         // Close the old file before the new one takes its name.
         *slot = None;
         std::fs::rename(&tmp, &self.path).map_err(|e| io("replacing the file", e))?;
-        if let Some(dir) = self.path.parent() {
-            let dir = if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                dir
-            };
-            std::fs::File::open(dir)
-                .and_then(|d| d.sync_all())
-                .map_err(|e| io("syncing the directory", e))?;
-        }
+        crate::durability::sync_parent_dir(&self.path)
+            .map_err(|e| io("syncing the directory", e))?;
         *slot = Some(Database::open(&self.path).map_err(backend_error)?);
         let bytes_after = std::fs::metadata(&self.path)
             .map_err(|e| io("size", e))?

@@ -1356,16 +1356,8 @@ impl SledBackend {
         *slot = None;
         std::fs::rename(&self.path, &old).map_err(|e| io("moving the old database aside", e))?;
         std::fs::rename(&copy, &self.path).map_err(|e| io("moving the copy in place", e))?;
-        if let Some(dir) = self.path.parent() {
-            let dir = if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                dir
-            };
-            std::fs::File::open(dir)
-                .and_then(|d| d.sync_all())
-                .map_err(|e| io("syncing the directory", e))?;
-        }
+        crate::durability::sync_parent_dir(&self.path)
+            .map_err(|e| io("syncing the directory", e))?;
         std::fs::remove_dir_all(&old).map_err(|e| io("removing the old database", e))?;
         *slot = Some(SledCore::open(&self.path, durability)?);
         Ok(VacuumReport {
