@@ -20,6 +20,8 @@ const TRIGGER: [bool; 256] = {
     t[b'@' as usize] = true;
     t[b'a' as usize] = true;
     t[b'A' as usize] = true;
+    // Hebrew letters, for the spelled-out at sign `שטרודל`.
+    t[0xD7] = true;
     let mut lead = 0xD9;
     while lead <= 0xF4 {
         t[lead] = true;
@@ -29,7 +31,7 @@ const TRIGGER: [bool; 256] = {
 };
 
 /// True when `text` may contain personal data, i.e. it has a digit of any script, an at sign in
-/// any width, or `at` as a whole word. Everything else skips detection entirely.
+/// any width, `at` as a whole word, or the Hebrew or Japanese word for the at sign. Everything else skips detection entirely.
 pub(crate) fn needs_scan(text: &str) -> bool {
     let b = text.as_bytes();
     let mut i = 0;
@@ -47,10 +49,21 @@ pub(crate) fn needs_scan(text: &str) -> bool {
                 }
                 i += 1;
             }
+            0xD7 => {
+                if b.get(i + 1) == Some(&0xA9) && text[i..].starts_with("שטרודל") {
+                    return true;
+                }
+                i += 2;
+            }
             _ => {
                 // `i` is a lead byte (continuation bytes are below 0xC0 and never triggers).
                 let ch = text[i..].chars().next().unwrap_or('\0');
                 if might_be_hotspot(ch) {
+                    return true;
+                }
+                if matches!(ch, 'ア' | 'あ')
+                    && (text[i..].starts_with("アット") || text[i..].starts_with("あっと"))
+                {
                     return true;
                 }
                 i += ch.len_utf8();
@@ -75,7 +88,7 @@ fn might_be_hotspot(c: char) -> bool {
 }
 
 /// True when the ASCII `a`/`A` at `i` starts `at` standing alone as a word.
-pub(crate) fn is_at_word(b: &[u8], i: usize) -> bool {
+fn is_at_word(b: &[u8], i: usize) -> bool {
     b.get(i + 1).is_some_and(|&t| t | 0x20 == b't')
         && (i == 0 || !b[i - 1].is_ascii_alphanumeric())
         && b.get(i + 2).is_none_or(|n| !n.is_ascii_alphanumeric())
@@ -308,5 +321,8 @@ mod tests {
         assert!(needs_scan("x＠y"));
         assert!(needs_scan("x﹫y"));
         assert!(needs_scan("１"));
+        assert!(needs_scan("dana שטרודל gmail"));
+        assert!(needs_scan("danaアットマークgmail"));
+        assert!(!needs_scan("שלום, שבת שלום"));
     }
 }

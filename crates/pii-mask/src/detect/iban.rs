@@ -51,7 +51,7 @@ mod tests {
     use super::*;
 
     fn find(text: &str) -> Option<String> {
-        let mut sink = Sink { found: Vec::new() };
+        let mut sink = Sink::default();
         let c = text.bytes().position(|b| b.is_ascii_digit())? - 2;
         at_country_code(text.as_bytes(), c, &mut sink);
         sink.found.first().map(|f| text[f.start..f.end].to_owned())

@@ -7,7 +7,7 @@ mod keywords;
 mod numeric;
 
 use crate::Category;
-use crate::view::{View, is_at_word, needs_scan};
+use crate::view::{View, needs_scan};
 
 /// One detected value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,11 +24,20 @@ pub(crate) struct Found {
 }
 
 /// Collects candidates in the view, in view offsets.
+#[derive(Default)]
 pub(crate) struct Sink {
     found: Vec<Found>,
+    /// Ranges that are masked whole or not at all: digit groups' values and safe shapes, and
+    /// email-address tokens. Any detection that touches one grows to cover it.
+    units: Vec<(usize, usize)>,
 }
 
 impl Sink {
+    fn unit(&mut self, start: usize, end: usize) {
+        debug_assert!(start < end);
+        self.units.push((start, end));
+    }
+
     fn push(&mut self, start: usize, end: usize, category: Category, validated: bool) {
         debug_assert!(start < end);
         self.found.push(Found {
@@ -48,25 +57,51 @@ pub(crate) fn detect(text: &str, out: &mut Vec<Found>) {
     let view = View::new(text);
     let s = view.as_str();
     let v = s.as_bytes();
-    let mut sink = Sink { found: Vec::new() };
+    let mut sink = Sink::default();
     let mut i = 0;
     while i < v.len() {
         let b = v[i];
         if b.is_ascii_digit() {
-            i = numeric::scan_cluster(s, i, &mut sink);
+            i = numeric::scan_group(s, i, &mut sink);
             continue;
         }
-        if b == b'@' {
-            email::at_sign(s, i, &mut sink);
-        } else if (b | 0x20) == b'a' && is_at_word(v, i) {
-            email::at_word(s, i, &mut sink);
-        }
+        email::at_token(s, i, &mut sink);
         i += 1;
     }
+    sink.grow_to_units();
     out.extend(sink.found.into_iter().map(|f| {
         let (start, end) = view.original_range(f.start, f.end);
         Found { start, end, ..f }
     }));
+}
+
+impl Sink {
+    /// Grows every detection over each unit it overlaps, until none overlaps a unit partly:
+    /// this is what makes a partial mask impossible whatever rule fired.
+    fn grow_to_units(&mut self) {
+        if self.found.is_empty() || self.units.is_empty() {
+            return;
+        }
+        // Overlapping units (a digit group inside an address) merge first; growing a detection
+        // over the disjoint merged units reaches the same fixed point as growing it unit by
+        // unit until nothing changes, with one binary search per detection.
+        self.units.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(self.units.len());
+        for &(s, e) in &self.units {
+            match merged.last_mut() {
+                Some(last) if s < last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
+            }
+        }
+        for f in &mut self.found {
+            let mut k = merged.partition_point(|u| u.1 <= f.start);
+            while k < merged.len() && merged[k].0 < f.end {
+                f.start = f.start.min(merged[k].0);
+                f.end = f.end.max(merged[k].1);
+                k += 1;
+            }
+        }
+    }
 }
 
 /// Start of the character that ends at `end` (a character boundary greater than zero).

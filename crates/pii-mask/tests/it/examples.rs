@@ -44,10 +44,42 @@ const MUST_MASK: &[(&str, &str)] = &[
     ("\"dana levi\"@example.com", "[EMAIL]"),
     ("+1 (555) 123-4567", "[PHONE]"),
     ("call 1-800-123-456", "call [PHONE]"),
+    // Shapes that no rule listed, which the digit groups and the email grammar now cover whole.
+    (
+        "account no. (738/246883) for next time",
+        "account no. ([BANK_ACCOUNT]) for next time",
+    ),
+    (
+        "bank account (52-186-863859)",
+        "bank account ([BANK_ACCOUNT])",
+    ),
+    ("account no.: 4-963-942200", "account no.: [BANK_ACCOUNT]"),
+    ("lyn76'o@hotmail.com", "[EMAIL]"),
+    ("josé.núñez@correo.example", "[EMAIL]"),
+    ("dana@xn--4dbrk0ce", "[EMAIL]"),
+    (
+        "My Teudat Zehut is 126-747-385.",
+        "My Teudat Zehut is [IL_ID].",
+    ),
+    ("call 0 5 2 3 4 5 6 7 8 9", "call [PHONE]"),
+    ("pcoleman שטרודל gmail נקודה com", "[EMAIL]"),
+    ("id 123 456 782", "id [IL_ID]"),
+    ("id 123-456-782", "id [IL_ID]"),
+    ("id 1 2 3 4 5 6 7 8 2", "id [IL_ID]"),
+    ("ref 12 34 56 78 90", "ref [NUMBER]"),
+    ("ref 12.34.56.78.90", "ref [NUMBER]"),
+    ("mail user@[192.0.2.1] now", "mail [EMAIL] now"),
+    ("dana [at] example [dot] org", "[EMAIL]"),
+    (
+        "メールはdanaアットマークexample.jpです",
+        "メールは[EMAIL]です",
+    ),
+    ("call 0523456789 0541234567", "call [PHONE] [PHONE]"),
 ];
 
-/// Entries of [`MUST_MASK`] found only through a context word.
-const CONTEXT_ONLY: &[&str] = &["visa 4111 1111 1111 1112 exp 12/27", "account 29106136"];
+/// Entries of [`MUST_MASK`] found only through a context word. (A Luhn-invalid card after a
+/// card word has sixteen digits, and a group of ten or more digits is personal data by itself.)
+const CONTEXT_ONLY: &[&str] = &["account 29106136"];
 
 /// Must stay unchanged.
 const UNCHANGED: &[&str] = &[
@@ -70,6 +102,17 @@ const UNCHANGED: &[&str] = &[
     "request 550E8400-E29B-41D4-A716-446655440000 failed",
     "root@localhost",
     "15/03/2024 and 15.03.2024",
+    "Order #482910375 shipped",
+    "2024-03-15 12:30:45",
+    "from 2024-03-15 2024-03-16",
+    "15.03.2024 12.30",
+    "Location 32.0853 34.7818",
+    "Total 12 345 678.90 today",
+    "Budget €1 234 567 890",
+    "ISBN 0-8044-2957-X",
+    "build 20240315123045",
+    "prices 1234567.89 2345678.90",
+    "I ate a strudel, שטרודל תפוחים",
     "we met at noon, that is what we ate",
     "",
 ];
