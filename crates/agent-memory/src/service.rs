@@ -355,8 +355,14 @@ impl MemoryService {
                     {
                         return Err(refused());
                     }
-                    policy::check_rate(&state.window, now)?;
+                    // The instant of the write is read here, inside the backend's step, so that
+                    // it is the instant of the decision; for a keyed write the backend still
+                    // moves it past the key's latest instant (`store_trait::key_instant`), so
+                    // that a key's versions follow commit order whatever the clock does.
+                    let at = self.now();
+                    policy::check_rate(&state.window, at)?;
                     policy::check_quota(state.stored_versions)?;
+                    record.created_at = at;
                     record.version = if key.is_some() {
                         state.last_version + 1
                     } else {

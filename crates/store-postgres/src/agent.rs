@@ -15,7 +15,7 @@ use memory_core::{
 use r2d2_postgres::postgres::{Row, Transaction, types::ToSql};
 use store_trait::{
     Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
-    check_decided_write,
+    check_decided_write, key_instant,
 };
 
 use crate::{PostgresBackend, db, lock};
@@ -296,7 +296,7 @@ impl Backend for PostgresBackend {
             Ok(write) => write,
             Err(refusal) => return Ok(RememberOutcome::Refused(refusal)),
         };
-        let record = write.record;
+        let mut record = write.record;
         let id_taken = tx
             .query_opt(
                 "SELECT 1 FROM agent_memory_versions WHERE workspace = $1 AND member = $2 AND id = $3",
@@ -306,6 +306,23 @@ impl Backend for PostgresBackend {
             .is_some();
         check_decided_write(owner, credential, key, &record, id_taken)
             .map_err(Error::InvalidWrite)?;
+        if let Some((namespace, k)) = key {
+            // The owner's lock is held: no other remember of the key runs until this commits.
+            let latest = match &state.current {
+                Some(current) => Some(current.created_at),
+                // A purge took the current version: the rest's latest `superseded_at`.
+                None => tx
+                    .query_one(
+                        "SELECT max(GREATEST(created_at, superseded_at)) FROM agent_memory_versions \
+                         WHERE workspace = $1 AND member = $2 AND namespace = $3 AND key = $4",
+                        &[&ws, &member, &namespace, &k],
+                    )
+                    .map_err(db)?
+                    .get::<_, Option<i64>>(0)
+                    .map(Timestamp::from_millis_saturating),
+            };
+            record.created_at = key_instant(record.created_at, latest);
+        }
 
         let mut superseded = None;
         if write.supersede_current

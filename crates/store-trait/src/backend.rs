@@ -108,7 +108,9 @@ pub struct RememberState {
 /// What a remember transaction writes once the caller's decision accepted it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RememberWrite {
-    /// The new version to insert (id, version number and `created_at` decided by the caller).
+    /// The new version to insert (id, version number and `created_at` decided by the caller;
+    /// for a keyed write the backend moves `created_at` past the key's latest instant, see
+    /// [`key_instant`]).
     ///
     /// Its `workspace`, `member`, `credential`, `namespace` and `key` must be those passed to
     /// [`Backend::remember`], its id must be new for the owner and `superseded_at` must be none;
@@ -190,13 +192,23 @@ pub enum Error {
 ///   leaves the key without a current version: older versions stay superseded.
 /// - **Rate windows** only grow through accepted remembers; refusals, forgets, purges and
 ///   deletions leave them unchanged.
+/// - **A key's instants increase in commit order**: the instant of a keyed write is decided
+///   inside [`remember`](Self::remember)'s atomic step, as [`key_instant`] says: the
+///   `created_at` the caller decided, or the next representable instant (1 ms later, the
+///   resolution of [`Timestamp`]) after the latest instant of the key's stored versions when
+///   the caller's clock has not passed it. So along a key's chain `created_at` strictly
+///   increases with the version number, the superseded version's `superseded_at` is its
+///   successor's `created_at`, at most one version of a key is valid at any instant, and every
+///   written version is the valid one at its own `created_at`.
 ///
 /// `store_trait::conformance` (feature `conformance`) checks all of this against a reference
 /// model; every backend's tests run it.
 pub trait Backend: Send + Sync {
     /// Atomically: reads the [`RememberState`] for `owner`, `credential` and the key, calls
     /// `decide` (possibly more than once, when a backend retries a conflicting transaction), and
-    /// if it returns a write, applies all of it in one transaction: inserts the record, supersedes
+    /// if it returns a write, applies all of it in one transaction: for a keyed write moves
+    /// `record.created_at` to [`key_instant`] of the key's stored versions (the answer carries
+    /// the instant written), inserts the record, supersedes
     /// the current version when asked, appends `record.created_at` to the credential's window
     /// (dropping instants ≤ `window_start` from the stored record), counts the version for the
     /// owner and moves the key's current version and last version number (to the larger of the
@@ -207,8 +219,9 @@ pub trait Backend: Send + Sync {
     /// error the answer is [`RememberOutcome::Refused`] and nothing is written, the rate window
     /// included.
     ///
-    /// `decide` must be a pure function of the state it is given and must not call the backend:
-    /// a backend may hold a lock or an open transaction while it runs.
+    /// `decide` must not call the backend (a backend may hold a lock or an open transaction
+    /// while it runs) and must decide from the state it is given; it may read the caller's
+    /// clock, which makes `created_at` the instant of the decision rather than of the request.
     fn remember(
         &self,
         owner: &Owner,
@@ -500,4 +513,29 @@ pub fn check_decided_write(
         return Err("the record's id is already stored");
     }
     Ok(())
+}
+
+/// The instant a keyed write takes: `decided` (the caller's clock), or 1 ms — the resolution of
+/// [`Timestamp`], so the next representable instant — after `latest` when the clock has not
+/// passed it. `latest` is the latest instant of the key's stored versions: the `created_at` of
+/// its current version, or, when a purge removed that, the largest `superseded_at` of the rest;
+/// `None` when the key has no stored version (never written, forgotten, or everything purged).
+///
+/// Every backend calls it inside its remember step, after `decide`, so that a key's instants
+/// strictly increase in commit order whatever order the callers' clocks were read in, and
+/// whether or not a clock stands still or goes back. (At [`Timestamp::MAX`] it saturates.)
+pub fn key_instant(decided: Timestamp, latest: Option<Timestamp>) -> Timestamp {
+    match latest {
+        Some(latest) if decided <= latest => latest.plus_millis(1),
+        _ => decided,
+    }
+}
+
+/// The latest instant `version` stands for in its key's chain: its `superseded_at`, or its
+/// `created_at` while it is current. The largest over a key's stored versions is the `latest`
+/// of [`key_instant`].
+pub fn latest_instant(version: &AgentMemory) -> Timestamp {
+    version
+        .superseded_at
+        .map_or(version.created_at, |s| s.max(version.created_at))
 }

@@ -341,8 +341,61 @@ fn deletion_ops(
     Ok(ops)
 }
 
+/// The `created_at` of the memory's newest version (the last of its history).
+fn newest_version_at(
+    r: &dyn KvRead,
+    workspace: &WorkspaceId,
+    store: &MemoryStoreId,
+    memory: &StoreMemoryId,
+) -> Result<Option<Timestamp>, Error> {
+    let start = key(HISTORY, workspace, &[store.as_str(), memory.as_str()]);
+    let end = prefix_end(&start);
+    let mut newest = None;
+    r.range(&start, &end, true, &mut |k, _| {
+        newest = k
+            .get(start.len()..start.len() + 8)
+            .and_then(|b| <[u8; 8]>::try_from(b).ok())
+            .map(|b| Timestamp::from_millis_saturating((u64::from_be_bytes(b) ^ (1 << 63)) as i64));
+        false
+    })?;
+    Ok(newest)
+}
+
+/// The instant of the write `w`: its `at`, or 1 ms (the resolution of [`Timestamp`]) after the
+/// newest version of each memory it writes a version of when `at` has not passed that, so that
+/// a memory's versions are in commit order by `created_at`, whatever order the callers' clocks
+/// were read in. Decided inside the step, before anything else reads `at`.
+fn write_instant(r: &dyn KvRead, w: &MemoryWrite) -> Result<Timestamp, Error> {
+    let (memory, replace_path) = match &w.change {
+        MemoryChange::Create { memory_id, .. } => (memory_id, None),
+        MemoryChange::Update { memory_id, .. }
+        | MemoryChange::Delete { memory_id, .. }
+        | MemoryChange::Restore { memory_id, .. } => (memory_id, None),
+        MemoryChange::Replace {
+            memory_id, path, ..
+        } => (memory_id, Some(path)),
+    };
+    let mut latest = newest_version_at(r, &w.workspace, &w.store, memory)?;
+    // A replace also writes the `deleted` version of the memory at its target path.
+    if let Some(path) = replace_path
+        && let Some(id) = r.get(&path_key(&w.workspace, &w.store, path.as_str()))?
+        && let Ok(target) = StoreMemoryId::parse(String::from_utf8_lossy(&id).into_owned())
+    {
+        latest = latest.max(newest_version_at(r, &w.workspace, &w.store, &target)?);
+    }
+    Ok(crate::backend::key_instant(w.at, latest))
+}
+
 /// Decides one memory write from `r`; the writes to apply come back with the outcome.
 fn decide_write(r: &dyn KvRead, w: &MemoryWrite) -> Result<(MemoryWriteOutcome, Vec<KvOp>), Error> {
+    let at = write_instant(r, w)?;
+    let moved;
+    let w = if at == w.at {
+        w
+    } else {
+        moved = MemoryWrite { at, ..w.clone() };
+        &moved
+    };
     let ws = &w.workspace;
     let nothing = |o| Ok((o, Vec::new()));
     let Some(store) = store_of(r, ws, &w.store)? else {

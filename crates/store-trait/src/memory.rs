@@ -11,7 +11,7 @@ use memory_core::{
     Timestamp, WorkspaceId,
 };
 
-use crate::backend::check_decided_write;
+use crate::backend::{check_decided_write, key_instant, latest_instant};
 use crate::kv::{Decided, Kv, KvOp, KvRead, impl_store_backend};
 use crate::stores::VacuumReport;
 use crate::{Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery};
@@ -286,14 +286,24 @@ impl Backend for InMemoryBackend {
                 .map(|m| AgentMemory::clone(m)),
             last_version: key_state.map_or(0, |k| k.last_version),
         };
+        // The newest stored version of the key carries its latest instant (a chain's instants
+        // increase), the current one's `created_at` or, after a purge took it, a `superseded_at`.
+        let latest = key_state
+            .and_then(|k| k.versions.iter().next_back())
+            .and_then(|sk| existing?.versions.get(sk))
+            .map(|m| latest_instant(m))
+            .max(read.current.as_ref().map(|c| c.created_at));
 
-        let write = match decide(&read) {
+        let mut write = match decide(&read) {
             Ok(write) => write,
             Err(refusal) => return Ok(RememberOutcome::Refused(refusal)),
         };
         let id_taken = existing.is_some_and(|o| o.ids.contains_key(&write.record.id));
         check_decided_write(owner, credential, key, &write.record, id_taken)
             .map_err(Error::InvalidWrite)?;
+        if key.is_some() {
+            write.record.created_at = key_instant(write.record.created_at, latest);
+        }
 
         // Nothing below can fail: the write is applied whole.
         let record = write.record;

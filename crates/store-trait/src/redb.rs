@@ -16,7 +16,7 @@ use memory_core::{
     WorkspaceId,
 };
 
-use crate::backend::check_decided_write;
+use crate::backend::{check_decided_write, key_instant, latest_instant};
 use crate::keys::{encode_window, key_prefix, owner_prefix, window_key, workspace_prefix};
 use crate::kv::{Decided, Kv, KvOp, KvRead, impl_store_backend};
 use crate::stores::VacuumReport;
@@ -467,6 +467,25 @@ impl KeyEntry {
     }
 }
 
+/// The key's newest stored version (its key-versions entries sort newest first).
+fn newest_of_key(
+    key_versions: &impl ReadableTable<&'static [u8], ()>,
+    versions: &impl ReadableTable<&'static [u8], &'static [u8]>,
+    owner: &[u8],
+    kp: &[u8],
+) -> Result<Option<AgentMemory>, Error> {
+    let range = PrefixRange::new(kp);
+    let Some(first) = key_versions
+        .range::<&[u8]>(range.bounds())
+        .map_err(backend_error)?
+        .next()
+    else {
+        return Ok(None);
+    };
+    let (k, _) = first.map_err(backend_error)?;
+    read_version(versions, &concat(&[owner, &k.value()[kp.len()..]]))
+}
+
 fn read_key_entry(
     keys: &impl ReadableTable<&'static [u8], &'static [u8]>,
     kp: &[u8],
@@ -683,13 +702,19 @@ impl Backend for RedbBackend {
                 current,
                 last_version: entry.last_version,
             };
+            let latest = match &kp {
+                Some(kp) => newest_of_key(&t.key_versions, &t.versions, &op, kp)?
+                    .map(|m| latest_instant(&m))
+                    .max(state.current.as_ref().map(|c| c.created_at)),
+                None => None,
+            };
 
             // Decide.
             let write = match decide(&state) {
                 Ok(write) => write,
                 Err(refusal) => return Ok(Finish::Discard(RememberOutcome::Refused(refusal))),
             };
-            let record = write.record;
+            let mut record = write.record;
             let id_key = concat(&[&op, record.id.as_str().as_bytes()]);
             let id_taken = t
                 .ids
@@ -698,6 +723,9 @@ impl Backend for RedbBackend {
                 .is_some();
             check_decided_write(owner, credential, key, &record, id_taken)
                 .map_err(Error::InvalidWrite)?;
+            if kp.is_some() {
+                record.created_at = key_instant(record.created_at, latest);
+            }
 
             // Write all of it.
             let mut window = stored_window;

@@ -38,7 +38,7 @@ use memory_core::{
     WorkspaceId,
 };
 
-use crate::backend::check_decided_write;
+use crate::backend::{check_decided_write, key_instant, latest_instant};
 use crate::keys::{
     decode_window, encode_window, key_prefix, owner_prefix, window_key, workspace_prefix,
 };
@@ -438,6 +438,38 @@ impl SledCore {
         })
     }
 
+    /// The latest instant of the key's newest stored version ([`latest_instant`]), read outside
+    /// a transaction: when a purge removes that version between the two reads, the next one
+    /// is read.
+    fn newest_of_key(&self, prefix: &[u8], kk: &[u8]) -> Result<Option<Timestamp>, Error> {
+        for _ in 0..100 {
+            let Some(first) = self.trees.key_versions.scan_prefix(kk).keys().next() else {
+                return Ok(None);
+            };
+            let first = first.map_err(|e| storage("scan", &e))?;
+            // A key_versions key ends with the same (created_at, id) suffix as the version's
+            // memories key.
+            let mut mk = prefix.to_vec();
+            mk.extend_from_slice(&first[kk.len()..]);
+            match self
+                .trees
+                .memories
+                .get(mk)
+                .map_err(|e| storage("get", &e))?
+            {
+                Some(value) => {
+                    let memory = decode_memory(&value).map_err(Error::Backend)?;
+                    return Ok(Some(latest_instant(&memory)));
+                }
+                // Removed in between: the purge that did it has removed the entry too.
+                None => std::thread::yield_now(),
+            }
+        }
+        Err(Error::Backend(
+            "corrupt sled database: a key_versions entry names no version".into(),
+        ))
+    }
+
     /// Removes every version of (namespace, key) and its index entry, when the key has a
     /// stored version (and, with `id`, only while version `id` is still stored).
     fn forget_key_inner(
@@ -666,6 +698,14 @@ impl Backend for SledCore {
         let wk = window_key(&owner.workspace, credential);
         // The transaction closure is `Fn` (sled may run it again); `decide` is `FnMut`.
         let decide = RefCell::new(decide);
+        // A sled transaction cannot seek, so the key's newest version is read before it. A
+        // remember committed since then is the key's current version inside the transaction; a
+        // forget or purge since can only lower the key's latest instant: the instant taken is
+        // never too early.
+        let newest = match &kk {
+            Some(kk) => self.newest_of_key(&prefix, kk)?,
+            None => None,
+        };
 
         let outcome = self.transact(&|tx| {
             // Point reads only: the window record, the histogram path, the key entry and the
@@ -700,11 +740,15 @@ impl Backend for SledCore {
                     return Err(ConflictableTransactionError::Abort(Abort::Refused(refusal)));
                 }
             };
-            let record = write.record;
+            let mut record = write.record;
             let ik = id_key(&prefix, &record.id);
             let id_taken = tx.ids.get(&ik)?.is_some();
             check_decided_write(owner, credential, key, &record, id_taken)
                 .map_err(|why| ConflictableTransactionError::Abort(Abort::Invalid(why)))?;
+            if kk.is_some() {
+                let latest = newest.max(state.current.as_ref().map(|c| c.created_at));
+                record.created_at = key_instant(record.created_at, latest);
+            }
 
             // The whole write: record, indexes, histogram and window, in this transaction.
             tx.put_memory(&prefix, &record)?;

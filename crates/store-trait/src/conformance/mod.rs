@@ -7,8 +7,10 @@
 //! - scenario checks of the contract documented on [`Backend`]: remember, supersede and version
 //!   numbering, forget by key and by id, purges, retention, scan order, filters and keyset
 //!   pages, owner and workspace isolation, settings, refusals and rate windows;
-//! - races ([`race_quota_edge`], [`race_rate_limit_edge`], [`race_one_key`]): 8 threads at the
-//!   quota and rate-limit edges and on one key (quality target R4);
+//! - races ([`race_quota_edge`], [`race_rate_limit_edge`], [`race_one_key`],
+//!   [`race_one_key_history_follows_commit_order`]): 8 threads at the quota and rate-limit edges
+//!   and on one key (quality target R4), the last with callers whose clocks were read before the
+//!   backend's step, checked with [`assert_key_history`];
 //! - memory stores ([`StoreBackend`]): stores, path-addressed memories and their versions,
 //!   the order of refusals, replacing renames, redaction, store deletion, sessions, and
 //!   [`race_store_preconditions`] (8 writers on one memory with `content_sha256` preconditions:
@@ -42,7 +44,10 @@ mod stores;
 
 pub use guarded::Guarded;
 pub use model::{model_matches_backend, model_matches_backend_with};
-pub use race::{race_one_key, race_quota_edge, race_rate_limit_edge};
+pub use race::{
+    assert_key_history, race_one_key, race_one_key_history_follows_commit_order, race_quota_edge,
+    race_rate_limit_edge,
+};
 pub use scenarios::*;
 pub use store_model::{store_model_matches_backend, store_model_matches_backend_with};
 pub use stores::*;
@@ -116,6 +121,7 @@ macro_rules! __conformance_checks {
             race_quota_edge,
             race_rate_limit_edge,
             race_one_key,
+            race_one_key_history_follows_commit_order,
             model_matches_backend,
             stores_roundtrip_and_list,
             memory_lifecycle_writes_one_version_per_change,

@@ -133,7 +133,9 @@ fn op_strategy() -> impl Strategy<Value = Op> {
                 rate,
                 window,
             }),
-        4 => (0i64..4).prop_map(|ms| Op::Advance { ms }),
+        // Mostly forward; 0 lets the clock stand still across writes and a negative step sets
+        // it back, as a host's wall clock may be.
+        4 => prop_oneof![6 => 0i64..4, 1 => -3i64..0].prop_map(|ms| Op::Advance { ms }),
         4 => (
             owner.clone(),
             -3i64..12,
@@ -245,10 +247,26 @@ impl Model {
             current: key.and_then(|(ns, k)| self.current(owner, ns, k)).cloned(),
             last_version: key.map_or(0, |(ns, k)| self.last_version(owner, ns, k)),
         };
-        let write = match decide(&state) {
+        let mut write = match decide(&state) {
             Ok(write) => write,
             Err(refusal) => return RememberOutcome::Refused(refusal),
         };
+        if let Some((ns, k)) = key {
+            // The trait's rule read literally: after the largest instant any version of the key
+            // still stored stands for.
+            let latest = self
+                .versions
+                .iter()
+                .filter(|m| of_key(owner, ns, k, m))
+                .flat_map(|m| [Some(m.created_at), m.superseded_at])
+                .flatten()
+                .max();
+            if let Some(latest) = latest
+                && write.record.created_at <= latest
+            {
+                write.record.created_at = latest.plus_millis(1);
+            }
+        }
         let record = write.record;
         let mut superseded = None;
         if let Some((ns, k)) = key {
@@ -389,9 +407,12 @@ pub fn model_matches_backend<B: Backend>(make: &dyn Fn() -> B) {
 /// Applies `cases` random operation sequences (remember with and without key across three
 /// owners in two workspaces, with decisions refusing at small rate and quota limits; forget by id
 /// and by key; the three purges; owner and workspace deletion; paginated scans with `asOf`,
-/// retention and filters; point reads; settings; a clock advancing by 0–3 ms) to a fresh backend
-/// from `make` and to the reference model, and compares every answer, the state each remember
-/// decision read included. Panics with the shrunk failing sequence on a divergence.
+/// retention and filters; point reads; settings; a clock that mostly advances by 0–3 ms, so it
+/// often stands still across writes, and sometimes goes back by 1–3 ms) to a fresh backend from
+/// `make` and to the reference model, and compares every answer, the state each remember
+/// decision read included. After every keyed remember it checks that the acknowledged version
+/// is the one valid version of its key at its own `created_at`, and the version it superseded
+/// the one valid the millisecond before. Panics with the shrunk failing sequence on a divergence.
 pub fn model_matches_backend_with<B: Backend>(make: &dyn Fn() -> B, cases: u32) {
     let config = Config {
         cases,
@@ -489,7 +510,36 @@ fn run_case<B: Backend + ?Sized>(backend: &B, ops: &[Op]) -> Result<(), TestCase
                     step,
                     op
                 );
-                prop_assert_eq!(got, want, "step {}: {:?}", step, op);
+                prop_assert_eq!(&got, &want, "step {}: {:?}", step, op);
+                if let (RememberOutcome::Written { record, superseded }, Some(k)) =
+                    (&got, &note.key)
+                {
+                    // The acknowledged version is the one valid version of its key at its own
+                    // `created_at`, and the version it superseded the one just before.
+                    let valid_at = |at: Timestamp| {
+                        let query = ScanQuery {
+                            namespace: Some(note.namespace.clone()),
+                            key: Some(k.clone()),
+                            ..ScanQuery::new(at, Timestamp::MIN, usize::MAX)
+                        };
+                        backend_ok(backend.scan(&note.owner, &query), step)
+                    };
+                    prop_assert_eq!(
+                        valid_at(record.created_at)?,
+                        vec![record.clone()],
+                        "step {}: valid at the new version's created_at",
+                        step
+                    );
+                    if let Some(old) = superseded {
+                        prop_assert!(old.created_at < record.created_at, "step {}", step);
+                        prop_assert_eq!(
+                            valid_at(record.created_at.minus_millis(1))?,
+                            vec![old.clone()],
+                            "step {}: valid just before the new version",
+                            step
+                        );
+                    }
+                }
             }
             Op::ForgetId { owner, pick: n } => {
                 let (o, id) = (owner_at(owner), pick(&issued, n));

@@ -1,13 +1,15 @@
 //! Races: 8 threads remembering at once at the quota edge, at the rate-limit edge and on one key
-//! (quality target R4). A backend whose check-and-write is not atomic overshoots.
+//! (quality target R4). A backend whose check-and-write is not atomic overshoots; one that takes
+//! a write's instant outside its atomic step scrambles the key's history.
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::thread;
 
-use memory_core::{ApiError, ErrorCode, Timestamp};
+use memory_core::{AgentMemory, ApiError, ErrorCode, Timestamp};
 
 use super::fixture::{Note, owner, t};
-use crate::{Backend, RememberOutcome, ScanQuery};
+use crate::{Backend, Owner, RememberOutcome, ScanQuery};
 
 const THREADS: usize = 8;
 
@@ -171,4 +173,141 @@ pub fn race_one_key<B: Backend>(make: &dyn Fn() -> B) {
         );
     }
     assert_eq!(all[39].superseded_at, None);
+}
+
+/// 8 threads remembering one key 10 times each, every caller reading its clock *before* the
+/// backend's step, as a facade does, from a clock that stands still across 4 reads: the
+/// backend must still write the key's history in commit order ([`assert_key_history`]). Taking
+/// the caller's instant as it is gives inversions (version N+1 created before version N), equal
+/// instants, and versions superseded before or as they were created.
+pub fn race_one_key_history_follows_commit_order<B: Backend>(make: &dyn Fn() -> B) {
+    const PER_THREAD: usize = 10;
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let clock = AtomicI64::new(0);
+    let acknowledged = Mutex::new(Vec::new());
+    thread::scope(|scope| {
+        for thread in 0..THREADS {
+            let (b, alice, clock, acknowledged) = (&b, &alice, &clock, &acknowledged);
+            scope.spawn(move || {
+                for _ in 0..PER_THREAD {
+                    // The clock stands still for 4 reads, then moves on by 1 ms.
+                    let at = t(clock.fetch_add(1, Ordering::SeqCst) / 4);
+                    // Let another caller's step run between reading the clock and writing.
+                    thread::yield_now();
+                    let note = Note::new(alice, "n", at)
+                        .key("k")
+                        .credential(&format!("cred_{thread}"));
+                    let outcome = note
+                        .remember_with(b, &mut |state| Ok(note.accept(state)))
+                        .expect("remember succeeds");
+                    let RememberOutcome::Written { record, .. } = outcome else {
+                        panic!("the usual decision was refused");
+                    };
+                    acknowledged
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push(record);
+                }
+            });
+        }
+    });
+    let acknowledged = acknowledged
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    assert_key_history(&b, &alice, "n", "k", &acknowledged);
+}
+
+/// Checks the two invariants of a key's history over its whole stored chain, and that each of
+/// `acknowledged` (the records the backend answered remembers of the key with) is stored as
+/// answered; panics at the first breach.
+///
+/// - *At most one version of the key is valid at any instant*: a [`Backend::scan`] of the key
+///   at every instant where validity changes (each `created_at` and `superseded_at`, and the
+///   millisecond before each) returns at most one version. Ordered by version number (commit
+///   order), `created_at` strictly increases and each version is superseded exactly at its
+///   successor's `created_at`; the last is current.
+/// - *Every acknowledged version is the valid one at its own `created_at`*: the scan at that
+///   instant returns exactly it.
+///
+/// Every version of the key must be unexpired and stored (no purge or forget in between).
+pub fn assert_key_history<B: Backend + ?Sized>(
+    backend: &B,
+    owner: &Owner,
+    namespace: &str,
+    key: &str,
+    acknowledged: &[AgentMemory],
+) {
+    let mut chain: Vec<AgentMemory> = backend
+        .versions(owner, Timestamp::MIN, None, usize::MAX)
+        .expect("versions")
+        .into_iter()
+        .filter(|m| m.namespace == namespace && m.key.as_deref() == Some(key))
+        .collect();
+    chain.sort_by_key(|m| m.version);
+    assert_eq!(
+        chain.iter().map(|m| m.version).collect::<Vec<_>>(),
+        (1..=chain.len() as u32).collect::<Vec<_>>(),
+        "the key's versions are not numbered 1..=n"
+    );
+    assert_eq!(chain.len(), acknowledged.len(), "acknowledged versions");
+    for pair in chain.windows(2) {
+        assert!(
+            pair[0].created_at < pair[1].created_at,
+            "version {} created at {}, not after version {} at {}",
+            pair[1].version,
+            pair[1].created_at,
+            pair[0].version,
+            pair[0].created_at
+        );
+        assert_eq!(
+            pair[0].superseded_at,
+            Some(pair[1].created_at),
+            "version {} is not superseded at the creation of version {}",
+            pair[0].version,
+            pair[1].version
+        );
+    }
+    if let Some(last) = chain.last() {
+        assert_eq!(last.superseded_at, None, "the newest version is superseded");
+    }
+    let valid_at = |at: Timestamp| {
+        let query = ScanQuery {
+            namespace: Some(namespace.to_owned()),
+            key: Some(key.to_owned()),
+            ..ScanQuery::new(at, Timestamp::MIN, usize::MAX)
+        };
+        backend.scan(owner, &query).expect("scan")
+    };
+    let mut instants: Vec<Timestamp> = chain
+        .iter()
+        .flat_map(|m| [Some(m.created_at), m.superseded_at])
+        .flatten()
+        .flat_map(|at| [at, at.minus_millis(1)])
+        .collect();
+    instants.sort_unstable();
+    instants.dedup();
+    for at in instants {
+        let valid = valid_at(at);
+        assert!(
+            valid.len() <= 1,
+            "{} versions of the key are valid at {at}: {:?}",
+            valid.len(),
+            valid.iter().map(|m| m.version).collect::<Vec<_>>()
+        );
+    }
+    for ack in acknowledged {
+        let valid = valid_at(ack.created_at);
+        assert!(
+            valid.len() == 1 && valid[0].id == ack.id && valid[0].created_at == ack.created_at,
+            "acknowledged version {} (created at {}) is not the valid one at its own created_at: \
+             {:?}",
+            ack.version,
+            ack.created_at,
+            valid
+                .iter()
+                .map(|m| (m.version, m.created_at))
+                .collect::<Vec<_>>()
+        );
+    }
 }

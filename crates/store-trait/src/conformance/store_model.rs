@@ -199,7 +199,7 @@ enum Op {
     },
 }
 
-/// One step: the clock advances by `advance` ms (0 included), then `op` runs.
+/// One step: the clock moves by `advance` ms (0 and negative included), then `op` runs.
 #[derive(Debug, Clone)]
 struct Step {
     advance: i64,
@@ -348,7 +348,9 @@ fn op_strategy() -> impl Strategy<Value = Op> {
 }
 
 fn step_strategy() -> impl Strategy<Value = Step> {
-    (0i64..4, op_strategy()).prop_map(|(advance, op)| Step { advance, op })
+    // Mostly forward, often standing still; sometimes back, as a host's wall clock may go.
+    let advance = prop_oneof![6 => 0i64..4, 1 => -3i64..0];
+    (advance, op_strategy()).prop_map(|(advance, op)| Step { advance, op })
 }
 
 /// 1–100 random steps after creating store 0, so that most writes find a store.
@@ -654,6 +656,40 @@ impl Model {
     /// found, memory not found, version not found, archived, restore refusals, the no-op test,
     /// precondition, path conflict, personal data.
     fn write(&mut self, w: &MemoryWrite) -> MemoryWriteOutcome {
+        // The trait's instant rule read literally: after the newest version of every memory the
+        // write may add a version to (the memory, and the one a replace would replace).
+        let mut touched = vec![match &w.change {
+            MemoryChange::Create { memory_id, .. }
+            | MemoryChange::Update { memory_id, .. }
+            | MemoryChange::Delete { memory_id, .. }
+            | MemoryChange::Replace { memory_id, .. }
+            | MemoryChange::Restore { memory_id, .. } => memory_id.clone(),
+        }];
+        if let MemoryChange::Replace { path, .. } = &w.change {
+            touched.extend(
+                self.memory_at_path(&w.workspace, &w.store, path)
+                    .map(|m| m.id),
+            );
+        }
+        let latest = self
+            .versions
+            .iter()
+            .filter(|(ws, v)| {
+                *ws == w.workspace && v.memory_store_id == w.store && touched.contains(&v.memory_id)
+            })
+            .map(|(_, v)| v.created_at)
+            .max();
+        let moved;
+        let w = match latest {
+            Some(latest) if w.at <= latest => {
+                moved = MemoryWrite {
+                    at: latest.plus_millis(1),
+                    ..w.clone()
+                };
+                &moved
+            }
+            _ => w,
+        };
         let workspace = &w.workspace;
         let Some(store) = self.store(workspace, &w.store).cloned() else {
             return refused(ErrorCode::MemoryStoreNotFound);
@@ -1055,9 +1091,11 @@ pub fn store_model_matches_backend<B: StoreBackend>(make: &dyn Fn() -> B) {
 /// paths, with every write outcome compared whole (refusals
 /// by code and current hash); redaction; `get_memory`, `memory_at_path`, `get_version`;
 /// `list_memories` with `path_prefix` and `list_versions` with or without a memory, every page
-/// from a random keyset position on. The clock advances by 0–3 ms per step, and version ids
-/// carry a random leading salt, so `created_at` ties are broken by an id order unlike write
-/// order. Panics with the shrunk failing sequence on a divergence.
+/// from a random keyset position on. The clock mostly advances by 0–3 ms per step (so it often
+/// stands still across writes) and sometimes goes back by 1–3 ms; after every written version
+/// the test checks that it is its memory's newest (commit order is `created_at` order). Version
+/// ids carry a random leading salt, so `created_at` ties between memories are broken by an id
+/// order unlike write order. Panics with the shrunk failing sequence on a divergence.
 pub fn store_model_matches_backend_with<B: StoreBackend>(make: &dyn Fn() -> B, cases: u32) {
     let config = Config {
         cases,
@@ -1160,9 +1198,13 @@ fn check_write<B: StoreBackend + ?Sized>(
         {
             issued
                 .versions
-                .push((store, replaced_version_id.clone(), w.at));
+                .push((store, replaced_version_id.clone(), version.created_at));
         }
     }
+    let written = match &got {
+        MemoryWriteOutcome::Written { version, .. } => Some(version.clone()),
+        _ => None,
+    };
     prop_assert_eq!(
         comparable_write(got),
         comparable_write(want),
@@ -1171,6 +1213,22 @@ fn check_write<B: StoreBackend + ?Sized>(
         op,
         w
     );
+    if let Some(version) = written {
+        // Commit order is `created_at` order: the version just written is its memory's newest.
+        let newest = backend_ok(
+            backend.list_versions(&w.workspace, &w.store, Some(&version.memory_id), None, 2),
+            step,
+        )?;
+        prop_assert_eq!(
+            newest.first().map(|v| &v.id),
+            Some(&version.id),
+            "step {}: the version just written is not its memory's newest",
+            step
+        );
+        if let Some(before) = newest.get(1) {
+            prop_assert!(before.created_at < version.created_at, "step {}", step);
+        }
+    }
     Ok(())
 }
 
