@@ -183,10 +183,21 @@ error_codes! {
     MemberNotFound = "MEMBER_NOT_FOUND" => 404,
     /// A replay line that is not valid JSON, names an unknown op, or moves time backwards.
     ReplayBadLine = "REPLAY_BAD_LINE" => 400,
+    /// Not in replay.md: a world operation that would create a workspace, member or credential
+    /// whose id the script already used, or a context set whose id another workspace has (the
+    /// spec makes those ids unique across a script; see `docs/replay.md`).
+    ReplayDuplicateId = "REPLAY_DUPLICATE_ID" => 409,
 
     // --- not in the specs: the answer to a failure of the host's storage or environment ---
     /// The library could not complete the request (for example a storage failure).
     InternalError = "INTERNAL_ERROR" => 500,
+    /// The database is open in another process, which holds its lock.
+    StorageLocked = "STORAGE_LOCKED" => 503,
+    /// The device under the database has no space left (or the user's quota is used up).
+    StorageFull = "STORAGE_FULL" => 507,
+    /// The database lies on a read-only file system (or is opened read-only): it can be read,
+    /// not written.
+    StorageReadOnly = "STORAGE_READ_ONLY" => 503,
 }
 
 impl ErrorCode {
@@ -233,7 +244,11 @@ impl ErrorCode {
             ErrorCode::MemoryTooLarge => "the content is too large",
             ErrorCode::MemberNotFound => "member not found",
             ErrorCode::ReplayBadLine => "the replay line is invalid",
+            ErrorCode::ReplayDuplicateId => "the id is already used in this script",
             ErrorCode::InternalError => "internal error",
+            ErrorCode::StorageLocked => "the database is open in another process",
+            ErrorCode::StorageFull => "no space left on the device under the database",
+            ErrorCode::StorageReadOnly => "the database is read-only",
         }
     }
 }

@@ -183,6 +183,11 @@ fn bad_body() -> ApiError {
     )
 }
 
+/// `409 REPLAY_DUPLICATE_ID`: the script's ids are unique across it (see `docs/replay.md`).
+fn duplicate_id(message: &'static str) -> ApiError {
+    ApiError::new(ErrorCode::ReplayDuplicateId, message)
+}
+
 fn parse_body<T: DeserializeOwned>(body: &Value) -> Result<T, ApiError> {
     serde_json::from_value(body.clone()).map_err(|_| bad_body())
 }
@@ -239,14 +244,24 @@ impl Replay {
         mut output: impl Write,
     ) -> anyhow::Result<bool> {
         let mut all_executed = true;
-        for (number, line) in input.lines().enumerate() {
-            let line =
-                line.with_context(|| format!("reading line {} (is it UTF-8?)", number + 1))?;
-            let trimmed = line.trim();
-            if trimmed.is_empty() || trimmed.starts_with('#') {
+        // Lines are read as bytes: a line that is not UTF-8 is a bad line like one that is not
+        // JSON (it gets its answer and the run goes on), not the end of the run.
+        for (number, line) in input.split(b'\n').enumerate() {
+            let line = line.with_context(|| format!("reading line {}", number + 1))?;
+            let bytes = line.trim_ascii();
+            if bytes.is_empty() || bytes.starts_with(b"#") {
                 continue;
             }
-            let (out, executed) = self.line(trimmed);
+            let (out, executed) = match std::str::from_utf8(bytes) {
+                Ok(text) => self.line(text.trim()),
+                Err(_) => (
+                    error_line(&ApiError::new(
+                        ErrorCode::ReplayBadLine,
+                        "the line is not valid UTF-8",
+                    )),
+                    false,
+                ),
+            };
             all_executed &= executed;
             writeln!(output, "{out}")?;
         }
@@ -377,6 +392,18 @@ impl Replay {
                     documents: Vec<String>,
                 }
                 let b: B = parse_body(body)?;
+                // Put replaces a set of the same workspace (how a host changes a set: bound
+                // credentials follow); the id of another workspace's set is a duplicate.
+                if self
+                    .world
+                    .context_sets
+                    .keys()
+                    .any(|(ws, id)| *id == b.id && *ws != b.workspace)
+                {
+                    return Err(duplicate_id(
+                        "a context set of another workspace has this id",
+                    ));
+                }
                 self.world.context_sets.insert(
                     (b.workspace, b.id),
                     ContextSet::new(b.collections, b.documents),
@@ -531,6 +558,10 @@ impl Replay {
         }
         let b: B = parse_body(body)?;
         workspace_id(&b.id)?;
+        // Re-creating would change `retaining` without `workspace.update`'s purge.
+        if self.world.workspaces.contains_key(&b.id) {
+            return Err(duplicate_id("a workspace with this id already exists"));
+        }
         self.world.workspaces.insert(b.id, b.retaining);
         Ok(json!({}))
     }
@@ -561,6 +592,10 @@ impl Replay {
             return Err(bad_body());
         }
         MemberId::new(b.id.clone()).map_err(|_| bad_body())?;
+        // A removed member's id stays taken: re-adding it would revive its credentials.
+        if self.world.members.contains_key(&b.id) {
+            return Err(duplicate_id("a member with this id already exists"));
+        }
         let workspace = workspace_id(&b.workspace)?;
         self.world.members.insert(
             b.id,
@@ -620,6 +655,11 @@ impl Replay {
             .ok_or_else(|| ApiError::new(ErrorCode::MemberNotFound, "member not found"))?;
         self.service.check_grant(member.role, &b.scopes)?;
         CredentialId::new(b.id.clone()).map_err(|_| bad_body())?;
+        // A revoked credential's id stays taken too: re-creating it would un-revoke it, or move
+        // it to another workspace.
+        if self.world.credentials.contains_key(&b.id) {
+            return Err(duplicate_id("a credential with this id already exists"));
+        }
         let credential = Credential {
             workspace: member.workspace.clone(),
             member: MemberId::new(b.member).map_err(|_| bad_body())?,

@@ -29,6 +29,16 @@ pub(crate) fn run_cli_with(
     dir: Option<&Path>,
     env: &[(&str, &Path)],
 ) -> (i32, String, String) {
+    run_cli_bytes(args, stdin.as_bytes(), dir, env)
+}
+
+/// [`run_cli_with`] with `stdin` as bytes (input that is not UTF-8).
+pub(crate) fn run_cli_bytes(
+    args: &[&str],
+    stdin: &[u8],
+    dir: Option<&Path>,
+    env: &[(&str, &Path)],
+) -> (i32, String, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_agent-memory"));
     command
         .args(args)
@@ -44,11 +54,7 @@ pub(crate) fn run_cli_with(
         command.env(key, value);
     }
     let mut child = command.spawn().expect("the agent-memory binary starts");
-    let written = child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin.as_bytes());
+    let written = child.stdin.take().expect("stdin is piped").write_all(stdin);
     // A command that exits before reading its input (a usage error, say) closes the pipe first.
     if let Err(e) = written {
         assert_eq!(

@@ -258,6 +258,94 @@ fn bad_lines_are_reported_and_the_run_continues_with_exit_code_2() {
     );
 }
 
+#[test]
+fn a_line_that_is_not_utf8_is_a_bad_line_and_the_run_continues() {
+    let mut script = b"{\"op\":\"workspace.create\",\"body\":{\"id\":\"w\"}}\n".to_vec();
+    script.extend(b"{\"op\":\"workspace.create\",\"body\":{\"id\":\"caf\xe9\"}}\n");
+    script.extend(b"# a comment may hold anything: \xff\n");
+    script.extend(
+        b"{\"op\":\"member.add\",\"body\":{\"workspace\":\"w\",\"id\":\"o\",\"role\":\"owner\"}}\n",
+    );
+    let (status, stdout, stderr) = crate::run_cli_bytes(&["replay", "-"], &script, None, &[]);
+    assert_eq!(status, 2, "{stderr}");
+    let lines = parse_lines(&stdout, "utf8");
+    assert_eq!(
+        lines.len(),
+        3,
+        "one answer per line, the comment skipped: {stdout}"
+    );
+    assert_eq!(lines[0], serde_json::json!({"status": 200, "body": {}}));
+    assert_eq!(lines[1]["status"], 400);
+    assert_eq!(lines[1]["error"]["code"], "REPLAY_BAD_LINE");
+    assert_eq!(lines[2], serde_json::json!({"status": 200, "body": {}}));
+}
+
+#[test]
+fn ids_the_script_already_used_are_refused() {
+    let script = r#"{"op":"workspace.create","body":{"id":"ws1"}}
+{"op":"workspace.create","body":{"id":"ws2"}}
+{"op":"member.add","body":{"workspace":"ws1","id":"alice","role":"owner"}}
+{"op":"credential.create","body":{"workspace":"ws1","member":"alice","id":"cred_a","scopes":["memory:read","memory:write"]}}
+{"op":"settings.put","as":"alice","body":{"agentMemoriesEnabled":true}}
+{"op":"remember","as":"cred_a","body":{"namespace":"n","text":"kept"}}
+{"op":"workspace.create","body":{"id":"ws1","retaining":false}}
+{"op":"member.add","body":{"workspace":"ws2","id":"alice","role":"viewer"}}
+{"op":"member.add","body":{"workspace":"ws2","id":"bob","role":"owner"}}
+{"op":"credential.create","body":{"workspace":"ws2","member":"bob","id":"cred_a","scopes":["memory:read"]}}
+{"op":"member.remove","body":{"workspace":"ws1","id":"alice"}}
+{"op":"member.add","body":{"workspace":"ws1","id":"alice","role":"owner"}}
+{"op":"contextSet.put","body":{"workspace":"ws1","id":"cs1","collections":["c1"]}}
+{"op":"contextSet.put","body":{"workspace":"ws1","id":"cs1","collections":["c1","c2"]}}
+{"op":"contextSet.put","body":{"workspace":"ws2","id":"cs1","collections":["c9"]}}
+"#;
+    let (status, stdout, stderr) = run_cli(&["replay"], script);
+    assert_eq!(
+        status, 0,
+        "refusals are answers, the lines were executed: {stderr}"
+    );
+    let lines = parse_lines(&stdout, "duplicates");
+    let ok = serde_json::json!({"status": 200, "body": {}});
+    for (i, what) in [
+        (6, "a workspace re-created"),
+        (7, "a member id re-used in another workspace"),
+        (9, "a credential moved to another workspace"),
+        (11, "a removed member re-added"),
+        (14, "another workspace's context-set id"),
+    ] {
+        assert_eq!(lines[i]["status"], 409, "{what}: {}", lines[i]);
+        assert_eq!(lines[i]["error"]["code"], "REPLAY_DUPLICATE_ID", "{what}");
+    }
+    assert_eq!(lines[8], ok, "a new member");
+    assert_eq!(lines[10]["body"]["purged"], 1, "alice's memory is purged");
+    assert_eq!(lines[12], ok);
+    assert_eq!(lines[13], ok, "put replaces a set of the same workspace");
+}
+
+#[test]
+fn replay_reads_memory_tool_integers_as_mcp_does() {
+    let script = r#"{"op":"workspace.create","body":{"id":"ws1"}}
+{"op":"member.add","body":{"workspace":"ws1","id":"alice","role":"owner"}}
+{"op":"stores.create","as":"alice","body":{"name":"Notes"},"save":{"s":"/id"}}
+{"op":"sessions.create","as":"alice","body":{"resources":[{"type":"memory_store","memory_store_id":"$s"}]},"save":{"sess":"/id"}}
+{"op":"memory_tool","as":"$sess","body":{"command":"create","path":"/memories/notes/a.md","file_text":"one\ntwo\n"}}
+{"op":"memory_tool","as":"$sess","body":{"command":"insert","path":"/memories/notes/a.md","insert_line":"2","insert_text":"three"}}
+{"op":"memory_tool","as":"$sess","body":{"command":"view","path":"/memories/notes/a.md","view_range":["3","-1"]}}
+"#;
+    let (status, stdout, stderr) = run_cli(&["replay"], script);
+    assert_eq!(status, 0, "{stderr}");
+    let lines = parse_lines(&stdout, "memory tool");
+    assert_eq!(lines[5]["status"], 200, "{}", lines[5]);
+    assert_eq!(lines[6]["status"], 200, "{}", lines[6]);
+    assert!(
+        lines[6]["body"]["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("     3\tthree"),
+        "{}",
+        lines[6]
+    );
+}
+
 /// Every error code of memory-stores.md, as the spec lists them.
 const MEMORY_STORE_CODES: &[&str] = &[
     "MEMORY_INVALID_REQUEST",

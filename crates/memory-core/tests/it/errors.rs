@@ -4,7 +4,8 @@ use memory_core::{ApiError, ErrorCode};
 use serde_json::json;
 
 /// Every code the specs name, with the status they fix (agent-memory.md's table, memory-stores.md
-/// and replay.md), plus the library's own `INTERNAL_ERROR`.
+/// and replay.md), plus the library's own: `REPLAY_DUPLICATE_ID`, `INTERNAL_ERROR` and the
+/// storage failures a person can act on.
 const TABLE: &[(&str, u16)] = &[
     ("AGENT_MEMORY_INVALID_REQUEST", 400),
     ("AGENT_MEMORY_PERSONAL_DATA", 400),
@@ -42,7 +43,11 @@ const TABLE: &[(&str, u16)] = &[
     ("MEMORY_TOO_LARGE", 413),
     ("MEMBER_NOT_FOUND", 404),
     ("REPLAY_BAD_LINE", 400),
+    ("REPLAY_DUPLICATE_ID", 409),
     ("INTERNAL_ERROR", 500),
+    ("STORAGE_LOCKED", 503),
+    ("STORAGE_FULL", 507),
+    ("STORAGE_READ_ONLY", 503),
 ];
 
 #[test]
