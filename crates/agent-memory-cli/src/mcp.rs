@@ -8,6 +8,8 @@
 //! errors; stdout carries only the protocol, logs go to stderr and name tools and error codes,
 //! never arguments or results.
 
+mod transport;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -59,14 +61,29 @@ pub(crate) fn run(home: &Home, args: McpArgs) -> anyhow::Result<()> {
         .build()
         .context("starting the async runtime")?;
     let served = runtime.block_on(async move {
-        let running = match server.serve(rmcp::transport::stdio()).await {
-            Ok(running) => running,
+        // Our own line transport, not rmcp's: it answers the lines rmcp would drop unanswered
+        // (see `transport`).
+        let (transport, writer) =
+            transport::line_transport(tokio::io::stdin(), tokio::io::stdout());
+        let writer = tokio::spawn(writer);
+        let served = match server.serve(transport).await {
             // stdin closed before the client said anything: nothing to serve.
-            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
-            Err(err) => return Err(anyhow::Error::new(err).context("starting the MCP session")),
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => Ok(()),
+            Err(err) => Err(anyhow::Error::new(err).context("starting the MCP session")),
+            Ok(running) => running
+                .waiting()
+                .await
+                .map(drop)
+                .context("the MCP session failed"),
         };
-        running.waiting().await.context("the MCP session failed")?;
-        Ok(())
+        // The transport is gone with the service: the writer sends what is queued, then ends.
+        // (Bounded: a response still in flight when the client left must not hold the process.)
+        match tokio::time::timeout(Duration::from_secs(5), writer).await {
+            Ok(Ok(Ok(_))) => {}
+            Ok(Ok(Err(err))) => eprintln!("agent-memory mcp: writing stdout failed: {err}"),
+            Ok(Err(_)) | Err(_) => eprintln!("agent-memory mcp: the stdout writer did not finish"),
+        }
+        served
     });
     // A read of stdin that never returns must not hold the process open.
     runtime.shutdown_timeout(Duration::from_secs(1));
@@ -143,10 +160,7 @@ impl MemoryServer {
     fn call(&self, name: &str, arguments: &Value) -> Option<CallToolResult> {
         if name == MEMORY_TOOL {
             let session = self.session.as_deref()?;
-            let answer = self
-                .local
-                .stores
-                .memory_tool_call(session, &lenient_integers(arguments));
+            let answer = self.local.stores.memory_tool_call(session, arguments);
             log_call(
                 name,
                 answer.as_ref().err().map(|f| f.api_error().code().as_str()),
@@ -254,7 +268,8 @@ const MEMORY_TOOL_DESCRIPTION: &str = "Files of the memory stores mounted in thi
 
 /// The memory tool's arguments: `command` and the fields of every command, each used only by
 /// the commands that name it (the facade refuses fields a command does not take). The integers
-/// are plain, never nullable; numeric strings are accepted too (see [`lenient_integers`]).
+/// are plain, never nullable; the facade accepts numeric strings for them too (some clients
+/// send those whatever the schema says).
 fn memory_tool_schema() -> Value {
     let text = |description: &str| json!({"type": "string", "description": description});
     json!({
@@ -290,41 +305,9 @@ fn memory_tool_schema() -> Value {
     })
 }
 
-/// `insert_line` and the items of `view_range` as integers when a client sent them as numeric
-/// strings (some clients do, whatever the schema says); anything else is left for the facade
-/// to judge.
-fn lenient_integers(arguments: &Value) -> Value {
-    fn integer(value: &mut Value) {
-        if let Some(n) = value.as_str().and_then(|s| s.trim().parse::<i64>().ok()) {
-            *value = Value::from(n);
-        }
-    }
-    let mut arguments = arguments.clone();
-    if let Some(line) = arguments.get_mut("insert_line") {
-        integer(line);
-    }
-    if let Some(Value::Array(range)) = arguments.get_mut("view_range") {
-        range.iter_mut().for_each(integer);
-    }
-    arguments
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numeric_strings_become_integers_and_nothing_else_changes() {
-        let args = json!({"command": "insert", "path": "/memories/a/b.md", "insert_line": " 3",
-            "insert_text": "12", "view_range": ["1", "-1", "x"]});
-        assert_eq!(
-            lenient_integers(&args),
-            json!({"command": "insert", "path": "/memories/a/b.md", "insert_line": 3,
-                "insert_text": "12", "view_range": [1, -1, "x"]})
-        );
-        let untouched = json!({"command": "view", "path": "/memories", "insert_line": "two"});
-        assert_eq!(lenient_integers(&untouched), untouched);
-    }
 
     #[test]
     fn no_schema_has_a_nullable_or_optional_integer_without_a_default() {

@@ -122,6 +122,20 @@ fn serve(
     env: &[(&str, &str)],
     lines: &[Value],
 ) -> (i32, Vec<Value>, String) {
+    let mut input = Vec::new();
+    for line in lines {
+        writeln!(input, "{line}").unwrap();
+    }
+    serve_raw(home, args, env, &input)
+}
+
+/// [`serve`] with `input` on stdin byte for byte (lines that are not JSON, or not UTF-8).
+fn serve_raw(
+    home: &LocalHome,
+    args: &[&str],
+    env: &[(&str, &str)],
+    input: &[u8],
+) -> (i32, Vec<Value>, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_agent-memory"));
     command
         .arg("--home")
@@ -137,12 +151,8 @@ fn serve(
         .stderr(Stdio::piped());
     let mut child = command.spawn().expect("agent-memory mcp starts");
     let mut stdin = child.stdin.take().unwrap();
-    for line in lines {
-        // A server that refused to start has closed its end already.
-        if writeln!(stdin, "{line}").is_err() {
-            break;
-        }
-    }
+    // A server that refused to start has closed its end already.
+    let _ = stdin.write_all(input);
     drop(stdin);
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -263,6 +273,58 @@ fn json_rpc_by_hand_without_python() {
     // An unknown tool cannot be routed: a protocol error, not a tool result.
     assert_eq!(answers[&5]["error"]["code"], -32602);
     assert!(stderr.contains("stopped"), "{stderr}");
+}
+
+#[test]
+fn every_line_gets_an_answer_even_one_that_is_not_json() {
+    let (home, session) = home_with_session();
+    let mut input = Vec::new();
+    for line in handshake() {
+        writeln!(input, "{line}").unwrap();
+    }
+    // A truncated request, a line that is not UTF-8, and tools/call with params rmcp cannot
+    // read: each gets its answer, and the server goes on serving.
+    input.extend(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/li\n");
+    input.extend(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"x\":\"\xff\"}\n");
+    for line in [
+        request(
+            4,
+            "tools/call",
+            json!({"name": "list_memories", "arguments": "limit=1"}),
+        ),
+        request(5, "tools/call", json!({"arguments": {}})),
+        call(
+            7,
+            "memory",
+            json!({"command": "insert", "path": "/memories/project-notes/none.md", "insert_line": "1", "insert_text": "x"}),
+        ),
+        request(8, "ping", json!({})),
+    ] {
+        writeln!(input, "{line}").unwrap();
+    }
+    let (status, messages, stderr) = serve_raw(&home, &["--session", &session], &[], &input);
+    assert_eq!(status, 0, "{stderr}");
+    let (unanswerable, answered): (Vec<Value>, Vec<Value>) =
+        messages.into_iter().partition(|m| m["id"].is_null());
+    let parse_error =
+        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}});
+    assert_eq!(unanswerable, [parse_error.clone(), parse_error]);
+    let answers = by_id(answered);
+    assert_eq!(answers.keys().copied().collect::<Vec<_>>(), [1, 4, 5, 7, 8]);
+    for id in [4, 5] {
+        assert_eq!(
+            answers[&id]["error"]["code"], -32602,
+            "invalid params, not method not found: {}",
+            answers[&id]
+        );
+    }
+    // A numeric string is the line number (the facade's rule, the same in replay): the command
+    // is read, and fails only because the file does not exist.
+    assert_eq!(
+        answers[&7]["result"]["content"][0]["text"],
+        "Error: The path /memories/project-notes/none.md does not exist"
+    );
+    assert_eq!(answers[&8]["result"], json!({}));
 }
 
 #[test]

@@ -199,8 +199,39 @@ enum Command {
 #[serde(deny_unknown_fields)]
 struct ViewInput {
     path: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_range")]
     view_range: Option<Vec<i64>>,
+}
+
+/// An integer of the tool's input as sent: a JSON integer, or a string holding one (some
+/// clients send integers as strings, whatever the schema says). One rule for every caller —
+/// MCP, replay, a host's own adapter — so that the same input gets the same answer everywhere.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum LenientInteger {
+    Integer(i64),
+    Text(String),
+}
+
+impl LenientInteger {
+    fn value<E: serde::de::Error>(self) -> Result<i64, E> {
+        match self {
+            LenientInteger::Integer(n) => Ok(n),
+            LenientInteger::Text(s) => s.trim().parse().map_err(|_| E::custom("not an integer")),
+        }
+    }
+}
+
+/// `insert_line`: an integer or a numeric string (see [`LenientInteger`]).
+fn lenient_integer<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    LenientInteger::deserialize(d)?.value()
+}
+
+/// `view_range`: integers or numeric strings (see [`LenientInteger`]).
+fn lenient_range<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<i64>>, D::Error> {
+    Option::<Vec<LenientInteger>>::deserialize(d)?
+        .map(|items| items.into_iter().map(LenientInteger::value).collect())
+        .transpose()
 }
 
 #[derive(Deserialize)]
@@ -223,6 +254,7 @@ struct StrReplaceInput {
 #[serde(deny_unknown_fields)]
 struct InsertInput {
     path: String,
+    #[serde(deserialize_with = "lenient_integer")]
     insert_line: i64,
     insert_text: String,
 }

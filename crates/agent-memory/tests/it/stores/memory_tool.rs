@@ -229,6 +229,42 @@ fn str_replace_and_insert() {
         ),
         "Error: Invalid `insert_line` parameter: -1. It should be within the range of lines of the file: [0, 9]"
     );
+    // Integers sent as numeric strings (some clients do) mean the integer, for every caller of
+    // the facade (MCP and replay alike); any other string is not a command.
+    assert_eq!(
+        ok(
+            s,
+            &agent,
+            json!({"command": "view", "path": "/memories/notes/p.md", "view_range": [" 2", "3"]})
+        ),
+        ok(
+            s,
+            &agent,
+            json!({"command": "view", "path": "/memories/notes/p.md", "view_range": [2, 3]})
+        ),
+    );
+    assert_eq!(
+        ok(
+            s,
+            &agent,
+            json!({"command": "insert", "path": "/memories/notes/p.md", "insert_line": "9", "insert_text": "x"})
+        ),
+        "The file /memories/notes/p.md has been edited."
+    );
+    assert!(
+        fails(
+            s,
+            &agent,
+            json!({"command": "insert", "path": "/memories/notes/p.md", "insert_line": "two", "insert_text": "x"})
+        )
+        .starts_with("Error: The input is not a memory tool command"),
+    );
+    assert_eq!(
+        s.fs_read(&agent, &json!({"path": "/mnt/memory/notes/p.md"}))
+            .unwrap()
+            .content,
+        "a\na\nb\nc\nd\ne\nf\ng\nlast\nx"
+    );
     assert_eq!(
         fails(
             s,
