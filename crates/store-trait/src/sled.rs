@@ -27,7 +27,7 @@
 use std::cell::RefCell;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError, RwLock, RwLockReadGuard};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard};
 
 use ::sled::transaction::{
     ConflictableTransactionError, TransactionError, Transactional, TransactionalTree,
@@ -93,8 +93,10 @@ pub(crate) struct SledCore {
     path: PathBuf,
     durability: Durability,
     trees: Trees,
-    /// Serializes memory-store steps (read, decide, apply one batch).
-    store_steps: Mutex<()>,
+    /// Memory-store steps (read, decide, apply one batch) hold it exclusively, reads shared:
+    /// sled applies a batch atomically per key, not across the keys a read visits, so without
+    /// it a read of several keys could see half of a step.
+    store_steps: RwLock<()>,
 }
 
 struct Trees {
@@ -228,7 +230,7 @@ impl SledCore {
             path,
             durability,
             trees,
-            store_steps: Mutex::new(()),
+            store_steps: RwLock::new(()),
         })
     }
 
@@ -1264,7 +1266,7 @@ fn dir_size(path: &Path) -> u64 {
     total
 }
 
-/// The memory-store tree as a [`KvRead`]: sled reads see every applied batch whole.
+/// The memory-store tree as a [`KvRead`], read under the step lock (see `store_steps`).
 struct TreeView<'a>(&'a Tree);
 
 impl KvRead for TreeView<'_> {
@@ -1311,6 +1313,10 @@ impl KvRead for TreeView<'_> {
 impl Kv for SledBackend {
     fn read<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Result<R, Error>) -> Result<R, Error> {
         let core = self.core()?;
+        let _view = core
+            .store_steps
+            .read()
+            .unwrap_or_else(PoisonError::into_inner);
         f(&TreeView(&core.trees.stores))
     }
 
@@ -1318,7 +1324,7 @@ impl Kv for SledBackend {
         let core = self.core()?;
         let _step = core
             .store_steps
-            .lock()
+            .write()
             .unwrap_or_else(PoisonError::into_inner);
         let (out, ops) = f(&TreeView(&core.trees.stores))?;
         if ops.is_empty() {

@@ -14,7 +14,8 @@
 //! - memory stores ([`StoreBackend`]): stores, path-addressed memories and their versions,
 //!   the order of refusals, replacing renames, redaction, store deletion, sessions, and
 //!   [`race_store_preconditions`] (8 writers on one memory with `content_sha256` preconditions:
-//!   no lost update);
+//!   no lost update) and [`race_store_reads_see_whole_steps`] (readers against a writer: every
+//!   read is one consistent view);
 //! - [`model_matches_backend`] (agent memories) and [`store_model_matches_backend`] (memory
 //!   stores): proptest model-based tests that apply random operation sequences to the backend
 //!   and to a plain reference model and compare every answer. Each runs [`cases_from_env`]
@@ -132,6 +133,7 @@ macro_rules! __conformance_checks {
             store_delete_removes_everything_of_the_store_only,
             sessions_roundtrip_per_workspace,
             race_store_preconditions,
+            race_store_reads_see_whole_steps,
             store_model_matches_backend,
         );
     };
