@@ -20,8 +20,9 @@ const TRIGGER: [bool; 256] = {
     t[b'@' as usize] = true;
     t[b'a' as usize] = true;
     t[b'A' as usize] = true;
-    // Hebrew letters, for the spelled-out at sign `שטרודל`.
+    // Hebrew letters, for the spelled-out at sign `שטרודל`; U+0080..U+00BF for the soft hyphen.
     t[0xD7] = true;
+    t[0xC2] = true;
     let mut lead = 0xD9;
     while lead <= 0xF4 {
         t[lead] = true;
@@ -48,6 +49,12 @@ pub(crate) fn needs_scan(text: &str) -> bool {
                     return true;
                 }
                 i += 1;
+            }
+            0xC2 => {
+                if b.get(i + 1) == Some(&0xAD) {
+                    return true;
+                }
+                i += 2;
             }
             0xD7 => {
                 if b.get(i + 1) == Some(&0xA9) && text[i..].starts_with("שטרודל") {
@@ -77,6 +84,11 @@ fn might_be_hotspot(c: char) -> bool {
     let cp = c as u32;
     // Full-width ASCII (digits, `＠`, letters of a full-width `at`) and the small at sign.
     if (0xFF01..=0xFF5E).contains(&cp) || cp == 0xFE6B {
+        return true;
+    }
+    // Invisible characters can split an `at` or a spelled-out at sign; text that has them is
+    // scanned through the view, which drops them.
+    if is_format(c) {
         return true;
     }
     // No decimal digit block lies between the Ol Chiki digits and Vai digits, which covers

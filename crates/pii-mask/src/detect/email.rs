@@ -147,11 +147,18 @@ fn is_atext(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+/=?^_`{|}~-".contains(&b)
 }
 
-/// Letters of the scripts that are written without spaces next to Latin text (Hebrew, Arabic,
-/// CJK, kana, Hangul): a change between them and other letters ends an address part.
-fn is_other_script(c: char) -> bool {
-    matches!(c as u32, 0x0590..=0x08FF | 0x3040..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF
-        | 0xFF66..=0xFF9F | 0x20000..=0x3FFFF)
+/// The script family of a letter, as far as address boundaries go: Latin, Greek and Cyrillic
+/// (0), Hebrew (1), Arabic and Syriac (2), CJK and kana (3), Hangul (4). A change from one to
+/// another between two letters ends an address part: `לdana@…` and `…@example.comです` are
+/// glued to the sentence, not part of the address.
+fn script_of(c: char) -> u8 {
+    match c as u32 {
+        0x0590..=0x05FF | 0xFB1D..=0xFB4F => 1,
+        0x0600..=0x08FF => 2,
+        0x3040..=0x9FFF | 0xF900..=0xFAFF | 0xFF66..=0xFF9F | 0x20000..=0x3FFFF => 3,
+        0xAC00..=0xD7AF | 0x1100..=0x11FF => 4,
+        _ => 0,
+    }
 }
 
 /// Start of the local part that ends at `end` (the at token's start).
@@ -179,8 +186,8 @@ fn local_part_start(s: &str, token_start: usize, kind: Kind) -> Option<usize> {
         return (v[open] == b'"' && open + 2 < end).then_some(open);
     }
     let mut start = end;
-    // The script of the letter just after the current position, if that was a letter.
-    let mut next_letter: Option<bool> = None;
+    // A local part is written in one script: the nearest letter to the at token sets it.
+    let mut script: Option<u8> = None;
     while start > 0 {
         let q = prev_char_start(v, start);
         let c = s[q..start].chars().next().unwrap_or(' ');
@@ -193,13 +200,11 @@ fn local_part_start(s: &str, token_start: usize, kind: Kind) -> Option<usize> {
             break;
         }
         if c.is_alphabetic() {
-            let script = is_other_script(c);
-            if next_letter.is_some_and(|n| n != script) {
+            let here = script_of(c);
+            if script.is_some_and(|s| s != here) {
                 break;
             }
-            next_letter = Some(script);
-        } else if !crate::tables::is_mark(c) {
-            next_letter = None;
+            script = Some(here);
         }
         start = q;
     }
@@ -231,7 +236,7 @@ fn ip_literal_end(v: &[u8], p: usize) -> Option<usize> {
 /// End of the label starting at `p`: letters, digits and `-`, one script per label.
 fn label_end(s: &str, mut p: usize, ascii_only: bool) -> usize {
     let v = s.as_bytes();
-    let mut prev_letter: Option<bool> = None;
+    let mut prev_letter: Option<u8> = None;
     while p < v.len() {
         let b = v[p];
         let c = if b < 0x80 {
@@ -245,7 +250,7 @@ fn label_end(s: &str, mut p: usize, ascii_only: bool) -> usize {
             break;
         }
         if c.is_alphabetic() {
-            let script = is_other_script(c);
+            let script = script_of(c);
             if prev_letter.is_some_and(|prev| prev != script) {
                 break;
             }
@@ -309,10 +314,10 @@ fn after_separator(s: &str, p: usize, kind: Kind) -> Option<(usize, bool)> {
             }
         }
     }
-    if kind != Kind::Word {
-        if let Some(w) = FOREIGN_DOT.iter().find(|w| s[q..].starts_with(**w)) {
-            return Some((skip_spaces(q + w.len()), true));
-        }
+    if kind != Kind::Word
+        && let Some(w) = FOREIGN_DOT.iter().find(|w| s[q..].starts_with(**w))
+    {
+        return Some((skip_spaces(q + w.len()), true));
     }
     None
 }

@@ -148,37 +148,28 @@ fn uuid_containing(v: &[u8], pos: usize) -> Option<usize> {
     if !hex_letter(before) && !hex_letter(after) && !whole_block {
         return None;
     }
-    let mut start = pos;
-    while start > 0 && pos - start < 36 && hexish(v[start - 1]) {
-        start -= 1;
-    }
-    let mut end = pos;
-    while end < v.len() && end - start < 37 && hexish(v[end]) {
-        end += 1;
-    }
-    if end - start != 36 {
-        return None;
-    }
+    // Try every 36-byte window that holds `pos`: the bytes before a UUID may be hex letters or
+    // a hyphen of the sentence (`ב-550e8400-…`).
     let alnum_at = |p: Option<usize>| {
         p.and_then(|p| v.get(p))
             .is_some_and(u8::is_ascii_alphanumeric)
     };
-    if alnum_at(start.checked_sub(1)) || alnum_at(Some(end)) {
-        return None;
-    }
-    let t = &v[start..end];
-    let shape_ok = t.iter().enumerate().all(|(i, &b)| {
-        if matches!(i, 8 | 13 | 18 | 23) {
-            b == b'-'
-        } else {
-            b.is_ascii_hexdigit()
-        }
-    });
-    shape_ok.then_some(end)
+    let first = pos.saturating_sub(35);
+    (first..=pos).find_map(|start| {
+        let end = start + 36;
+        let t = v.get(start..end)?;
+        let shape_ok = t.iter().enumerate().all(|(i, &b)| {
+            if matches!(i, 8 | 13 | 18 | 23) {
+                b == b'-'
+            } else {
+                b.is_ascii_hexdigit()
+            }
+        });
+        (shape_ok && !alnum_at(start.checked_sub(1)) && !alnum_at(Some(end)) && hexish(v[start]))
+            .then_some(end)
+    })
 }
 
-/// Digits of a value, gathered without allocating; `len` counts every digit, `buf` keeps the
-/// first 40.
 struct Digits {
     buf: [u8; 40],
     len: usize,
@@ -259,7 +250,7 @@ impl Group<'_> {
     fn decide(&self, sink: &mut Sink) {
         let n = self.n();
         let (start, end) = (self.chunks[0].start, self.chunks[n - 1].end);
-        if self.all_safe() {
+        if self.all_safe(0, n - 1) {
             sink.unit(start, end);
             return;
         }
@@ -286,20 +277,25 @@ impl Group<'_> {
     /// Reports chunks `from..=to` as one unit and masks them if they are personal data.
     fn value_span(&self, from: usize, to: usize, sink: &mut Sink) {
         let (start, end) = self.extent(from, to);
+        if (from, to) != (0, self.n() - 1) && self.all_safe(from, to) {
+            sink.unit(start, end);
+            return;
+        }
         let Some(verdict) = self.classify(from, to) else {
             sink.unit(start, end);
             return;
         };
-        if to > from && to - from < MAX_SPLIT_CHUNKS {
-            if let Some(parts) = self.split(from, to) {
-                // Each part is a unit of its own: together they cover the value.
-                for (a, b, verdict) in parts {
-                    let (start, end) = self.extent(a, b);
-                    sink.unit(start, end);
-                    sink.push(start, end, verdict.category, verdict.validated);
-                }
-                return;
+        if to > from
+            && to - from < MAX_SPLIT_CHUNKS
+            && let Some(parts) = self.split(from, to)
+        {
+            // Each part is a unit of its own: together they cover the value.
+            for (a, b, verdict) in parts {
+                let (start, end) = self.extent(a, b);
+                sink.unit(start, end);
+                sink.push(start, end, verdict.category, verdict.validated);
             }
+            return;
         }
         sink.unit(start, end);
         sink.push(start, end, verdict.category, verdict.validated);
@@ -380,7 +376,8 @@ impl Group<'_> {
         if self.bank_structure(from, to) {
             return verdict(Category::BankAccount, true, true);
         }
-        if (13..=19).contains(&n) && luhn_valid(digits) {
+        // No card number starts with 0 (that digit is the dialling prefix of phones) or a `+`.
+        if (13..=19).contains(&n) && luhn_valid(digits) && !plus && digits[0] != b'0' {
             return verdict(Category::Card, true, true);
         }
         if n == 9 && il_id_valid(digits) && !plus {
@@ -435,20 +432,22 @@ impl Group<'_> {
 
     // ---- safe shapes ----
 
-    /// True when the whole group is a sequence of safe shapes, each closed against the next.
-    fn all_safe(&self) -> bool {
-        let n = self.n();
-        if self.version() || self.isbn_by_keyword() {
+    /// True when chunks `from..=to` are a sequence of safe shapes, each closed against the next.
+    fn all_safe(&self, from: usize, to: usize) -> bool {
+        if (from, to) == (0, self.n() - 1) && self.isbn_by_keyword() {
             return true;
         }
+        let n = to - from + 1;
         let mut reach = vec![false; n + 1];
         reach[0] = true;
-        for i in 0..n {
-            if !reach[i] {
+        for k in 0..n {
+            if !reach[k] {
                 continue;
             }
-            for j in self.safe_ends(i) {
-                reach[j + 1] = true;
+            for j in self.safe_ends(from + k) {
+                if j <= to {
+                    reach[j - from + 1] = true;
+                }
             }
         }
         reach[n]
@@ -456,7 +455,9 @@ impl Group<'_> {
 
     /// Ends of the safe shapes that start at chunk `i` and are closed on both sides.
     fn safe_ends(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        let shapes: [Option<usize>; 7] = [
+        let shapes: [Option<usize>; 9] = [
+            self.version(i),
+            self.time_edge(i),
             self.date(i),
             self.ipv4(i),
             self.decimal(i),
@@ -468,9 +469,34 @@ impl Group<'_> {
         shapes.into_iter().flatten()
     }
 
-    /// A distinctive safe shape (date or IPv4) starting at chunk `i`: its last chunk.
+    /// A distinctive safe shape (a date, an IPv4 address, a version after `v`, a part of a
+    /// time) starting at chunk `i`: its last chunk.
     fn distinctive_at(&self, i: usize) -> Option<usize> {
-        self.date(i).or_else(|| self.ipv4(i))
+        self.date(i)
+            .or_else(|| self.ipv4(i))
+            .or_else(|| self.version(i))
+            .or_else(|| self.time_edge(i))
+    }
+
+    /// The hour of a time that ends the group (`… 05` in `… 05:00:52`) or the minutes or
+    /// seconds of one that starts it (`07` in `08:57:07 …`): one or two digits against a colon
+    /// and a digit.
+    fn time_edge(&self, i: usize) -> Option<usize> {
+        if !(1..=2).contains(&self.len(i)) {
+            return None;
+        }
+        let c = self.chunks[i];
+        let v = self.v;
+        let hour = i + 1 == self.n()
+            && self.value(i) <= 23
+            && v.get(c.end) == Some(&b':')
+            && v.get(c.end + 1).is_some_and(u8::is_ascii_digit);
+        let tail = i == 0
+            && self.value(i) <= 59
+            && c.start >= 2
+            && v[c.start - 1] == b':'
+            && v[c.start - 2].is_ascii_digit();
+        (hour || tail).then_some(i)
     }
 
     /// The shape `i..=j` joined inside by `sep` is closed: the gaps just outside it are not `sep`.
@@ -493,7 +519,7 @@ impl Group<'_> {
             ((1..=31).contains(&x) && (1..=12).contains(&y))
                 || ((1..=12).contains(&x) && (1..=31).contains(&y))
         };
-        let year = |k: usize| self.len(k) == 4 && (1000..=2999).contains(&self.value(k));
+        let year = |k: usize| self.len(k) == 4 && (1900..=2099).contains(&self.value(k));
         let small = |k: usize| (1..=2).contains(&self.len(k));
         let ok = (year(i)
             && small(i + 1)
@@ -520,14 +546,14 @@ impl Group<'_> {
 
     /// A decimal number: `I.F` with an integer part without a leading zero (or `0`), either
     /// short (up to three digits, as measurements and coordinates are) with a fraction of up to
-    /// fifteen digits, or up to nine digits with a fraction of up to four.
+    /// fifteen digits, or up to nine digits with a fraction of one or two (an amount).
     fn decimal(&self, i: usize) -> Option<usize> {
         let j = i + 1;
         if j >= self.n() || self.gap(i) != b"." || !self.no_leading_zero(i) {
             return None;
         }
         let (int, frac) = (self.len(i), self.len(j));
-        let ok = (int <= 3 && frac <= 15) || (int <= 9 && frac <= 4);
+        let ok = (int <= 3 && frac <= 15) || (int <= 9 && frac <= 2);
         (ok && self.closed(i, j, b".")).then_some(j)
     }
 
@@ -565,7 +591,8 @@ impl Group<'_> {
     }
 
     /// ISBN-10 (four parts, ten digits, one-digit check part) or ISBN-13 (978 or 979, five
-    /// parts, one-digit check part), joined by hyphens or spaces throughout.
+    /// parts, one-digit check part), joined by hyphens or spaces throughout, with a valid check
+    /// digit (a random number of that shape passes one time in eleven or ten).
     fn isbn(&self, i: usize) -> Option<usize> {
         for parts in [4usize, 5] {
             let j = i + parts - 1;
@@ -581,8 +608,12 @@ impl Group<'_> {
             }
             let d = self.joined(i, j);
             let ok = match parts {
-                4 => d.len == 10,
-                _ => d.len == 13 && (d.get().starts_with(b"978") || d.get().starts_with(b"979")),
+                4 => d.len == 10 && isbn10_valid(d.get()),
+                _ => {
+                    d.len == 13
+                        && (d.get().starts_with(b"978") || d.get().starts_with(b"979"))
+                        && isbn13_valid(d.get())
+                }
             };
             if ok && self.closed(i, j, sep) {
                 return Some(j);
@@ -598,7 +629,8 @@ impl Group<'_> {
         if j + 1 != self.n() || self.gap(i) != b"-" || self.gap(i + 1) != b"-" {
             return None;
         }
-        if self.joined(i, j).len != 9 {
+        let d = self.joined(i, j);
+        if d.len != 9 || !isbn10_valid_with_x(d.get()) {
             return None;
         }
         let end = self.chunks[j].end;
@@ -610,7 +642,7 @@ impl Group<'_> {
         (x && after).then_some(j)
     }
 
-    /// `YYYYMMDDhhmm` or `YYYYMMDDhhmmss` with a year from 1970 to 2099, as one chunk.
+    /// `YYYYMMDDhhmm` or `YYYYMMDDhhmmss` with a year from 1900 to 2099, as one chunk.
     fn compact_timestamp(&self, i: usize) -> Option<usize> {
         let d = self.digits_of(i);
         if d.len() != 12 && d.len() != 14 {
@@ -621,7 +653,7 @@ impl Group<'_> {
                 .iter()
                 .fold(0u32, |v, &c| v * 10 + u32::from(c - b'0'))
         };
-        let ok = (1970..=2099).contains(&num(0, 4))
+        let ok = (1900..=2099).contains(&num(0, 4))
             && (1..=12).contains(&num(4, 6))
             && (1..=31).contains(&num(6, 8))
             && num(8, 10) <= 23
@@ -630,13 +662,21 @@ impl Group<'_> {
         ok.then_some(i)
     }
 
-    /// A version: dot-joined parts right after `v` or `V` (`v10.4.12`).
-    fn version(&self) -> bool {
-        let start = self.chunks[0].start;
-        let after_v = start > 0
+    /// A version: dot-joined parts right after `v` or `V` (`v10.4.12`), from the group's start.
+    fn version(&self, i: usize) -> Option<usize> {
+        let start = self.chunks[i].start;
+        let after_v = i == 0
+            && start > 0
             && matches!(self.v[start - 1], b'v' | b'V')
             && (start < 2 || !self.v[start - 2].is_ascii_alphabetic());
-        after_v && (0..self.n() - 1).all(|k| self.gap(k) == b".")
+        if !after_v {
+            return None;
+        }
+        let mut j = i;
+        while j + 1 < self.n() && self.gap(j) == b"." {
+            j += 1;
+        }
+        Some(j)
     }
 
     /// Ten or thirteen digits (nine and an `X`) right after the word `ISBN`.
@@ -651,6 +691,35 @@ impl Group<'_> {
             || (self.v.get(end) == Some(&b'-') && matches!(self.v.get(end + 1), Some(b'X' | b'x')));
         keyword && (d.len == 10 || d.len == 13 || (d.len == 9 && x))
     }
+}
+
+/// ISBN-10 check: the digits weighted 10 down to 1 add up to a multiple of 11.
+fn isbn10_valid(d: &[u8]) -> bool {
+    d.len() == 10 && isbn10_sum(&d[..9], u32::from(d[9] - b'0'))
+}
+
+/// ISBN-10 check for nine digits and the check character `X` (ten).
+fn isbn10_valid_with_x(d: &[u8]) -> bool {
+    d.len() == 9 && isbn10_sum(d, 10)
+}
+
+fn isbn10_sum(body: &[u8], check: u32) -> bool {
+    let sum: u32 = body
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| (10 - i as u32) * u32::from(b - b'0'))
+        .sum();
+    (sum + check).is_multiple_of(11)
+}
+
+/// ISBN-13 check: the digits weighted 1, 3, 1, 3, … add up to a multiple of 10.
+fn isbn13_valid(d: &[u8]) -> bool {
+    let sum: u32 = d
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| u32::from(b - b'0') * if i % 2 == 0 { 1 } else { 3 })
+        .sum();
+    d.len() == 13 && sum.is_multiple_of(10)
 }
 
 /// A currency sign or code right before `start` or right after `end` (one space allowed).

@@ -1,4 +1,5 @@
 //! Integration tests for `pii-mask`: the specification's examples and property tests.
 
+mod adversarial;
 mod examples;
 mod props;
