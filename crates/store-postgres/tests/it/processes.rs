@@ -1,6 +1,7 @@
 //! Limits across processes: two OS processes — this test binary re-run with a child role — each
 //! with its own facade over its own `PostgresBackend` on one schema, racing at the quota edge,
-//! at the rate-limit edge, and on one memory-store memory with preconditions.
+//! at the rate-limit edge, on one key (its history must follow commit order), and on one
+//! memory-store memory with preconditions.
 
 use std::process::Command;
 use std::sync::Arc;
@@ -79,6 +80,25 @@ fn stores(backend: Arc<PostgresBackend>, seed: u64) -> StoreService {
 /// Runs this test binary twice at once as `role` children on `schema`; returns the numbers each
 /// printed on its `RESULT` line.
 fn run_children(role: &str, schema: &Schema, arg: &str) -> Vec<Vec<usize>> {
+    run_children_output(role, schema, arg)
+        .iter()
+        .map(|stdout| {
+            // libtest may print the test's name on the same line before it.
+            let line = stdout
+                .lines()
+                .find_map(|l| l.split_once("RESULT ").map(|(_, rest)| rest))
+                .unwrap_or_else(|| panic!("no RESULT line:\n{stdout}"));
+            line.split(' ')
+                .take(2)
+                .map(|n| n.parse().unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+/// Runs this test binary twice at once as `role` children on `schema`; returns what each
+/// printed.
+fn run_children_output(role: &str, schema: &Schema, arg: &str) -> Vec<String> {
     let exe = std::env::current_exe().unwrap();
     let children: Vec<_> = (0..2)
         .map(|i| {
@@ -102,17 +122,9 @@ fn run_children(role: &str, schema: &Schema, arg: &str) -> Vec<Vec<usize>> {
         .into_iter()
         .map(|child| {
             let out = child.wait_with_output().unwrap();
-            let stdout = String::from_utf8_lossy(&out.stdout);
+            let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
             assert!(out.status.success(), "a child failed:\n{stdout}");
-            // libtest may print the test's name on the same line before it.
-            let line = stdout
-                .lines()
-                .find_map(|l| l.split_once("RESULT ").map(|(_, rest)| rest))
-                .unwrap_or_else(|| panic!("no RESULT line:\n{stdout}"));
-            line.split(' ')
-                .take(2)
-                .map(|n| n.parse().unwrap())
-                .collect()
+            stdout
         })
         .collect()
 }
@@ -197,6 +209,30 @@ fn child() {
                                     refused.fetch_add(1, Ordering::SeqCst);
                                 }
                             }
+                        }
+                    });
+                }
+            });
+        }
+        "history" => {
+            // Every remember of one key, from a clock that stands still: the instants must still
+            // follow commit order across both processes.
+            let service = service(backend, seed);
+            std::thread::scope(|s| {
+                for t in 0..THREADS {
+                    let (service, accepted) = (&service, &accepted);
+                    s.spawn(move || {
+                        let caller = agent(&format!("cred_{seed}_{t}"));
+                        for i in 0..10 {
+                            let body = json!({"namespace": "race", "key": "tone",
+                                              "text": format!("note {seed}/{t}/{i}")});
+                            let answer = service.remember(&caller, &body).unwrap();
+                            accepted.fetch_add(1, Ordering::SeqCst);
+                            println!(
+                                "ACK {} {}",
+                                answer.memory.id.as_str(),
+                                answer.memory.created_at.as_millis()
+                            );
                         }
                     });
                 }
@@ -339,5 +375,37 @@ fn two_processes_updating_one_store_memory_with_preconditions_lose_no_update() {
         last.content.split(' ').next().unwrap(),
         accepted.to_string(),
         "every accepted update built on the one before it"
+    );
+}
+
+#[test]
+fn two_processes_remembering_one_key_write_its_history_in_commit_order() {
+    if !ready() {
+        return;
+    }
+    let (schema, backend) = enabled_schema();
+    let outputs = run_children_output("history", &schema, "");
+    let mut acknowledged = Vec::new();
+    for stdout in &outputs {
+        // libtest may print the test's name on the same line before it.
+        for ack in stdout
+            .lines()
+            .filter_map(|l| l.split_once("ACK ").map(|(_, a)| a))
+        {
+            let (id, millis) = ack.split_once(' ').unwrap();
+            let id = AgentMemoryId::parse(id).unwrap();
+            let mut stored = backend.get(&alice(), &id).unwrap().expect("acknowledged");
+            // As acknowledged: the instant the child was answered with.
+            stored.created_at = Timestamp::from_millis(millis.trim().parse().unwrap()).unwrap();
+            acknowledged.push(stored);
+        }
+    }
+    assert_eq!(acknowledged.len(), 2 * THREADS * 10, "{outputs:?}");
+    store_trait::conformance::assert_key_history(
+        backend.as_ref(),
+        &alice(),
+        "race",
+        "tone",
+        &acknowledged,
     );
 }
