@@ -3,6 +3,7 @@
 //! or writes through the `Backend` (quota, rate limit and supersede in one transaction).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use citation_verify::{PassageSource, Verdict};
@@ -40,6 +41,10 @@ pub struct MemoryService {
     pub(crate) embeddings: EmbedPool,
     pub(crate) entities: Arc<dyn EntityResolver>,
     pub(crate) semantic_budget: Duration,
+    /// The latest instant this service wrote a version at (ms), or `i64::MIN`: the backend may
+    /// put a keyed write a few milliseconds past the clock (`store_trait::key_instant`), and
+    /// [`now`](MemoryService::now) never runs behind it, so a read right after a write sees it.
+    written: AtomicI64,
 }
 
 impl std::fmt::Debug for MemoryService {
@@ -120,13 +125,13 @@ impl MemoryServiceBuilder {
             embeddings: EmbedPool::new(self.embedder, self.embed_workers)?,
             entities: self.entities,
             semantic_budget: self.semantic_budget,
+            written: AtomicI64::new(i64::MIN),
         })
     }
 }
 
-pub(crate) fn internal(_err: store_trait::Error) -> ApiError {
-    // The backend's message may name files or keys; callers get the stable code only.
-    ApiError::new(ErrorCode::InternalError, "the storage backend failed")
+pub(crate) fn internal(err: store_trait::Error) -> ApiError {
+    crate::stores::internal(err)
 }
 
 fn not_found() -> ApiError {
@@ -187,9 +192,17 @@ impl MemoryService {
         }
     }
 
-    /// The clock the service decides with.
+    /// The clock the service decides with: the host's clock, or the latest instant this service
+    /// wrote a version at when that is later (a burst of writes to one key within a millisecond
+    /// takes the following milliseconds; reading at the clock would not see them yet).
     pub fn now(&self) -> Timestamp {
-        self.clock.now()
+        let clock = self.clock.now();
+        let written = self.written.load(Ordering::SeqCst);
+        if written > clock.as_millis() {
+            Timestamp::from_millis_saturating(written)
+        } else {
+            clock
+        }
     }
 
     fn settings_of(&self, workspace: &WorkspaceId) -> Result<Settings, ApiError> {
@@ -378,6 +391,8 @@ impl MemoryService {
         match outcome {
             RememberOutcome::Refused(err) => Err(err),
             RememberOutcome::Written { record, superseded } => {
+                self.written
+                    .fetch_max(record.created_at.as_millis(), Ordering::SeqCst);
                 let superseded = superseded.is_some_and(|s| s.created_at > cutoff);
                 let state = if record.citations.is_empty() {
                     SourceState::Uncited
@@ -853,6 +868,13 @@ pub(crate) fn trace_agent<T>(
     let _entered = span.enter();
     match result {
         Ok(answer) => on_success(answer),
+        // A failure of the host's storage is not a refusal: someone has to act on it.
+        Err(err) if err.http_status() >= 500 => tracing::error!(
+            op,
+            code = err.code().as_str(),
+            status = err.http_status(),
+            "failed"
+        ),
         Err(err) => tracing::info!(
             op,
             code = err.code().as_str(),

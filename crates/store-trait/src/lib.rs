@@ -91,7 +91,7 @@ pub use crate::redb::RedbBackend;
 pub use crate::sled::SledBackend;
 pub use backend::{
     Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
-    check_decided_write, key_instant, latest_instant,
+    StorageFailure, check_decided_write, key_instant, latest_instant,
 };
 pub use durability::Durability;
 pub use memory::InMemoryBackend;

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{PoisonError, RwLock, RwLockReadGuard};
 
 use ::redb::{
-    Database, ReadTransaction, ReadableDatabase, ReadableTable, ReadableTableMetadata, Table,
-    TableDefinition, WriteTransaction,
+    Database, ReadOnlyDatabase, ReadTransaction, ReadableDatabase, ReadableTable,
+    ReadableTableMetadata, Table, TableDefinition, WriteTransaction,
 };
 use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, CredentialId, Settings, StoredEmbedding, Timestamp,
@@ -82,6 +82,8 @@ pub struct RedbBackend {
     /// lock for as long as its transaction runs; [`vacuum`](crate::StoreBackend::vacuum) takes
     /// the write lock to swap the file.
     db: RwLock<Option<Database>>,
+    /// Set instead of `db` by [`RedbBackend::open_read_only`]: reads only.
+    read_only: Option<ReadOnlyDatabase>,
     path: PathBuf,
     durability: Durability,
 }
@@ -92,12 +94,54 @@ impl fmt::Debug for RedbBackend {
         f.debug_struct("RedbBackend")
             .field("path", &self.path)
             .field("durability", &self.durability)
+            .field("read_only", &self.read_only.is_some())
             .finish()
     }
 }
 
-fn backend_error(e: impl fmt::Display) -> Error {
-    Error::Backend(e.to_string())
+/// The answer to a write on a backend opened with [`RedbBackend::open_read_only`].
+fn read_only_error() -> Error {
+    Error::storage(
+        crate::StorageFailure::ReadOnly,
+        "redb",
+        std::io::Error::other("the database was opened read-only"),
+    )
+}
+
+/// The format record and whether the file has any table, read before anything is written.
+fn format_of(txn: &ReadTransaction) -> Result<(Option<u32>, bool), Error> {
+    let has_tables = txn.list_tables().map_err(backend_error)?.next().is_some();
+    let found = match txn.open_table(META) {
+        Ok(meta) => meta
+            .get(FORMAT_KEY)
+            .map_err(backend_error)?
+            .map(|v| v.value()),
+        Err(::redb::TableError::TableDoesNotExist(_)) => None,
+        Err(e) => return Err(backend_error(e)),
+    };
+    Ok((found, has_tables))
+}
+
+fn format_mismatch(found: u32) -> Error {
+    Error::Format(format!(
+        "the database has format version {found}; this build reads version {FORMAT_VERSION}"
+    ))
+}
+
+fn no_format_record() -> Error {
+    Error::Format("the database has no format record: not a store-trait database".into())
+}
+
+/// A redb failure, its cause kept and classified (the lock another process holds, a full disk,
+/// a read-only file).
+fn backend_error(e: impl Into<::redb::Error>) -> Error {
+    let e: ::redb::Error = e.into();
+    let failure = match &e {
+        ::redb::Error::DatabaseAlreadyOpen => crate::StorageFailure::Locked,
+        ::redb::Error::Io(io) => crate::StorageFailure::of_io(io),
+        _ => crate::StorageFailure::Other,
+    };
+    Error::storage(failure, "redb", e)
 }
 
 /// The ways a write transaction ends.
@@ -127,6 +171,29 @@ impl RedbBackend {
         Self::start(db, path, durability, false)
     }
 
+    /// Opens an existing database at `path` for reading only — a backup, a read-only mount, a
+    /// file without write permission: the file is opened read-only and never written. Every
+    /// write answers a [`StorageFailure::ReadOnly`](crate::StorageFailure) error, vacuum too.
+    /// The file must be a store-trait database of this build's format version, and closed
+    /// cleanly (redb cannot repair a file it may not write: open it read-write once to repair
+    /// it); a database another process has open is [`StorageFailure::Locked`](crate::StorageFailure).
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<Self, Error> {
+        let path = path.as_ref();
+        let db = ReadOnlyDatabase::open(path).map_err(backend_error)?;
+        let (found, _) = format_of(&db.begin_read().map_err(backend_error)?)?;
+        match found {
+            Some(FORMAT_VERSION) => {}
+            Some(other) => return Err(format_mismatch(other)),
+            None => return Err(no_format_record()),
+        }
+        Ok(RedbBackend {
+            db: RwLock::new(None),
+            read_only: Some(db),
+            path: path.to_owned(),
+            durability: Durability::Immediate,
+        })
+    }
+
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.path
@@ -139,26 +206,10 @@ impl RedbBackend {
 
     fn start(db: Database, path: &Path, durability: Durability, init: bool) -> Result<Self, Error> {
         // Read first: a mismatch must be refused before any write transaction touches the file.
-        let (found, has_tables) = {
-            let txn = db.begin_read().map_err(backend_error)?;
-            let has_tables = txn.list_tables().map_err(backend_error)?.next().is_some();
-            let found = match txn.open_table(META) {
-                Ok(meta) => meta
-                    .get(FORMAT_KEY)
-                    .map_err(backend_error)?
-                    .map(|v| v.value()),
-                Err(::redb::TableError::TableDoesNotExist(_)) => None,
-                Err(e) => return Err(backend_error(e)),
-            };
-            (found, has_tables)
-        };
+        let (found, has_tables) = format_of(&db.begin_read().map_err(backend_error)?)?;
         match found {
             Some(FORMAT_VERSION) => {}
-            Some(other) => {
-                return Err(Error::Format(format!(
-                    "the database has format version {other}; this build reads version {FORMAT_VERSION}"
-                )));
-            }
+            Some(other) => return Err(format_mismatch(other)),
             None if init && !has_tables => {
                 // A new database: create every table and the format record in one durable commit.
                 let txn = db.begin_write().map_err(backend_error)?;
@@ -171,20 +222,20 @@ impl RedbBackend {
                 }
                 txn.commit().map_err(backend_error)?;
             }
-            None => {
-                return Err(Error::Format(
-                    "the database has no format record: not a store-trait database".into(),
-                ));
-            }
+            None => return Err(no_format_record()),
         }
         Ok(RedbBackend {
             db: RwLock::new(Some(db)),
+            read_only: None,
             path: path.to_owned(),
             durability,
         })
     }
 
     fn database(&self) -> Result<DbGuard<'_>, Error> {
+        if self.read_only.is_some() {
+            return Err(read_only_error());
+        }
         let guard = self.db.read().unwrap_or_else(PoisonError::into_inner);
         if guard.is_none() {
             return Err(Error::Backend(
@@ -230,6 +281,10 @@ impl RedbBackend {
     }
 
     fn read(&self) -> Result<(DbGuard<'_>, ReadTransaction), Error> {
+        if let Some(db) = &self.read_only {
+            let guard = self.db.read().unwrap_or_else(PoisonError::into_inner);
+            return Ok((guard, db.begin_read().map_err(backend_error)?));
+        }
         let guard = self.database()?;
         let txn = guard
             .as_ref()
@@ -932,7 +987,7 @@ impl Backend for RedbBackend {
                 .insert(
                     workspace_prefix(workspace).as_slice(),
                     serde_json::to_vec(settings)
-                        .map_err(backend_error)?
+                        .map_err(|e| Error::Backend(format!("cannot encode settings: {e}")))?
                         .as_slice(),
                 )
                 .map_err(backend_error)?;
@@ -1081,19 +1136,62 @@ fn table_len<K: ::redb::Key + 'static, V: ::redb::Value + 'static>(
     }
 }
 
+/// Copies every table of `db` into a new database at `tmp`, committed durably; the entries
+/// copied.
+fn copy_database(db: &Database, tmp: &Path, progress: &dyn Fn(u64, u64)) -> Result<u64, Error> {
+    let src = db.begin_read().map_err(backend_error)?;
+    let total = table_len(&src, META)?
+        + table_len(&src, VERSIONS)?
+        + table_len(&src, IDS)?
+        + table_len(&src, KEYS)?
+        + table_len(&src, KEY_VERSIONS)?
+        + table_len(&src, COUNTS)?
+        + table_len(&src, WINDOWS)?
+        + table_len(&src, SETTINGS)?
+        + table_len(&src, STORES)?;
+    let mut copied = 0;
+    let fresh = Database::create(tmp).map_err(backend_error)?;
+    let mut dst = fresh.begin_write().map_err(backend_error)?;
+    dst.set_durability(::redb::Durability::Immediate)
+        .map_err(backend_error)?;
+    let c = &mut copied;
+    copy_table(&src, &dst, META, c, total, progress)?;
+    copy_table(&src, &dst, VERSIONS, c, total, progress)?;
+    copy_table(&src, &dst, IDS, c, total, progress)?;
+    copy_table(&src, &dst, KEYS, c, total, progress)?;
+    copy_table(&src, &dst, KEY_VERSIONS, c, total, progress)?;
+    copy_table(&src, &dst, COUNTS, c, total, progress)?;
+    copy_table(&src, &dst, WINDOWS, c, total, progress)?;
+    copy_table(&src, &dst, SETTINGS, c, total, progress)?;
+    copy_table(&src, &dst, STORES, c, total, progress)?;
+    dst.commit().map_err(backend_error)?;
+    progress(copied, total);
+    Ok(copied)
+}
+
+/// Removes what a failed vacuum wrote. A failure to do so is not answered: the vacuum's own
+/// error is the one to report, and the next vacuum removes a stale copy anyway.
+fn remove_partial_copy(tmp: &Path) {
+    let _ = std::fs::remove_file(tmp);
+}
+
 impl RedbBackend {
     /// Rewrites the file: copies every table's live entries into a new file next to it
     /// (`<file>.vacuum`), commits it durably, then renames it over the old file and reopens.
-    /// A crash before the rename leaves the old file as it was (and a stale `.vacuum` file that
-    /// the next vacuum replaces).
+    /// A failed copy (a full disk) is removed and the old file stays in use; a crash before the
+    /// rename leaves the old file as it was (and a stale `.vacuum` file that the next vacuum
+    /// replaces).
     fn vacuum_database(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error> {
+        if self.read_only.is_some() {
+            return Err(read_only_error());
+        }
         let mut slot = self.db.write().unwrap_or_else(PoisonError::into_inner);
         let Some(db) = slot.as_ref() else {
             return Err(Error::Backend(
                 "the database could not be reopened after a vacuum; open it again".into(),
             ));
         };
-        let io = |what: &str, e: std::io::Error| Error::Backend(format!("vacuum: {what}: {e}"));
+        let io = |what: &str, e: std::io::Error| Error::io(format!("vacuum: {what}"), e);
         let bytes_before = std::fs::metadata(&self.path)
             .map_err(|e| io("size", e))?
             .len();
@@ -1105,42 +1203,26 @@ impl RedbBackend {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(io("removing a stale copy", e)),
         }
-        let src = db.begin_read().map_err(backend_error)?;
-        let total = table_len(&src, META)?
-            + table_len(&src, VERSIONS)?
-            + table_len(&src, IDS)?
-            + table_len(&src, KEYS)?
-            + table_len(&src, KEY_VERSIONS)?
-            + table_len(&src, COUNTS)?
-            + table_len(&src, WINDOWS)?
-            + table_len(&src, SETTINGS)?
-            + table_len(&src, STORES)?;
-        let mut copied = 0;
-        {
-            let fresh = Database::create(&tmp).map_err(backend_error)?;
-            let mut dst = fresh.begin_write().map_err(backend_error)?;
-            dst.set_durability(::redb::Durability::Immediate)
-                .map_err(backend_error)?;
-            let c = &mut copied;
-            copy_table(&src, &dst, META, c, total, progress)?;
-            copy_table(&src, &dst, VERSIONS, c, total, progress)?;
-            copy_table(&src, &dst, IDS, c, total, progress)?;
-            copy_table(&src, &dst, KEYS, c, total, progress)?;
-            copy_table(&src, &dst, KEY_VERSIONS, c, total, progress)?;
-            copy_table(&src, &dst, COUNTS, c, total, progress)?;
-            copy_table(&src, &dst, WINDOWS, c, total, progress)?;
-            copy_table(&src, &dst, SETTINGS, c, total, progress)?;
-            copy_table(&src, &dst, STORES, c, total, progress)?;
-            dst.commit().map_err(backend_error)?;
-        }
-        drop(src);
-        progress(copied, total);
+        // A copy that failed (a full disk, say) is removed at once: it would hold up to a whole
+        // database's worth of space until the next vacuum.
+        let copied = match copy_database(db, &tmp, progress) {
+            Ok(copied) => copied,
+            Err(err) => {
+                remove_partial_copy(&tmp);
+                return Err(err);
+            }
+        };
         // Close the old file before the new one takes its name.
         *slot = None;
-        std::fs::rename(&tmp, &self.path).map_err(|e| io("replacing the file", e))?;
-        crate::durability::sync_parent_dir(&self.path)
-            .map_err(|e| io("syncing the directory", e))?;
+        if let Err(e) = std::fs::rename(&tmp, &self.path) {
+            // The old file is still in place: keep serving it.
+            remove_partial_copy(&tmp);
+            *slot = Some(Database::open(&self.path).map_err(backend_error)?);
+            return Err(io("replacing the file", e));
+        }
+        let synced = crate::durability::sync_parent_dir(&self.path);
         *slot = Some(Database::open(&self.path).map_err(backend_error)?);
+        synced.map_err(|e| io("syncing the directory", e))?;
         let bytes_after = std::fs::metadata(&self.path)
             .map_err(|e| io("size", e))?
             .len();

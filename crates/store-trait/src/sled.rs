@@ -561,8 +561,17 @@ fn abort_corrupt(what: String) -> ConflictableTransactionError<Abort> {
     ConflictableTransactionError::Abort(Abort::Corrupt(what))
 }
 
+/// A sled failure, classified: sled reports the lock another process holds as an I/O error of
+/// kind `Other` with this message (sled 0.34, `Config::try_lock`).
 fn storage(during: &str, e: &::sled::Error) -> Error {
-    Error::Backend(format!("sled {during}: {e}"))
+    let failure = match e {
+        ::sled::Error::Io(io) if io.to_string().starts_with("could not acquire lock") => {
+            crate::StorageFailure::Locked
+        }
+        ::sled::Error::Io(io) => crate::StorageFailure::of_io(io),
+        _ => crate::StorageFailure::Other,
+    };
+    Error::storage(failure, format!("sled {during}"), e.clone())
 }
 
 /// The trees of one transaction.
@@ -1235,7 +1244,7 @@ fn vacuum_paths(path: &Path) -> (PathBuf, PathBuf) {
 /// never finished and goes.
 fn recover_vacuum(path: &Path) -> Result<(), Error> {
     let (copy, old) = vacuum_paths(path);
-    let io = |e: std::io::Error| Error::Backend(format!("sled vacuum recovery: {e}"));
+    let io = |e: std::io::Error| Error::io("sled vacuum recovery", e);
     if !path.exists() && copy.exists() && old.exists() {
         std::fs::rename(&copy, path).map_err(io)?;
     }
@@ -1346,11 +1355,48 @@ impl Kv for SledBackend {
     }
 }
 
+/// Copies every tree of `db` into a new database at `copy`, flushed; the entries copied.
+fn copy_database(db: &::sled::Db, copy: &Path, progress: &dyn Fn(u64, u64)) -> Result<u64, Error> {
+    let names: Vec<IVec> = db.tree_names();
+    let mut total = 0u64;
+    for name in &names {
+        total += db.open_tree(name).map_err(|e| storage("vacuum", &e))?.len() as u64;
+    }
+    let mut copied = 0u64;
+    let fresh = ::sled::Config::new()
+        .path(copy)
+        .open()
+        .map_err(|e| storage("vacuum", &e))?;
+    for name in &names {
+        let from = db.open_tree(name).map_err(|e| storage("vacuum", &e))?;
+        let to = fresh.open_tree(name).map_err(|e| storage("vacuum", &e))?;
+        let mut batch = ::sled::Batch::default();
+        let mut in_batch = 0;
+        for entry in from.iter() {
+            let (k, v) = entry.map_err(|e| storage("vacuum", &e))?;
+            batch.insert(k, v);
+            in_batch += 1;
+            copied += 1;
+            if in_batch == 1024 {
+                to.apply_batch(std::mem::take(&mut batch))
+                    .map_err(|e| storage("vacuum", &e))?;
+                in_batch = 0;
+                progress(copied, total);
+            }
+        }
+        to.apply_batch(batch).map_err(|e| storage("vacuum", &e))?;
+    }
+    fresh.flush().map_err(|e| storage("vacuum", &e))?;
+    progress(copied, total);
+    Ok(copied)
+}
+
 impl SledBackend {
     /// Rewrites the database: copies every tree's live entries into a new directory next to it
     /// (`<dir>.vacuum`), flushes it, then swaps the directories (`<dir>` → `<dir>.vacuum-old`,
-    /// copy → `<dir>`), removes the old one and reopens. [`open`](Self::open) finishes or rolls
-    /// back a swap a crash interrupted.
+    /// copy → `<dir>`), removes the old one and reopens. A failed copy (a full disk) is removed
+    /// and the old database stays in use; [`open`](Self::open) finishes or rolls back a swap a
+    /// crash interrupted.
     fn vacuum_database(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error> {
         let mut slot = self.core.write().unwrap_or_else(PoisonError::into_inner);
         let Some(core) = slot.as_ref() else {
@@ -1358,58 +1404,46 @@ impl SledBackend {
                 "the database could not be reopened after a vacuum; open it again".into(),
             ));
         };
-        let io = |what: &str, e: std::io::Error| Error::Backend(format!("vacuum: {what}: {e}"));
+        let io = |what: &str, e: std::io::Error| Error::io(format!("vacuum: {what}"), e);
         core.flush()?;
         let bytes_before = dir_size(&self.path);
         let (copy, old) = vacuum_paths(&self.path);
         if copy.exists() {
             std::fs::remove_dir_all(&copy).map_err(|e| io("removing a stale copy", e))?;
         }
-        let names: Vec<IVec> = core.db.tree_names();
-        let mut total = 0u64;
-        for name in &names {
-            total += core
-                .db
-                .open_tree(name)
-                .map_err(|e| storage("vacuum", &e))?
-                .len() as u64;
-        }
-        let mut copied = 0u64;
-        {
-            let fresh = ::sled::Config::new()
-                .path(&copy)
-                .open()
-                .map_err(|e| storage("vacuum", &e))?;
-            for name in &names {
-                let from = core.db.open_tree(name).map_err(|e| storage("vacuum", &e))?;
-                let to = fresh.open_tree(name).map_err(|e| storage("vacuum", &e))?;
-                let mut batch = ::sled::Batch::default();
-                let mut in_batch = 0;
-                for entry in from.iter() {
-                    let (k, v) = entry.map_err(|e| storage("vacuum", &e))?;
-                    batch.insert(k, v);
-                    in_batch += 1;
-                    copied += 1;
-                    if in_batch == 1024 {
-                        to.apply_batch(std::mem::take(&mut batch))
-                            .map_err(|e| storage("vacuum", &e))?;
-                        in_batch = 0;
-                        progress(copied, total);
-                    }
-                }
-                to.apply_batch(batch).map_err(|e| storage("vacuum", &e))?;
+        // A copy that failed (a full disk, say) is removed at once: it would hold up to a whole
+        // database's worth of space until the next vacuum or open.
+        let copied = match copy_database(&core.db, &copy, progress) {
+            Ok(copied) => copied,
+            Err(err) => {
+                // Not answered: the copy's error is the one to report, and `open` removes a
+                // stale copy anyway.
+                let _ = std::fs::remove_dir_all(&copy);
+                return Err(err);
             }
-            fresh.flush().map_err(|e| storage("vacuum", &e))?;
-        }
-        progress(copied, total);
+        };
         let durability = core.durability;
         *slot = None;
-        std::fs::rename(&self.path, &old).map_err(|e| io("moving the old database aside", e))?;
-        std::fs::rename(&copy, &self.path).map_err(|e| io("moving the copy in place", e))?;
-        crate::durability::sync_parent_dir(&self.path)
-            .map_err(|e| io("syncing the directory", e))?;
-        std::fs::remove_dir_all(&old).map_err(|e| io("removing the old database", e))?;
+        if let Err(e) = std::fs::rename(&self.path, &old) {
+            // Nothing moved: keep serving the old database.
+            let _ = std::fs::remove_dir_all(&copy);
+            *slot = Some(SledCore::open(&self.path, durability)?);
+            return Err(io("moving the old database aside", e));
+        }
+        if let Err(e) = std::fs::rename(&copy, &self.path) {
+            // Put the old database back (what `open` would do on the next start, too).
+            let _ = std::fs::rename(&old, &self.path);
+            let _ = std::fs::remove_dir_all(&copy);
+            *slot = Some(SledCore::open(&self.path, durability)?);
+            return Err(io("moving the copy in place", e));
+        }
+        let synced = crate::durability::sync_parent_dir(&self.path)
+            .map_err(|e| io("syncing the directory", e))
+            .and_then(|()| {
+                std::fs::remove_dir_all(&old).map_err(|e| io("removing the old database", e))
+            });
         *slot = Some(SledCore::open(&self.path, durability)?);
+        synced?;
         Ok(VacuumReport {
             bytes_before,
             bytes_after: dir_size(&self.path),

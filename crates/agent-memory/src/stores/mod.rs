@@ -208,10 +208,33 @@ impl StoreServiceBuilder {
     }
 }
 
-/// The answer to a storage failure: the stable code only, never the backend's message (it may
-/// name files or keys).
-pub(crate) fn internal(_err: store_trait::Error) -> ApiError {
-    ApiError::new(ErrorCode::InternalError, "the storage backend failed")
+/// The answer to a storage failure: a stable code a person can act on (`STORAGE_FULL`,
+/// `STORAGE_READ_ONLY`, `STORAGE_LOCKED`) or `INTERNAL_ERROR`, with a fixed message, never the
+/// backend's (it may name files or keys). The failure is logged at error level with its code and
+/// the operating system's error number; the caller's trace adds the ids.
+pub(crate) fn internal(err: store_trait::Error) -> ApiError {
+    use store_trait::StorageFailure;
+    let code = match err.failure() {
+        StorageFailure::Locked => ErrorCode::StorageLocked,
+        StorageFailure::Full => ErrorCode::StorageFull,
+        StorageFailure::ReadOnly => ErrorCode::StorageReadOnly,
+        _ => ErrorCode::InternalError,
+    };
+    let os_error = std::iter::successors(Some(&err as &(dyn std::error::Error + 'static)), |e| {
+        e.source()
+    })
+    .find_map(|e| e.downcast_ref::<std::io::Error>())
+    .and_then(std::io::Error::raw_os_error);
+    tracing::error!(
+        code = code.as_str(),
+        failure = ?err.failure(),
+        os_error,
+        "storage backend failed"
+    );
+    match code {
+        ErrorCode::InternalError => ApiError::new(code, "the storage backend failed"),
+        _ => ApiError::from(code),
+    }
 }
 
 pub(crate) fn invalid(message: &'static str) -> ApiError {
@@ -316,6 +339,13 @@ pub(crate) fn trace_op<T>(
     let _entered = span.enter();
     match result {
         Ok(answer) => on_success(answer),
+        // A failure of the host's storage is not a refusal: someone has to act on it.
+        Err(err) if err.http_status() >= 500 => tracing::error!(
+            op,
+            code = err.code().as_str(),
+            status = err.http_status(),
+            "failed"
+        ),
         Err(err) => tracing::info!(
             op,
             code = err.code().as_str(),
@@ -398,7 +428,7 @@ impl StoreService {
                 bytes_before = report.bytes_before,
                 bytes_after = report.bytes_after,
             ),
-            Err(err) => tracing::info!(op = "vacuum", code = err.code().as_str(), "refused"),
+            Err(err) => tracing::error!(op = "vacuum", code = err.code().as_str(), "failed"),
         }
         result
     }

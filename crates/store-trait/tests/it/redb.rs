@@ -4,7 +4,9 @@
 
 use memory_core::{AgentMemoryId, CredentialId, Settings, Timestamp};
 use store_trait::conformance::{self, Guarded};
-use store_trait::{Backend, Durability, Error, Owner, RedbBackend, ScanQuery};
+use store_trait::{
+    Backend, Durability, Error, Owner, RedbBackend, ScanQuery, StorageFailure, StoreBackend,
+};
 use tempfile::TempDir;
 
 use crate::crash_common::{Remember, at, owner, probe};
@@ -178,10 +180,12 @@ fn another_format_version_is_refused_and_left_untouched() {
 fn files_that_are_not_stores_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing.redb");
-    assert!(matches!(
-        RedbBackend::open(&missing, Durability::Immediate),
-        Err(Error::Backend(_))
-    ));
+    let err = RedbBackend::open(&missing, Durability::Immediate).unwrap_err();
+    assert!(matches!(err, Error::Storage { .. }), "{err}");
+    assert!(
+        std::error::Error::source(&err).is_some(),
+        "the cause is kept"
+    );
     assert!(!missing.exists(), "open created a file");
 
     // A redb database of something else: tables, but no format record.
@@ -253,4 +257,86 @@ fn a_panicking_decision_writes_nothing_and_leaves_the_backend_usable() {
     let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
     assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 1);
     assert_eq!(note("amem_2").run(&backend).unwrap().version, 2);
+}
+
+#[test]
+fn a_database_open_elsewhere_is_a_locked_failure_with_its_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let _first = RedbBackend::create(&path, Durability::Immediate).unwrap();
+    for err in [
+        RedbBackend::open(&path, Durability::Immediate).unwrap_err(),
+        RedbBackend::open_read_only(&path).unwrap_err(),
+    ] {
+        assert_eq!(err.failure(), StorageFailure::Locked, "{err}");
+        let cause = std::error::Error::source(&err).expect("the cause is kept");
+        assert!(
+            cause.downcast_ref::<::redb::Error>().is_some(),
+            "redb's own error: {cause}"
+        );
+    }
+}
+
+#[test]
+fn a_read_only_open_reads_and_refuses_every_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let alice = owner("ws1", "alice");
+    let cred = CredentialId::new("cred_a").unwrap();
+    let remember = |id: &'static str, ms: i64| Remember {
+        owner: &alice,
+        credential: &cred,
+        namespace: "prefs",
+        key: Some("tone"),
+        id,
+        created_at: at(ms),
+        window_ms: 1_000,
+    };
+    {
+        let backend = RedbBackend::create(&path, Durability::Immediate).unwrap();
+        remember("amem_1", 10).run(&backend).unwrap();
+    }
+    let bytes = std::fs::read(&path).unwrap();
+    let backend = RedbBackend::open_read_only(&path).unwrap();
+    let page = backend.scan(&alice, &everything(at(100))).unwrap();
+    assert_eq!(page.len(), 1);
+    let write = remember("amem_2", 20).run(&backend).unwrap_err();
+    assert_eq!(write.failure(), StorageFailure::ReadOnly, "{write}");
+    let vacuum = backend.vacuum(&|_, _| {}).unwrap_err();
+    assert_eq!(vacuum.failure(), StorageFailure::ReadOnly, "{vacuum}");
+    // Two readers at once are fine; the file is never written.
+    let second = RedbBackend::open_read_only(&path).unwrap();
+    assert_eq!(second.scan(&alice, &everything(at(100))).unwrap().len(), 1);
+    drop((backend, second));
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        bytes,
+        "the file is untouched"
+    );
+}
+
+#[test]
+fn operating_system_errors_are_classified_by_kind() {
+    use std::io::{Error as Io, ErrorKind};
+    for (kind, failure) in [
+        (ErrorKind::StorageFull, StorageFailure::Full),
+        (ErrorKind::QuotaExceeded, StorageFailure::Full),
+        (ErrorKind::FileTooLarge, StorageFailure::Full),
+        (ErrorKind::ReadOnlyFilesystem, StorageFailure::ReadOnly),
+        (ErrorKind::PermissionDenied, StorageFailure::ReadOnly),
+        (ErrorKind::UnexpectedEof, StorageFailure::Other),
+    ] {
+        let err = Error::io("writing", Io::from(kind));
+        assert_eq!(err.failure(), failure, "{kind:?}");
+        assert_eq!(err.to_string(), "storage backend failed: writing");
+    }
+    // ENOSPC and EROFS as the operating system reports them.
+    assert_eq!(
+        StorageFailure::of_io(&Io::from_raw_os_error(28)),
+        StorageFailure::Full
+    );
+    assert_eq!(
+        StorageFailure::of_io(&Io::from_raw_os_error(30)),
+        StorageFailure::ReadOnly
+    );
 }

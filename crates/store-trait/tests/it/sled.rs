@@ -8,7 +8,7 @@ use std::thread;
 
 use memory_core::{AgentMemoryId, CredentialId, Settings, Timestamp};
 use store_trait::conformance::{self, Guarded};
-use store_trait::{Backend, Durability, Error, Owner, ScanQuery, SledBackend};
+use store_trait::{Backend, Durability, Error, Owner, ScanQuery, SledBackend, StorageFailure};
 use tempfile::TempDir;
 
 use crate::crash_common::{Remember, at, owner, probe};
@@ -335,4 +335,19 @@ fn raw_open(path: &std::path::Path) -> ::sled::Db {
             Err(e) => panic!("sled opens {}: {e}", path.display()),
         }
     }
+}
+
+#[test]
+fn a_database_open_elsewhere_is_a_locked_failure_with_its_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db");
+    let _first = SledBackend::open(&path, Durability::Immediate).unwrap();
+    // (Waits two seconds for the lock, as a reopen in one process must.)
+    let err = SledBackend::open(&path, Durability::Immediate).unwrap_err();
+    assert_eq!(err.failure(), StorageFailure::Locked, "{err}");
+    let cause = std::error::Error::source(&err).expect("the cause is kept");
+    assert!(
+        cause.downcast_ref::<::sled::Error>().is_some(),
+        "sled's own error: {cause}"
+    );
 }
