@@ -24,8 +24,43 @@
 //! Detection runs on a folded view of the text (digits of every script read as ASCII, full-width
 //! forms folded, invisible characters dropped), so look-alike and zero-width evasions are caught;
 //! the output replaces spans in the original text and leaves every other byte as it was. Masking
-//! is idempotent, deterministic and linear in the input length; text without digits, `@` or a
-//! standalone `at` is returned after a single byte scan.
+//! is idempotent, deterministic and linear in the input length; text without digits, `@`, an at
+//! word or an invisible character is returned after a single byte scan.
+//!
+//! # Numbers are denied by default
+//!
+//! Digits joined by short separator runs (spaces, `-`, `.`, `/`, parentheses) form a *digit
+//! group*, and a group is decided whole. A group made only of safe shapes — dates, IPv4
+//! addresses, decimals and amounts, prices with a fraction or a currency, ISBNs with their check
+//! digit, versions after `v`, compact timestamps, UUIDs — is kept. Otherwise ten or more digits
+//! are always masked; nine digits are masked when a validator accepts them (the Israeli check
+//! digit, a phone or bank structure); shorter numbers need a context word. Validators choose the
+//! placeholder, never whether a long group is masked:
+//!
+//! ```
+//! use pii_mask::mask;
+//!
+//! assert_eq!(mask("ref 12 34 56 78 90").text, "ref [NUMBER]");
+//! assert_eq!(mask("ID 1 2 3 4 5 6 7 8 2").text, "ID [IL_ID]");
+//! assert_eq!(mask("Order #482910375 shipped").text, "Order #482910375 shipped");
+//! assert_eq!(mask("2024-03-15 12:30, 192.168.1.20, v10.4.12").spans.len(), 0);
+//! ```
+//!
+//! # No partial mask
+//!
+//! A rule that fires on part of a digit group or an email address masks all of it: there is no
+//! output in which some digits of a value are replaced and others are not.
+//!
+//! ```
+//! use pii_mask::mask;
+//!
+//! assert_eq!(mask("bank account (52-186-863859)").text, "bank account ([BANK_ACCOUNT])");
+//! assert_eq!(mask("lyn76'o@hotmail.com").text, "[EMAIL]");
+//! assert_eq!(mask("pcoleman שטרודל gmail נקודה com").text, "[EMAIL]");
+//! ```
+//!
+//! The complete rule set, with every shape that is kept, is in the repository's
+//! `docs/pii-masking.md`.
 //!
 //! # Crate features
 //!
@@ -62,7 +97,7 @@ pub enum Category {
     BankAccount,
     /// A phone number.
     Phone,
-    /// Any run of ten or more digits.
+    /// Any other digit group of ten or more digits.
     Number,
 }
 
@@ -190,9 +225,10 @@ fn count(spans: &[Span]) -> BTreeMap<Category, usize> {
 
 /// True when a validated detector fires on `s` (used for namespaces and keys).
 ///
-/// Validated detectors are email, phone, card (Luhn), IBAN (mod 97), Israeli ID (check digit),
-/// bank account in its structured forms, and runs of ten or more digits. A bare number after an
-/// account word does not count, so `invoice-29106136` is accepted.
+/// It runs the same detection as [`mask`]. Validated detections are emails, phones, cards (Luhn),
+/// IBANs (mod 97), Israeli IDs (check digit), bank accounts in their structured forms, and digit
+/// groups of ten or more digits. A number that is personal data only because of a word before
+/// it does not count, so `invoice-29106136` is accepted.
 pub fn contains_personal_data(s: &str) -> bool {
     let mut found = Vec::new();
     detect::detect(s, &mut found);

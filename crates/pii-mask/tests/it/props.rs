@@ -137,12 +137,62 @@ fn check_idempotent(input: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The invariant *no partial mask*: no span starts or ends inside a run of digits. Whatever the
+/// input, the character just after a span, and the character just before a span that opens
+/// with a digit, is not a digit of any script left visible (invisible characters, which the
+/// view drops, are looked through).
+fn check_no_partial_mask(input: &str) -> Result<(), TestCaseError> {
+    let m = mask(input);
+    let invisible = |c: &char| {
+        matches!(*c as u32, 0x00AD | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0xFEFF
+            | 0xFE00..=0xFE0F | 0x0300..=0x036F | 0x20D0..=0x20FF)
+    };
+    // A neighbour inside another (touching) span is masked too.
+    let covered = |at: usize| m.spans.iter().any(|s| s.start <= at && at < s.end);
+    for s in &m.spans {
+        let after = input[s.end..]
+            .char_indices()
+            .find(|(_, c)| !invisible(c))
+            .filter(|&(i, _)| !covered(s.end + i))
+            .map(|(_, c)| c);
+        prop_assert!(
+            !after.is_some_and(|c| c.is_numeric()),
+            "{:?}: a digit follows {:?}",
+            input,
+            &input[s.start..s.end]
+        );
+        // A span that opens with a quote, a bracket or a letter stands apart from a digit before it.
+        let opens = !input[s.start..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_numeric());
+        let before = input[..s.start]
+            .char_indices()
+            .rev()
+            .find(|(_, c)| !invisible(c))
+            .filter(|&(i, _)| !covered(i))
+            .map(|(_, c)| c);
+        prop_assert!(
+            opens || !before.is_some_and(|c| c.is_numeric()),
+            "{:?}: a digit precedes {:?}",
+            input,
+            &input[s.start..s.end]
+        );
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(config())]
 
     #[test]
     fn idempotent_on_adversarial_text(text in adversarial_text()) {
         check_idempotent(&text)?;
+    }
+
+    #[test]
+    fn no_span_ends_inside_a_digit_group(text in adversarial_text()) {
+        check_no_partial_mask(&text)?;
     }
 
     #[test]
