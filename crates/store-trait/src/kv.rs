@@ -341,14 +341,13 @@ fn deletion_ops(
     Ok(ops)
 }
 
-/// The `created_at` of the memory's newest version (the last of its history).
+/// The `created_at` of the store's newest version (the last of its order index).
 fn newest_version_at(
     r: &dyn KvRead,
     workspace: &WorkspaceId,
     store: &MemoryStoreId,
-    memory: &StoreMemoryId,
 ) -> Result<Option<Timestamp>, Error> {
-    let start = key(HISTORY, workspace, &[store.as_str(), memory.as_str()]);
+    let start = key(ORDER, workspace, &[store.as_str()]);
     let end = prefix_end(&start);
     let mut newest = None;
     r.range(&start, &end, true, &mut |k, _| {
@@ -362,27 +361,12 @@ fn newest_version_at(
 }
 
 /// The instant of the write `w`: its `at`, or 1 ms (the resolution of [`Timestamp`]) after the
-/// newest version of each memory it writes a version of when `at` has not passed that, so that
-/// a memory's versions are in commit order by `created_at`, whatever order the callers' clocks
-/// were read in. Decided inside the step, before anything else reads `at`.
+/// store's newest version when `at` has not passed that ([`key_instant`](crate::key_instant)),
+/// so that the versions of a store — and so of each of its memories — are in commit order by
+/// `created_at`, whatever order the callers' clocks were read in. Decided inside the step,
+/// before anything else reads `at`.
 fn write_instant(r: &dyn KvRead, w: &MemoryWrite) -> Result<Timestamp, Error> {
-    let (memory, replace_path) = match &w.change {
-        MemoryChange::Create { memory_id, .. } => (memory_id, None),
-        MemoryChange::Update { memory_id, .. }
-        | MemoryChange::Delete { memory_id, .. }
-        | MemoryChange::Restore { memory_id, .. } => (memory_id, None),
-        MemoryChange::Replace {
-            memory_id, path, ..
-        } => (memory_id, Some(path)),
-    };
-    let mut latest = newest_version_at(r, &w.workspace, &w.store, memory)?;
-    // A replace also writes the `deleted` version of the memory at its target path.
-    if let Some(path) = replace_path
-        && let Some(id) = r.get(&path_key(&w.workspace, &w.store, path.as_str()))?
-        && let Ok(target) = StoreMemoryId::parse(String::from_utf8_lossy(&id).into_owned())
-    {
-        latest = latest.max(newest_version_at(r, &w.workspace, &w.store, &target)?);
-    }
+    let latest = newest_version_at(r, &w.workspace, &w.store)?;
     Ok(crate::backend::key_instant(w.at, latest))
 }
 

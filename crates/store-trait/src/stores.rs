@@ -87,10 +87,10 @@ pub struct MemoryWrite {
     pub version_id: MemoryVersionId,
     /// Who acts.
     pub actor: Actor,
-    /// When: the caller's clock. The backend writes at this instant, or 1 ms after the newest
-    /// version of each memory the write adds a version to when the clock has not passed it
-    /// (decided inside the write's step, as [`key_instant`](crate::key_instant) does for agent
-    /// memories), so that the versions of one memory are in commit order by `created_at`.
+    /// When: the caller's clock. The backend writes at this instant, or 1 ms after the store's
+    /// newest version when the clock has not passed it (decided inside the write's step, as
+    /// [`key_instant`](crate::key_instant) does for agent memories), so that the versions of a
+    /// store, and so of each memory, are in commit order by `created_at`.
     pub at: Timestamp,
     /// True when the store's policy is `reject` and the content to be written would be changed by
     /// the masker: a create or an update is refused with `400 MEMORY_PERSONAL_DATA`, the last
