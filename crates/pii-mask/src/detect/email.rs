@@ -55,6 +55,30 @@ enum Kind {
     Word,
 }
 
+/// Bytes that can start an at token other than the bare word `at` (see [`bare_at`]): `@`, an
+/// opening bracket, and the lead bytes of the Hebrew and Japanese at words.
+pub(super) const STARTS: [bool; 256] = {
+    let mut t = [false; 256];
+    let bytes = [b'@', b'[', b'(', b'{', b'<', 0xD7, 0xE3];
+    let mut i = 0;
+    while i < bytes.len() {
+        t[bytes[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+/// True when `at` stands alone between spaces at `i`.
+#[inline]
+pub(super) fn bare_at(v: &[u8], i: usize) -> bool {
+    i > 0
+        && v[i - 1] == b' '
+        && v.len() >= i + 3
+        && v[i] | 0x20 == b'a'
+        && v[i + 1] | 0x20 == b't'
+        && v[i + 2] == b' '
+}
+
 /// Tries an address whose at token starts at view offset `i`.
 pub(super) fn at_token(s: &str, i: usize, sink: &mut Sink) {
     let v = s.as_bytes();
@@ -113,14 +137,7 @@ fn token_at(s: &str, i: usize) -> Option<(usize, usize, Kind)> {
             }
             (v.get(p) == Some(&close)).then_some((i, p + 1, Kind::Spelled))
         }
-        b'a' | b'A' => {
-            let word = i > 0
-                && v[i - 1] == b' '
-                && v.len() >= i + 3
-                && v[i + 1] | 0x20 == b't'
-                && v[i + 2] == b' ';
-            word.then_some((i, i + 2, Kind::Word))
-        }
+        b'a' | b'A' => bare_at(v, i).then_some((i, i + 2, Kind::Word)),
         0xD7 | 0xE3 => FOREIGN_AT
             .iter()
             .find(|w| s[i..].starts_with(**w))

@@ -30,6 +30,8 @@ pub(crate) struct Sink {
     /// Ranges that are masked whole or not at all: digit groups' values and safe shapes, and
     /// email-address tokens. Any detection that touches one grows to cover it.
     units: Vec<(usize, usize)>,
+    /// Scratch space for the digit-group reader.
+    chunks: Vec<numeric::Chunk>,
 }
 
 impl Sink {
@@ -65,7 +67,9 @@ pub(crate) fn detect(text: &str, out: &mut Vec<Found>) {
             i = numeric::scan_group(s, i, &mut sink);
             continue;
         }
-        email::at_token(s, i, &mut sink);
+        if email::STARTS[usize::from(b)] || ((b | 0x20) == b'a' && email::bare_at(v, i)) {
+            email::at_token(s, i, &mut sink);
+        }
         i += 1;
     }
     sink.grow_to_units();

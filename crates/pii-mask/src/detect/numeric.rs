@@ -28,7 +28,7 @@ use crate::validate::{il_id_valid, il_id_valid_padded, luhn_valid};
 
 /// A maximal run of ASCII digits in the view.
 #[derive(Clone, Copy, Debug)]
-struct Chunk {
+pub(super) struct Chunk {
     start: usize,
     end: usize,
 }
@@ -95,7 +95,9 @@ pub(super) fn scan_group(s: &str, first: usize, sink: &mut Sink) -> usize {
         sink.unit(first, end);
         return end;
     }
-    let mut chunks = Vec::with_capacity(4);
+    // The chunk buffer is the sink's, reused from group to group.
+    let mut chunks = std::mem::take(&mut sink.chunks);
+    chunks.clear();
     let mut p = first;
     loop {
         let start = p;
@@ -122,7 +124,9 @@ pub(super) fn scan_group(s: &str, first: usize, sink: &mut Sink) -> usize {
     }
     let group = Group { s, v, chunks };
     group.decide(sink);
-    group.chunks.last().map_or(first + 1, |c| c.end)
+    let end = group.chunks.last().map_or(first + 1, |c| c.end);
+    sink.chunks = group.chunks;
+    end
 }
 
 /// If the digit at `pos` lies in a canonical UUID (8-4-4-4-12 hex digits), the UUID's end.
@@ -438,19 +442,23 @@ impl Group<'_> {
             return true;
         }
         let n = to - from + 1;
-        let mut reach = vec![false; n + 1];
-        reach[0] = true;
+        // Which chunk boundaries a sequence of safe shapes reaches; groups longer than 63 chunks
+        // are never all safe shapes (no such text is clean).
+        if n >= 64 {
+            return false;
+        }
+        let mut reach: u64 = 1;
         for k in 0..n {
-            if !reach[k] {
+            if reach & (1 << k) == 0 {
                 continue;
             }
             for j in self.safe_ends(from + k) {
                 if j <= to {
-                    reach[j - from + 1] = true;
+                    reach |= 1 << (j - from + 1);
                 }
             }
         }
-        reach[n]
+        reach & (1 << n) != 0
     }
 
     /// Ends of the safe shapes that start at chunk `i` and are closed on both sides.
