@@ -94,7 +94,47 @@ pub(crate) fn open_backend(
     Ok(opened)
 }
 
+/// Opens the database of `backend` at `path` for commands that only read (`list`, `recall`,
+/// `export`), so that a home on a read-only mount or in a backup can still be read. redb opens
+/// read-only (a file another process has open stays `STORAGE_LOCKED`); a file that needs a repair
+/// after a crash, which only a writer can do, is opened read-write as before. sled 0.34 has no
+/// read-only mode (it locks and writes its directory on every open), nor does the PostgreSQL
+/// backend need one: both open as usual, and a sled home on a read-only file system answers
+/// `STORAGE_READ_ONLY`.
+pub(crate) fn open_backend_read_only(
+    backend: BackendKind,
+    path: &std::path::Path,
+) -> anyhow::Result<Arc<dyn LocalBackend>> {
+    if backend != BackendKind::Redb || !path.exists() {
+        return open_backend(backend, path, false);
+    }
+    match RedbBackend::open_read_only(path) {
+        Ok(opened) => Ok(Arc::new(opened)),
+        Err(err) if err.failure() == store_trait::StorageFailure::Other => {
+            open_backend(backend, path, false)
+        }
+        Err(err) => Err(anyhow::Error::new(err)
+            .context(format!("opening the redb database {}", path.display()))),
+    }
+}
+
 impl Local {
+    /// Opens an initialised home for reading only (see [`open_backend_read_only`]); no audit
+    /// log is opened, as reads record no governance event.
+    pub(crate) fn open_read_only(
+        home: &Home,
+        embedder: Arc<dyn Embedder>,
+    ) -> anyhow::Result<Local> {
+        let config = home.load_config()?;
+        Self::start(
+            home,
+            config,
+            Arc::new(SystemClock),
+            embedder,
+            Open::ReadOnly,
+        )
+    }
+
     /// Opens an initialised home with the system clock and the hashing embedder (for commands
     /// that embed nothing).
     pub(crate) fn open(home: &Home) -> anyhow::Result<Local> {
@@ -108,7 +148,13 @@ impl Local {
         embedder: Arc<dyn Embedder>,
     ) -> anyhow::Result<Local> {
         let config = home.load_config()?;
-        Self::start(home, config, Arc::new(SystemClock), embedder, false)
+        Self::start(
+            home,
+            config,
+            Arc::new(SystemClock),
+            embedder,
+            Open::ReadWrite,
+        )
     }
 
     /// `init`: creates the database, turns agent memories on and writes `config.json` last, so
@@ -140,7 +186,7 @@ impl Local {
             .with_context(|| format!("creating {}", home.root().display()))?;
         require_unused_database(&home.database_path(backend), backend)?;
         let config = Config::new(backend, clock.now().to_string());
-        let local = Self::start(home, config, clock, embedder, true)?;
+        let local = Self::start(home, config, clock, embedder, Open::Create)?;
         let settings = local
             .service
             .settings_put(&local.owner(), &json!({"agentMemoriesEnabled": true}))?;
@@ -153,28 +199,34 @@ impl Local {
         config: Config,
         clock: Arc<dyn Clock>,
         embedder: Arc<dyn Embedder>,
-        create: bool,
+        open: Open,
     ) -> anyhow::Result<Local> {
         let workspace = WorkspaceId::new(config.workspace.clone())?;
         let member = MemberId::new(config.member.clone())?;
         let credential = CredentialId::new(config.credential.clone())?;
-        let backend = open_backend(config.backend, &home.database_path(config.backend), create)?;
+        let path = home.database_path(config.backend);
+        let backend = match open {
+            Open::Create => open_backend(config.backend, &path, true)?,
+            Open::ReadWrite => open_backend(config.backend, &path, false)?,
+            Open::ReadOnly => open_backend_read_only(config.backend, &path)?,
+        };
         let stored_passages = load_passages(home)?;
         let passages = Arc::new(InMemoryPassageSource::new());
         for passage in &stored_passages {
             passages.put_passage(&workspace, passage.clone());
         }
-        // One audit log for both facades (store deletions and redactions are events too).
-        let audit = Arc::new(JsonLinesAuditSink::open(&home.audit_path())?);
-        let stores = StoreService::builder(backend.clone())
-            .clock(clock.clone())
-            .audit(audit.clone())
-            .build();
-        let service = MemoryService::builder(backend, passages.clone())
+        let mut stores = StoreService::builder(backend.clone()).clock(clock.clone());
+        let mut service = MemoryService::builder(backend, passages.clone())
             .clock(clock)
-            .audit(audit)
-            .embedder(embedder)
-            .build()?;
+            .embedder(embedder);
+        if open != Open::ReadOnly {
+            // One audit log for both facades (store deletions and redactions are events too).
+            let audit = Arc::new(JsonLinesAuditSink::open(&home.audit_path())?);
+            stores = stores.audit(audit.clone());
+            service = service.audit(audit);
+        }
+        let stores = stores.build();
+        let service = service.build()?;
         Ok(Local {
             home: home.clone(),
             config,
@@ -229,6 +281,17 @@ impl Local {
         self.passages.put_passage(&self.workspace, passage);
         Ok(())
     }
+}
+
+/// How [`Local::start`] opens the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Open {
+    /// `init`: a new database.
+    Create,
+    /// An existing database, for every command that may write.
+    ReadWrite,
+    /// An existing database, for `list`, `recall` and `export`.
+    ReadOnly,
 }
 
 /// The passages saved in `passages.json` (none when the file does not exist).

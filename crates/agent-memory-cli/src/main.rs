@@ -26,6 +26,7 @@ use serde_json::json;
 
 use home::{BackendKind, Home};
 use local::Local;
+use memory_core::{ApiError, ErrorCode};
 
 const EXIT_CODES: &str = "\
 Exit status:
@@ -37,6 +38,14 @@ Exit status:
      Any other failure (no workspace yet, a used replay database, unreadable files) prints
      `error: message`.
   2  a usage error, or a replay line that could not be executed
+  3  STORAGE_LOCKED: the database is open in another process (an `agent-memory mcp` or
+     `mount` on the same home, say); stop it, or wait for it, and run the command again
+  4  STORAGE_FULL: no space left on the device under the database (or the disk quota or
+     file-size limit is used up); free space and run the command again
+  5  STORAGE_READ_ONLY: the database cannot be written (a read-only file system or mount, no
+     write permission); `list`, `recall` and `export` still read it
+  Exits 3-5 print `error: CODE: message` and the cause on stderr; with --json the error body
+  `{\"error\":{\"code\",\"message\"}}` is printed on stdout too.
 
 Data lives in ./.agent-memory/ unless --home or AGENT_MEMORY_HOME names another directory.";
 
@@ -143,6 +152,7 @@ fn main() -> ExitCode {
     // real one, which the demo must not take over.
     let home_typed = matches.value_source("home") == Some(ValueSource::CommandLine);
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
+    let json = json_requested(&matches);
     match run(cli, home_typed) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(2),
@@ -154,11 +164,66 @@ fn main() -> ExitCode {
         {
             ExitCode::SUCCESS
         }
-        Err(err) => {
-            eprintln!("error: {err:#}");
-            ExitCode::FAILURE
-        }
+        Err(err) => match storage_failure(&err) {
+            Some((code, printed)) => {
+                let status = match code {
+                    ErrorCode::StorageLocked => 3,
+                    ErrorCode::StorageFull => 4,
+                    _ => 5,
+                };
+                let answer = ApiError::from(code);
+                if json && !printed {
+                    println!("{}", serde_json::to_string(&answer).unwrap_or_default());
+                }
+                eprintln!("error: {answer}");
+                if !printed {
+                    // The cause, for the person who has to act on it (a facade answer keeps it
+                    // in the library's error log instead).
+                    eprintln!("  ({err:#})");
+                }
+                ExitCode::from(status)
+            }
+            None => {
+                eprintln!("error: {err:#}");
+                ExitCode::FAILURE
+            }
+        },
     }
+}
+
+/// Whether the command line asked for `--json` (the subcommand's flag).
+fn json_requested(matches: &clap::ArgMatches) -> bool {
+    let mut m = matches;
+    while let Some((_, sub)) = m.subcommand() {
+        m = sub;
+    }
+    matches!(m.try_get_one::<bool>("json"), Ok(Some(true)))
+}
+
+/// The storage failure a person can act on behind `err`, if it is one: its code, and whether
+/// the command already printed its error body (a facade answer goes through `--json`'s
+/// printing; a failure to open the database does not).
+fn storage_failure(err: &anyhow::Error) -> Option<(ErrorCode, bool)> {
+    let storage = |code: ErrorCode| {
+        matches!(
+            code,
+            ErrorCode::StorageLocked | ErrorCode::StorageFull | ErrorCode::StorageReadOnly
+        )
+        .then_some(code)
+    };
+    err.chain().find_map(|cause| {
+        if let Some(api) = cause.downcast_ref::<ApiError>() {
+            return storage(api.code()).map(|code| (code, true));
+        }
+        let failure = cause.downcast_ref::<store_trait::Error>()?.failure();
+        let code = match failure {
+            store_trait::StorageFailure::Locked => ErrorCode::StorageLocked,
+            store_trait::StorageFailure::Full => ErrorCode::StorageFull,
+            store_trait::StorageFailure::ReadOnly => ErrorCode::StorageReadOnly,
+            _ => return None,
+        };
+        Some((code, false))
+    })
 }
 
 /// Runs one command; `Ok(false)` means "ran, but not everything could be executed" (exit 2).
@@ -184,19 +249,21 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
             let local = Local::open_with_embedder(&home, args.embedder.load()?)?;
             commands::remember(&local, args, &mut out)?
         }
+        // list, recall and export only read: they open the database read-only, so that a home
+        // on a read-only mount or in a backup can still be read.
         Command::Recall(args) => {
-            let local = Local::open_with_embedder(&home, args.embedder.load()?)?;
+            let local = Local::open_read_only(&home, args.embedder.load()?)?;
             commands::recall(&local, args, &mut out)?
         }
         Command::Reembed(args) => {
             let local = Local::open_with_embedder(&home, args.embedder.load()?)?;
             embedder::reembed(&local, &args, &mut out)?
         }
-        Command::List(args) => commands::list(&Local::open(&home)?, args, &mut out)?,
+        Command::List(args) => commands::list(&read_only(&home)?, args, &mut out)?,
         Command::Forget(args) => commands::forget(&Local::open(&home)?, args, &mut out)?,
         Command::Settings(args) => commands::settings(&Local::open(&home)?, args, &mut out)?,
         Command::Purge(args) => commands::purge(&Local::open(&home)?, args, &mut out)?,
-        Command::Export => commands::export(&Local::open(&home)?, &mut out)?,
+        Command::Export => commands::export(&read_only(&home)?, &mut out)?,
         Command::Passage(args) => commands::passage(&mut Local::open(&home)?, args, &mut out)?,
         Command::Stores(args) => store_commands::stores(&Local::open(&home)?, args, &mut out)?,
         Command::Memories(args) => store_commands::memories(&Local::open(&home)?, args, &mut out)?,
@@ -213,6 +280,11 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
     }
     out.flush()?;
     Ok(true)
+}
+
+/// [`Local::open_read_only`] with the hashing embedder (list and export embed nothing).
+fn read_only(home: &Home) -> anyhow::Result<Local> {
+    Local::open_read_only(home, Arc::new(agent_memory::HashingEmbedder::new()))
 }
 
 fn init(home: &Home, args: &InitArgs, out: &mut dyn Write) -> anyhow::Result<()> {

@@ -9,6 +9,7 @@ mod mcp;
 mod mount;
 mod replay_db;
 mod scenarios;
+mod storage;
 mod stores;
 
 use std::io::Write;
