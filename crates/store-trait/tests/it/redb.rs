@@ -219,7 +219,10 @@ fn debug_shows_no_content() {
     let guarded = eventual();
     let debug = format!("{:?}", guarded.backend);
     assert!(debug.starts_with("RedbBackend { path: "), "{debug}");
-    assert!(debug.ends_with("durability: Eventual }"), "{debug}");
+    assert!(
+        debug.ends_with("durability: Eventual, read_only: false }"),
+        "{debug}"
+    );
 }
 
 #[test]
