@@ -47,6 +47,7 @@
 #![warn(missing_docs)]
 
 pub mod audit;
+pub mod backends;
 pub mod caller;
 pub mod clock;
 mod cursor;
@@ -55,6 +56,7 @@ pub mod fence;
 pub mod mcp;
 mod recall;
 mod reembed;
+mod reexports;
 pub mod responses;
 mod service;
 pub mod stores;
@@ -67,6 +69,7 @@ pub use fusion_rank::{EmbedError, Embedder, HashingEmbedder};
 pub use mcp::{ToolDescriptor, ToolResult, tools};
 pub use memory_core::{ApiError, ErrorCode};
 pub use recall::RecallResponse;
+pub use reexports::*;
 pub use reembed::ReembedResponse;
 pub use responses::{DeletedResponse, ListResponse, PurgedResponse, RememberResponse};
 pub use service::{BuildError, MemoryService, MemoryServiceBuilder};
