@@ -4,12 +4,15 @@
 
 use std::io::{Read, Write};
 
-use agent_memory::{ApiError, ListResponse, RecallResponse, RememberResponse};
+use agent_memory::{
+    ApiError, ErrorCode, ForgetRequest, ListRequest, ListResponse, MemberListRequest,
+    RecallRequest, RecallResponse, RememberRequest, RememberResponse, SettingsPatch,
+};
 use anyhow::Context;
 use citation_verify::{Entity, Passage};
-use memory_core::MemoryView;
+use memory_core::{MemoryView, Timestamp};
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::embedder::EmbedderArgs;
 use crate::local::Local;
@@ -364,48 +367,94 @@ pub(crate) fn remember(
     args: RememberArgs,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let mut body = Map::new();
-    body.insert("namespace".into(), json!(args.namespace));
-    body.insert("text".into(), json!(text_or_stdin(args.text)?));
-    put(&mut body, "key", args.key);
-    put(&mut body, "collectionId", args.collection);
-    if !args.citations.is_empty() {
-        body.insert("citations".into(), json!(args.citations));
+    let mut request =
+        RememberRequest::new(args.namespace, text_or_stdin(args.text)?).citations(args.citations);
+    if let Some(key) = args.key {
+        request = request.key(key);
     }
-    let result = local.service.remember(&local.agent(), &Value::Object(body));
+    if let Some(collection) = args.collection {
+        request = request.collection_id(collection);
+    }
+    let result = local.service.remember(&local.agent(), &request);
     emit(out, args.out, result, write_remembered)
 }
 
+/// `--as-of` as the facade reads `asOf`: an RFC 3339 timestamp, or the same 400 it answers.
+fn as_of(value: Option<&str>) -> Result<Option<Timestamp>, ApiError> {
+    value
+        .map(|v| {
+            Timestamp::parse(v).map_err(|_| {
+                ApiError::new(
+                    ErrorCode::AgentMemoryInvalidRequest,
+                    "asOf must be an RFC 3339 timestamp",
+                )
+            })
+        })
+        .transpose()
+}
+
+/// A count from the command line; one beyond `usize` is out of every bound the facade checks.
+fn count(value: u64) -> usize {
+    usize::try_from(value).unwrap_or(usize::MAX)
+}
+
 pub(crate) fn recall(local: &Local, args: RecallArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut body = Map::new();
-    body.insert("query".into(), json!(args.query));
-    put(&mut body, "namespace", args.namespace);
-    put(&mut body, "collectionId", args.collection);
-    put(&mut body, "asOf", args.as_of);
-    put(&mut body, "limit", args.limit);
-    let result = local.service.recall(&local.agent(), &Value::Object(body));
+    let result = (|| {
+        let mut request = RecallRequest::new(args.query);
+        if let Some(namespace) = args.namespace {
+            request = request.namespace(namespace);
+        }
+        if let Some(collection) = args.collection {
+            request = request.collection_id(collection);
+        }
+        if let Some(t) = as_of(args.as_of.as_deref())? {
+            request = request.as_of(t);
+        }
+        if let Some(limit) = args.limit {
+            request = request.limit(count(limit));
+        }
+        local.service.recall(&local.agent(), &request)
+    })();
     emit(out, args.out, result, write_recalled)
 }
 
 pub(crate) fn list(local: &Local, args: ListArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut body = Map::new();
-    put(&mut body, "namespace", args.namespace);
-    put(&mut body, "key", args.key);
-    put(&mut body, "collectionId", args.collection);
-    put(&mut body, "asOf", args.as_of);
-    put(&mut body, "limit", args.limit);
-    put(&mut body, "cursor", args.cursor);
-    let result = local.service.list(&local.agent(), &Value::Object(body));
+    let result = (|| {
+        let mut request = ListRequest::new();
+        if let Some(namespace) = args.namespace {
+            request = request.namespace(namespace);
+        }
+        if let Some(key) = args.key {
+            request = request.key(key);
+        }
+        if let Some(collection) = args.collection {
+            request = request.collection_id(collection);
+        }
+        if let Some(t) = as_of(args.as_of.as_deref())? {
+            request = request.as_of(t);
+        }
+        if let Some(limit) = args.limit {
+            request = request.limit(count(limit));
+        }
+        if let Some(cursor) = args.cursor {
+            request = request.cursor(cursor);
+        }
+        local.service.list(&local.agent(), &request)
+    })();
     emit(out, args.out, result, write_listed)
 }
 
 pub(crate) fn forget(local: &Local, args: ForgetArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    // Both forms may be sent at once: the facade refuses that with the spec's 400.
-    let mut body = Map::new();
-    put(&mut body, "memoryId", args.id);
-    put(&mut body, "namespace", args.namespace);
-    put(&mut body, "key", args.key);
-    let result = local.service.forget(&local.agent(), &Value::Object(body));
+    let request = match (args.id, args.namespace, args.key) {
+        (Some(id), None, None) => Ok(ForgetRequest::by_id(id)),
+        (None, Some(namespace), Some(key)) => Ok(ForgetRequest::by_key(namespace, key)),
+        // The facade's answer to a body with both forms, or half of one.
+        _ => Err(ApiError::new(
+            ErrorCode::AgentMemoryInvalidRequest,
+            "send either memoryId, or namespace and key",
+        )),
+    };
+    let result = request.and_then(|r| local.service.forget(&local.agent(), &r));
     emit(out, args.out, result, |out, r| {
         writeln!(out, "forgot {} {}", r.deleted, versions(r.deleted))
     })
@@ -416,16 +465,18 @@ pub(crate) fn settings(
     args: SettingsArgs,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let mut body = Map::new();
+    let mut patch = SettingsPatch::default();
     if args.enable || args.disable {
-        body.insert("agentMemoriesEnabled".into(), json!(args.enable));
+        patch = patch.agent_memories_enabled(args.enable);
     }
-    put(&mut body, "retentionDays", args.retention_days);
+    if let Some(days) = args.retention_days {
+        patch = patch.retention_days(u16::try_from(days).unwrap_or(u16::MAX));
+    }
     let owner = local.owner();
-    let result = if body.is_empty() {
+    let result = if patch == SettingsPatch::default() {
         local.service.settings_get(&owner)
     } else {
-        local.service.settings_put(&owner, &Value::Object(body))
+        local.service.settings_put(&owner, &patch)
     };
     emit(out, args.out, result, |out, s| {
         let state = if s.agent_memories_enabled {
@@ -463,11 +514,11 @@ pub(crate) fn export(local: &Local, out: &mut dyn Write) -> anyhow::Result<()> {
     let owner = local.owner();
     let mut cursor: Option<String> = None;
     loop {
-        let mut body = json!({"limit": 100});
+        let mut request = MemberListRequest::new().limit(100);
         if let Some(c) = cursor.take() {
-            body["cursor"] = json!(c);
+            request = request.cursor(c);
         }
-        let page = local.service.member_list(&owner, &body)?;
+        let page = local.service.member_list(&owner, &request)?;
         for view in &page.memories {
             writeln!(out, "{}", serde_json::to_string(view)?)?;
         }

@@ -6,11 +6,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use agent_memory::{Clock, ManualClock};
+use agent_memory::{
+    Clock, ForgetRequest, ListRequest, ManualClock, RecallRequest, RememberRequest,
+};
 use anyhow::Context;
 use citation_verify::{Entity, Passage};
 use memory_core::Timestamp;
-use serde_json::json;
 
 use crate::commands::{write_listed, write_recalled, write_remembered};
 use crate::home::{BackendKind, Home};
@@ -92,8 +93,10 @@ pub(crate) fn run(
     )?;
     let dana = local.service.remember(
         &agent,
-        &json!({"namespace": "contacts",
-                "text": "Dana prefers mail at dana@example.com; call 050-123-4567 only if urgent"}),
+        &RememberRequest::new(
+            "contacts",
+            "Dana prefers mail at dana@example.com; call 050-123-4567 only if urgent",
+        ),
     )?;
     indented(out, |w| write_remembered(w, &dana))?;
 
@@ -107,7 +110,7 @@ pub(crate) fn run(
     )?;
     let first = local.service.remember(
         &agent,
-        &json!({"namespace": "prefs", "key": "tone", "text": "Keep replies short."}),
+        &RememberRequest::new("prefs", "Keep replies short.").key("tone"),
     )?;
     indented(out, |w| write_remembered(w, &first))?;
     tick();
@@ -119,8 +122,7 @@ pub(crate) fn run(
     )?;
     let second = local.service.remember(
         &agent,
-        &json!({"namespace": "prefs", "key": "tone",
-                "text": "Keep replies short and use bullet points."}),
+        &RememberRequest::new("prefs", "Keep replies short and use bullet points.").key("tone"),
     )?;
     indented(out, |w| write_remembered(w, &second))?;
 
@@ -138,8 +140,9 @@ pub(crate) fn run(
     local.put_passage(handbook(1, "Acme refunds are processed within 14 days."))?;
     let cited = local.service.remember(
         &agent,
-        &json!({"namespace": "policies", "collectionId": "policies",
-                "citations": ["refunds-1"], "text": "Acme refunds take 14 days"}),
+        &RememberRequest::new("policies", "Acme refunds take 14 days")
+            .collection_id("policies")
+            .citations(["refunds-1"]),
     )?;
     indented(out, |w| write_remembered(w, &cited))?;
 
@@ -151,7 +154,7 @@ pub(crate) fn run(
         "Recall ranks with BM25, embeddings and entities, fused by RRF; each ranker's position is shown",
         &["agent-memory recall \"How long do Acme refunds take?\""],
     )?;
-    let query = json!({"query": "How long do Acme refunds take?", "limit": 3});
+    let query = RecallRequest::new("How long do Acme refunds take?").limit(3);
     let found = local.service.recall(&agent, &query)?;
     indented(out, |w| write_recalled(w, &found))?;
 
@@ -172,9 +175,8 @@ pub(crate) fn run(
 
     // 7. asOf
     tick();
-    let by_key = json!({"namespace": "prefs", "key": "tone"});
-    let mut then = by_key.clone();
-    then["asOf"] = json!(between.to_string());
+    let by_key = ListRequest::new().namespace("prefs").key("tone");
+    let then = by_key.clone().as_of(between);
     step(
         out,
         7,
@@ -197,7 +199,9 @@ pub(crate) fn run(
         "Forget removes every version of the key; asOf cannot bring it back",
         &["agent-memory forget --namespace prefs --key tone"],
     )?;
-    let forgotten = local.service.forget(&agent, &by_key)?;
+    let forgotten = local
+        .service
+        .forget(&agent, &ForgetRequest::by_key("prefs", "tone"))?;
     writeln!(out, "     forgot {} versions", forgotten.deleted)?;
     command(
         out,

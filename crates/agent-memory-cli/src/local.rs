@@ -12,7 +12,6 @@ use agent_memory::{
 use anyhow::{Context, bail};
 use citation_verify::{InMemoryPassageSource, Passage};
 use memory_core::{ContextBinding, CredentialId, MemberId, Role, Scope, Settings, WorkspaceId};
-use serde_json::json;
 use store_trait::{Backend, Durability, RedbBackend, SledBackend, StoreBackend};
 
 use crate::audit_log::JsonLinesAuditSink;
@@ -187,9 +186,10 @@ impl Local {
         require_unused_database(&home.database_path(backend), backend)?;
         let config = Config::new(backend, clock.now().to_string());
         let local = Self::start(home, config, clock, embedder, Open::Create)?;
-        let settings = local
-            .service
-            .settings_put(&local.owner(), &json!({"agentMemoriesEnabled": true}))?;
+        let settings = local.service.settings_put(
+            &local.owner(),
+            &agent_memory::SettingsPatch::default().agent_memories_enabled(true),
+        )?;
         home.write_config(&local.config)?;
         Ok((local, settings))
     }

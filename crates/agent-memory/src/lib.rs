@@ -53,6 +53,8 @@ pub mod clock;
 mod cursor;
 pub mod entity;
 pub mod fence;
+mod input;
+pub mod json;
 pub mod mcp;
 mod recall;
 mod reembed;
@@ -66,11 +68,15 @@ pub use caller::{AgentCaller, AgentCredential, MemberCaller};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use entity::{DefaultEntityResolver, EntityResolver};
 pub use fusion_rank::{EmbedError, Embedder, HashingEmbedder};
+pub use governance_policy::{
+    ForgetRequest, ListRequest, MemberDeleteRequest, MemberListRequest, RecallRequest,
+    RememberRequest, Request, SettingsPatch,
+};
 pub use mcp::{ToolDescriptor, ToolResult, tools};
 pub use memory_core::{ApiError, ErrorCode};
 pub use recall::RecallResponse;
-pub use reexports::*;
 pub use reembed::ReembedResponse;
+pub use reexports::*;
 pub use responses::{DeletedResponse, ListResponse, PurgedResponse, RememberResponse};
 pub use service::{BuildError, MemoryService, MemoryServiceBuilder};
 pub use stores::{

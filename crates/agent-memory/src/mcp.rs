@@ -4,6 +4,7 @@
 //! [`MemoryService::call_tool`]. Results carry the REST response as `structuredContent` and one
 //! text item for the model in which every memory is fenced (see [`crate::fence`]).
 
+use crate::input::Input;
 use memory_core::ApiError;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -134,7 +135,7 @@ impl MemoryService {
     /// results with `is_error` set and the code at the start of the text.
     pub fn call_tool(&self, caller: &AgentCaller, name: &str, arguments: &Value) -> ToolResult {
         let result = match name {
-            "remember_memory" => self.remember(caller, arguments).map(|r| {
+            "remember_memory" => self.remember_input(caller, Input::Json(arguments)).map(|r| {
                 let summary = format!(
                     "Saved version {} of this note (superseded: {}).",
                     r.memory.version, r.superseded
@@ -142,7 +143,7 @@ impl MemoryService {
                 let text = fence::render(std::slice::from_ref(&r.memory), Some(&summary));
                 ok_result(&r, text)
             }),
-            "recall_memories" => self.recall(caller, arguments).map(|r| {
+            "recall_memories" => self.recall_input(caller, Input::Json(arguments)).map(|r| {
                 let summary = format!(
                     "{} notes recalled of {} considered, {} hidden because their sources are gone{}.",
                     r.memories.len(),
@@ -154,7 +155,7 @@ impl MemoryService {
                 let text = fence::render(&views, Some(&summary));
                 ok_result(&r, text)
             }),
-            "list_memories" => self.list(caller, arguments).map(|r| {
+            "list_memories" => self.list_input(caller, Input::Json(arguments)).map(|r| {
                 let summary = format!(
                     "{} notes on this page, {} hidden because their sources are gone{}.",
                     r.memories.len(),
@@ -169,7 +170,7 @@ impl MemoryService {
                 ok_result(&r, text)
             }),
             "forget_memory" => self
-                .forget(caller, arguments)
+                .forget_input(caller, Input::Json(arguments))
                 .map(|r| ok_result(&r, format!("Deleted {} note versions.", r.deleted))),
             _ => Err(ApiError::new(
                 memory_core::ErrorCode::AgentMemoryInvalidRequest,

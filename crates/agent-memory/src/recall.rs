@@ -1,6 +1,7 @@
 //! `recall`: the 300 most recent valid candidates, re-verified, ranked by BM25, embedding cosine
 //! and entity overlap, fused with RRF.
 
+use crate::input::Input;
 use std::sync::Arc;
 
 use citation_verify::Verdict;
@@ -10,7 +11,6 @@ use memory_core::{
     AgentMemory, ApiError, ContextBinding, MemoryView, Ranks, RecalledMemory, Scope,
 };
 use serde::Serialize;
-use serde_json::Value;
 use store_trait::ScanQuery;
 
 use crate::caller::AgentCaller;
@@ -37,8 +37,20 @@ pub struct RecallResponse {
 
 impl MemoryService {
     /// `recall`: ranks the member's memories for a query.
-    pub fn recall(&self, caller: &AgentCaller, body: &Value) -> Result<RecallResponse, ApiError> {
-        let result = self.recall_inner(caller, body);
+    pub fn recall(
+        &self,
+        caller: &AgentCaller,
+        request: &policy::RecallRequest,
+    ) -> Result<RecallResponse, ApiError> {
+        self.recall_input(caller, Input::Typed(request))
+    }
+
+    pub(crate) fn recall_input(
+        &self,
+        caller: &AgentCaller,
+        input: Input<'_, policy::RecallRequest>,
+    ) -> Result<RecallResponse, ApiError> {
+        let result = self.recall_inner(caller, input);
         crate::service::trace_agent("recall", caller, &result, |r| {
             tracing::info!(
                 op = "recall",
@@ -51,9 +63,13 @@ impl MemoryService {
         result
     }
 
-    fn recall_inner(&self, caller: &AgentCaller, body: &Value) -> Result<RecallResponse, ApiError> {
+    fn recall_inner(
+        &self,
+        caller: &AgentCaller,
+        input: Input<'_, policy::RecallRequest>,
+    ) -> Result<RecallResponse, ApiError> {
         let auth = self.authorize(caller, Scope::MemoryRead)?;
-        let request = policy::RecallRequest::from_json(body)?;
+        let request = input.read()?;
         let binding = &auth.credential.binding;
         policy::check_read_filter(binding, request.collection_id.as_deref())?;
         let now = self.now();

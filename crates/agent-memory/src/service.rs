@@ -15,7 +15,6 @@ use memory_core::{
     Timestamp, WorkspaceId,
 };
 use serde::Serialize;
-use serde_json::Value;
 use store_trait::{Backend, Owner, RememberOutcome, RememberWrite, ScanQuery};
 
 use crate::audit::{AuditEvent, AuditRecord, AuditSink, NoopAuditSink};
@@ -23,6 +22,7 @@ use crate::caller::{AgentCaller, AgentCredential, MemberCaller};
 use crate::clock::{Clock, SystemClock};
 use crate::cursor::{Cursor, CursorKind};
 use crate::entity::{DefaultEntityResolver, EntityResolver};
+use crate::input::Input;
 use crate::responses::{DeletedResponse, ListResponse, PurgedResponse, RememberResponse};
 
 /// How many versions a list page reads from the backend at a time while it looks for visible
@@ -275,9 +275,17 @@ impl MemoryService {
     pub fn remember(
         &self,
         caller: &AgentCaller,
-        body: &Value,
+        request: &policy::RememberRequest,
     ) -> Result<RememberResponse, ApiError> {
-        let result = self.remember_inner(caller, body);
+        self.remember_input(caller, Input::Typed(request))
+    }
+
+    pub(crate) fn remember_input(
+        &self,
+        caller: &AgentCaller,
+        input: Input<'_, policy::RememberRequest>,
+    ) -> Result<RememberResponse, ApiError> {
+        let result = self.remember_inner(caller, input);
         trace_agent("remember", caller, &result, |r| {
             tracing::info!(
                 op = "remember",
@@ -294,10 +302,10 @@ impl MemoryService {
     fn remember_inner(
         &self,
         caller: &AgentCaller,
-        body: &Value,
+        input: Input<'_, policy::RememberRequest>,
     ) -> Result<RememberResponse, ApiError> {
         let auth = self.authorize(caller, Scope::MemoryWrite)?;
-        let request = policy::RememberRequest::from_json(body)?;
+        let request = input.read()?;
         policy::check_identifiers(&request.namespace, request.key.as_deref())?;
         let binding = &auth.credential.binding;
         policy::check_remember_anchor(
@@ -409,8 +417,20 @@ impl MemoryService {
     }
 
     /// `list`: the member's memories valid at `asOf`, newest first, with keyset pagination.
-    pub fn list(&self, caller: &AgentCaller, body: &Value) -> Result<ListResponse, ApiError> {
-        let result = self.list_inner(caller, body);
+    pub fn list(
+        &self,
+        caller: &AgentCaller,
+        request: &policy::ListRequest,
+    ) -> Result<ListResponse, ApiError> {
+        self.list_input(caller, Input::Typed(request))
+    }
+
+    pub(crate) fn list_input(
+        &self,
+        caller: &AgentCaller,
+        input: Input<'_, policy::ListRequest>,
+    ) -> Result<ListResponse, ApiError> {
+        let result = self.list_inner(caller, input);
         trace_agent("list", caller, &result, |r| {
             tracing::info!(
                 op = "list",
@@ -422,9 +442,13 @@ impl MemoryService {
         result
     }
 
-    fn list_inner(&self, caller: &AgentCaller, body: &Value) -> Result<ListResponse, ApiError> {
+    fn list_inner(
+        &self,
+        caller: &AgentCaller,
+        input: Input<'_, policy::ListRequest>,
+    ) -> Result<ListResponse, ApiError> {
         let auth = self.authorize(caller, Scope::MemoryRead)?;
-        let request = policy::ListRequest::from_json(body)?;
+        let request = input.read()?;
         let cursor = request.cursor.as_deref().map(Cursor::decode).transpose()?;
         policy::check_read_filter(&auth.credential.binding, request.collection_id.as_deref())?;
         let now = self.now();
@@ -580,8 +604,20 @@ impl MemoryService {
     }
 
     /// `forget`: removes a memory (a keyed memory's whole key) by id, or a key's versions.
-    pub fn forget(&self, caller: &AgentCaller, body: &Value) -> Result<DeletedResponse, ApiError> {
-        let result = self.forget_inner(caller, body);
+    pub fn forget(
+        &self,
+        caller: &AgentCaller,
+        request: &policy::ForgetRequest,
+    ) -> Result<DeletedResponse, ApiError> {
+        self.forget_input(caller, Input::Typed(request))
+    }
+
+    pub(crate) fn forget_input(
+        &self,
+        caller: &AgentCaller,
+        input: Input<'_, policy::ForgetRequest>,
+    ) -> Result<DeletedResponse, ApiError> {
+        let result = self.forget_inner(caller, input);
         trace_agent("forget", caller, &result, |r| {
             tracing::info!(op = "forget", deleted = r.deleted)
         });
@@ -591,10 +627,10 @@ impl MemoryService {
     fn forget_inner(
         &self,
         caller: &AgentCaller,
-        body: &Value,
+        input: Input<'_, policy::ForgetRequest>,
     ) -> Result<DeletedResponse, ApiError> {
         let auth = self.authorize(caller, Scope::MemoryWrite)?;
-        let request = policy::ForgetRequest::from_json(body)?;
+        let request = input.read()?.into_owned();
         let binding = &auth.credential.binding;
         let removed = match request {
             policy::ForgetRequest::ById(id) => {
@@ -654,9 +690,21 @@ impl MemoryService {
 
     /// Merges the fields sent into the settings (owner only); a shorter retention purges what it
     /// expires in the same call.
-    pub fn settings_put(&self, caller: &MemberCaller, body: &Value) -> Result<Settings, ApiError> {
+    pub fn settings_put(
+        &self,
+        caller: &MemberCaller,
+        patch: &policy::SettingsPatch,
+    ) -> Result<Settings, ApiError> {
+        self.settings_put_input(caller, Input::Typed(patch))
+    }
+
+    pub(crate) fn settings_put_input(
+        &self,
+        caller: &MemberCaller,
+        input: Input<'_, policy::SettingsPatch>,
+    ) -> Result<Settings, ApiError> {
         policy::require_owner(Some(caller.role))?;
-        let patch = policy::SettingsPatch::from_json(body)?;
+        let patch = input.read()?;
         let settings = patch.apply(self.settings_of(&caller.workspace)?);
         self.backend
             .put_settings(&caller.workspace, &settings)
@@ -698,9 +746,17 @@ impl MemoryService {
     pub fn member_list(
         &self,
         caller: &MemberCaller,
-        body: &Value,
+        request: &policy::MemberListRequest,
     ) -> Result<ListResponse, ApiError> {
-        let request = policy::MemberListRequest::from_json(body)?;
+        self.member_list_input(caller, Input::Typed(request))
+    }
+
+    pub(crate) fn member_list_input(
+        &self,
+        caller: &MemberCaller,
+        input: Input<'_, policy::MemberListRequest>,
+    ) -> Result<ListResponse, ApiError> {
+        let request = input.read()?;
         let cursor = request.cursor.as_deref().map(Cursor::decode).transpose()?;
         let settings = self.settings_of(&caller.workspace)?;
         let now = self.now();
@@ -725,9 +781,17 @@ impl MemoryService {
     pub fn member_delete(
         &self,
         caller: &MemberCaller,
-        body: &Value,
+        request: &policy::MemberDeleteRequest,
     ) -> Result<DeletedResponse, ApiError> {
-        let request = policy::MemberDeleteRequest::from_json(body)?;
+        self.member_delete_input(caller, Input::Typed(request))
+    }
+
+    pub(crate) fn member_delete_input(
+        &self,
+        caller: &MemberCaller,
+        input: Input<'_, policy::MemberDeleteRequest>,
+    ) -> Result<DeletedResponse, ApiError> {
+        let request = input.read()?.into_owned();
         let owner = Owner {
             workspace: caller.workspace.clone(),
             member: caller.member.clone(),

@@ -59,6 +59,6 @@ pub use context::{
 pub use limits::*;
 pub use request::{
     ForgetRequest, ListRequest, MemberDeleteRequest, MemberListRequest, RecallRequest,
-    RememberRequest, SettingsPatch, check_identifiers,
+    RememberRequest, Request, SettingsPatch, check_identifiers,
 };
 pub use retention::{effective_as_of, expired_cutoff};

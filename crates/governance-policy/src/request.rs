@@ -1,5 +1,11 @@
-//! Request bodies of the agent, member and owner operations, parsed and validated from JSON
-//! (step 5 of the order of checks), and the personal-data check of identifiers (step 6).
+//! Request bodies of the agent, member and owner operations, and the personal-data check of
+//! identifiers (step 6 of the order of checks).
+//!
+//! Each request is a typed value: required fields are constructor arguments, optional ones are
+//! set with builder methods, and [`Request::validate`] applies the field rules (lengths,
+//! identifiers, bounds) that step 5 of the order of checks requires. The same rules, in the same
+//! order, run when a request is read from JSON with `from_json`, which adds what only JSON can
+//! get wrong (types, unknown fields): there is one set of rules, not one per door.
 //!
 //! Common rules: the body is a JSON object (a `null` body counts as `{}`), field names are
 //! camelCase, unknown fields are refused, an optional field sent as `null` is absent, lengths
@@ -17,6 +23,16 @@ use crate::limits::*;
 
 fn invalid(message: &'static str) -> ApiError {
     ApiError::new(ErrorCode::AgentMemoryInvalidRequest, message)
+}
+
+/// A request the facade validates at the call: built in Rust, or read from a JSON body.
+pub trait Request: Sized {
+    /// Reads and validates a JSON body: the field rules of [`Request::validate`] plus JSON
+    /// types and unknown fields, field by field in the order of the contract.
+    fn from_json(value: &Value) -> Result<Self, ApiError>;
+
+    /// Applies the field rules, in the same order as `from_json`, with the same messages.
+    fn validate(&self) -> Result<(), ApiError>;
 }
 
 /// The bounds of one string field and the message that refuses it.
@@ -132,6 +148,41 @@ const RETENTION_DAYS: IntRule = IntRule {
     message: "retentionDays must be an integer from 1 to 365",
 };
 
+impl IntRule {
+    fn check(&self, v: u64) -> Result<(), ApiError> {
+        if (self.min..=self.max).contains(&v) {
+            Ok(())
+        } else {
+            Err(invalid(self.message))
+        }
+    }
+}
+
+fn check_optional(rule: &StringRule, value: Option<&str>) -> Result<(), ApiError> {
+    value.map_or(Ok(()), |v| rule.check(v))
+}
+
+fn check_citations(sent: usize, ids: &[String]) -> Result<(), ApiError> {
+    if sent > CITATIONS_MAX || ids.len() > CITATIONS_MAX {
+        return Err(invalid(PASSAGE_ID.message));
+    }
+    ids.iter().try_for_each(|id| PASSAGE_ID.check(id))
+}
+
+/// Distinct ids in first-occurrence order.
+fn distinct(ids: impl IntoIterator<Item = String>) -> (usize, Vec<String>) {
+    let mut sent = 0;
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for id in ids {
+        sent += 1;
+        if seen.insert(id.clone()) {
+            out.push(id);
+        }
+    }
+    (sent, out)
+}
+
 /// A request body's fields, after the object and unknown-field checks.
 struct Body<'a> {
     fields: Option<&'a Map<String, Value>>,
@@ -211,9 +262,10 @@ impl<'a> Body<'a> {
         }
     }
 
-    fn citations(&self) -> Result<Vec<String>, ApiError> {
+    /// The ids as sent (count) and distinct, each checked.
+    fn citations(&self) -> Result<(usize, Vec<String>), ApiError> {
         let items = match self.get("citations") {
-            None => return Ok(Vec::new()),
+            None => return Ok((0, Vec::new())),
             Some(Value::Array(items)) => items,
             Some(_) => return Err(invalid(PASSAGE_ID.message)),
         };
@@ -221,18 +273,15 @@ impl<'a> Body<'a> {
         if items.len() > CITATIONS_MAX {
             return Err(invalid(PASSAGE_ID.message));
         }
-        let mut seen = HashSet::with_capacity(items.len());
         let mut ids = Vec::with_capacity(items.len());
         for item in items {
             let Value::String(id) = item else {
                 return Err(invalid(PASSAGE_ID.message));
             };
             PASSAGE_ID.check(id)?;
-            if seen.insert(id.as_str()) {
-                ids.push(id.clone());
-            }
+            ids.push(id.clone());
         }
-        Ok(ids)
+        Ok(distinct(ids))
     }
 }
 
@@ -247,6 +296,17 @@ impl fmt::Debug for Redacted<'_> {
 }
 
 /// The body of `remember`: `{ namespace, text, key?, collectionId?, citations? }`.
+///
+/// ```
+/// use governance_policy::{Request, RememberRequest};
+///
+/// let request = RememberRequest::new("prefs", "Reply tersely")
+///     .key("tone")
+///     .citations(["psg_1", "psg_2", "psg_1"]);
+/// assert_eq!(request.citations, ["psg_1", "psg_2"]);
+/// assert!(request.validate().is_ok());
+/// assert!(RememberRequest::new("prefs", "").validate().is_err());
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct RememberRequest {
     /// 1–64 characters, an identifier.
@@ -257,25 +317,78 @@ pub struct RememberRequest {
     pub key: Option<String>,
     /// 1–128 characters.
     pub collection_id: Option<String>,
-    /// Cited passage ids: at most 20 were sent, each 1–128 characters; duplicates collapsed,
-    /// first occurrence order kept.
+    /// Cited passage ids, each 1–128 characters; duplicates collapsed, first occurrence order
+    /// kept.
     pub citations: Vec<String>,
+    /// How many ids were given before duplicates collapsed: at most 20.
+    citations_sent: usize,
 }
 
 impl RememberRequest {
+    /// A memory `text` in `namespace`, without a key, collection or citations.
+    pub fn new(namespace: impl Into<String>, text: impl Into<String>) -> Self {
+        RememberRequest {
+            namespace: namespace.into(),
+            text: text.into(),
+            key: None,
+            collection_id: None,
+            citations: Vec::new(),
+            citations_sent: 0,
+        }
+    }
+
+    /// Writes under `key`: the new version supersedes the key's current one.
+    pub fn key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
+    }
+
+    /// Anchors the memory to a collection.
+    pub fn collection_id(mut self, collection_id: impl Into<String>) -> Self {
+        self.collection_id = Some(collection_id.into());
+        self
+    }
+
+    /// Cites these passages (at most 20 given, duplicates included).
+    pub fn citations<I, S>(mut self, ids: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let (sent, ids) = distinct(ids.into_iter().map(Into::into));
+        self.citations = ids;
+        self.citations_sent = sent;
+        self
+    }
+
     /// Parses and validates a remember body.
     pub fn from_json(value: &Value) -> Result<Self, ApiError> {
         let body = Body::new(
             value,
             &["namespace", "text", "key", "collectionId", "citations"],
         )?;
+        let namespace = body.required_string(&NAMESPACE)?;
+        let text = body.required_string(&TEXT)?;
+        let key = body.optional_string(&KEY)?;
+        let collection_id = body.optional_string(&COLLECTION_ID)?;
+        let (citations_sent, citations) = body.citations()?;
         Ok(RememberRequest {
-            namespace: body.required_string(&NAMESPACE)?,
-            text: body.required_string(&TEXT)?,
-            key: body.optional_string(&KEY)?,
-            collection_id: body.optional_string(&COLLECTION_ID)?,
-            citations: body.citations()?,
+            namespace,
+            text,
+            key,
+            collection_id,
+            citations,
+            citations_sent,
         })
+    }
+
+    /// Applies the field rules.
+    pub fn validate(&self) -> Result<(), ApiError> {
+        NAMESPACE.check(&self.namespace)?;
+        TEXT.check(&self.text)?;
+        check_optional(&KEY, self.key.as_deref())?;
+        check_optional(&COLLECTION_ID, self.collection_id.as_deref())?;
+        check_citations(self.citations_sent, &self.citations)
     }
 }
 
@@ -293,6 +406,7 @@ impl fmt::Debug for RememberRequest {
 
 /// The body of `recall`: `{ query, namespace?, collectionId?, asOf?, limit? }`.
 #[derive(Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RecallRequest {
     /// 1–1000 characters; not yet masked.
     pub query: String,
@@ -307,6 +421,41 @@ pub struct RecallRequest {
 }
 
 impl RecallRequest {
+    /// Recalls the memories that answer `query`, at most 10, as of now.
+    pub fn new(query: impl Into<String>) -> Self {
+        RecallRequest {
+            query: query.into(),
+            namespace: None,
+            collection_id: None,
+            as_of: None,
+            limit: RECALL_LIMIT_DEFAULT,
+        }
+    }
+
+    /// Only memories in `namespace`.
+    pub fn namespace(mut self, namespace: impl Into<String>) -> Self {
+        self.namespace = Some(namespace.into());
+        self
+    }
+
+    /// Only memories anchored to `collection_id`.
+    pub fn collection_id(mut self, collection_id: impl Into<String>) -> Self {
+        self.collection_id = Some(collection_id.into());
+        self
+    }
+
+    /// Reads the versions valid at `as_of`.
+    pub fn as_of(mut self, as_of: Timestamp) -> Self {
+        self.as_of = Some(as_of);
+        self
+    }
+
+    /// At most `limit` memories (1–50).
+    pub fn limit(mut self, limit: usize) -> Self {
+        self.limit = limit;
+        self
+    }
+
     /// Parses and validates a recall body.
     pub fn from_json(value: &Value) -> Result<Self, ApiError> {
         let body = Body::new(
@@ -320,6 +469,14 @@ impl RecallRequest {
             as_of: body.as_of()?,
             limit: body.limit(&RECALL_LIMIT, RECALL_LIMIT_DEFAULT)?,
         })
+    }
+
+    /// Applies the field rules.
+    pub fn validate(&self) -> Result<(), ApiError> {
+        QUERY.check(&self.query)?;
+        check_optional(&NAMESPACE, self.namespace.as_deref())?;
+        check_optional(&COLLECTION_ID, self.collection_id.as_deref())?;
+        RECALL_LIMIT.check(self.limit as u64)
     }
 }
 
@@ -337,6 +494,7 @@ impl fmt::Debug for RecallRequest {
 
 /// The body of `list`: `{ namespace?, key?, collectionId?, asOf?, limit?, cursor? }`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ListRequest {
     /// Exact-match namespace filter.
     pub namespace: Option<String>,
@@ -353,7 +511,61 @@ pub struct ListRequest {
     pub cursor: Option<String>,
 }
 
+impl Default for ListRequest {
+    fn default() -> Self {
+        ListRequest::new()
+    }
+}
+
 impl ListRequest {
+    /// The first page of every visible memory, 20 to a page, as of now.
+    pub fn new() -> Self {
+        ListRequest {
+            namespace: None,
+            key: None,
+            collection_id: None,
+            as_of: None,
+            limit: LIST_LIMIT_DEFAULT,
+            cursor: None,
+        }
+    }
+
+    /// Only memories in `namespace`.
+    pub fn namespace(mut self, namespace: impl Into<String>) -> Self {
+        self.namespace = Some(namespace.into());
+        self
+    }
+
+    /// Only versions of `key`.
+    pub fn key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
+    }
+
+    /// Only memories anchored to `collection_id`.
+    pub fn collection_id(mut self, collection_id: impl Into<String>) -> Self {
+        self.collection_id = Some(collection_id.into());
+        self
+    }
+
+    /// Reads the versions valid at `as_of`.
+    pub fn as_of(mut self, as_of: Timestamp) -> Self {
+        self.as_of = Some(as_of);
+        self
+    }
+
+    /// At most `limit` memories a page (1–100).
+    pub fn limit(mut self, limit: usize) -> Self {
+        self.limit = limit;
+        self
+    }
+
+    /// The page after the one that returned `cursor`.
+    pub fn cursor(mut self, cursor: impl Into<String>) -> Self {
+        self.cursor = Some(cursor.into());
+        self
+    }
+
     /// Parses and validates a list body.
     pub fn from_json(value: &Value) -> Result<Self, ApiError> {
         let body = Body::new(
@@ -376,6 +588,15 @@ impl ListRequest {
             cursor: body.optional_string(&CURSOR)?,
         })
     }
+
+    /// Applies the field rules.
+    pub fn validate(&self) -> Result<(), ApiError> {
+        check_optional(&NAMESPACE, self.namespace.as_deref())?;
+        check_optional(&KEY, self.key.as_deref())?;
+        check_optional(&COLLECTION_ID, self.collection_id.as_deref())?;
+        LIST_LIMIT.check(self.limit as u64)?;
+        check_optional(&CURSOR, self.cursor.as_deref())
+    }
 }
 
 /// The body of `forget`: `{ memoryId }` or `{ namespace, key }`, exactly one form.
@@ -394,6 +615,30 @@ pub enum ForgetRequest {
 }
 
 impl ForgetRequest {
+    /// Forgets the memory `memory_id` (its whole key, when keyed).
+    pub fn by_id(memory_id: impl Into<String>) -> Self {
+        ForgetRequest::ById(memory_id.into())
+    }
+
+    /// Forgets every version of `key` in `namespace`.
+    pub fn by_key(namespace: impl Into<String>, key: impl Into<String>) -> Self {
+        ForgetRequest::ByKey {
+            namespace: namespace.into(),
+            key: key.into(),
+        }
+    }
+
+    /// Applies the field rules.
+    pub fn validate(&self) -> Result<(), ApiError> {
+        match self {
+            ForgetRequest::ById(id) => MEMORY_ID.check(id),
+            ForgetRequest::ByKey { namespace, key } => {
+                NAMESPACE.check(namespace)?;
+                KEY.check(key)
+            }
+        }
+    }
+
     /// Parses and validates a forget body.
     pub fn from_json(value: &Value) -> Result<Self, ApiError> {
         const ONE_FORM: &str = "send either memoryId, or namespace and key";
@@ -413,6 +658,7 @@ impl ForgetRequest {
 
 /// The body of `settings.put`: the fields to change, merged onto the stored settings.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SettingsPatch {
     /// New `agentMemoriesEnabled`, when sent.
     pub agent_memories_enabled: Option<bool>,
@@ -421,6 +667,24 @@ pub struct SettingsPatch {
 }
 
 impl SettingsPatch {
+    /// Turns agent memories on or off for the workspace.
+    pub fn agent_memories_enabled(mut self, enabled: bool) -> Self {
+        self.agent_memories_enabled = Some(enabled);
+        self
+    }
+
+    /// Keeps memories for `days` (1–365).
+    pub fn retention_days(mut self, days: u16) -> Self {
+        self.retention_days = Some(days);
+        self
+    }
+
+    /// Applies the field rules.
+    pub fn validate(&self) -> Result<(), ApiError> {
+        self.retention_days
+            .map_or(Ok(()), |d| RETENTION_DAYS.check(u64::from(d)))
+    }
+
     /// Parses and validates a settings body.
     pub fn from_json(value: &Value) -> Result<Self, ApiError> {
         let body = Body::new(value, &["agentMemoriesEnabled", "retentionDays"])?;
@@ -447,12 +711,30 @@ impl SettingsPatch {
 
 /// The body of the member's delete: `{ memoryId? }`; without an id, all of the member's own.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct MemberDeleteRequest {
     /// The memory to delete (its whole key), or `None` for all.
     pub memory_id: Option<String>,
 }
 
 impl MemberDeleteRequest {
+    /// Deletes every memory of the member's own.
+    pub fn all() -> Self {
+        MemberDeleteRequest { memory_id: None }
+    }
+
+    /// Deletes the memory `memory_id` (its whole key).
+    pub fn one(memory_id: impl Into<String>) -> Self {
+        MemberDeleteRequest {
+            memory_id: Some(memory_id.into()),
+        }
+    }
+
+    /// Applies the field rules.
+    pub fn validate(&self) -> Result<(), ApiError> {
+        check_optional(&MEMORY_ID, self.memory_id.as_deref())
+    }
+
     /// Parses and validates a member delete body.
     pub fn from_json(value: &Value) -> Result<Self, ApiError> {
         let body = Body::new(value, &["memoryId"])?;
@@ -464,6 +746,7 @@ impl MemberDeleteRequest {
 
 /// The body of the member's own list: `{ limit?, cursor? }`, paginated like `list`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct MemberListRequest {
     /// 1–100, default 20.
     pub limit: usize,
@@ -471,7 +754,39 @@ pub struct MemberListRequest {
     pub cursor: Option<String>,
 }
 
+impl Default for MemberListRequest {
+    fn default() -> Self {
+        MemberListRequest::new()
+    }
+}
+
 impl MemberListRequest {
+    /// The first page, 20 to a page.
+    pub fn new() -> Self {
+        MemberListRequest {
+            limit: LIST_LIMIT_DEFAULT,
+            cursor: None,
+        }
+    }
+
+    /// At most `limit` memories a page (1–100).
+    pub fn limit(mut self, limit: usize) -> Self {
+        self.limit = limit;
+        self
+    }
+
+    /// The page after the one that returned `cursor`.
+    pub fn cursor(mut self, cursor: impl Into<String>) -> Self {
+        self.cursor = Some(cursor.into());
+        self
+    }
+
+    /// Applies the field rules.
+    pub fn validate(&self) -> Result<(), ApiError> {
+        LIST_LIMIT.check(self.limit as u64)?;
+        check_optional(&CURSOR, self.cursor.as_deref())
+    }
+
     /// Parses and validates a member list body.
     pub fn from_json(value: &Value) -> Result<Self, ApiError> {
         let body = Body::new(value, &["limit", "cursor"])?;
@@ -481,6 +796,30 @@ impl MemberListRequest {
         })
     }
 }
+
+macro_rules! request_impl {
+    ($($t:ty),*) => {$(
+        impl Request for $t {
+            fn from_json(value: &Value) -> Result<Self, ApiError> {
+                <$t>::from_json(value)
+            }
+
+            fn validate(&self) -> Result<(), ApiError> {
+                <$t>::validate(self)
+            }
+        }
+    )*};
+}
+
+request_impl!(
+    RememberRequest,
+    RecallRequest,
+    ListRequest,
+    ForgetRequest,
+    SettingsPatch,
+    MemberDeleteRequest,
+    MemberListRequest
+);
 
 /// Step 6 of remember: a namespace or key in which a validated personal-data detector fires →
 /// `400 AGENT_MEMORY_PERSONAL_DATA`. Identifiers are refused, never masked. List and recall

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
-use agent_memory::{Clock, ManualClock, MemoryService, StoreService};
+use agent_memory::{Clock, ManualClock, MemoryService, StoreService, json};
 use anyhow::Context;
 use citation_verify::InMemoryPassageSource;
 use memory_core::{
@@ -492,11 +492,11 @@ impl Replay {
                     .map(purged)
             }
 
-            // Agent operations (`as` = credential).
-            "remember" => to_value(&self.service.remember(&self.agent(actor), body)?),
-            "recall" => to_value(&self.service.recall(&self.agent(actor), body)?),
-            "list" => to_value(&self.service.list(&self.agent(actor), body)?),
-            "forget" => to_value(&self.service.forget(&self.agent(actor), body)?),
+            // Agent operations (`as` = credential), through the facade's JSON edge.
+            "remember" | "recall" | "list" | "forget" => {
+                let caller = self.agent(actor);
+                self.json_call(op, json::Caller::Agent(&caller), body)
+            }
             "mcp.tools" => Ok(json!({ "tools": agent_memory::tools() })),
             "mcp.call" => {
                 #[derive(Deserialize)]
@@ -515,23 +515,34 @@ impl Replay {
                 )
             }
 
-            // Member and owner operations (`as` = member).
-            "settings.get" => to_value(&self.service.settings_get(&self.member(actor)?)?),
-            "settings.put" => to_value(&self.service.settings_put(&self.member(actor)?, body)?),
-            "agentMemories.list" => {
-                to_value(&self.service.member_list(&self.member(actor)?, body)?)
-            }
-            "agentMemories.delete" => {
-                to_value(&self.service.member_delete(&self.member(actor)?, body)?)
-            }
-            "agentMemories.deleteAll" => {
-                to_value(&self.service.owner_delete_all(&self.member(actor)?)?)
+            // Member and owner operations (`as` = member), through the facade's JSON edge.
+            "settings.get"
+            | "settings.put"
+            | "agentMemories.list"
+            | "agentMemories.delete"
+            | "agentMemories.deleteAll" => {
+                let caller = self.member(actor)?;
+                self.json_call(op, json::Caller::Member(&caller), body)
             }
 
             // Memory stores (`as` = member, API key or session).
             op if stores::STORE_OPS.contains(&op) => self.store_op(op, actor, body),
             _ => unreachable!("is_known admitted only the ops above"),
         }
+    }
+
+    /// One operation through `agent_memory::json`, the same entry point a REST host uses.
+    fn json_call(
+        &self,
+        op: &str,
+        caller: json::Caller<'_>,
+        body: &Value,
+    ) -> Result<Value, ApiError> {
+        let operation = json::Operation::from_name(op)
+            .unwrap_or_else(|| unreachable!("replay names only the facade's operations here"));
+        json::JsonApi::new(&self.service)
+            .with_stores(&self.stores)
+            .call(operation, caller, body)
     }
 
     fn agent(&self, actor: Option<&Value>) -> agent_memory::AgentCaller {

@@ -413,3 +413,78 @@ fn personal_data_in_identifiers() {
     let err = check_identifiers("prefs", Some("john.doe@example.com")).unwrap_err();
     assert_eq!(err.code(), ErrorCode::AgentMemoryPersonalData);
 }
+
+// ---- one set of rules: a request built in Rust and the same request read from JSON ----
+
+mod typed_and_json_agree {
+    use governance_policy::{ListRequest, RecallRequest, RememberRequest};
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    /// Strings near every bound: empty, spaces at the edges, control characters, long ones.
+    fn field() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just(String::new()),
+            "[a-z ]{1,8}",
+            "[a-z]{60,70}",
+            "[a-z]{115,125}",
+            "[a-z]{995,1005}",
+            " [a-z]{1,4}",
+            "[a-z]{1,4} ",
+            "[a-z]\u{0}[a-z]",
+        ]
+    }
+
+    fn answer<T>(r: Result<T, memory_core::ApiError>) -> Result<(), String> {
+        r.map(|_| ()).map_err(|e| e.message().to_owned())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        #[test]
+        fn remember(
+            namespace in field(),
+            text in field(),
+            key in proptest::option::of(field()),
+            collection in proptest::option::of(field()),
+            citations in proptest::collection::vec(field(), 0..24),
+        ) {
+            let mut body = json!({"namespace": namespace, "text": text, "citations": citations});
+            let mut typed = RememberRequest::new(namespace, text).citations(citations);
+            if let Some(k) = key {
+                body["key"] = json!(k);
+                typed = typed.key(k);
+            }
+            if let Some(c) = collection {
+                body["collectionId"] = json!(c);
+                typed = typed.collection_id(c);
+            }
+            let from_json = RememberRequest::from_json(&body);
+            prop_assert_eq!(answer(typed.validate()), answer(from_json.clone()));
+            if let Ok(parsed) = from_json {
+                prop_assert!(parsed == typed);
+            }
+        }
+
+        #[test]
+        fn recall_and_list(
+            query in field(),
+            namespace in proptest::option::of(field()),
+            limit in 0usize..120,
+        ) {
+            let mut body = json!({"query": query, "limit": limit});
+            let mut typed = RecallRequest::new(query).limit(limit);
+            let mut list_body = json!({"limit": limit});
+            let mut list = ListRequest::new().limit(limit);
+            if let Some(n) = namespace {
+                body["namespace"] = json!(n);
+                list_body["namespace"] = json!(n);
+                typed = typed.namespace(n.clone());
+                list = list.namespace(n);
+            }
+            prop_assert_eq!(answer(typed.validate()), answer(RecallRequest::from_json(&body)));
+            prop_assert_eq!(answer(list.validate()), answer(ListRequest::from_json(&list_body)));
+        }
+    }
+}
