@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::{Fixture, agent, member, owner};
+use crate::{Fixture, agent, member, owner, req};
 
 #[test]
 fn governance_events_are_recorded_without_content() {
@@ -12,27 +12,27 @@ fn governance_events_are_recorded_without_content() {
     fx.service
         .remember(
             &alice,
-            &json!({"namespace": "secretns", "key": "secretkey", "text": secret}),
+            &req(json!({"namespace": "secretns", "key": "secretkey", "text": secret})),
         )
         .unwrap();
     fx.service
         .forget(
             &alice,
-            &json!({"namespace": "secretns", "key": "secretkey"}),
+            &req(json!({"namespace": "secretns", "key": "secretkey"})),
         )
         .unwrap();
     fx.service
-        .remember(&alice, &json!({"namespace": "secretns", "text": secret}))
+        .remember(&alice, &req(json!({"namespace": "secretns", "text": secret})))
         .unwrap();
     fx.service
-        .member_delete(&member("alice"), &json!({}))
+        .member_delete(&member("alice"), &req(json!({})))
         .unwrap();
     fx.service
-        .remember(&alice, &json!({"namespace": "secretns", "text": secret}))
+        .remember(&alice, &req(json!({"namespace": "secretns", "text": secret})))
         .unwrap();
     fx.service.owner_delete_all(&owner()).unwrap();
     fx.service
-        .settings_put(&owner(), &json!({"retentionDays": 30}))
+        .settings_put(&owner(), &req(json!({"retentionDays": 30})))
         .unwrap();
 
     let records = fx.audit.records();

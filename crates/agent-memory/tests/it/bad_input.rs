@@ -1,9 +1,16 @@
 //! R8: bad input anywhere gets a clear 4xx with a stable code, never a panic, and writes nothing.
+//! Bodies arrive as JSON through the facade's JSON edge, as a REST host, MCP and replay send them.
 
+use agent_memory::json::{Caller, JsonApi, Operation};
+use agent_memory::{ApiError, MemberListRequest};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use crate::{Fixture, agent, member, owner};
+use crate::{Fixture, agent, member, owner, req};
+
+fn call(fx: &Fixture, op: Operation, caller: Caller<'_>, body: &Value) -> Result<Value, ApiError> {
+    JsonApi::new(&fx.service).call(op, caller, body)
+}
 
 /// The field names the operations know; messages may name these (never values).
 const FIELDS: &[&str] = &[
@@ -54,7 +61,7 @@ fn json_value() -> impl Strategy<Value = Value> {
 /// Every version the backend holds for alice, through the member's own view.
 fn alice_versions(fx: &Fixture) -> usize {
     fx.service
-        .member_list(&member("alice"), &json!({"limit": 100}))
+        .member_list(&member("alice"), &MemberListRequest::new().limit(100))
         .unwrap()
         .memories
         .len()
@@ -81,15 +88,16 @@ proptest! {
     fn random_bodies_get_a_4xx_or_a_success_and_refusals_write_nothing(body in json_value(), op in 0usize..6) {
         let fx = Fixture::new();
         let alice = agent("alice", "cred_a");
-        fx.service.remember(&alice, &json!({"namespace": "n", "key": "k", "text": "a first note"})).unwrap();
+        fx.service.remember(&alice, &req(json!({"namespace": "n", "key": "k", "text": "a first note"}))).unwrap();
         let before = alice_versions(&fx);
+        let (owner, alice_member) = (owner(), member("alice"));
         let result = match op {
-            0 => fx.service.remember(&alice, &body).map(|_| ()),
-            1 => fx.service.list(&alice, &body).map(|_| ()),
-            2 => fx.service.forget(&alice, &body).map(|_| ()),
-            3 => fx.service.settings_put(&owner(), &body).map(|_| ()),
-            4 => fx.service.member_list(&member("alice"), &body).map(|_| ()),
-            _ => fx.service.member_delete(&member("alice"), &body).map(|_| ()),
+            0 => call(&fx, Operation::Remember, Caller::Agent(&alice), &body),
+            1 => call(&fx, Operation::List, Caller::Agent(&alice), &body),
+            2 => call(&fx, Operation::Forget, Caller::Agent(&alice), &body),
+            3 => call(&fx, Operation::SettingsPut, Caller::Member(&owner), &body),
+            4 => call(&fx, Operation::MemberList, Caller::Member(&alice_member), &body),
+            _ => call(&fx, Operation::MemberDelete, Caller::Member(&alice_member), &body),
         };
         if let Err(err) = result {
             prop_assert!((400..500).contains(&err.http_status()), "{:?}", err.code());
@@ -126,7 +134,7 @@ fn each_bad_field_has_the_invalid_request_code() {
         json!("a string"),
     ];
     for body in cases {
-        let err = fx.service.remember(&alice, &body).unwrap_err();
+        let err = call(&fx, Operation::Remember, Caller::Agent(&alice), &body).unwrap_err();
         assert_eq!(
             err.code().as_str(),
             "AGENT_MEMORY_INVALID_REQUEST",
@@ -146,7 +154,7 @@ fn each_bad_field_has_the_invalid_request_code() {
         json!({"cursor": ""}),
     ];
     for body in list_cases {
-        let err = fx.service.list(&alice, &body).unwrap_err();
+        let err = call(&fx, Operation::List, Caller::Agent(&alice), &body).unwrap_err();
         assert_eq!(
             err.code().as_str(),
             "AGENT_MEMORY_INVALID_REQUEST",
@@ -158,7 +166,7 @@ fn each_bad_field_has_the_invalid_request_code() {
         json!({"memoryId": "amem_x", "namespace": "n", "key": "k"}),
         json!({"namespace": "n"}),
     ] {
-        let err = fx.service.forget(&alice, &body).unwrap_err();
+        let err = call(&fx, Operation::Forget, Caller::Agent(&alice), &body).unwrap_err();
         assert_eq!(
             err.code().as_str(),
             "AGENT_MEMORY_INVALID_REQUEST",
@@ -166,4 +174,55 @@ fn each_bad_field_has_the_invalid_request_code() {
         );
     }
     assert_eq!(alice_versions(&fx), 0, "nothing was written");
+}
+
+/// The typed API and the JSON edge read a request at the same step of the order of checks and
+/// by the same rules: the same request gets the same answer through both doors.
+#[test]
+fn typed_and_json_callers_get_the_same_answers() {
+    use agent_memory::{AgentCaller, RememberRequest};
+    let fx = Fixture::new();
+    let alice = agent("alice", "cred_a");
+    let nobody = AgentCaller::Unresolved;
+    let cases: [(AgentCaller, RememberRequest, Value); 4] = [
+        // An unknown credential is refused before its body is read, whatever the body.
+        (
+            nobody.clone(),
+            RememberRequest::new("", ""),
+            json!({"namespace": "", "text": ""}),
+        ),
+        (
+            alice.clone(),
+            RememberRequest::new("n", "t".repeat(1001)),
+            json!({"namespace": "n", "text": "t".repeat(1001)}),
+        ),
+        (
+            alice.clone(),
+            RememberRequest::new("n", "t").citations(vec!["p"; 21]),
+            json!({"namespace": "n", "text": "t", "citations": vec!["p"; 21]}),
+        ),
+        (
+            alice.clone(),
+            RememberRequest::new("dana@example.com", "t"),
+            json!({"namespace": "dana@example.com", "text": "t"}),
+        ),
+    ];
+    for (caller, typed, body) in cases {
+        let a = fx.service.remember(&caller, &typed).unwrap_err();
+        let b = call(&fx, Operation::Remember, Caller::Agent(&caller), &body).unwrap_err();
+        assert_eq!((a.code(), a.message()), (b.code(), b.message()), "{body}");
+    }
+    let typed = fx
+        .service
+        .remember(&alice, &RememberRequest::new("n", "same note").key("k"))
+        .unwrap();
+    let through_json = call(
+        &fx,
+        Operation::Remember,
+        Caller::Agent(&alice),
+        &json!({"namespace": "n", "key": "k", "text": "same note"}),
+    )
+    .unwrap();
+    assert_eq!(through_json["memory"]["version"], typed.memory.version + 1);
+    assert_eq!(through_json["superseded"], 1);
 }

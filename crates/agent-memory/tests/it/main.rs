@@ -44,7 +44,10 @@ impl Fixture {
                 .build()
                 .unwrap();
         service
-            .settings_put(&owner(), &serde_json::json!({"agentMemoriesEnabled": true}))
+            .settings_put(
+                &owner(),
+                &agent_memory::SettingsPatch::default().agent_memories_enabled(true),
+            )
             .unwrap();
         Fixture {
             service,
@@ -52,6 +55,16 @@ impl Fixture {
             clock,
             audit,
         }
+    }
+}
+
+/// A typed request read from a JSON literal, for tests that state their bodies as the contract
+/// writes them; the JSON edge itself is tested through `agent_memory::json`.
+#[track_caller]
+pub(crate) fn req<T: agent_memory::Request>(body: serde_json::Value) -> T {
+    match T::from_json(&body) {
+        Ok(request) => request,
+        Err(e) => panic!("the test's body is refused: {}", e.message()),
     }
 }
 

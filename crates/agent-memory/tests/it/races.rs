@@ -10,7 +10,7 @@ use memory_core::{
 use serde_json::json;
 use store_trait::{Backend, Owner, RememberWrite};
 
-use crate::{Fixture, agent};
+use crate::{Fixture, agent, req};
 
 const THREADS: usize = 8;
 
@@ -77,7 +77,7 @@ fn eight_threads_at_the_quota_edge_never_store_a_5001st_version() {
                 let caller = agent("alice", &format!("cred_{t}"));
                 for i in 0..5 {
                     let body = json!({"namespace": "race", "text": format!("note {t} {i}")});
-                    match fx.service.remember(&caller, &body) {
+                    match fx.service.remember(&caller, &req(body.clone())) {
                         Ok(_) => accepted.fetch_add(1, Ordering::SeqCst),
                         Err(e) => {
                             assert_eq!(e.code(), ErrorCode::AgentMemoryFull);
@@ -117,7 +117,7 @@ fn eight_threads_on_one_credential_never_get_a_121st_remember_in_the_hour() {
                 let caller = agent("alice", "cred_shared");
                 for i in 0..20 {
                     let body = json!({"namespace": "race", "key": format!("k{t}"), "text": format!("note {i}")});
-                    match fx.service.remember(&caller, &body) {
+                    match fx.service.remember(&caller, &req(body.clone())) {
                         Ok(_) => accepted.fetch_add(1, Ordering::SeqCst),
                         Err(e) => {
                             assert_eq!(e.code(), ErrorCode::AgentMemoryRateLimited);
@@ -134,7 +134,7 @@ fn eight_threads_on_one_credential_never_get_a_121st_remember_in_the_hour() {
     // Every key's versions are numbered without gaps or repeats despite the race.
     let page = fx
         .service
-        .list(&agent("alice", "cred_shared"), &json!({"limit": 100}))
+        .list(&agent("alice", "cred_shared"), &req(json!({"limit": 100})))
         .unwrap();
     assert!(
         page.memories.len() <= THREADS,
@@ -150,7 +150,7 @@ fn eight_threads_on_one_credential_never_get_a_121st_remember_in_the_hour() {
     fx.service
         .remember(
             &agent("alice", "cred_shared"),
-            &json!({"namespace": "race", "text": "later"}),
+            &req(json!({"namespace": "race", "text": "later"})),
         )
         .unwrap();
 }

@@ -10,7 +10,7 @@ use memory_core::{SeededIdGenerator, Timestamp};
 use serde_json::json;
 use store_trait::InMemoryBackend;
 
-use crate::{agent, owner};
+use crate::{agent, owner, req};
 
 /// The hashing embedder's vectors under another model id.
 struct OtherModel;
@@ -56,13 +56,13 @@ fn memories_embedded_by_another_model_sit_out_the_semantic_ranker() {
     let backend = Arc::new(InMemoryBackend::new());
     let hashing = service(backend.clone(), Arc::new(HashingEmbedder::new()), 1);
     hashing
-        .settings_put(&owner(), &json!({"agentMemoriesEnabled": true}))
+        .settings_put(&owner(), &req(json!({"agentMemoriesEnabled": true})))
         .unwrap();
     let alice = agent("alice", "cred_a");
     let old = hashing
         .remember(
             &alice,
-            &json!({"namespace": "n", "text": "prefers bullet points"}),
+            &req(json!({"namespace": "n", "text": "prefers bullet points"})),
         )
         .unwrap();
 
@@ -71,10 +71,10 @@ fn memories_embedded_by_another_model_sit_out_the_semantic_ranker() {
     let new = other
         .remember(
             &alice,
-            &json!({"namespace": "n", "text": "prefers bullet lists"}),
+            &req(json!({"namespace": "n", "text": "prefers bullet lists"})),
         )
         .unwrap();
-    let found = other.recall(&alice, &json!({"query": "bullet"})).unwrap();
+    let found = other.recall(&alice, &req(json!({"query": "bullet"}))).unwrap();
     assert!(!found.semantic_skipped);
     let ranks = |id: &memory_core::AgentMemoryId| {
         found
@@ -100,19 +100,19 @@ fn memories_embedded_by_another_model_sit_out_the_semantic_ranker() {
 fn a_stuck_embedder_costs_at_most_the_budget_and_recall_still_ranks() {
     let backend = Arc::new(InMemoryBackend::new());
     let fine = service(backend.clone(), Arc::new(HashingEmbedder::new()), 1);
-    fine.settings_put(&owner(), &json!({"agentMemoriesEnabled": true}))
+    fine.settings_put(&owner(), &req(json!({"agentMemoriesEnabled": true})))
         .unwrap();
     let alice = agent("alice", "cred_a");
     fine.remember(
         &alice,
-        &json!({"namespace": "n", "text": "the quarterly report goes out on Mondays"}),
+        &req(json!({"namespace": "n", "text": "the quarterly report goes out on Mondays"})),
     )
     .unwrap();
 
     let stuck = service(backend, Arc::new(Stuck), 2);
     let started = Instant::now();
     let found = stuck
-        .recall(&alice, &json!({"query": "quarterly report"}))
+        .recall(&alice, &req(json!({"query": "quarterly report"})))
         .unwrap();
     let first = started.elapsed();
     assert!(found.semantic_skipped);
@@ -151,7 +151,7 @@ fn reembed_gives_every_version_of_the_member_the_current_model() {
     };
     let hashing = with(Arc::new(HashingEmbedder::new()), 1);
     hashing
-        .settings_put(&owner(), &json!({"agentMemoriesEnabled": true}))
+        .settings_put(&owner(), &req(json!({"agentMemoriesEnabled": true})))
         .unwrap();
     let alice = agent("alice", "cred_a");
     let bob = agent("bob", "cred_b");
@@ -162,30 +162,30 @@ fn reembed_gives_every_version_of_the_member_the_current_model() {
     let first = remember(
         &hashing,
         &alice,
-        json!({"namespace": "prefs", "key": "tone", "text": "prefers bullet points"}),
+        req(json!({"namespace": "prefs", "key": "tone", "text": "prefers bullet points"})),
     );
     let first_at = agent_memory::Clock::now(clock.as_ref());
     remember(
         &hashing,
         &alice,
-        json!({"namespace": "prefs", "key": "tone", "text": "prefers bullet lists, short ones"}),
+        req(json!({"namespace": "prefs", "key": "tone", "text": "prefers bullet lists, short ones"})),
     );
     remember(
         &hashing,
         &alice,
-        json!({"namespace": "n", "text": "the deadline moved to March"}),
+        req(json!({"namespace": "n", "text": "the deadline moved to March"})),
     );
     remember(
         &hashing,
         &bob,
-        json!({"namespace": "n", "text": "bob's bullet points"}),
+        req(json!({"namespace": "n", "text": "bob's bullet points"})),
     );
 
     let other = with(Arc::new(OtherModel), 2);
     remember(
         &other,
         &alice,
-        json!({"namespace": "n", "text": "bullet points in reports"}),
+        req(json!({"namespace": "n", "text": "bullet points in reports"})),
     );
     let alice_member = crate::member("alice");
     let bob_member = crate::member("bob");
@@ -221,12 +221,12 @@ fn reembed_gives_every_version_of_the_member_the_current_model() {
     assert_eq!(other.stale_embeddings(&bob_member).unwrap(), 1);
 
     // Every version now takes part in the semantic ranker, the superseded one at its asOf.
-    let found = other.recall(&alice, &json!({"query": "bullet"})).unwrap();
+    let found = other.recall(&alice, &req(json!({"query": "bullet"}))).unwrap();
     assert!(found.memories.iter().all(|m| m.ranks.semantic.is_some()));
     let past = other
         .recall(
             &alice,
-            &json!({"query": "bullet points", "asOf": first_at.to_string()}),
+            &req(json!({"query": "bullet points", "asOf": first_at.to_string()})),
         )
         .unwrap();
     let old = past

@@ -8,7 +8,7 @@ use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
 
-use crate::{Fixture, agent, owner};
+use crate::{Fixture, agent, owner, req};
 
 /// Collects every span and event field as `name=value;` text.
 pub(crate) struct Capture(pub(crate) Arc<Mutex<String>>);
@@ -58,29 +58,29 @@ fn traces_carry_ids_counts_and_codes_but_no_content() {
             .service
             .remember(
                 &alice,
-                &json!({"namespace": "secretns", "key": "secretkey", "text": "codeword marmalade"}),
+                &req(json!({"namespace": "secretns", "key": "secretkey", "text": "codeword marmalade"})),
             )
             .unwrap();
         fx.service
-            .recall(&alice, &json!({"query": "what is the marmalade codeword"}))
+            .recall(&alice, &req(json!({"query": "what is the marmalade codeword"})))
             .unwrap();
         fx.service
-            .list(&alice, &json!({"namespace": "secretns"}))
+            .list(&alice, &req(json!({"namespace": "secretns"})))
             .unwrap();
         fx.service
             .remember(
                 &alice,
-                &json!({"namespace": "secretns", "text": "call 050-123-4567"}),
+                &req(json!({"namespace": "secretns", "text": "call 050-123-4567"})),
             )
             .unwrap();
         fx.service
             .remember(
                 &alice,
-                &json!({"namespace": "dana@example.com", "text": "marmalade"}),
+                &req(json!({"namespace": "dana@example.com", "text": "marmalade"})),
             )
             .unwrap_err();
         fx.service
-            .forget(&alice, &json!({"memoryId": stored.memory.id.as_str()}))
+            .forget(&alice, &req(json!({"memoryId": stored.memory.id.as_str()})))
             .unwrap();
         fx.service.owner_delete_all(&owner()).unwrap();
     });
