@@ -269,7 +269,7 @@ pub(crate) fn write_remembered(
         label(view),
         view.version
     )?;
-    if response.superseded == 1 {
+    if response.superseded {
         writeln!(out, "  superseded: the key's previous version")?;
     }
     writeln!(out, "  masked: {}", masked_summary(&response.masked))?;

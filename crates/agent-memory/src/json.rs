@@ -6,11 +6,9 @@
 //!
 //! ```
 //! use std::sync::Arc;
+//! use agent_memory::backends::InMemoryBackend;
 //! use agent_memory::json::{Caller, JsonApi, Operation};
-//! use agent_memory::{MemberCaller, MemoryService};
-//! use citation_verify::InMemoryPassageSource;
-//! use memory_core::{MemberId, Role, WorkspaceId};
-//! use store_trait::InMemoryBackend;
+//! use agent_memory::{InMemoryPassageSource, MemberCaller, MemberId, MemoryService, Role, WorkspaceId};
 //!
 //! let service = MemoryService::builder(
 //!     Arc::new(InMemoryBackend::new()),
@@ -93,6 +91,54 @@ operations! {
     MemberDelete = "agentMemories.delete",
     /// Owner: delete every agent memory of the workspace (`MemberCaller`; the body is ignored).
     OwnerDeleteAll = "agentMemories.deleteAll",
+    /// Memory stores: create a store (`StoreCaller`).
+    StoresCreate = "stores.create",
+    /// Memory stores: read a store (`StoreCaller`).
+    StoresGet = "stores.get",
+    /// Memory stores: page through the stores (`StoreCaller`).
+    StoresList = "stores.list",
+    /// Memory stores: rename or describe a store (`StoreCaller`).
+    StoresUpdate = "stores.update",
+    /// Memory stores: make a store read-only (`StoreCaller`).
+    StoresArchive = "stores.archive",
+    /// Memory stores: delete a store with its memories and versions (`StoreCaller`).
+    StoresDelete = "stores.delete",
+    /// Memory stores: create a memory (`StoreCaller`).
+    MemoriesCreate = "memories.create",
+    /// Memory stores: read a memory (`StoreCaller`).
+    MemoriesGet = "memories.get",
+    /// Memory stores: page through a store's memories by path (`StoreCaller`).
+    MemoriesList = "memories.list",
+    /// Memory stores: change a memory's content or path (`StoreCaller`).
+    MemoriesUpdate = "memories.update",
+    /// Memory stores: delete a memory (`StoreCaller`).
+    MemoriesDelete = "memories.delete",
+    /// Memory stores: bring back a version's content and path (`StoreCaller`).
+    MemoriesRestore = "memories.restore",
+    /// Memory stores: page through versions (`StoreCaller`).
+    VersionsList = "versions.list",
+    /// Memory stores: read a version (`StoreCaller`).
+    VersionsGet = "versions.get",
+    /// Memory stores: erase a version's content (`StoreCaller`).
+    VersionsRedact = "versions.redact",
+    /// Memory stores: create a session with stores mounted (`StoreCaller`).
+    SessionsCreate = "sessions.create",
+    /// Memory stores: add a resource other than a store to a session (`StoreCaller`).
+    SessionsResourcesAdd = "sessions.resources.add",
+    /// Memory stores: the system-prompt text of a session's mounts (`StoreCaller`).
+    SessionsSystemPrompt = "sessions.system_prompt",
+    /// Agent file interface: list a directory of the mounts (`SessionCaller`).
+    FsList = "fs.list",
+    /// Agent file interface: read a file (`SessionCaller`).
+    FsRead = "fs.read",
+    /// Agent file interface: create or update a file (`SessionCaller`).
+    FsWrite = "fs.write",
+    /// Agent file interface: delete a file (`SessionCaller`).
+    FsDelete = "fs.delete",
+    /// Agent file interface: move a file within its mount (`SessionCaller`).
+    FsRename = "fs.rename",
+    /// The client-side memory tool's commands (`SessionCaller`; the body is the tool input).
+    MemoryTool = "memory_tool",
 }
 
 /// Who calls an operation: the kind each operation expects is named on its variant.
@@ -198,8 +244,82 @@ impl<'a> JsonApi<'a> {
         caller: Caller<'_>,
         body: &Value,
     ) -> Result<Value, ApiError> {
-        let _ = (self.stores, body);
-        Err(wrong_caller(operation, caller))
+        // Looked up per arm, so that an agent operation with a store caller is still a wrong
+        // caller, not a service the host forgot.
+        let s = || self.stores.ok_or_else(|| not_served(operation));
+        match (operation, caller) {
+            (Operation::StoresCreate, Caller::Store(c)) => {
+                to_json(s()?.stores_create_input(c, Input::Json(body)))
+            }
+            (Operation::StoresGet, Caller::Store(c)) => {
+                to_json(s()?.stores_get_input(c, Input::Json(body)))
+            }
+            (Operation::StoresList, Caller::Store(c)) => {
+                to_json(s()?.stores_list_input(c, Input::Json(body)))
+            }
+            (Operation::StoresUpdate, Caller::Store(c)) => {
+                to_json(s()?.stores_update_input(c, Input::Json(body)))
+            }
+            (Operation::StoresArchive, Caller::Store(c)) => {
+                to_json(s()?.stores_archive_input(c, Input::Json(body)))
+            }
+            (Operation::StoresDelete, Caller::Store(c)) => {
+                to_json(s()?.stores_delete_input(c, Input::Json(body)))
+            }
+            (Operation::MemoriesCreate, Caller::Store(c)) => {
+                to_json(s()?.memories_create_input(c, Input::Json(body)))
+            }
+            (Operation::MemoriesGet, Caller::Store(c)) => {
+                to_json(s()?.memories_get_input(c, Input::Json(body)))
+            }
+            (Operation::MemoriesList, Caller::Store(c)) => {
+                to_json(s()?.memories_list_input(c, Input::Json(body)))
+            }
+            (Operation::MemoriesUpdate, Caller::Store(c)) => {
+                to_json(s()?.memories_update_input(c, Input::Json(body)))
+            }
+            (Operation::MemoriesDelete, Caller::Store(c)) => {
+                to_json(s()?.memories_delete_input(c, Input::Json(body)))
+            }
+            (Operation::MemoriesRestore, Caller::Store(c)) => {
+                to_json(s()?.memories_restore_input(c, Input::Json(body)))
+            }
+            (Operation::VersionsList, Caller::Store(c)) => {
+                to_json(s()?.versions_list_input(c, Input::Json(body)))
+            }
+            (Operation::VersionsGet, Caller::Store(c)) => {
+                to_json(s()?.versions_get_input(c, Input::Json(body)))
+            }
+            (Operation::VersionsRedact, Caller::Store(c)) => {
+                to_json(s()?.versions_redact_input(c, Input::Json(body)))
+            }
+            (Operation::SessionsCreate, Caller::Store(c)) => {
+                to_json(s()?.sessions_create_input(c, Input::Json(body)))
+            }
+            (Operation::SessionsResourcesAdd, Caller::Store(c)) => {
+                to_json(s()?.sessions_resources_add_input(c, Input::Json(body)))
+            }
+            (Operation::SessionsSystemPrompt, Caller::Store(c)) => {
+                to_json(s()?.sessions_system_prompt_input(c, Input::Json(body)))
+            }
+            (Operation::FsList, Caller::Session(c)) => {
+                to_json(s()?.fs_list_input(c, Input::Json(body)))
+            }
+            (Operation::FsRead, Caller::Session(c)) => {
+                to_json(s()?.fs_read_input(c, Input::Json(body)))
+            }
+            (Operation::FsWrite, Caller::Session(c)) => {
+                to_json(s()?.fs_write_input(c, Input::Json(body)))
+            }
+            (Operation::FsDelete, Caller::Session(c)) => {
+                to_json(s()?.fs_delete_input(c, Input::Json(body)))
+            }
+            (Operation::FsRename, Caller::Session(c)) => {
+                to_json(s()?.fs_rename_input(c, Input::Json(body)))
+            }
+            (Operation::MemoryTool, Caller::Session(c)) => to_json(s()?.memory_tool(c, body)),
+            (operation, caller) => Err(wrong_caller(operation, caller)),
+        }
     }
 }
 
@@ -220,6 +340,19 @@ fn wrong_caller(operation: Operation, caller: Caller<'_>) -> ApiError {
     ApiError::new(
         ErrorCode::InternalError,
         "the operation was called with a caller of another kind",
+    )
+}
+
+/// A host asked for a memory-store operation of a [`JsonApi`] built without
+/// [`JsonApi::with_stores`]: a programming error of the host, like [`wrong_caller`].
+fn not_served(operation: Operation) -> ApiError {
+    tracing::error!(
+        operation = operation.name(),
+        "the host called a memory-store operation without serving the stores"
+    );
+    ApiError::new(
+        ErrorCode::InternalError,
+        "the memory-store operations are not served here",
     )
 }
 

@@ -2,16 +2,20 @@
 //! verification and storage into one embeddable, synchronous API with no network code.
 //!
 //! A host resolves its own credentials and members, then calls [`MemoryService`] with an
-//! [`AgentCaller`] (agent operations) or a [`MemberCaller`] (member and owner operations) and the
-//! JSON body of the request. Every answer is either a response body that serializes to the REST
-//! response, or an [`ApiError`] with a stable `code()` and `http_status()`.
+//! [`AgentCaller`] (agent operations) or a [`MemberCaller`] (member and owner operations) and a
+//! typed request ([`RememberRequest`], [`RecallRequest`], [`ListRequest`], …). Every answer is
+//! either a response that serializes to the REST response body, or an [`ApiError`] with a stable
+//! `code()` and `http_status()`. Hosts that receive JSON (a REST route, an MCP server) pass it
+//! through [`json::JsonApi`], which reads it with the same rules.
 //!
 //! ```
 //! use std::sync::Arc;
-//! use agent_memory::{AgentCaller, AgentCredential, MemberCaller, MemoryService};
-//! use citation_verify::InMemoryPassageSource;
-//! use memory_core::{ContextBinding, CredentialId, MemberId, Role, Scope, WorkspaceId};
-//! use store_trait::InMemoryBackend;
+//! use agent_memory::backends::InMemoryBackend;
+//! use agent_memory::{
+//!     AgentCaller, AgentCredential, ContextBinding, CredentialId, InMemoryPassageSource,
+//!     ListRequest, MemberCaller, MemberId, MemoryService, RecallRequest, RememberRequest, Role,
+//!     Scope, SettingsPatch, WorkspaceId,
+//! };
 //!
 //! let service = MemoryService::builder(
 //!     Arc::new(InMemoryBackend::new()),
@@ -20,7 +24,7 @@
 //! .build()?;
 //! let workspace = WorkspaceId::new("ws1")?;
 //! let owner = MemberCaller { workspace: workspace.clone(), member: MemberId::new("olivia")?, role: Role::Owner };
-//! service.settings_put(&owner, &serde_json::json!({"agentMemoriesEnabled": true}))?;
+//! service.settings_put(&owner, &SettingsPatch::default().agent_memories_enabled(true))?;
 //!
 //! let agent = AgentCaller::Resolved(AgentCredential {
 //!     workspace,
@@ -32,14 +36,12 @@
 //!     scopes: vec![Scope::MemoryRead, Scope::MemoryWrite],
 //!     binding: ContextBinding::Unbound,
 //! });
-//! let stored = service.remember(
-//!     &agent,
-//!     &serde_json::json!({"namespace": "prefs", "key": "tone", "text": "Reply tersely; mail me at a@b.io"}),
-//! )?;
+//! let note = RememberRequest::new("prefs", "Reply tersely; mail me at a@b.io").key("tone");
+//! let stored = service.remember(&agent, &note)?;
 //! assert_eq!(stored.memory.text, "Reply tersely; mail me at [EMAIL]");
-//! let page = service.list(&agent, &serde_json::json!({}))?;
+//! let page = service.list(&agent, &ListRequest::new())?;
 //! assert_eq!(page.memories.len(), 1);
-//! let found = service.recall(&agent, &serde_json::json!({"query": "how tersely should I reply?"}))?;
+//! let found = service.recall(&agent, &RecallRequest::new("how tersely should I reply?"))?;
 //! assert_eq!(found.memories[0].view.id, stored.memory.id);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -79,8 +81,15 @@ pub use reembed::ReembedResponse;
 pub use reexports::*;
 pub use responses::{DeletedResponse, ListResponse, PurgedResponse, RememberResponse};
 pub use service::{BuildError, MemoryService, MemoryServiceBuilder};
+pub use stores::requests::{
+    AddSessionResourceRequest, CreateMemoryRequest, CreateSessionRequest, CreateStoreRequest,
+    DeleteMemoryRequest, FsPathRequest, FsRenameRequest, FsWriteRequest, ListMemoriesRequest,
+    ListStoresRequest, ListVersionsRequest, MemoryIdRequest, Precondition, RestoreMemoryRequest,
+    SessionIdRequest, StoreIdRequest, UpdateMemoryRequest, UpdateStoreRequest, VersionIdRequest,
+};
 pub use stores::{
-    FsStat, MemoryToolFailure, SessionCaller, StoreCaller, StoreService, StoreServiceBuilder,
+    FsDeleted, FsStat, MemoryToolFailure, SessionCaller, StoreCaller, StoreService,
+    StoreServiceBuilder,
 };
 
 /// The README's Rust example is compiled and run as a doctest, so it cannot drift from the API.

@@ -138,7 +138,7 @@ impl MemoryService {
             "remember_memory" => self.remember_input(caller, Input::Json(arguments)).map(|r| {
                 let summary = format!(
                     "Saved version {} of this note (superseded: {}).",
-                    r.memory.version, r.superseded
+                    r.memory.version, u8::from(r.superseded)
                 );
                 let text = fence::render(std::slice::from_ref(&r.memory), Some(&summary));
                 ok_result(&r, text)

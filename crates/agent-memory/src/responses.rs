@@ -8,10 +8,16 @@ use serde::Serialize;
 pub struct RememberResponse {
     /// The stored version.
     pub memory: MemoryView,
-    /// 1 when an unexpired current version of the key was superseded, else 0.
-    pub superseded: u8,
+    /// True when an unexpired current version of the key was superseded (`1` on the wire,
+    /// `0` otherwise).
+    #[serde(serialize_with = "one_or_zero")]
+    pub superseded: bool,
     /// What the masker replaced, by category (only non-zero counts).
     pub masked: MaskedCounts,
+}
+
+fn one_or_zero<S: serde::Serializer>(flag: &bool, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u8(u8::from(*flag))
 }
 
 /// `list` and the member's own list: `{ "memories": [...], "hidden": n, "nextCursor": … }`.

@@ -409,7 +409,7 @@ impl MemoryService {
                 };
                 Ok(RememberResponse {
                     memory: MemoryView::new(&record, state),
-                    superseded: u8::from(superseded),
+                    superseded,
                     masked,
                 })
             }
