@@ -28,11 +28,12 @@ use memory_core::{
     ApiError, ErrorCode, MemoryStore, MemoryVersionId, Precondition, Session, StoreMemory,
     StoreMemoryMetadata, StorePath,
 };
-use serde::Deserialize;
-use serde_json::Value;
+use serde::Serialize;
 
 use super::mounts::{Roots, Target, resolve};
-use super::{SessionCaller, StoreService, internal, parse_body, parse_precondition, trace_op};
+use super::requests::{FsPathRequest, FsRenameRequest, FsWriteRequest};
+use super::{SessionCaller, StoreService, internal, trace_op};
+use crate::input::Input;
 
 /// Memories read per backend call while a listing walks a store.
 const LIST_BATCH: usize = 500;
@@ -60,27 +61,10 @@ pub enum FsStat {
     },
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PathBody {
-    path: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WriteBody {
-    path: String,
-    content: String,
-    #[serde(default)]
-    precondition: Option<Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RenameBody {
-    from: String,
-    to: String,
-}
+/// The `fs.delete` answer: serialized as `{}`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct FsDeleted {}
 
 pub(crate) fn read_only() -> ApiError {
     ApiError::new(
@@ -123,19 +107,6 @@ pub(crate) fn entries_below(
     }
     entries.extend(dirs.into_iter().map(|name| FsEntry::Dir { name }));
     FsListing::sorted(entries)
-}
-
-/// Parses a body; a refusal is traced, since the typed operation it would have called is not.
-fn parse_traced<T: serde::de::DeserializeOwned>(
-    op: &'static str,
-    s: &SessionCaller,
-    body: &Value,
-) -> Result<T, ApiError> {
-    let parsed = parse_body(body);
-    if let Err(err) = &parsed {
-        trace_op::<()>(op, &s.workspace, &Err(err.clone()), |_| {});
-    }
-    parsed
 }
 
 impl StoreService {
@@ -614,43 +585,104 @@ impl StoreService {
     }
 
     // -----------------------------------------------------------------------------------------
-    // JSON operations
+    // The spec's operations with their requests (typed, or read from JSON by the JSON adapter)
 
-    /// `fs.list {path}` → `{"entries":[…]}`.
-    pub fn fs_list(&self, s: &SessionCaller, body: &Value) -> Result<FsListing, ApiError> {
-        let body: PathBody = parse_traced("fs.list", s, body)?;
-        self.fs_list_path(s, &body.path)
+    /// Step 1 of an `fs.*` operation: the request, validated. A refusal is traced here, since
+    /// the path operation it would have called is not.
+    fn read_fs<'a, T: governance_policy::Request + Clone>(
+        op: &'static str,
+        s: &SessionCaller,
+        input: Input<'a, T>,
+    ) -> Result<std::borrow::Cow<'a, T>, ApiError> {
+        input.read().inspect_err(|err| {
+            trace_op::<()>(op, &s.workspace, &Err(err.clone()), |_| {});
+        })
+    }
+
+    /// `fs.list {path}` → `{"entries":[…]}` (see [`Self::fs_list_path`]).
+    pub fn fs_list(
+        &self,
+        s: &SessionCaller,
+        request: &FsPathRequest,
+    ) -> Result<FsListing, ApiError> {
+        self.fs_list_input(s, Input::Typed(request))
+    }
+
+    pub(crate) fn fs_list_input(
+        &self,
+        s: &SessionCaller,
+        input: Input<'_, FsPathRequest>,
+    ) -> Result<FsListing, ApiError> {
+        let request = Self::read_fs("fs.list", s, input)?;
+        self.fs_list_path(s, &request.path)
     }
 
     /// `fs.read {path}` → `{"content":…,"content_sha256":…}`.
-    pub fn fs_read(&self, s: &SessionCaller, body: &Value) -> Result<FsRead, ApiError> {
-        let body: PathBody = parse_traced("fs.read", s, body)?;
-        self.fs_read_path(s, &body.path)
+    pub fn fs_read(&self, s: &SessionCaller, request: &FsPathRequest) -> Result<FsRead, ApiError> {
+        self.fs_read_input(s, Input::Typed(request))
+    }
+
+    pub(crate) fn fs_read_input(
+        &self,
+        s: &SessionCaller,
+        input: Input<'_, FsPathRequest>,
+    ) -> Result<FsRead, ApiError> {
+        let request = Self::read_fs("fs.read", s, input)?;
+        self.fs_read_path(s, &request.path)
     }
 
     /// `fs.write {path, content, precondition?}` → the memory (created or updated).
-    pub fn fs_write(&self, s: &SessionCaller, body: &Value) -> Result<StoreMemory, ApiError> {
-        let body: WriteBody = parse_traced("fs.write", s, body)?;
-        let precondition = parse_precondition(body.precondition).inspect_err(|err| {
-            trace_op::<()>("fs.write", &s.workspace, &Err(err.clone()), |_| {});
-        })?;
-        self.fs_write_path(s, &body.path, body.content, precondition)
+    pub fn fs_write(
+        &self,
+        s: &SessionCaller,
+        request: &FsWriteRequest,
+    ) -> Result<StoreMemory, ApiError> {
+        self.fs_write_input(s, Input::Typed(request))
+    }
+
+    pub(crate) fn fs_write_input(
+        &self,
+        s: &SessionCaller,
+        input: Input<'_, FsWriteRequest>,
+    ) -> Result<StoreMemory, ApiError> {
+        let request = Self::read_fs("fs.write", s, input)?.into_owned();
+        self.fs_write_path(s, &request.path, request.content, request.precondition)
     }
 
     /// `fs.delete {path}` → `{}`.
     pub fn fs_delete(
         &self,
         s: &SessionCaller,
-        body: &Value,
-    ) -> Result<serde_json::Map<String, Value>, ApiError> {
-        let body: PathBody = parse_traced("fs.delete", s, body)?;
-        self.fs_delete_path(s, &body.path)?;
-        Ok(serde_json::Map::new())
+        request: &FsPathRequest,
+    ) -> Result<FsDeleted, ApiError> {
+        self.fs_delete_input(s, Input::Typed(request))
+    }
+
+    pub(crate) fn fs_delete_input(
+        &self,
+        s: &SessionCaller,
+        input: Input<'_, FsPathRequest>,
+    ) -> Result<FsDeleted, ApiError> {
+        let request = Self::read_fs("fs.delete", s, input)?;
+        self.fs_delete_path(s, &request.path)?;
+        Ok(FsDeleted {})
     }
 
     /// `fs.rename {from, to}` → the memory.
-    pub fn fs_rename(&self, s: &SessionCaller, body: &Value) -> Result<StoreMemory, ApiError> {
-        let body: RenameBody = parse_traced("fs.rename", s, body)?;
-        self.fs_rename_path(s, &body.from, &body.to)
+    pub fn fs_rename(
+        &self,
+        s: &SessionCaller,
+        request: &FsRenameRequest,
+    ) -> Result<StoreMemory, ApiError> {
+        self.fs_rename_input(s, Input::Typed(request))
+    }
+
+    pub(crate) fn fs_rename_input(
+        &self,
+        s: &SessionCaller,
+        input: Input<'_, FsRenameRequest>,
+    ) -> Result<StoreMemory, ApiError> {
+        let request = Self::read_fs("fs.rename", s, input)?;
+        self.fs_rename_path(s, &request.from, &request.to)
     }
 }

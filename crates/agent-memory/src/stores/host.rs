@@ -8,16 +8,17 @@ use memory_core::{
     MemoryVersion, MemoryVersionId, PiiPolicy, StoreMemory, StoreMemoryId, StoreMemoryMetadata,
     StorePath, WorkspaceId,
 };
-use serde::Deserialize;
-use serde_json::Value;
 use store_trait::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome};
 
 use super::cursor::StoreCursor;
-use super::{
-    StoreCaller, StoreService, internal, invalid, page_limit, parse_body, parse_precondition,
-    prepare_content, trace_op, trace_page,
+use super::requests::{
+    CreateMemoryRequest, CreateStoreRequest, DeleteMemoryRequest, ListMemoriesRequest,
+    ListStoresRequest, ListVersionsRequest, MemoryIdRequest, RestoreMemoryRequest, StoreIdRequest,
+    UpdateMemoryRequest, UpdateStoreRequest, VersionIdRequest, normalized_prefix,
 };
+use super::{StoreCaller, StoreService, internal, prepare_content, trace_op, trace_page};
 use crate::audit::AuditEvent;
+use crate::input::Input;
 
 fn store_not_found() -> ApiError {
     ApiError::new(ErrorCode::MemoryStoreNotFound, "memory store not found")
@@ -40,162 +41,6 @@ fn archived() -> ApiError {
 
 pub(crate) fn parse_path(path: String) -> Result<StorePath, ApiError> {
     StorePath::parse(path).map_err(ApiError::from)
-}
-
-fn check_name(name: &str) -> Result<(), ApiError> {
-    if MemoryStore::name_valid(name) {
-        Ok(())
-    } else {
-        Err(invalid("name must have 1 to 255 characters"))
-    }
-}
-
-fn check_description(description: &str) -> Result<(), ApiError> {
-    if MemoryStore::description_valid(description) {
-        Ok(())
-    } else {
-        Err(invalid("description must have at most 4096 characters"))
-    }
-}
-
-fn parse_pii_policy(policy: Option<String>) -> Result<PiiPolicy, ApiError> {
-    match policy.as_deref() {
-        None | Some("allow") => Ok(PiiPolicy::Allow),
-        Some("mask") => Ok(PiiPolicy::Mask),
-        Some("reject") => Ok(PiiPolicy::Reject),
-        Some(_) => Err(invalid("pii_policy must be allow, mask or reject")),
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Bodies
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CreateStoreBody {
-    name: String,
-    #[serde(default)]
-    description: Option<String>,
-    #[serde(default)]
-    pii_policy: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StoreIdBody {
-    memory_store_id: MemoryStoreId,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ListStoresBody {
-    #[serde(default)]
-    include_archived: Option<bool>,
-    #[serde(default)]
-    limit: Option<u64>,
-    #[serde(default)]
-    cursor: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct UpdateStoreBody {
-    memory_store_id: MemoryStoreId,
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    description: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CreateMemoryBody {
-    memory_store_id: MemoryStoreId,
-    path: String,
-    content: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MemoryIdBody {
-    memory_store_id: MemoryStoreId,
-    memory_id: StoreMemoryId,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ListMemoriesBody {
-    memory_store_id: MemoryStoreId,
-    #[serde(default)]
-    path_prefix: Option<String>,
-    #[serde(default)]
-    limit: Option<u64>,
-    #[serde(default)]
-    cursor: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct UpdateMemoryBody {
-    memory_store_id: MemoryStoreId,
-    memory_id: StoreMemoryId,
-    #[serde(default)]
-    content: Option<String>,
-    #[serde(default)]
-    path: Option<String>,
-    #[serde(default)]
-    precondition: Option<Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DeleteMemoryBody {
-    memory_store_id: MemoryStoreId,
-    memory_id: StoreMemoryId,
-    #[serde(default)]
-    precondition: Option<Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RestoreMemoryBody {
-    memory_store_id: MemoryStoreId,
-    memory_id: StoreMemoryId,
-    version_id: MemoryVersionId,
-    #[serde(default)]
-    precondition: Option<Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ListVersionsBody {
-    memory_store_id: MemoryStoreId,
-    #[serde(default)]
-    memory_id: Option<StoreMemoryId>,
-    #[serde(default)]
-    limit: Option<u64>,
-    #[serde(default)]
-    cursor: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct VersionIdBody {
-    memory_store_id: MemoryStoreId,
-    version_id: MemoryVersionId,
-}
-
-/// A `path_prefix`: empty or `/` means every path; otherwise it must be a valid path once its
-/// trailing slashes are dropped (it is compared by whole segments, never decoded).
-fn parse_prefix(prefix: Option<String>) -> Result<Option<String>, ApiError> {
-    let Some(prefix) = prefix else {
-        return Ok(None);
-    };
-    let trimmed = prefix.trim_end_matches('/');
-    if trimmed.is_empty() {
-        return Ok(None);
-    }
-    Ok(Some(parse_path(trimmed.to_owned())?.into_string()))
 }
 
 impl StoreService {
@@ -248,8 +93,21 @@ impl StoreService {
     // Stores
 
     /// `stores.create {name, description?, pii_policy?}` → the store.
-    pub fn stores_create(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
-        let result = self.stores_create_inner(c, body);
+    pub fn stores_create(
+        &self,
+        c: &StoreCaller,
+        request: &CreateStoreRequest,
+    ) -> Result<MemoryStore, ApiError> {
+        self.stores_create_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::stores_create`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn stores_create_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, CreateStoreRequest>,
+    ) -> Result<MemoryStore, ApiError> {
+        let result = self.stores_create_inner(c, input);
         trace_op("stores.create", c.workspace(), &result, |s| {
             tracing::info!(
                 op = "stores.create",
@@ -260,21 +118,21 @@ impl StoreService {
         result
     }
 
-    fn stores_create_inner(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
+    fn stores_create_inner(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, CreateStoreRequest>,
+    ) -> Result<MemoryStore, ApiError> {
         self.authorize(c, true)?;
-        let body: CreateStoreBody = parse_body(body)?;
-        check_name(&body.name)?;
-        let description = body.description.unwrap_or_default();
-        check_description(&description)?;
-        let pii_policy = parse_pii_policy(body.pii_policy)?;
+        let body = input.read()?.into_owned();
         let now = self.now();
         let store = MemoryStore {
             id: MemoryStoreId::generate(&*self.ids, now)
                 .map_err(|_| ApiError::new(ErrorCode::InternalError, "the id generator failed"))?,
             kind: MemoryStoreTag,
             name: body.name,
-            description,
-            pii_policy,
+            description: body.description.unwrap_or_default(),
+            pii_policy: body.pii_policy,
             created_at: now,
             updated_at: now,
             archived_at: None,
@@ -286,17 +144,34 @@ impl StoreService {
     }
 
     /// `stores.get {memory_store_id}` → the store (archived ones too).
-    pub fn stores_get(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
-        let result = self.stores_get_inner(c, body);
+    pub fn stores_get(
+        &self,
+        c: &StoreCaller,
+        request: &StoreIdRequest,
+    ) -> Result<MemoryStore, ApiError> {
+        self.stores_get_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::stores_get`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn stores_get_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, StoreIdRequest>,
+    ) -> Result<MemoryStore, ApiError> {
+        let result = self.stores_get_inner(c, input);
         trace_op("stores.get", c.workspace(), &result, |s| {
             tracing::info!(op = "stores.get", memory_store_id = s.id.as_str());
         });
         result
     }
 
-    fn stores_get_inner(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
+    fn stores_get_inner(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, StoreIdRequest>,
+    ) -> Result<MemoryStore, ApiError> {
         self.authorize(c, false)?;
-        let body: StoreIdBody = parse_body(body)?;
+        let body = input.read()?;
         self.store_of(c.workspace(), &body.memory_store_id)?
             .ok_or_else(store_not_found)
     }
@@ -305,9 +180,18 @@ impl StoreService {
     pub fn stores_list(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        request: &ListStoresRequest,
     ) -> Result<Page<MemoryStore>, ApiError> {
-        let result = self.stores_list_inner(c, body);
+        self.stores_list_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::stores_list`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn stores_list_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, ListStoresRequest>,
+    ) -> Result<Page<MemoryStore>, ApiError> {
+        let result = self.stores_list_inner(c, input);
         trace_page("stores.list", c.workspace(), &result);
         result
     }
@@ -315,12 +199,12 @@ impl StoreService {
     fn stores_list_inner(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        input: Input<'_, ListStoresRequest>,
     ) -> Result<Page<MemoryStore>, ApiError> {
         self.authorize(c, false)?;
-        let body: ListStoresBody = parse_body(body)?;
-        let limit = page_limit(body.limit)?;
-        let include_archived = body.include_archived.unwrap_or(false);
+        let body = input.read()?;
+        let limit = body.limit;
+        let include_archived = body.include_archived;
         let after = body
             .cursor
             .as_deref()
@@ -345,23 +229,34 @@ impl StoreService {
 
     /// `stores.update {memory_store_id, name?, description?}` → the store. An archived store is
     /// read-only (`409 MEMORY_STORE_ARCHIVED`); an update that changes nothing keeps `updated_at`.
-    pub fn stores_update(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
-        let result = self.stores_update_inner(c, body);
+    pub fn stores_update(
+        &self,
+        c: &StoreCaller,
+        request: &UpdateStoreRequest,
+    ) -> Result<MemoryStore, ApiError> {
+        self.stores_update_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::stores_update`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn stores_update_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, UpdateStoreRequest>,
+    ) -> Result<MemoryStore, ApiError> {
+        let result = self.stores_update_inner(c, input);
         trace_op("stores.update", c.workspace(), &result, |s| {
             tracing::info!(op = "stores.update", memory_store_id = s.id.as_str());
         });
         result
     }
 
-    fn stores_update_inner(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
+    fn stores_update_inner(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, UpdateStoreRequest>,
+    ) -> Result<MemoryStore, ApiError> {
         self.authorize(c, true)?;
-        let body: UpdateStoreBody = parse_body(body)?;
-        if let Some(name) = &body.name {
-            check_name(name)?;
-        }
-        if let Some(description) = &body.description {
-            check_description(description)?;
-        }
+        let body = input.read()?.into_owned();
         let mut store = self
             .store_of(c.workspace(), &body.memory_store_id)?
             .ok_or_else(store_not_found)?;
@@ -392,17 +287,34 @@ impl StoreService {
 
     /// `stores.archive {memory_store_id}` → the store, read-only from now on. Archiving an
     /// archived store changes nothing (idempotent).
-    pub fn stores_archive(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
-        let result = self.stores_archive_inner(c, body);
+    pub fn stores_archive(
+        &self,
+        c: &StoreCaller,
+        request: &StoreIdRequest,
+    ) -> Result<MemoryStore, ApiError> {
+        self.stores_archive_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::stores_archive`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn stores_archive_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, StoreIdRequest>,
+    ) -> Result<MemoryStore, ApiError> {
+        let result = self.stores_archive_inner(c, input);
         trace_op("stores.archive", c.workspace(), &result, |s| {
             tracing::info!(op = "stores.archive", memory_store_id = s.id.as_str());
         });
         result
     }
 
-    fn stores_archive_inner(&self, c: &StoreCaller, body: &Value) -> Result<MemoryStore, ApiError> {
+    fn stores_archive_inner(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, StoreIdRequest>,
+    ) -> Result<MemoryStore, ApiError> {
         self.authorize(c, true)?;
-        let body: StoreIdBody = parse_body(body)?;
+        let body = input.read()?;
         let mut store = self
             .store_of(c.workspace(), &body.memory_store_id)?
             .ok_or_else(store_not_found)?;
@@ -427,9 +339,18 @@ impl StoreService {
     pub fn stores_delete(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        request: &StoreIdRequest,
     ) -> Result<MemoryStoreDeleted, ApiError> {
-        let result = self.stores_delete_inner(c, body);
+        self.stores_delete_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::stores_delete`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn stores_delete_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, StoreIdRequest>,
+    ) -> Result<MemoryStoreDeleted, ApiError> {
+        let result = self.stores_delete_inner(c, input);
         trace_op("stores.delete", c.workspace(), &result, |d| {
             tracing::info!(op = "stores.delete", memory_store_id = d.id.as_str());
         });
@@ -439,10 +360,10 @@ impl StoreService {
     fn stores_delete_inner(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        input: Input<'_, StoreIdRequest>,
     ) -> Result<MemoryStoreDeleted, ApiError> {
         self.authorize(c, true)?;
-        let body: StoreIdBody = parse_body(body)?;
+        let body = input.read()?;
         if !self
             .backend
             .delete_store(c.workspace(), &body.memory_store_id)
@@ -456,15 +377,28 @@ impl StoreService {
                 memory_store_id: body.memory_store_id.as_str().to_owned(),
             },
         );
-        Ok(MemoryStoreDeleted::new(body.memory_store_id))
+        Ok(MemoryStoreDeleted::new(body.memory_store_id.clone()))
     }
 
     // -----------------------------------------------------------------------------------------
     // Memories
 
     /// `memories.create {memory_store_id, path, content}` → the memory (a `created` version).
-    pub fn memories_create(&self, c: &StoreCaller, body: &Value) -> Result<StoreMemory, ApiError> {
-        let result = self.memories_create_inner(c, body);
+    pub fn memories_create(
+        &self,
+        c: &StoreCaller,
+        request: &CreateMemoryRequest,
+    ) -> Result<StoreMemory, ApiError> {
+        self.memories_create_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::memories_create`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn memories_create_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, CreateMemoryRequest>,
+    ) -> Result<StoreMemory, ApiError> {
+        let result = self.memories_create_inner(c, input);
         trace_op("memories.create", c.workspace(), &result, |m| {
             tracing::info!(
                 op = "memories.create",
@@ -480,10 +414,10 @@ impl StoreService {
     fn memories_create_inner(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        input: Input<'_, CreateMemoryRequest>,
     ) -> Result<StoreMemory, ApiError> {
         self.authorize(c, true)?;
-        let body: CreateMemoryBody = parse_body(body)?;
+        let body = input.read()?.into_owned();
         let path = parse_path(body.path)?;
         self.create_memory(
             c.workspace(),
@@ -527,8 +461,21 @@ impl StoreService {
     }
 
     /// `memories.get {memory_store_id, memory_id}` → the live memory.
-    pub fn memories_get(&self, c: &StoreCaller, body: &Value) -> Result<StoreMemory, ApiError> {
-        let result = self.memories_get_inner(c, body);
+    pub fn memories_get(
+        &self,
+        c: &StoreCaller,
+        request: &MemoryIdRequest,
+    ) -> Result<StoreMemory, ApiError> {
+        self.memories_get_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::memories_get`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn memories_get_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, MemoryIdRequest>,
+    ) -> Result<StoreMemory, ApiError> {
+        let result = self.memories_get_inner(c, input);
         trace_op("memories.get", c.workspace(), &result, |m| {
             tracing::info!(
                 op = "memories.get",
@@ -539,9 +486,13 @@ impl StoreService {
         result
     }
 
-    fn memories_get_inner(&self, c: &StoreCaller, body: &Value) -> Result<StoreMemory, ApiError> {
+    fn memories_get_inner(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, MemoryIdRequest>,
+    ) -> Result<StoreMemory, ApiError> {
         self.authorize(c, false)?;
-        let body: MemoryIdBody = parse_body(body)?;
+        let body = input.read()?;
         self.store_of(c.workspace(), &body.memory_store_id)?
             .ok_or_else(store_not_found)?;
         self.backend
@@ -554,9 +505,18 @@ impl StoreService {
     pub fn memories_list(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        request: &ListMemoriesRequest,
     ) -> Result<Page<StoreMemoryMetadata>, ApiError> {
-        let result = self.memories_list_inner(c, body);
+        self.memories_list_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::memories_list`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn memories_list_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, ListMemoriesRequest>,
+    ) -> Result<Page<StoreMemoryMetadata>, ApiError> {
+        let result = self.memories_list_inner(c, input);
         trace_page("memories.list", c.workspace(), &result);
         result
     }
@@ -564,12 +524,12 @@ impl StoreService {
     fn memories_list_inner(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        input: Input<'_, ListMemoriesRequest>,
     ) -> Result<Page<StoreMemoryMetadata>, ApiError> {
         self.authorize(c, false)?;
-        let body: ListMemoriesBody = parse_body(body)?;
-        let limit = page_limit(body.limit)?;
-        let prefix = parse_prefix(body.path_prefix)?;
+        let body = input.read()?;
+        let limit = body.limit;
+        let prefix = normalized_prefix(body.path_prefix.as_deref())?;
         let after = body
             .cursor
             .as_deref()
@@ -607,8 +567,21 @@ impl StoreService {
 
     /// `memories.update {memory_store_id, memory_id, content?, path?, precondition?}` → the
     /// memory. Equal content and path: `200`, no version, whatever the precondition says.
-    pub fn memories_update(&self, c: &StoreCaller, body: &Value) -> Result<StoreMemory, ApiError> {
-        let result = self.memories_update_inner(c, body);
+    pub fn memories_update(
+        &self,
+        c: &StoreCaller,
+        request: &UpdateMemoryRequest,
+    ) -> Result<StoreMemory, ApiError> {
+        self.memories_update_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::memories_update`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn memories_update_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, UpdateMemoryRequest>,
+    ) -> Result<StoreMemory, ApiError> {
+        let result = self.memories_update_inner(c, input);
         trace_op("memories.update", c.workspace(), &result, |m| {
             tracing::info!(
                 op = "memories.update",
@@ -624,12 +597,12 @@ impl StoreService {
     fn memories_update_inner(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        input: Input<'_, UpdateMemoryRequest>,
     ) -> Result<StoreMemory, ApiError> {
         self.authorize(c, true)?;
-        let body: UpdateMemoryBody = parse_body(body)?;
+        let body = input.read()?.into_owned();
         let path = body.path.map(parse_path).transpose()?;
-        let precondition = parse_precondition(body.precondition)?;
+        let precondition = body.precondition;
         self.update_memory(
             c.workspace(),
             &body.memory_store_id,
@@ -688,9 +661,18 @@ impl StoreService {
     pub fn memories_delete(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        request: &DeleteMemoryRequest,
     ) -> Result<MemoryDeleted, ApiError> {
-        let result = self.memories_delete_inner(c, body);
+        self.memories_delete_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::memories_delete`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn memories_delete_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, DeleteMemoryRequest>,
+    ) -> Result<MemoryDeleted, ApiError> {
+        let result = self.memories_delete_inner(c, input);
         trace_op("memories.delete", c.workspace(), &result, |d| {
             tracing::info!(op = "memories.delete", memory_id = d.id.as_str());
         });
@@ -700,11 +682,11 @@ impl StoreService {
     fn memories_delete_inner(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        input: Input<'_, DeleteMemoryRequest>,
     ) -> Result<MemoryDeleted, ApiError> {
         self.authorize(c, true)?;
-        let body: DeleteMemoryBody = parse_body(body)?;
-        let precondition = parse_precondition(body.precondition)?;
+        let body = input.read()?.into_owned();
+        let precondition = body.precondition;
         self.write_change(
             c.workspace(),
             &body.memory_store_id,
@@ -721,8 +703,21 @@ impl StoreService {
     /// `memories.restore {memory_store_id, memory_id, version_id, precondition?}` → the memory
     /// with the version's content and path (`modified`, or `created` after a delete; nothing
     /// written when it already equals the version).
-    pub fn memories_restore(&self, c: &StoreCaller, body: &Value) -> Result<StoreMemory, ApiError> {
-        let result = self.memories_restore_inner(c, body);
+    pub fn memories_restore(
+        &self,
+        c: &StoreCaller,
+        request: &RestoreMemoryRequest,
+    ) -> Result<StoreMemory, ApiError> {
+        self.memories_restore_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::memories_restore`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn memories_restore_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, RestoreMemoryRequest>,
+    ) -> Result<StoreMemory, ApiError> {
+        let result = self.memories_restore_inner(c, input);
         trace_op("memories.restore", c.workspace(), &result, |m| {
             tracing::info!(
                 op = "memories.restore",
@@ -737,11 +732,11 @@ impl StoreService {
     fn memories_restore_inner(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        input: Input<'_, RestoreMemoryRequest>,
     ) -> Result<StoreMemory, ApiError> {
         self.authorize(c, true)?;
-        let body: RestoreMemoryBody = parse_body(body)?;
-        let precondition = parse_precondition(body.precondition)?;
+        let body = input.read()?.into_owned();
+        let precondition = body.precondition;
         let change = MemoryChange::Restore {
             memory_id: body.memory_id,
             source: body.version_id,
@@ -774,9 +769,18 @@ impl StoreService {
     pub fn versions_list(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        request: &ListVersionsRequest,
     ) -> Result<Page<MemoryVersion>, ApiError> {
-        let result = self.versions_list_inner(c, body);
+        self.versions_list_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::versions_list`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn versions_list_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, ListVersionsRequest>,
+    ) -> Result<Page<MemoryVersion>, ApiError> {
+        let result = self.versions_list_inner(c, input);
         trace_page("versions.list", c.workspace(), &result);
         result
     }
@@ -784,11 +788,11 @@ impl StoreService {
     fn versions_list_inner(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        input: Input<'_, ListVersionsRequest>,
     ) -> Result<Page<MemoryVersion>, ApiError> {
         self.authorize(c, false)?;
-        let body: ListVersionsBody = parse_body(body)?;
-        let limit = page_limit(body.limit)?;
+        let body = input.read()?;
+        let limit = body.limit;
         let store = &body.memory_store_id;
         let memory = body.memory_id.as_ref();
         let after = body
@@ -831,17 +835,34 @@ impl StoreService {
     }
 
     /// `versions.get {memory_store_id, version_id}` → the version (redacted ones too).
-    pub fn versions_get(&self, c: &StoreCaller, body: &Value) -> Result<MemoryVersion, ApiError> {
-        let result = self.versions_get_inner(c, body);
+    pub fn versions_get(
+        &self,
+        c: &StoreCaller,
+        request: &VersionIdRequest,
+    ) -> Result<MemoryVersion, ApiError> {
+        self.versions_get_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::versions_get`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn versions_get_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, VersionIdRequest>,
+    ) -> Result<MemoryVersion, ApiError> {
+        let result = self.versions_get_inner(c, input);
         trace_op("versions.get", c.workspace(), &result, |v| {
             tracing::info!(op = "versions.get", version_id = v.id.as_str());
         });
         result
     }
 
-    fn versions_get_inner(&self, c: &StoreCaller, body: &Value) -> Result<MemoryVersion, ApiError> {
+    fn versions_get_inner(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, VersionIdRequest>,
+    ) -> Result<MemoryVersion, ApiError> {
         self.authorize(c, false)?;
-        let body: VersionIdBody = parse_body(body)?;
+        let body = input.read()?;
         self.store_of(c.workspace(), &body.memory_store_id)?
             .ok_or_else(store_not_found)?;
         self.backend
@@ -855,9 +876,18 @@ impl StoreService {
     pub fn versions_redact(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        request: &VersionIdRequest,
     ) -> Result<MemoryVersion, ApiError> {
-        let result = self.versions_redact_inner(c, body);
+        self.versions_redact_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::versions_redact`] with the request typed or as JSON, read after the role check.
+    pub(crate) fn versions_redact_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, VersionIdRequest>,
+    ) -> Result<MemoryVersion, ApiError> {
+        let result = self.versions_redact_inner(c, input);
         trace_op("versions.redact", c.workspace(), &result, |v| {
             tracing::info!(op = "versions.redact", version_id = v.id.as_str());
         });
@@ -867,10 +897,10 @@ impl StoreService {
     fn versions_redact_inner(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        input: Input<'_, VersionIdRequest>,
     ) -> Result<MemoryVersion, ApiError> {
         self.authorize(c, true)?;
-        let body: VersionIdBody = parse_body(body)?;
+        let body = input.read()?;
         let now = self.now();
         let outcome = self
             .backend

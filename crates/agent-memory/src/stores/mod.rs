@@ -1,17 +1,20 @@
 //! Memory stores: the host-side operations on stores, memories, versions and sessions, and the
 //! agent-side file interface (`fs.*` and the client-side memory tool) over a session's mounts.
 //!
-//! Every operation takes the caller and the JSON body of the spec's operation and answers with the
-//! response object or an [`ApiError`]. The order of checks is the spec's: `403` (role, read-only
-//! mount) → `400`/`413` validation → `404` → `409` archived → `409` precondition → `409` path
-//! conflict → `400` personal data. The last four are decided by the backend in the same
-//! transaction as the write ([`StoreBackend::write_memory`]); the facade validates, masks and
-//! sizes the content before it calls the backend.
+//! Every operation takes the caller and a typed request ([`requests`]) and answers with the
+//! response object or an [`ApiError`]; [`crate::json::JsonApi`] serves the same operations for a
+//! JSON body. The order of checks is the spec's: `403` (role, read-only mount) → `400`/`413`
+//! validation → `404` → `409` archived → `409` precondition → `409` path conflict → `400`
+//! personal data. The last four are decided by the backend in the same transaction as the write
+//! ([`StoreBackend::write_memory`]); the facade validates, masks and sizes the content before it
+//! calls the backend.
 //!
 //! ```
 //! use std::sync::Arc;
-//! use agent_memory::{MemberCaller, SessionCaller, StoreCaller, StoreService};
-//! use memory_core::{MemberId, Role, WorkspaceId};
+//! use agent_memory::{
+//!     Access, CreateMemoryRequest, CreateSessionRequest, CreateStoreRequest, FsPathRequest,
+//!     MemberCaller, MemberId, Role, SessionCaller, StoreCaller, StoreService, WorkspaceId,
+//! };
 //! use serde_json::json;
 //! use store_trait::InMemoryBackend;
 //!
@@ -22,18 +25,19 @@
 //!     member: MemberId::new("alice")?,
 //!     role: Role::Editor,
 //! });
-//! let store = stores.stores_create(&alice, &json!({"name": "User Preferences"}))?;
+//! let store = stores.stores_create(&alice, &CreateStoreRequest::new("User Preferences"))?;
 //! stores.memories_create(
 //!     &alice,
-//!     &json!({"memory_store_id": store.id, "path": "/tone.md", "content": "Reply tersely.\n"}),
+//!     &CreateMemoryRequest::new(store.id.clone(), "/tone.md", "Reply tersely.\n"),
 //! )?;
 //! let session = stores.sessions_create(
 //!     &alice,
-//!     &json!({"resources": [{"type": "memory_store", "memory_store_id": store.id}]}),
+//!     &CreateSessionRequest::new().memory_store(store.id, Access::ReadWrite),
 //! )?;
 //! let agent = SessionCaller { workspace, session: session.id };
-//! let read = stores.fs_read(&agent, &json!({"path": "/mnt/memory/user-preferences/tone.md"}))?;
+//! let read = stores.fs_read(&agent, &FsPathRequest::new("/mnt/memory/user-preferences/tone.md"))?;
 //! assert_eq!(read.content, "Reply tersely.\n");
+//! // The memory tool is JSON by nature: its input is what the model sent.
 //! let view = stores.memory_tool(&agent, &json!({"command": "view", "path": "/memories/user-preferences/tone.md"}))?;
 //! assert_eq!(view.text, "Here's the content of /memories/user-preferences/tone.md with line numbers:\n     1\tReply tersely.");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -58,24 +62,22 @@ mod fs;
 mod host;
 mod memory_tool;
 mod mounts;
+pub mod requests;
 mod session;
 
 use std::sync::Arc;
 
-use memory_core::store::{LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN};
 use memory_core::{
-    Actor, ApiError, ErrorCode, IdGenerator, MemoryStore, MemoryStoreId, PiiPolicy, Precondition,
+    Actor, ApiError, ErrorCode, IdGenerator, MemoryStore, MemoryStoreId, PiiPolicy,
     RandomIdGenerator, Role, SessionId, StoreMemory, Timestamp, WorkspaceId,
 };
-use serde::de::DeserializeOwned;
-use serde_json::Value;
 use store_trait::{StoreBackend, VacuumReport};
 
 use crate::audit::{AuditEvent, AuditRecord, AuditSink, NoopAuditSink};
 use crate::caller::MemberCaller;
 use crate::clock::{Clock, SystemClock};
 
-pub use fs::FsStat;
+pub use fs::{FsDeleted, FsStat};
 pub use memory_tool::MemoryToolFailure;
 pub use session::{INSTRUCTIONS_MAX_CHARS, WORKSPACE_FENCE_TAG};
 
@@ -239,45 +241,6 @@ pub(crate) fn internal(err: store_trait::Error) -> ApiError {
 
 pub(crate) fn invalid(message: &'static str) -> ApiError {
     ApiError::new(ErrorCode::MemoryInvalidRequest, message)
-}
-
-/// Deserializes a request body: an object whose fields `T` knows (`deny_unknown_fields`), else
-/// `400 MEMORY_INVALID_REQUEST`. The serde message is dropped: it may quote the refused value.
-pub(crate) fn parse_body<T: DeserializeOwned>(body: &Value) -> Result<T, ApiError> {
-    if !body.is_object() {
-        return Err(invalid("the request body must be a JSON object"));
-    }
-    serde_json::from_value(body.clone()).map_err(|_| {
-        invalid(
-            "the request body has an unknown field, a missing field or a field of the wrong type",
-        )
-    })
-}
-
-/// `limit` of a list: 1–100, default 20.
-pub(crate) fn page_limit(limit: Option<u64>) -> Result<usize, ApiError> {
-    let limit = limit.unwrap_or(u64::from(LIST_LIMIT_DEFAULT));
-    if !(u64::from(LIST_LIMIT_MIN)..=u64::from(LIST_LIMIT_MAX)).contains(&limit) {
-        return Err(invalid("limit must be between 1 and 100"));
-    }
-    Ok(limit as usize)
-}
-
-/// A `precondition` object: `{"type":"content_sha256","content_sha256":<64 lowercase hex>}`.
-pub(crate) fn parse_precondition(value: Option<Value>) -> Result<Option<Precondition>, ApiError> {
-    let Some(value) = value.filter(|v| !v.is_null()) else {
-        return Ok(None);
-    };
-    let precondition: Precondition = serde_json::from_value(value).map_err(|_| {
-        invalid("precondition must be {\"type\":\"content_sha256\",\"content_sha256\":…}")
-    })?;
-    let Precondition::ContentSha256 { content_sha256 } = &precondition;
-    if !memory_core::store::is_sha256_hex(content_sha256) {
-        return Err(invalid(
-            "precondition content_sha256 must be 64 lowercase hex digits",
-        ));
-    }
-    Ok(Some(precondition))
 }
 
 /// Content ready for the backend: what is stored, and whether a `reject` store refuses it.

@@ -1,21 +1,20 @@
 //! Sessions: creation with attached memory stores and their mount slugs, adding other
 //! resources later, and the system-prompt text that tells an agent about its mounts.
 
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use memory_core::session::{
-    MAX_MEMORY_STORES_PER_SESSION, MEMORY_TOOL_ROOT, MOUNT_ROOT, MemoryStoreResource,
-    ResourceRequest, SessionResource, SessionTag, TextAnswer, assign_mount_slugs, mount_path,
+    MEMORY_TOOL_ROOT, MOUNT_ROOT, MemoryStoreResource, ResourceRequest, SessionResource,
+    SessionTag, TextAnswer, assign_mount_slugs, mount_path,
 };
 use memory_core::{
     ApiError, ErrorCode, MemoryStore, MemoryStoreId, Session, SessionId, WorkspaceId,
 };
-use serde::Deserialize;
-use serde_json::Value;
 
-use super::{StoreCaller, StoreService, internal, invalid, parse_body, trace_op};
+use super::requests::{AddSessionResourceRequest, CreateSessionRequest, SessionIdRequest};
+use super::{StoreCaller, StoreService, internal, trace_op};
 use crate::fence::nonce_for;
+use crate::input::Input;
 
 /// Most characters of a mount's `instructions` (the spec sets no limit; this one matches the
 /// store description's, so the system prompt stays bounded).
@@ -26,32 +25,6 @@ pub const WORKSPACE_FENCE_TAG: &str = "workspace-provided";
 
 pub(crate) fn session_not_found() -> ApiError {
     ApiError::new(ErrorCode::SessionNotFound, "session not found")
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CreateSessionBody {
-    #[serde(default)]
-    agent: Option<Value>,
-    #[serde(default)]
-    resources: Vec<Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AddResourceBody {
-    session_id: SessionId,
-    resource: Value,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SessionIdBody {
-    session_id: SessionId,
-}
-
-fn is_memory_store_resource(value: &Value) -> bool {
-    value.get("type").and_then(Value::as_str) == Some("memory_store")
 }
 
 /// One mount as the system prompt shows it.
@@ -154,8 +127,21 @@ impl StoreService {
     /// (`400 TOO_MANY_MEMORY_STORES`), none twice (`400 MEMORY_STORE_DUPLICATE`), each existing
     /// (`404 MEMORY_STORE_NOT_FOUND`) and not archived (`409 MEMORY_STORE_ARCHIVED`); each gets
     /// the mount `/mnt/memory/<slug>/`. Other resources are kept exactly as given.
-    pub fn sessions_create(&self, c: &StoreCaller, body: &Value) -> Result<Session, ApiError> {
-        let result = self.sessions_create_inner(c, body);
+    pub fn sessions_create(
+        &self,
+        c: &StoreCaller,
+        request: &CreateSessionRequest,
+    ) -> Result<Session, ApiError> {
+        self.sessions_create_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::sessions_create`] with the request typed or as JSON.
+    pub(crate) fn sessions_create_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, CreateSessionRequest>,
+    ) -> Result<Session, ApiError> {
+        let result = self.sessions_create_inner(c, input);
         trace_op("sessions.create", c.workspace(), &result, |s| {
             tracing::info!(
                 op = "sessions.create",
@@ -167,51 +153,26 @@ impl StoreService {
         result
     }
 
-    fn sessions_create_inner(&self, c: &StoreCaller, body: &Value) -> Result<Session, ApiError> {
+    fn sessions_create_inner(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, CreateSessionRequest>,
+    ) -> Result<Session, ApiError> {
         self.authorize(c, true)?;
-        let body: CreateSessionBody = parse_body(body)?;
-        let mut requests = Vec::with_capacity(body.resources.len());
-        for resource in body.resources {
-            let request: ResourceRequest = serde_json::from_value(resource).map_err(|_| {
-                invalid("a resource must be an object with a string type; a memory_store resource takes memory_store_id, access and instructions")
-            })?;
-            requests.push(request);
-        }
-        let stores: Vec<(&MemoryStoreId, &Option<String>)> = requests
+        let body = input.read()?.into_owned();
+        let requests = body.resources;
+        let stores: Vec<&MemoryStoreId> = requests
             .iter()
             .filter_map(|r| match r {
                 ResourceRequest::MemoryStore {
-                    memory_store_id,
-                    instructions,
-                    ..
-                } => Some((memory_store_id, instructions)),
+                    memory_store_id, ..
+                } => Some(memory_store_id),
                 ResourceRequest::Other(_) => None,
             })
             .collect();
-        if stores.len() > MAX_MEMORY_STORES_PER_SESSION {
-            return Err(ApiError::new(
-                ErrorCode::TooManyMemoryStores,
-                "at most 8 memory stores can be attached to a session",
-            ));
-        }
-        let mut seen = BTreeSet::new();
-        for (id, instructions) in &stores {
-            if !seen.insert(*id) {
-                return Err(ApiError::new(
-                    ErrorCode::MemoryStoreDuplicate,
-                    "the same memory store is attached twice",
-                ));
-            }
-            if instructions
-                .as_deref()
-                .is_some_and(|i| i.chars().count() > INSTRUCTIONS_MAX_CHARS)
-            {
-                return Err(invalid("instructions must have at most 4096 characters"));
-            }
-        }
         let workspace = c.workspace();
         let mut found = Vec::with_capacity(stores.len());
-        for (id, _) in &stores {
+        for id in &stores {
             let store = self.store_of(workspace, id)?.ok_or_else(|| {
                 ApiError::new(ErrorCode::MemoryStoreNotFound, "memory store not found")
             })?;
@@ -260,9 +221,18 @@ impl StoreService {
     pub fn sessions_resources_add(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        request: &AddSessionResourceRequest,
     ) -> Result<Session, ApiError> {
-        let result = self.sessions_resources_add_inner(c, body);
+        self.sessions_resources_add_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::sessions_resources_add`] with the request typed or as JSON.
+    pub(crate) fn sessions_resources_add_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, AddSessionResourceRequest>,
+    ) -> Result<Session, ApiError> {
+        let result = self.sessions_resources_add_inner(c, input);
         trace_op("sessions.resources.add", c.workspace(), &result, |s| {
             tracing::info!(
                 op = "sessions.resources.add",
@@ -276,20 +246,11 @@ impl StoreService {
     fn sessions_resources_add_inner(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        input: Input<'_, AddSessionResourceRequest>,
     ) -> Result<Session, ApiError> {
         self.authorize(c, true)?;
-        let body: AddResourceBody = parse_body(body)?;
-        if is_memory_store_resource(&body.resource) {
-            return Err(ApiError::new(
-                ErrorCode::MemoryStoreAttachAtCreationOnly,
-                "memory stores can only be attached when the session is created",
-            ));
-        }
-        let resource = match serde_json::from_value::<ResourceRequest>(body.resource) {
-            Ok(ResourceRequest::Other(value)) => value,
-            _ => return Err(invalid("a resource must be an object with a string type")),
-        };
+        let body = input.read()?.into_owned();
+        let resource = body.resource;
         // Read-modify-write: the backend has no compare-and-swap for sessions, so two concurrent
         // adds to one session may keep only one of them.
         let mut session = self.load_session(c.workspace(), &body.session_id)?;
@@ -306,9 +267,18 @@ impl StoreService {
     pub fn sessions_system_prompt(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        request: &SessionIdRequest,
     ) -> Result<TextAnswer, ApiError> {
-        let result = self.sessions_system_prompt_inner(c, body);
+        self.sessions_system_prompt_input(c, Input::Typed(request))
+    }
+
+    /// [`Self::sessions_system_prompt`] with the request typed or as JSON.
+    pub(crate) fn sessions_system_prompt_input(
+        &self,
+        c: &StoreCaller,
+        input: Input<'_, SessionIdRequest>,
+    ) -> Result<TextAnswer, ApiError> {
+        let result = self.sessions_system_prompt_inner(c, input);
         trace_op("sessions.system_prompt", c.workspace(), &result, |t| {
             tracing::info!(op = "sessions.system_prompt", chars = t.text.len());
         });
@@ -318,10 +288,10 @@ impl StoreService {
     fn sessions_system_prompt_inner(
         &self,
         c: &StoreCaller,
-        body: &Value,
+        input: Input<'_, SessionIdRequest>,
     ) -> Result<TextAnswer, ApiError> {
         self.authorize(c, false)?;
-        let body: SessionIdBody = parse_body(body)?;
+        let body = input.read()?;
         let session = self.load_session(c.workspace(), &body.session_id)?;
         let mounts: Vec<&MemoryStoreResource> = session.memory_stores().collect();
         let mut stores = Vec::with_capacity(mounts.len());
