@@ -9,10 +9,9 @@ pub use citation_verify::{
 pub use memory_core::{
     Access, Actor, AgentMemoryId, Citation, ContextBinding, ContextSet, CredentialId, IdGenerator,
     MaskedCounts, MemberId, MemoryStore, MemoryStoreId, MemoryText, MemoryVersion, MemoryVersionId,
-    MemoryView,
-    PiiPolicy, RandomIdGenerator, RecalledMemory, Role, Scope, SeededIdGenerator, Session,
-    SessionId, SessionResource, Settings, SourceState, StoreMemory, StoreMemoryId, StorePath,
-    Timestamp, VersionOperation, WorkspaceId,
+    MemoryView, PiiPolicy, RandomIdGenerator, RecalledMemory, Role, Scope, SeededIdGenerator,
+    Session, SessionId, SessionResource, Settings, SourceState, StoreMemory, StoreMemoryId,
+    StorePath, Timestamp, VersionOperation, WorkspaceId,
 };
 
 /// Why an id, a role, a scope, a timestamp or a path was refused when it was built from a

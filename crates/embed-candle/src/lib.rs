@@ -54,39 +54,31 @@ mod model;
 
 pub use model::CandleEmbedder;
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 /// The environment variable naming a model directory for the test suites and benchmarks of
 /// this workspace (`.ci/run` sets it to all-MiniLM-L6-v2's files).
 pub const TEST_MODEL_DIR_VAR: &str = "AGENT_MEMORY_TEST_MODEL_DIR";
 
-/// The model directory that tests and benchmarks should use: `AGENT_MEMORY_TEST_MODEL_DIR`
-/// when it names a directory with the three files.
+/// The model directory that tests should use: `AGENT_MEMORY_TEST_MODEL_DIR`, which must name a
+/// directory with the three files.
 ///
-/// Returns `None` with a message on stderr naming `what` when it is unset or incomplete, so
-/// that suites can skip — except when the environment variable `CI` is set, where a missing
-/// model is a failure: this panics.
-pub fn test_model_dir(what: &str) -> Option<PathBuf> {
+/// Panics, naming `what`, when it is unset or incomplete: the tests that need the model are
+/// `#[ignore]`d and run only when asked for (`cargo test -- --ignored`), where a missing model is
+/// a failure rather than a skip.
+pub fn test_model_dir(what: &str) -> PathBuf {
     let found = std::env::var_os(TEST_MODEL_DIR_VAR).map(PathBuf::from);
     let problem = match &found {
         None => format!("{TEST_MODEL_DIR_VAR} is not set"),
         Some(dir) => match files::missing_file(dir) {
             Some(file) => format!("{} has no {file}", dir.display()),
-            None => return found,
+            None => return dir.clone(),
         },
     };
-    if std::env::var_os("CI").is_some() {
-        panic!("{what}: {problem}, and CI is set: .ci/run fetches the model, so this is a failure");
-    }
-    // Straight to the process's stderr: the test harness captures `eprintln!`, and a skip must
-    // be seen.
-    let _ = writeln!(
-        std::io::stderr(),
-        "skipped {what}: {problem} (point it at a directory with config.json, tokenizer.json \
-         and model.safetensors, as .ci/run does)"
+    panic!(
+        "{what} needs the model: {problem} (point it at a directory with config.json, \
+         tokenizer.json and model.safetensors, as .ci/run does)"
     );
-    None
 }
 
 /// Why a model could not be loaded or run. Messages name files, never the text being embedded.

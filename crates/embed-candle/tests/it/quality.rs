@@ -142,10 +142,9 @@ fn score(set: &Set, queries: &[Query], embedder: &dyn Embedder) -> Scores {
 }
 
 #[test]
+#[ignore = "needs the all-MiniLM-L6-v2 files: AGENT_MEMORY_TEST_MODEL_DIR naming their directory (.ci/run fetches them)"]
 fn the_model_ranks_by_meaning_where_the_hashing_embedder_needs_shared_words() {
-    let Some(model) = minilm("the recall-quality table") else {
-        return;
-    };
+    let model = minilm("the recall-quality table");
     let set = load();
     let hashing = HashingEmbedder::new();
     println!(

@@ -1,6 +1,6 @@
-//! The test database: reachability (skip or fail), fresh schemas and backends.
+//! The test database (a failure when it is missing: these tests are ignored unless asked for),
+//! fresh schemas and backends.
 
-use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -11,39 +11,20 @@ use store_trait::conformance::Guarded;
 /// The environment variable naming the test database.
 pub const URL_VAR: &str = "AGENT_MEMORY_TEST_DATABASE_URL";
 
-/// The test database's URL when it is reachable. Otherwise `None` after saying why once — or a
-/// panic when `CI` is set or the URL is set but unreachable: a database that was asked for must
-/// be tested.
-pub fn url() -> Option<&'static str> {
-    static URL: OnceLock<Result<String, String>> = OnceLock::new();
-    let found = URL.get_or_init(|| {
-        let url = std::env::var(URL_VAR).map_err(|_| format!("{URL_VAR} is not set"))?;
+/// The test database's URL. Panics when it is not set or not reachable: the tests that call
+/// this run only when asked for (`--ignored`), and a database that was asked for must be there.
+pub fn url() -> &'static str {
+    static URL: OnceLock<String> = OnceLock::new();
+    URL.get_or_init(|| {
+        let url = std::env::var(URL_VAR).unwrap_or_else(|_| {
+            panic!("{URL_VAR} is not set: `source .ci/postgres.sh` starts a throw-away cluster")
+        });
         match Client::connect(&url, NoTls) {
             Ok(mut client) => drop_leftovers(&mut client),
             Err(e) => panic!("{URL_VAR} is set but PostgreSQL is unreachable: {e}"),
         }
-        Ok(url)
-    });
-    match found {
-        Ok(url) => Some(url),
-        Err(why) => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI is set but the PostgreSQL tests cannot run: {why}"
-            );
-            static SAID: OnceLock<()> = OnceLock::new();
-            // Straight to the process's stderr: the test harness captures `eprintln!`.
-            SAID.get_or_init(|| {
-                let _ = writeln!(std::io::stderr(), "skipping the PostgreSQL tests: {why}");
-            });
-            None
-        }
-    }
-}
-
-/// True when the database is there (see [`url`]).
-pub fn ready() -> bool {
-    url().is_some()
+        url
+    })
 }
 
 /// A schema of its own, dropped with everything in it when this is dropped.
@@ -56,7 +37,7 @@ impl Schema {
     /// A new, unique schema name (created by the first backend opened in it).
     pub fn fresh() -> Schema {
         static NEXT: AtomicU64 = AtomicU64::new(0);
-        let url = url().expect("the test database").to_owned();
+        let url = url().to_owned();
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
