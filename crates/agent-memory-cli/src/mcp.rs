@@ -135,7 +135,7 @@ impl MemoryServer {
                     .stores
                     .sessions_system_prompt(
                         &local.store_caller(),
-                        &json!({"session_id": caller.session.as_str()}),
+                        &agent_memory::SessionIdRequest::new(caller.session.clone()),
                     )
                     .with_context(|| format!("--session {id}"))?;
                 tools.push(tool(

@@ -1,22 +1,28 @@
 //! The memory-store commands — `stores`, `memories`, `versions`, `sessions`, `fs` and `vacuum` —
 //! on the local database, acting as the owner member `init` created (`user_actor`) or, for `fs`,
-//! as a session (`session_actor`). Each builds the spec's JSON body, calls the facade and prints
-//! a human summary or, with `--json`, the response exactly.
+//! as a session (`session_actor`). Each builds the operation's typed request, calls the facade
+//! and prints a human summary or, with `--json`, the response exactly.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use agent_memory::SessionCaller;
+use agent_memory::{
+    Access, ApiError, CreateMemoryRequest, CreateSessionRequest, CreateStoreRequest,
+    DeleteMemoryRequest, ErrorCode, FsPathRequest, FsRenameRequest, FsWriteRequest,
+    ListMemoriesRequest, ListStoresRequest, ListVersionsRequest, MemoryIdRequest, PiiPolicy,
+    RestoreMemoryRequest, SessionCaller, SessionIdRequest, StoreIdRequest, UpdateMemoryRequest,
+    UpdateStoreRequest, VersionIdRequest,
+};
 use anyhow::Context;
 use memory_core::session::{FsEntry, FsListing, TextAnswer};
 use memory_core::store::Page;
 use memory_core::{
-    Actor, MemoryStore, MemoryVersion, Session, SessionId, SessionResource, StoreMemory,
-    StoreMemoryMetadata, VersionOperation,
+    Actor, MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Session, SessionId,
+    SessionResource, StoreMemory, StoreMemoryId, StoreMemoryMetadata, VersionOperation,
 };
-use serde_json::{Map, Value, json};
+use serde_json::json;
 
-use crate::commands::{JsonFlag, emit, put};
+use crate::commands::{JsonFlag, emit};
 use crate::local::Local;
 
 /// Arguments of `agent-memory stores`.
@@ -115,13 +121,32 @@ struct IfSha256 {
     if_sha256: Option<String>,
 }
 
+/// A request that can carry a `content_sha256` precondition.
+trait Preconditioned: Sized {
+    fn if_content_sha256(self, hash: String) -> Self;
+}
+
+macro_rules! preconditioned {
+    ($($t:ty),*) => {$(
+        impl Preconditioned for $t {
+            fn if_content_sha256(self, hash: String) -> Self {
+                <$t>::if_content_sha256(self, hash)
+            }
+        }
+    )*};
+}
+
+preconditioned!(
+    UpdateMemoryRequest,
+    DeleteMemoryRequest,
+    RestoreMemoryRequest
+);
+
 impl IfSha256 {
-    fn put_into(self, body: &mut Map<String, Value>) {
-        if let Some(hash) = self.if_sha256 {
-            body.insert(
-                "precondition".into(),
-                json!({"type": "content_sha256", "content_sha256": hash}),
-            );
+    fn apply<R: Preconditioned>(self, request: R) -> R {
+        match self.if_sha256 {
+            Some(hash) => request.if_content_sha256(hash),
+            None => request,
         }
     }
 }
@@ -384,12 +409,46 @@ fn read_content(file: Option<&Path>) -> anyhow::Result<String> {
     String::from_utf8(bytes).context("a memory's content must be UTF-8 text")
 }
 
-fn body(pairs: &[(&str, Option<&str>)]) -> Map<String, Value> {
-    let mut map = Map::new();
-    for (key, value) in pairs {
-        put(&mut map, key, *value);
+/// An id typed on the command line; a malformed one is refused as the facade refuses a
+/// malformed id in a body (`400 MEMORY_INVALID_REQUEST`), so `--json` prints an error body.
+fn parse_id<T: std::str::FromStr>(id: &str, message: &'static str) -> Result<T, ApiError> {
+    id.parse()
+        .map_err(|_| ApiError::new(ErrorCode::MemoryInvalidRequest, message))
+}
+
+fn store_id(id: &str) -> Result<MemoryStoreId, ApiError> {
+    parse_id(
+        id,
+        "the memory store id must be memstore_ and 1 to 64 letters, digits, - or _",
+    )
+}
+
+fn memory_id(id: &str) -> Result<StoreMemoryId, ApiError> {
+    parse_id(
+        id,
+        "the memory id must be mem_ and 1 to 64 letters, digits, - or _",
+    )
+}
+
+fn version_id(id: &str) -> Result<MemoryVersionId, ApiError> {
+    parse_id(
+        id,
+        "the version id must be memver_ and 1 to 64 letters, digits, - or _",
+    )
+}
+
+/// A page size from the command line; one beyond `usize` is refused by the facade's bounds.
+fn limit(limit: u64) -> usize {
+    usize::try_from(limit).unwrap_or(usize::MAX)
+}
+
+fn policy(policy: &str) -> PiiPolicy {
+    match policy {
+        "mask" => PiiPolicy::Mask,
+        "reject" => PiiPolicy::Reject,
+        // clap admits only allow, mask and reject.
+        _ => PiiPolicy::Allow,
     }
-    map
 }
 
 fn actor(actor: &Actor) -> String {
@@ -577,12 +636,14 @@ pub(crate) fn stores(local: &Local, args: StoresArgs, out: &mut dyn Write) -> an
             pii_policy,
             out: flag,
         } => {
-            let body = body(&[
-                ("name", Some(&name)),
-                ("description", description.as_deref()),
-                ("pii_policy", pii_policy.as_deref()),
-            ]);
-            let result = service.stores_create(&caller, &Value::Object(body));
+            let mut request = CreateStoreRequest::new(name);
+            if let Some(description) = description {
+                request = request.description(description);
+            }
+            if let Some(policy) = pii_policy {
+                request = request.pii_policy(self::policy(&policy));
+            }
+            let result = service.stores_create(&caller, &request);
             emit(out, flag, result, |out, store| {
                 write!(out, "created ")?;
                 write_store(out, store)
@@ -594,17 +655,19 @@ pub(crate) fn stores(local: &Local, args: StoresArgs, out: &mut dyn Write) -> an
             cursor,
             out: flag,
         } => {
-            let mut body = Map::new();
-            if include_archived {
-                body.insert("include_archived".into(), json!(true));
+            let mut request = ListStoresRequest::new().include_archived(include_archived);
+            if let Some(n) = limit {
+                request = request.limit(self::limit(n));
             }
-            put(&mut body, "limit", limit);
-            put(&mut body, "cursor", cursor);
-            let result = service.stores_list(&caller, &Value::Object(body));
+            if let Some(cursor) = cursor {
+                request = request.cursor(cursor);
+            }
+            let result = service.stores_list(&caller, &request);
             emit(out, flag, result, write_store_page)
         }
         StoresCommand::Get { id, out: flag } => {
-            let result = service.stores_get(&caller, &json!({"memory_store_id": id}));
+            let result =
+                store_id(&id).and_then(|id| service.stores_get(&caller, &StoreIdRequest::new(id)));
             emit(out, flag, result, write_store)
         }
         StoresCommand::Update {
@@ -613,26 +676,32 @@ pub(crate) fn stores(local: &Local, args: StoresArgs, out: &mut dyn Write) -> an
             description,
             out: flag,
         } => {
-            let body = body(&[
-                ("memory_store_id", Some(&id)),
-                ("name", name.as_deref()),
-                ("description", description.as_deref()),
-            ]);
-            let result = service.stores_update(&caller, &Value::Object(body));
+            let result = store_id(&id).and_then(|id| {
+                let mut request = UpdateStoreRequest::new(id);
+                if let Some(name) = name {
+                    request = request.name(name);
+                }
+                if let Some(description) = description {
+                    request = request.description(description);
+                }
+                service.stores_update(&caller, &request)
+            });
             emit(out, flag, result, |out, store| {
                 write!(out, "updated ")?;
                 write_store(out, store)
             })
         }
         StoresCommand::Archive { id, out: flag } => {
-            let result = service.stores_archive(&caller, &json!({"memory_store_id": id}));
+            let result = store_id(&id)
+                .and_then(|id| service.stores_archive(&caller, &StoreIdRequest::new(id)));
             emit(out, flag, result, |out, store| {
                 write!(out, "archived ")?;
                 write_store(out, store)
             })
         }
         StoresCommand::Delete { id, out: flag } => {
-            let result = service.stores_delete(&caller, &json!({"memory_store_id": id}));
+            let result = store_id(&id)
+                .and_then(|id| service.stores_delete(&caller, &StoreIdRequest::new(id)));
             emit(out, flag, result, |out, deleted| {
                 writeln!(out, "deleted {} with its memories and versions", deleted.id)
             })
@@ -655,8 +724,9 @@ pub(crate) fn memories(
             out: flag,
         } => {
             let content = read_content(file.as_deref())?;
-            let body = json!({"memory_store_id": store.store, "path": path, "content": content});
-            let result = service.memories_create(&caller, &body);
+            let result = store_id(&store.store).and_then(|store| {
+                service.memories_create(&caller, &CreateMemoryRequest::new(store, path, content))
+            });
             emit(out, flag, result, |out, memory| {
                 write!(out, "created ")?;
                 write_memory_header(out, memory)
@@ -667,8 +737,10 @@ pub(crate) fn memories(
             id,
             out: flag,
         } => {
-            let body = json!({"memory_store_id": store.store, "memory_id": id});
-            let result = service.memories_get(&caller, &body);
+            let result = store_id(&store.store).and_then(|store| {
+                let request = MemoryIdRequest::new(store, memory_id(&id)?);
+                service.memories_get(&caller, &request)
+            });
             emit(out, flag, result, write_memory_with_content)
         }
         MemoriesCommand::List {
@@ -678,11 +750,19 @@ pub(crate) fn memories(
             cursor,
             out: flag,
         } => {
-            let mut body = body(&[("memory_store_id", Some(&store.store))]);
-            put(&mut body, "path_prefix", prefix);
-            put(&mut body, "limit", limit);
-            put(&mut body, "cursor", cursor);
-            let result = service.memories_list(&caller, &Value::Object(body));
+            let result = store_id(&store.store).and_then(|store| {
+                let mut request = ListMemoriesRequest::new(store);
+                if let Some(prefix) = prefix {
+                    request = request.path_prefix(prefix);
+                }
+                if let Some(n) = limit {
+                    request = request.limit(self::limit(n));
+                }
+                if let Some(cursor) = cursor {
+                    request = request.cursor(cursor);
+                }
+                service.memories_list(&caller, &request)
+            });
             emit(out, flag, result, write_memory_page)
         }
         MemoriesCommand::Update {
@@ -693,17 +773,22 @@ pub(crate) fn memories(
             precondition,
             out: flag,
         } => {
-            let mut body = body(&[
-                ("memory_store_id", Some(&store.store)),
-                ("memory_id", Some(&id)),
-                ("path", path.as_deref()),
-            ]);
             // --path alone moves the memory and keeps its content.
-            if file.is_some() || path.is_none() {
-                body.insert("content".into(), json!(read_content(file.as_deref())?));
-            }
-            precondition.put_into(&mut body);
-            let result = service.memories_update(&caller, &Value::Object(body));
+            let content = if file.is_some() || path.is_none() {
+                Some(read_content(file.as_deref())?)
+            } else {
+                None
+            };
+            let result = store_id(&store.store).and_then(|store| {
+                let mut request = UpdateMemoryRequest::new(store, memory_id(&id)?);
+                if let Some(path) = path {
+                    request = request.path(path);
+                }
+                if let Some(content) = content {
+                    request = request.content(content);
+                }
+                service.memories_update(&caller, &precondition.apply(request))
+            });
             emit(out, flag, result, |out, memory| {
                 write!(out, "updated ")?;
                 write_memory_header(out, memory)
@@ -715,12 +800,10 @@ pub(crate) fn memories(
             precondition,
             out: flag,
         } => {
-            let mut body = body(&[
-                ("memory_store_id", Some(&store.store)),
-                ("memory_id", Some(&id)),
-            ]);
-            precondition.put_into(&mut body);
-            let result = service.memories_delete(&caller, &Value::Object(body));
+            let result = store_id(&store.store).and_then(|store| {
+                let request = DeleteMemoryRequest::new(store, memory_id(&id)?);
+                service.memories_delete(&caller, &precondition.apply(request))
+            });
             emit(out, flag, result, |out, deleted| {
                 writeln!(
                     out,
@@ -736,13 +819,11 @@ pub(crate) fn memories(
             precondition,
             out: flag,
         } => {
-            let mut body = body(&[
-                ("memory_store_id", Some(&store.store)),
-                ("memory_id", Some(&id)),
-                ("version_id", Some(&version)),
-            ]);
-            precondition.put_into(&mut body);
-            let result = service.memories_restore(&caller, &Value::Object(body));
+            let result = store_id(&store.store).and_then(|store| {
+                let request =
+                    RestoreMemoryRequest::new(store, memory_id(&id)?, version_id(&version)?);
+                service.memories_restore(&caller, &precondition.apply(request))
+            });
             emit(out, flag, result, |out, memory| {
                 write!(out, "restored ")?;
                 write_memory_header(out, memory)
@@ -766,13 +847,19 @@ pub(crate) fn versions(
             cursor,
             out: flag,
         } => {
-            let mut body = body(&[
-                ("memory_store_id", Some(&store.store)),
-                ("memory_id", memory.as_deref()),
-            ]);
-            put(&mut body, "limit", limit);
-            put(&mut body, "cursor", cursor);
-            let result = service.versions_list(&caller, &Value::Object(body));
+            let result = store_id(&store.store).and_then(|store| {
+                let mut request = ListVersionsRequest::new(store);
+                if let Some(memory) = memory {
+                    request = request.memory_id(memory_id(&memory)?);
+                }
+                if let Some(n) = limit {
+                    request = request.limit(self::limit(n));
+                }
+                if let Some(cursor) = cursor {
+                    request = request.cursor(cursor);
+                }
+                service.versions_list(&caller, &request)
+            });
             emit(out, flag, result, write_version_page)
         }
         VersionsCommand::Get {
@@ -780,8 +867,9 @@ pub(crate) fn versions(
             id,
             out: flag,
         } => {
-            let body = json!({"memory_store_id": store.store, "version_id": id});
-            let result = service.versions_get(&caller, &body);
+            let result = store_id(&store.store).and_then(|store| {
+                service.versions_get(&caller, &VersionIdRequest::new(store, version_id(&id)?))
+            });
             emit(out, flag, result, write_version)
         }
         VersionsCommand::Redact {
@@ -789,8 +877,9 @@ pub(crate) fn versions(
             id,
             out: flag,
         } => {
-            let body = json!({"memory_store_id": store.store, "version_id": id});
-            let result = service.versions_redact(&caller, &body);
+            let result = store_id(&store.store).and_then(|store| {
+                service.versions_redact(&caller, &VersionIdRequest::new(store, version_id(&id)?))
+            });
             emit(out, flag, result, |out, version| {
                 write!(out, "redacted ")?;
                 write_version_line(out, version)
@@ -799,18 +888,22 @@ pub(crate) fn versions(
     }
 }
 
-/// `ID`, `ID:ro` or `ID:rw` as a `memory_store` resource.
-fn store_resource(spec: &str, instructions: Option<&String>) -> Value {
+/// Attaches `ID`, `ID:ro` or `ID:rw` to `request`.
+fn attach_store(
+    request: CreateSessionRequest,
+    spec: &str,
+    instructions: Option<&String>,
+) -> Result<CreateSessionRequest, ApiError> {
     let (id, access) = match spec.rsplit_once(':') {
-        Some((id, "ro")) => (id, "read_only"),
-        Some((id, "rw")) => (id, "read_write"),
-        _ => (spec, "read_write"),
+        Some((id, "ro")) => (id, Access::ReadOnly),
+        Some((id, "rw")) => (id, Access::ReadWrite),
+        _ => (spec, Access::ReadWrite),
     };
-    let mut resource = json!({"type": "memory_store", "memory_store_id": id, "access": access});
-    if let Some(text) = instructions {
-        resource["instructions"] = json!(text);
-    }
-    resource
+    let id = store_id(id)?;
+    Ok(match instructions {
+        Some(text) => request.memory_store_with_instructions(id, access, text.as_str()),
+        None => request.memory_store(id, access),
+    })
 }
 
 pub(crate) fn sessions(
@@ -833,20 +926,25 @@ pub(crate) fn sessions(
                     stores.len()
                 );
             }
-            let resources: Vec<Value> = stores
+            let result = stores
                 .iter()
                 .enumerate()
-                .map(|(i, spec)| store_resource(spec, instructions.get(i)))
-                .collect();
-            let result = local
-                .stores
-                .sessions_create(&caller, &json!({"resources": resources}));
+                .try_fold(CreateSessionRequest::new(), |request, (i, spec)| {
+                    attach_store(request, spec, instructions.get(i))
+                })
+                .and_then(|request| local.stores.sessions_create(&caller, &request));
             emit(out, flag, result, write_session)
         }
         SessionsCommand::Prompt { id, out: flag } => {
-            let result = local
-                .stores
-                .sessions_system_prompt(&caller, &json!({"session_id": id}));
+            let result = parse_id(
+                &id,
+                "the session id must be sesn_ and 1 to 64 letters, digits, - or _",
+            )
+            .and_then(|id| {
+                local
+                    .stores
+                    .sessions_system_prompt(&caller, &SessionIdRequest::new(id))
+            });
             emit(out, flag, result, |out, answer: &TextAnswer| {
                 write_text(out, &answer.text)
             })
@@ -891,7 +989,7 @@ pub(crate) fn fs(local: &Local, args: FsArgs, out: &mut dyn Write) -> anyhow::Re
             out: flag,
         } => {
             let caller = session_caller(local, &session.session)?;
-            let result = service.fs_list(&caller, &json!({"path": path}));
+            let result = service.fs_list(&caller, &FsPathRequest::new(path));
             emit(out, flag, result, write_listing)
         }
         FsCommand::Cat {
@@ -900,7 +998,7 @@ pub(crate) fn fs(local: &Local, args: FsArgs, out: &mut dyn Write) -> anyhow::Re
             out: flag,
         } => {
             let caller = session_caller(local, &session.session)?;
-            let result = service.fs_read(&caller, &json!({"path": path}));
+            let result = service.fs_read(&caller, &FsPathRequest::new(path));
             // Like cat: the content exactly, nothing added.
             emit(out, flag, result, |out, read| {
                 out.write_all(read.content.as_bytes())
@@ -914,7 +1012,7 @@ pub(crate) fn fs(local: &Local, args: FsArgs, out: &mut dyn Write) -> anyhow::Re
         } => {
             let caller = session_caller(local, &session.session)?;
             let content = read_content(file.as_deref())?;
-            let result = service.fs_write(&caller, &json!({"path": path, "content": content}));
+            let result = service.fs_write(&caller, &FsWriteRequest::new(path.as_str(), content));
             emit(out, flag, result, |out, memory| {
                 write!(out, "wrote {path}: ")?;
                 write_memory_header(out, memory)
@@ -926,7 +1024,7 @@ pub(crate) fn fs(local: &Local, args: FsArgs, out: &mut dyn Write) -> anyhow::Re
             out: flag,
         } => {
             let caller = session_caller(local, &session.session)?;
-            let result = service.fs_delete(&caller, &json!({"path": path}));
+            let result = service.fs_delete(&caller, &FsPathRequest::new(path.as_str()));
             emit(out, flag, result, |out, _| writeln!(out, "deleted {path}"))
         }
         FsCommand::Mv {
@@ -936,7 +1034,8 @@ pub(crate) fn fs(local: &Local, args: FsArgs, out: &mut dyn Write) -> anyhow::Re
             out: flag,
         } => {
             let caller = session_caller(local, &session.session)?;
-            let result = service.fs_rename(&caller, &json!({"from": from, "to": to}));
+            let result =
+                service.fs_rename(&caller, &FsRenameRequest::new(from.as_str(), to.as_str()));
             emit(out, flag, result, |out, memory| {
                 write!(out, "moved {from} to {to}: ")?;
                 write_memory_header(out, memory)

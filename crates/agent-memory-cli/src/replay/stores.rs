@@ -1,14 +1,16 @@
 //! The memory-store operations of replay: host-side ones made as a member (`user_actor`) or with
 //! an API key (`api_actor`), and the agent's file interface made as a session (`session_actor`).
 
+use agent_memory::json;
 use agent_memory::{SessionCaller, StoreCaller};
 use memory_core::{ApiError, ErrorCode, SessionId, WorkspaceId};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Replay, bad_body, to_value, workspace_id};
+use super::{Replay, bad_body, workspace_id};
 
-/// The memory-store ops, in the order of `replay.md`, and the `vacuum` world op.
+/// The memory-store ops, in the order of `replay.md`, and the `vacuum` world op. Each but
+/// `vacuum` goes through [`json::JsonApi`], the entry point a REST host uses.
 pub(super) const STORE_OPS: &[&str] = &[
     "stores.create",
     "stores.get",
@@ -53,65 +55,41 @@ impl Replay {
         actor: Option<&Value>,
         body: &Value,
     ) -> Result<Value, ApiError> {
-        let stores = &self.stores;
         match op {
-            "stores.create" => to_value(&stores.stores_create(&self.store_caller(actor)?, body)?),
-            "stores.get" => to_value(&stores.stores_get(&self.store_caller(actor)?, body)?),
-            "stores.list" => to_value(&stores.stores_list(&self.store_caller(actor)?, body)?),
-            "stores.update" => to_value(&stores.stores_update(&self.store_caller(actor)?, body)?),
-            "stores.archive" => to_value(&stores.stores_archive(&self.store_caller(actor)?, body)?),
-            "stores.delete" => to_value(&stores.stores_delete(&self.store_caller(actor)?, body)?),
-            "memories.create" => {
-                to_value(&stores.memories_create(&self.store_caller(actor)?, body)?)
-            }
-            "memories.get" => to_value(&stores.memories_get(&self.store_caller(actor)?, body)?),
-            "memories.list" => to_value(&stores.memories_list(&self.store_caller(actor)?, body)?),
-            "memories.update" => {
-                to_value(&stores.memories_update(&self.store_caller(actor)?, body)?)
-            }
-            "memories.delete" => {
-                to_value(&stores.memories_delete(&self.store_caller(actor)?, body)?)
-            }
-            "memories.restore" => {
-                to_value(&stores.memories_restore(&self.store_caller(actor)?, body)?)
-            }
-            "versions.list" => to_value(&stores.versions_list(&self.store_caller(actor)?, body)?),
-            "versions.get" => to_value(&stores.versions_get(&self.store_caller(actor)?, body)?),
-            "versions.redact" => {
-                to_value(&stores.versions_redact(&self.store_caller(actor)?, body)?)
-            }
             "sessions.create" => {
                 let caller = self.store_caller(actor)?;
-                let session = stores.sessions_create(&caller, body)?;
+                let answer = self.json_call(op, json::Caller::Store(&caller), body)?;
                 // The host resolves a session id to its workspace; `fs.*` and `memory_tool`
                 // lines name the session only.
-                let workspace = match caller {
-                    StoreCaller::Member(member) => member.workspace,
-                    StoreCaller::ApiKey { workspace, .. } => workspace,
-                };
-                let answer = to_value(&session)?;
-                self.world.sessions.insert(session.id, workspace);
+                let session = answer
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .and_then(|id| SessionId::parse(id).ok())
+                    .ok_or_else(|| {
+                        ApiError::new(
+                            ErrorCode::InternalError,
+                            "a session came back without an id",
+                        )
+                    })?;
+                self.world
+                    .sessions
+                    .insert(session, caller.workspace().clone());
                 Ok(answer)
             }
-            "sessions.resources.add" => {
-                to_value(&stores.sessions_resources_add(&self.store_caller(actor)?, body)?)
+            "fs.list" | "fs.read" | "fs.write" | "fs.delete" | "fs.rename" | "memory_tool" => {
+                let caller = self.session_caller(actor)?;
+                self.json_call(op, json::Caller::Session(&caller), body)
             }
-            "sessions.system_prompt" => {
-                to_value(&stores.sessions_system_prompt(&self.store_caller(actor)?, body)?)
-            }
-            "fs.list" => to_value(&stores.fs_list(&self.session_caller(actor)?, body)?),
-            "fs.read" => to_value(&stores.fs_read(&self.session_caller(actor)?, body)?),
-            "fs.write" => to_value(&stores.fs_write(&self.session_caller(actor)?, body)?),
-            "fs.delete" => to_value(&stores.fs_delete(&self.session_caller(actor)?, body)?),
-            "fs.rename" => to_value(&stores.fs_rename(&self.session_caller(actor)?, body)?),
-            "memory_tool" => to_value(&stores.memory_tool(&self.session_caller(actor)?, body)?),
             "vacuum" => {
                 // The report's sizes depend on the backend; scenarios compare answers across
                 // backends, so the line answers `{}` and later lines show what vacuum kept.
-                stores.vacuum(&|_, _| {})?;
+                self.stores.vacuum(&|_, _| {})?;
                 Ok(json!({}))
             }
-            _ => unreachable!("STORE_OPS admitted only the ops above"),
+            _ => {
+                let caller = self.store_caller(actor)?;
+                self.json_call(op, json::Caller::Store(&caller), body)
+            }
         }
     }
 
