@@ -3,22 +3,28 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use pii_mask::{Category, Masked};
+use pii_mask::Category;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
 use crate::{AgentMemoryId, CredentialId, MemberId, Timestamp, WorkspaceId};
 
-/// The storable text of an agent memory: always the output of the PII masker.
+/// The storable text of an agent memory: the output of the PII masker.
 ///
-/// Architecture invariant 3: plain text never reaches storage unmasked. The only public
-/// constructors take the masker's output ([`from_masked`](Self::from_masked)) or run the masker
-/// ([`mask`](Self::mask)). Backends decoding their own stored records use the hidden
-/// [`from_storage_unchecked`](Self::from_storage_unchecked), or deserialize a whole
-/// [`AgentMemory`]. `MemoryText` itself does not implement `Deserialize`.
+/// Architecture invariant 3: plain text never reaches storage unmasked. The one public
+/// constructor, [`mask`](Self::mask), runs the masker; there is no way to wrap a `String` (or
+/// a hand-built [`pii_mask::Masked`]) without it, and `MemoryText` itself does not implement
+/// `Deserialize`.
 ///
-/// Request text cannot be stored without passing through the masker; neither of these compiles:
+/// The one other way in is the storage decode path: deserializing a whole [`AgentMemory`], which
+/// backends do to read back the records they wrote (serialized from a `MemoryText`, so masker
+/// output). That path trusts its input — it does not mask again, since recall decodes hundreds
+/// of records per call — so an `AgentMemory` must only ever be deserialized from a backend's own
+/// storage, never from a request or other untrusted bytes. The facade never does; requests
+/// carry their text as a `String` that the facade masks.
+///
+/// Request text cannot be stored without passing through the masker; none of these compiles:
 ///
 /// ```compile_fail
 /// let text = memory_core::MemoryText(String::from("call 050-123-4567"));
@@ -27,28 +33,30 @@ use crate::{AgentMemoryId, CredentialId, MemberId, Timestamp, WorkspaceId};
 /// ```compile_fail
 /// let text: memory_core::MemoryText = serde_json::from_str("\"call 050-123-4567\"").unwrap();
 /// ```
+///
+/// ```compile_fail
+/// let masked = pii_mask::Masked { text: "call 050-123-4567".into(), spans: vec![], counts: Default::default() };
+/// let text = memory_core::MemoryText::from_masked(masked);
+/// ```
+///
+/// ```compile_fail
+/// let text = memory_core::MemoryText::from_storage_unchecked("call 050-123-4567".into());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(transparent)]
 pub struct MemoryText(String);
 
 impl MemoryText {
-    /// The masked text of the masker's output.
-    pub fn from_masked(masked: Masked) -> Self {
-        MemoryText(masked.text)
-    }
-
     /// Masks `text` and returns the storable text with the per-category counts.
     pub fn mask(text: &str) -> (Self, MaskedCounts) {
         let masked = pii_mask::mask(text);
         let counts = MaskedCounts::from_counts(&masked.counts);
-        (MemoryText::from_masked(masked), counts)
+        (MemoryText(masked.text), counts)
     }
 
-    /// **Storage only.** Rebuilds a text that a backend stored earlier from a `MemoryText`.
-    ///
-    /// Never call this with text from a request: it skips the masker.
-    #[doc(hidden)]
-    pub fn from_storage_unchecked(stored: String) -> Self {
+    /// Rebuilds a text that a backend stored earlier from a `MemoryText` (the decode of
+    /// [`AgentMemory`]); it skips the masker, so it is private to this module.
+    fn from_storage_unchecked(stored: String) -> Self {
         MemoryText(stored)
     }
 
@@ -513,16 +521,15 @@ mod tests {
     }
 
     #[test]
-    fn from_masked_takes_the_masked_text() {
-        let masked = Masked {
-            text: "mail [EMAIL]".into(),
-            spans: vec![],
-            counts: BTreeMap::from([(Category::Email, 1), (Category::Phone, 0)]),
-        };
-        let counts = MaskedCounts::from_counts(&masked.counts);
-        let text = MemoryText::from_masked(masked);
+    fn mask_takes_the_masked_text_and_counts_only_what_it_replaced() {
+        let (text, counts) = MemoryText::mask("mail a@b.io");
         assert_eq!(text.as_str(), "mail [EMAIL]");
         assert!(text.has_content());
+        assert_eq!(serde_json::to_string(&counts).unwrap(), r#"{"email":1}"#);
+        let counts = MaskedCounts::from_counts(&BTreeMap::from([
+            (Category::Email, 1),
+            (Category::Phone, 0),
+        ]));
         assert_eq!(serde_json::to_string(&counts).unwrap(), r#"{"email":1}"#);
         assert!(!MemoryText::from_storage_unchecked("[EMAIL] !".into()).has_content());
     }

@@ -7,7 +7,7 @@ use memory_core::{
     AgentMemory, AgentMemoryId, Citation, CredentialId, MaskedCounts, MemberId, MemoryText,
     MemoryView, Ranks, RecalledMemory, Role, Scope, Settings, SourceState, Timestamp, WorkspaceId,
 };
-use pii_mask::{Category, Masked};
+use pii_mask::Category;
 use serde_json::{Value, json};
 
 fn ts(s: &str) -> Timestamp {
@@ -22,11 +22,7 @@ fn keyed_record() -> AgentMemory {
         credential: CredentialId::new("cred_a").unwrap(),
         namespace: "prefs".into(),
         key: Some("tone".into()),
-        text: MemoryText::from_masked(Masked {
-            text: "masked text".into(),
-            spans: vec![],
-            counts: BTreeMap::new(),
-        }),
+        text: MemoryText::mask("masked text").0,
         collection_id: Some("c1".into()),
         version: 2,
         citations: vec![Citation {
