@@ -1,6 +1,7 @@
 //! The agent file interface: listing, reading, writing, deleting and renaming through mounts.
 
 use agent_memory::ErrorCode;
+use agent_memory::{CreateStoreRequest, PiiPolicy};
 use memory_core::{VersionOperation, content_sha256};
 use serde_json::json;
 
@@ -14,8 +15,8 @@ fn entries(listing: memory_core::session::FsListing) -> serde_json::Value {
 fn list_shows_mounts_top_level_entries_and_implicit_directories() {
     let st = Stores::new();
     let s = &st.service;
-    let notes = st.store(json!({"name": "Notes"}));
-    let team = st.store(json!({"name": "A Team"}));
+    let notes = st.store(CreateStoreRequest::new("Notes"));
+    let team = st.store(CreateStoreRequest::new("A Team"));
     st.memory(&notes, "/todo.md", "twelve bytes");
     st.memory(&notes, "/notes/a.md", "a");
     st.memory(&notes, "/notes/deep/b.md", "bb");
@@ -94,7 +95,7 @@ fn list_shows_mounts_top_level_entries_and_implicit_directories() {
 fn write_read_rename_delete_as_the_session() {
     let st = Stores::new();
     let s = &st.service;
-    let store = st.store(json!({"name": "Notes"}));
+    let store = st.store(CreateStoreRequest::new("Notes"));
     let agent = st.session(json!([{"type": "memory_store", "memory_store_id": store}]));
     let created = s
         .fs_write(
@@ -219,8 +220,8 @@ fn write_read_rename_delete_as_the_session() {
 fn read_only_mounts_refuse_writes_and_rename_stays_in_its_mount() {
     let st = Stores::new();
     let s = &st.service;
-    let ro = st.store(json!({"name": "Shared"}));
-    let rw = st.store(json!({"name": "Mine"}));
+    let ro = st.store(CreateStoreRequest::new("Shared"));
+    let rw = st.store(CreateStoreRequest::new("Mine"));
     st.memory(&ro, "/fact.md", "fixed");
     let agent = st.session(json!([
         {"type": "memory_store", "memory_store_id": ro, "access": "read_only"},
@@ -279,8 +280,8 @@ fn read_only_mounts_refuse_writes_and_rename_stays_in_its_mount() {
 fn deleted_and_archived_stores_behind_a_mount() {
     let st = Stores::new();
     let s = &st.service;
-    let gone = st.store(json!({"name": "Gone"}));
-    let old = st.store(json!({"name": "Old"}));
+    let gone = st.store(CreateStoreRequest::new("Gone"));
+    let old = st.store(CreateStoreRequest::new("Old"));
     st.memory(&old, "/a.md", "a");
     let agent = st.session(json!([
         {"type": "memory_store", "memory_store_id": gone},
@@ -343,7 +344,7 @@ fn deleted_and_archived_stores_behind_a_mount() {
 fn a_100_kb_file_round_trips_byte_for_byte_and_one_byte_more_is_refused() {
     let st = Stores::new();
     let s = &st.service;
-    let store = st.store(json!({"name": "Notes"}));
+    let store = st.store(CreateStoreRequest::new("Notes"));
     let agent = st.session(json!([{"type": "memory_store", "memory_store_id": store}]));
     // Multi-byte characters of every UTF-8 length, padded to exactly 102,400 bytes.
     let unit = "aé€😀\n";
@@ -391,8 +392,8 @@ fn a_100_kb_file_round_trips_byte_for_byte_and_one_byte_more_is_refused() {
 fn session_writes_follow_the_store_policy() {
     let st = Stores::new();
     let s = &st.service;
-    let mask = st.store(json!({"name": "Masked", "pii_policy": "mask"}));
-    let reject = st.store(json!({"name": "Strict", "pii_policy": "reject"}));
+    let mask = st.store(CreateStoreRequest::new("Masked").pii_policy(PiiPolicy::Mask));
+    let reject = st.store(CreateStoreRequest::new("Strict").pii_policy(PiiPolicy::Reject));
     let agent = st.session(json!([
         {"type": "memory_store", "memory_store_id": mask},
         {"type": "memory_store", "memory_store_id": reject},
@@ -421,8 +422,8 @@ fn stat_create_and_replacing_rename_for_a_file_system() {
     use agent_memory::FsStat;
     let st = Stores::new();
     let s = &st.service;
-    let store = st.store(json!({"name": "Notes"}));
-    let shared = st.store(json!({"name": "Shared"}));
+    let store = st.store(CreateStoreRequest::new("Notes"));
+    let shared = st.store(CreateStoreRequest::new("Shared"));
     st.memory(&shared, "/fact.md", "fixed");
     let agent = st.session(json!([
         {"type": "memory_store", "memory_store_id": store},

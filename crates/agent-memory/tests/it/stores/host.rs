@@ -1,6 +1,7 @@
 //! Host-side operations: stores, memories, versions — each rule and error code.
 
 use agent_memory::ErrorCode;
+use agent_memory::{CreateStoreRequest, PiiPolicy};
 use memory_core::{Role, VersionOperation, content_sha256};
 use serde_json::json;
 
@@ -9,7 +10,7 @@ use super::{Stores, api_key, code, editor, member_with, stranger, viewer};
 #[test]
 fn forbidden_comes_first_and_follows_roles() {
     let st = Stores::new();
-    let store = st.store(json!({"name": "Notes"}));
+    let store = st.store(CreateStoreRequest::new("Notes"));
     // A viewer may read but not write; the 403 comes before the body is even looked at.
     assert_eq!(
         code(
@@ -131,7 +132,7 @@ fn store_fields_are_validated() {
 #[test]
 fn objects_of_another_workspace_are_not_found() {
     let st = Stores::new();
-    let store = st.store(json!({"name": "Notes"}));
+    let store = st.store(CreateStoreRequest::new("Notes"));
     let m = st.memory(&store, "/a", "x");
     let s = &st.service;
     assert_eq!(
@@ -177,7 +178,7 @@ fn stores_list_pages_newest_first_with_bound_cursors() {
         if i % 2 == 0 {
             st.clock.advance_seconds(1);
         }
-        ids.push(st.store(json!({"name": format!("s{i}")})));
+        ids.push(st.store(CreateStoreRequest::new(format!("s{i}"))));
     }
     s.stores_archive(&editor(), &json!({"memory_store_id": ids[4]}))
         .unwrap();
@@ -232,7 +233,7 @@ fn stores_list_pages_newest_first_with_bound_cursors() {
     );
     // Default limit 20.
     for i in 0..20 {
-        st.store(json!({"name": format!("more{i}")}));
+        st.store(CreateStoreRequest::new(format!("more{i}")));
     }
     let page = s.stores_list(&editor(), &json!({})).unwrap();
     assert_eq!(page.data.len(), 20);
@@ -243,7 +244,7 @@ fn stores_list_pages_newest_first_with_bound_cursors() {
 fn stores_update_archive_and_delete() {
     let st = Stores::new();
     let s = &st.service;
-    let store = st.store(json!({"name": "Notes", "description": "d"}));
+    let store = st.store(CreateStoreRequest::new("Notes").description("d"));
     st.clock.advance_seconds(5);
     let same = s
         .stores_update(
@@ -360,7 +361,7 @@ fn stores_update_archive_and_delete() {
 fn memories_create_get_and_path_rules() {
     let st = Stores::new();
     let s = &st.service;
-    let store = st.store(json!({"name": "Notes"}));
+    let store = st.store(CreateStoreRequest::new("Notes"));
     let m = st.memory(&store, "/notes/a.md", "héllo");
     assert_eq!(m.content_sha256, content_sha256("héllo"));
     assert_eq!(m.content_size_bytes, 6);
@@ -439,7 +440,7 @@ fn memories_create_get_and_path_rules() {
 fn memories_list_orders_by_path_bytes_and_matches_whole_segments() {
     let st = Stores::new();
     let s = &st.service;
-    let store = st.store(json!({"name": "Notes"}));
+    let store = st.store(CreateStoreRequest::new("Notes"));
     for p in ["/b", "/a/x", "/ab", "/a/y/z", "/A", "/a-b"] {
         st.memory(&store, p, "c");
     }
@@ -511,7 +512,7 @@ fn memories_list_orders_by_path_bytes_and_matches_whole_segments() {
 fn memories_update_no_op_precondition_rename_and_order() {
     let st = Stores::new();
     let s = &st.service;
-    let store = st.store(json!({"name": "Notes"}));
+    let store = st.store(CreateStoreRequest::new("Notes"));
     let m = st.memory(&store, "/a", "one");
     st.memory(&store, "/taken", "t");
     let wrong = "0".repeat(64);
@@ -624,7 +625,7 @@ fn memories_update_no_op_precondition_rename_and_order() {
 fn delete_restore_and_versions() {
     let st = Stores::new();
     let s = &st.service;
-    let store = st.store(json!({"name": "Notes"}));
+    let store = st.store(CreateStoreRequest::new("Notes"));
     let m = st.memory(&store, "/a", "one");
     let v1 = m.version_id.clone();
     st.clock.advance_seconds(1);
@@ -836,9 +837,9 @@ fn delete_restore_and_versions() {
 fn pii_policies_allow_mask_and_reject() {
     let st = Stores::new();
     let s = &st.service;
-    let allow = st.store(json!({"name": "allow"}));
-    let mask = st.store(json!({"name": "mask", "pii_policy": "mask"}));
-    let reject = st.store(json!({"name": "reject", "pii_policy": "reject"}));
+    let allow = st.store(CreateStoreRequest::new("allow"));
+    let mask = st.store(CreateStoreRequest::new("mask").pii_policy(PiiPolicy::Mask));
+    let reject = st.store(CreateStoreRequest::new("reject").pii_policy(PiiPolicy::Reject));
     let text = "mail dana@example.com about it";
     assert_eq!(st.memory(&allow, "/a", text).content, text);
     let masked = st.memory(&mask, "/a", text);
@@ -904,7 +905,7 @@ fn pii_policies_allow_mask_and_reject() {
 fn versions_list_pages_with_cursors_bound_to_the_memory_filter() {
     let st = Stores::new();
     let s = &st.service;
-    let store = st.store(json!({"name": "Notes"}));
+    let store = st.store(CreateStoreRequest::new("Notes"));
     let a = st.memory(&store, "/a", "0");
     let b = st.memory(&store, "/b", "0");
     for i in 1..4 {

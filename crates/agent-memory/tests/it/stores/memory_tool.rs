@@ -1,5 +1,6 @@
 //! The client-side memory tool's command set over the mounts, with its documented texts.
 
+use agent_memory::CreateStoreRequest;
 use agent_memory::{ErrorCode, SessionCaller, StoreService};
 use serde_json::{Value, json};
 
@@ -30,7 +31,7 @@ fn fails(s: &StoreService, agent: &SessionCaller, body: Value) -> String {
 
 fn fixture() -> (Stores, SessionCaller, String) {
     let st = Stores::new();
-    let store = st.store(json!({"name": "Notes"}));
+    let store = st.store(CreateStoreRequest::new("Notes"));
     let agent = st.session(json!([{"type": "memory_store", "memory_store_id": store}]));
     (st, agent, store)
 }
@@ -374,8 +375,8 @@ fn delete_and_rename_files_and_directories() {
 fn mounts_access_and_bad_input_are_tool_errors() {
     let st = Stores::new();
     let s = &st.service;
-    let ro = st.store(json!({"name": "Shared"}));
-    let rw = st.store(json!({"name": "Mine"}));
+    let ro = st.store(CreateStoreRequest::new("Shared"));
+    let rw = st.store(CreateStoreRequest::new("Mine"));
     st.memory(&ro, "/fact.md", "fixed");
     let agent = st.session(json!([
         {"type": "memory_store", "memory_store_id": ro, "access": "read_only"},

@@ -1,6 +1,7 @@
 //! R6: path attacks through every door — `memories.create`, `fs.*` and the memory tool — are
 //! refused with 400 and write nothing.
 
+use agent_memory::CreateStoreRequest;
 use agent_memory::ErrorCode;
 use memory_core::StorePath;
 use proptest::prelude::*;
@@ -55,8 +56,8 @@ fn attacks() -> Vec<String> {
 fn attacks_are_refused_through_every_door_and_nothing_is_written() {
     let st = Stores::new();
     let s = &st.service;
-    let store = st.store(json!({"name": "Notes"}));
-    let other = st.store(json!({"name": "Other"}));
+    let store = st.store(CreateStoreRequest::new("Notes"));
+    let other = st.store(CreateStoreRequest::new("Other"));
     let agent = st.session(json!([
         {"type": "memory_store", "memory_store_id": store},
         {"type": "memory_store", "memory_store_id": other},
@@ -195,7 +196,7 @@ proptest! {
         ).prop_map(|parts| parts.concat())
     ) {
         let st = Stores::new();
-        let store = st.store(json!({"name": "Notes"}));
+        let store = st.store(CreateStoreRequest::new("Notes"));
         let agent = st.session(json!([{"type": "memory_store", "memory_store_id": store}]));
         let path = format!("/mnt/memory/notes/{inner}");
         let wrote = st.service.fs_write(&agent, &json!({"path": path, "content": "x"}));

@@ -1,6 +1,7 @@
 //! The system prompt's fences: no store name, description or instructions can close a fence or
 //! forge library text outside one, whatever they contain.
 
+use agent_memory::CreateStoreRequest;
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -98,7 +99,7 @@ proptest! {
         let mut expected = Vec::new();
         for (i, (name, description, instructions)) in mounts.iter().enumerate() {
             let name = if name.is_empty() { format!("n{i}") } else { name.clone() };
-            let id = st.store(json!({"name": name, "description": description}));
+            let id = st.store(CreateStoreRequest::new(name.as_str()).description(description));
             resources.push(json!({"type": "memory_store", "memory_store_id": id, "instructions": instructions}));
             let mut body = format!("name: {name}\ndescription: {description}\n");
             if let Some(i) = instructions {
@@ -134,7 +135,7 @@ proptest! {
 #[test]
 fn a_description_quoting_the_current_nonce_gets_another_one() {
     let st = Stores::new();
-    let id = st.store(json!({"name": "Notes", "description": "plain"}));
+    let id = st.store(CreateStoreRequest::new("Notes").description("plain"));
     let caller = st.session(json!([{"type": "memory_store", "memory_store_id": id}]));
     let prompt = |st: &Stores| {
         st.service

@@ -1,6 +1,7 @@
 //! R4: eight writers updating one memory with `content_sha256` preconditions lose no update, and
 //! the versions form one chain.
 
+use agent_memory::CreateStoreRequest;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -16,7 +17,7 @@ const UPDATES_PER_THREAD: usize = 12;
 #[test]
 fn eight_writers_with_preconditions_lose_no_update() {
     let st = Stores::new();
-    let store = st.store(json!({"name": "Race"}));
+    let store = st.store(CreateStoreRequest::new("Race"));
     let memory = st.memory(&store, "/counter", "start");
     // (precondition hash, version written) of every accepted update.
     let accepted = Mutex::new(Vec::new());
@@ -112,7 +113,7 @@ fn eight_writers_with_preconditions_lose_no_update() {
 #[test]
 fn eight_sessions_writing_one_new_path_make_one_memory() {
     let st = Stores::new();
-    let store = st.store(json!({"name": "Race"}));
+    let store = st.store(CreateStoreRequest::new("Race"));
     let agents: Vec<_> = (0..THREADS)
         .map(|_| st.session(json!([{"type": "memory_store", "memory_store_id": store}])))
         .collect();

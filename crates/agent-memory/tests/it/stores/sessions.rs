@@ -1,5 +1,6 @@
 //! Sessions: attaching stores at creation, mount slugs, other resources, system prompt.
 
+use agent_memory::CreateStoreRequest;
 use agent_memory::ErrorCode;
 use serde_json::json;
 
@@ -9,9 +10,9 @@ use super::{Stores, code, editor, viewer};
 fn create_attaches_stores_with_slugs_and_keeps_other_resources() {
     let st = Stores::new();
     let s = &st.service;
-    let a = st.store(json!({"name": "User Preferences"}));
-    let b = st.store(json!({"name": "user preferences!"}));
-    let c = st.store(json!({"name": "日本"}));
+    let a = st.store(CreateStoreRequest::new("User Preferences"));
+    let b = st.store(CreateStoreRequest::new("user preferences!"));
+    let c = st.store(CreateStoreRequest::new("日本"));
     let file =
         json!({"type": "file", "file_id": "f1", "mount_path": "/x", "extra": {"deep": [1, 2]}});
     let repo = json!({"type": "github_repository", "url": "https://example.com/r"});
@@ -58,7 +59,7 @@ fn create_refuses_too_many_duplicates_unknown_and_archived_in_order() {
     let st = Stores::new();
     let s = &st.service;
     let ids: Vec<String> = (0..9)
-        .map(|i| st.store(json!({"name": format!("s{i}")})))
+        .map(|i| st.store(CreateStoreRequest::new(format!("s{i}"))))
         .collect();
     let attach = |ids: &[&str]| json!({"resources": ids.iter().map(|id| json!({"type": "memory_store", "memory_store_id": id})).collect::<Vec<_>>()});
     let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
@@ -111,7 +112,7 @@ fn create_refuses_too_many_duplicates_unknown_and_archived_in_order() {
 fn resources_add_appends_other_kinds_only() {
     let st = Stores::new();
     let s = &st.service;
-    let store = st.store(json!({"name": "Notes"}));
+    let store = st.store(CreateStoreRequest::new("Notes"));
     let caller = st.session(json!([{"type": "memory_store", "memory_store_id": store}]));
     let id = caller.session.as_str();
     assert_eq!(
@@ -162,8 +163,9 @@ fn resources_add_appends_other_kinds_only() {
 fn system_prompt_names_every_mount_with_fenced_workspace_text() {
     let st = Stores::new();
     let s = &st.service;
-    let a = st.store(json!({"name": "User Preferences", "description": "Per-user preferences."}));
-    let b = st.store(json!({"name": "Team", "description": "Shared notes."}));
+    let a =
+        st.store(CreateStoreRequest::new("User Preferences").description("Per-user preferences."));
+    let b = st.store(CreateStoreRequest::new("Team").description("Shared notes."));
     let caller = st.session(json!([
         {"type": "memory_store", "memory_store_id": a, "instructions": "Keep it short."},
         {"type": "memory_store", "memory_store_id": b, "access": "read_only"},

@@ -1,6 +1,7 @@
 //! Memory-store traces name operations, ids, counts and codes — never content, paths, store
 //! names, descriptions or instructions.
 
+use agent_memory::{CreateStoreRequest, PiiPolicy};
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
@@ -22,7 +23,9 @@ fn store_operations_trace_ids_and_codes_but_no_content_or_paths() {
     tracing::subscriber::with_default(Capture(text.clone()), || {
         tracing::callsite::rebuild_interest_cache();
         let store = st.store(
-            json!({"name": "Secretname", "description": "Secretdesc", "pii_policy": "mask"}),
+            CreateStoreRequest::new("Secretname")
+                .description("Secretdesc")
+                .pii_policy(PiiPolicy::Mask),
         );
         let m = st.memory(
             &store,
