@@ -4,7 +4,7 @@
 //! Each iteration swaps the memory between two 102,400-byte contents, naming the current one's
 //! hash as the precondition, so every call passes every check and writes one version: validation,
 //! the store's policy, the precondition, the path and the version are decided and written in one
-//! step. The request bodies are built once (a host has already parsed its JSON).
+//! step. The typed requests are built once (a host has already parsed its JSON).
 #![allow(
     missing_docs,
     reason = "criterion_group! generates undocumented public items"
@@ -13,10 +13,12 @@
 use std::cell::Cell;
 use std::sync::Arc;
 
-use agent_memory::{MemberCaller, StoreCaller, StoreService};
+use agent_memory::{
+    CreateMemoryRequest, CreateStoreRequest, MemberCaller, StoreCaller, StoreService,
+    UpdateMemoryRequest,
+};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use memory_core::{MemberId, Role, WorkspaceId, content_sha256};
-use serde_json::{Value, json};
 use store_trait::{Durability, RedbBackend, SledBackend, StoreBackend};
 
 const SIZE: usize = 102_400;
@@ -45,23 +47,20 @@ fn bench_backend(c: &mut Criterion, name: &str, backend: Arc<dyn StoreBackend>) 
         role: Role::Editor,
     });
     let store = service
-        .stores_create(&caller, &json!({"name": "Bench"}))
+        .stores_create(&caller, &CreateStoreRequest::new("Bench"))
         .unwrap();
     let (a, b) = (content("alpha"), content("bravo"));
     assert_eq!((a.len(), b.len()), (SIZE, SIZE));
     let memory = service
         .memories_create(
             &caller,
-            &json!({"memory_store_id": store.id, "path": "/big.md", "content": a}),
+            &CreateMemoryRequest::new(store.id.clone(), "/big.md", a.as_str()),
         )
         .unwrap();
-    let body = |to: &str, current: &str| -> Value {
-        json!({
-            "memory_store_id": store.id,
-            "memory_id": memory.id,
-            "content": to,
-            "precondition": {"type": "content_sha256", "content_sha256": content_sha256(current)},
-        })
+    let body = |to: &str, current: &str| {
+        UpdateMemoryRequest::new(store.id.clone(), memory.id.clone())
+            .content(to)
+            .if_content_sha256(content_sha256(current))
     };
     let bodies = [body(&b, &a), body(&a, &b)];
     let turn = Cell::new(0usize);

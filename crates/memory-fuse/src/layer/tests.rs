@@ -4,9 +4,13 @@
 use std::ffi::OsStr;
 use std::sync::Arc;
 
-use agent_memory::{MemberCaller, SessionCaller, StoreCaller, StoreService};
-use memory_core::{MemberId, MemoryVersion, Role, VersionOperation, WorkspaceId, content_sha256};
-use serde_json::json;
+use agent_memory::{
+    Access, CreateMemoryRequest, CreateSessionRequest, CreateStoreRequest, ListVersionsRequest,
+    MemberCaller, SessionCaller, StoreCaller, StoreService,
+};
+use memory_core::{
+    MemberId, MemoryStoreId, MemoryVersion, Role, VersionOperation, WorkspaceId, content_sha256,
+};
 use store_trait::InMemoryBackend;
 
 use super::*;
@@ -32,27 +36,26 @@ fn world() -> World {
     let service = Arc::new(StoreService::builder(Arc::new(InMemoryBackend::new())).build());
     let store = |name: &str| {
         service
-            .stores_create(&editor(), &json!({"name": name}))
+            .stores_create(&editor(), &CreateStoreRequest::new(name))
             .unwrap()
             .id
-            .into_string()
     };
     let (notes, shared) = (store("Notes"), store("Shared"));
     service
         .memories_create(
             &editor(),
-            &json!({"memory_store_id": shared, "path": "/fact.md", "content": "fixed"}),
+            &CreateMemoryRequest::new(shared.clone(), "/fact.md", "fixed"),
         )
         .unwrap();
     let session = service
         .sessions_create(
             &editor(),
-            &json!({"resources": [
-                {"type": "memory_store", "memory_store_id": notes},
-                {"type": "memory_store", "memory_store_id": shared, "access": "read_only"},
-            ]}),
+            &CreateSessionRequest::new()
+                .memory_store(notes.clone(), Access::ReadWrite)
+                .memory_store(shared.clone(), Access::ReadOnly),
         )
         .unwrap();
+    let (notes, shared) = (notes.into_string(), shared.into_string());
     let agent = SessionCaller {
         workspace: WorkspaceId::new("ws1").unwrap(),
         session: session.id,
@@ -125,7 +128,10 @@ impl World {
 
     fn versions(&self, store: &str) -> Vec<MemoryVersion> {
         self.service
-            .versions_list(&editor(), &json!({"memory_store_id": store, "limit": 100}))
+            .versions_list(
+                &editor(),
+                &ListVersionsRequest::new(MemoryStoreId::parse(store).unwrap()).limit(100),
+            )
             .unwrap()
             .data
     }

@@ -8,9 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
-use agent_memory::{MemberCaller, SessionCaller, StoreCaller, StoreService};
-use memory_core::{MemberId, Role, VersionOperation, WorkspaceId};
-use serde_json::json;
+use agent_memory::{
+    Access, CreateMemoryRequest, CreateSessionRequest, CreateStoreRequest, ListVersionsRequest,
+    MemberCaller, SessionCaller, StoreCaller, StoreService,
+};
+use memory_core::{MemberId, MemoryStoreId, Role, VersionOperation, WorkspaceId};
 use store_trait::InMemoryBackend;
 
 fn editor() -> StoreCaller {
@@ -61,27 +63,26 @@ fn mounted() -> Mounted {
     let service = Arc::new(StoreService::builder(Arc::new(InMemoryBackend::new())).build());
     let store = |name: &str| {
         service
-            .stores_create(&editor(), &json!({"name": name}))
+            .stores_create(&editor(), &CreateStoreRequest::new(name))
             .unwrap()
             .id
-            .into_string()
     };
     let (notes, shared) = (store("Notes"), store("Shared"));
     service
         .memories_create(
             &editor(),
-            &json!({"memory_store_id": shared, "path": "/fact.md", "content": "fixed\n"}),
+            &CreateMemoryRequest::new(shared.clone(), "/fact.md", "fixed\n"),
         )
         .unwrap();
     let session = service
         .sessions_create(
             &editor(),
-            &json!({"resources": [
-                {"type": "memory_store", "memory_store_id": notes},
-                {"type": "memory_store", "memory_store_id": shared, "access": "read_only"},
-            ]}),
+            &CreateSessionRequest::new()
+                .memory_store(notes.clone(), Access::ReadWrite)
+                .memory_store(shared.clone(), Access::ReadOnly),
         )
         .unwrap();
+    let (notes, shared) = (notes.into_string(), shared.into_string());
     let agent = SessionCaller {
         workspace: WorkspaceId::new("ws1").unwrap(),
         session: session.id,
@@ -114,7 +115,10 @@ impl Mounted {
     fn versions(&self, store: &str) -> Vec<(VersionOperation, String, Option<String>)> {
         let mut all = self
             .service
-            .versions_list(&editor(), &json!({"memory_store_id": store, "limit": 100}))
+            .versions_list(
+                &editor(),
+                &ListVersionsRequest::new(MemoryStoreId::parse(store).unwrap()).limit(100),
+            )
             .unwrap()
             .data;
         all.reverse();

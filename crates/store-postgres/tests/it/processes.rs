@@ -8,15 +8,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use agent_memory::{
-    AgentCaller, AgentCredential, ErrorCode, ManualClock, MemberCaller, MemoryService, StoreCaller,
-    StoreService,
+    AgentCaller, AgentCredential, CreateMemoryRequest, CreateStoreRequest, ErrorCode, ManualClock,
+    MemberCaller, MemoryIdRequest, MemoryService, MemoryStoreId, RememberRequest, SettingsPatch,
+    StoreCaller, StoreMemoryId, StoreService, UpdateMemoryRequest,
 };
 use citation_verify::InMemoryPassageSource;
 use memory_core::{
     AgentMemory, AgentMemoryId, ContextBinding, CredentialId, MemberId, MemoryText, Role, Scope,
     SeededIdGenerator, Timestamp, WorkspaceId,
 };
-use serde_json::json;
 use store_postgres::PostgresBackend;
 use store_trait::{Backend, Owner, RememberOutcome, RememberWrite};
 
@@ -159,9 +159,9 @@ fn child() {
                             agent("cred_shared")
                         };
                         for i in 0..per_thread {
-                            let body = json!({"namespace": "race", "key": format!("k{seed}_{t}"),
-                                              "text": format!("note {i}")});
-                            match service.remember(&caller, &body) {
+                            let request = RememberRequest::new("race", format!("note {i}"))
+                                .key(format!("k{seed}_{t}"));
+                            match service.remember(&caller, &request) {
                                 Ok(_) => accepted.fetch_add(1, Ordering::SeqCst),
                                 Err(e) => {
                                     let expected = if role == "quota" {
@@ -183,7 +183,12 @@ fn child() {
             let (store, memory) = std::env::var(ARG)
                 .unwrap()
                 .split_once(' ')
-                .map(|(a, b)| (a.to_owned(), b.to_owned()))
+                .map(|(a, b)| {
+                    (
+                        MemoryStoreId::parse(a).unwrap(),
+                        StoreMemoryId::parse(b).unwrap(),
+                    )
+                })
                 .unwrap();
             std::thread::scope(|s| {
                 for t in 0..THREADS {
@@ -192,17 +197,16 @@ fn child() {
                     s.spawn(move || {
                         let mut done = 0;
                         while done < 10 {
-                            let ids = json!({"memory_store_id": store, "memory_id": memory});
+                            let ids = MemoryIdRequest::new(store.clone(), memory.clone());
                             let current = service.memories_get(&editor(), &ids).unwrap();
                             let n: usize =
                                 current.content.split(' ').next().unwrap().parse().unwrap();
                             // A writer-unique suffix: equal content would be a no-op, which
                             // succeeds whatever the precondition says.
-                            let body = json!({"memory_store_id": store, "memory_id": memory,
-                                "content": format!("{} by {seed}/{t}/{done}", n + 1),
-                                "precondition": {"type": "content_sha256",
-                                                 "content_sha256": current.content_sha256}});
-                            match service.memories_update(&editor(), &body) {
+                            let request = UpdateMemoryRequest::new(store.clone(), memory.clone())
+                                .content(format!("{} by {seed}/{t}/{done}", n + 1))
+                                .if_content_sha256(current.content_sha256);
+                            match service.memories_update(&editor(), &request) {
                                 Ok(_) => {
                                     done += 1;
                                     accepted.fetch_add(1, Ordering::SeqCst);
@@ -227,9 +231,10 @@ fn child() {
                     s.spawn(move || {
                         let caller = agent(&format!("cred_{seed}_{t}"));
                         for i in 0..10 {
-                            let body = json!({"namespace": "race", "key": "tone",
-                                              "text": format!("note {seed}/{t}/{i}")});
-                            let answer = service.remember(&caller, &body).unwrap();
+                            let request =
+                                RememberRequest::new("race", format!("note {seed}/{t}/{i}"))
+                                    .key("tone");
+                            let answer = service.remember(&caller, &request).unwrap();
                             accepted.fetch_add(1, Ordering::SeqCst);
                             println!(
                                 "ACK {} {}",
@@ -261,7 +266,7 @@ fn enabled_schema() -> (Schema, Arc<PostgresBackend>) {
                 member: MemberId::new("olivia").unwrap(),
                 role: Role::Owner,
             },
-            &json!({"agentMemoriesEnabled": true}),
+            &SettingsPatch::default().agent_memories_enabled(true),
         )
         .unwrap();
     (schema, backend)
@@ -347,12 +352,12 @@ fn two_processes_updating_one_store_memory_with_preconditions_lose_no_update() {
     let backend = Arc::new(schema.backend(4));
     let service = stores(backend, 1);
     let store = service
-        .stores_create(&editor(), &json!({"name": "Counters"}))
+        .stores_create(&editor(), &CreateStoreRequest::new("Counters"))
         .unwrap();
     let memory = service
         .memories_create(
             &editor(),
-            &json!({"memory_store_id": store.id, "path": "/counter", "content": "0"}),
+            &CreateMemoryRequest::new(store.id.clone(), "/counter", "0"),
         )
         .unwrap();
     let results = run_children(
@@ -365,7 +370,7 @@ fn two_processes_updating_one_store_memory_with_preconditions_lose_no_update() {
     let last = service
         .memories_get(
             &editor(),
-            &json!({"memory_store_id": store.id, "memory_id": memory.id}),
+            &MemoryIdRequest::new(store.id.clone(), memory.id.clone()),
         )
         .unwrap();
     assert_eq!(
