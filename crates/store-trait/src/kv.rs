@@ -99,8 +99,15 @@ fn key(kind: u8, workspace: &WorkspaceId, parts: &[&str]) -> Vec<u8> {
     out
 }
 
-fn order(t: Timestamp) -> [u8; 8] {
+/// An instant as key bytes: its milliseconds with the sign bit flipped, big-endian, so that byte
+/// order is time order.
+pub(crate) fn order(t: Timestamp) -> [u8; 8] {
     ((t.as_millis() as u64) ^ (1 << 63)).to_be_bytes()
+}
+
+/// The instant [`order`] encoded.
+pub(crate) fn unorder(bytes: [u8; 8]) -> Timestamp {
+    Timestamp::from_millis_saturating((u64::from_be_bytes(bytes) ^ (1 << 63)) as i64)
 }
 
 fn with_raw(mut prefix: Vec<u8>, raw: &[&[u8]]) -> Vec<u8> {
@@ -111,7 +118,7 @@ fn with_raw(mut prefix: Vec<u8>, raw: &[&[u8]]) -> Vec<u8> {
 }
 
 /// The first key after every key starting with `prefix`.
-fn prefix_end(prefix: &[u8]) -> Vec<u8> {
+pub(crate) fn prefix_end(prefix: &[u8]) -> Vec<u8> {
     let mut end = prefix.to_vec();
     while let Some(last) = end.pop() {
         if last < 0xff {
@@ -354,7 +361,7 @@ fn newest_version_at(
         newest = k
             .get(start.len()..start.len() + 8)
             .and_then(|b| <[u8; 8]>::try_from(b).ok())
-            .map(|b| Timestamp::from_millis_saturating((u64::from_be_bytes(b) ^ (1 << 63)) as i64));
+            .map(unorder);
         false
     })?;
     Ok(newest)
@@ -1008,8 +1015,8 @@ pub fn get_session(
 /// crate must depend on.
 #[macro_export]
 macro_rules! impl_store_backend {
-    ($ty:ty) => {
-        impl $crate::StoreBackend for $ty {
+    (impl[$($generics:tt)*] $ty:ty) => {
+        impl<$($generics)*> $crate::StoreBackend for $ty {
             fn create_store(
                 &self,
                 workspace: &memory_core::WorkspaceId,
@@ -1141,6 +1148,9 @@ macro_rules! impl_store_backend {
                 self.vacuum_database(progress)
             }
         }
+    };
+    ($ty:ty) => {
+        $crate::impl_store_backend!(impl[] $ty);
     };
 }
 pub(crate) use crate::impl_store_backend;

@@ -68,6 +68,8 @@
 //!   `store_trait::conformance_tests!(make_backend)` or `store_trait::conformance::run_all`.
 //! - `redb` (off by default): `RedbBackend`, a durable backend in one redb database file.
 //! - `sled` (off by default): `SledBackend`, a durable backend in a sled 0.34 database directory.
+//! - `sqlite` (off by default): `SqliteBackend`, a durable backend in one SQLite database file
+//!   (WAL mode) that many processes open at once.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -78,22 +80,28 @@ pub mod conformance;
 mod durability;
 mod keys;
 pub mod kv;
+mod kv_agent;
 mod memory;
 #[cfg(feature = "redb")]
 mod redb;
 #[cfg(feature = "sled")]
 mod sled;
+#[cfg(feature = "sqlite")]
+mod sqlite;
 mod stores;
 
 #[cfg(feature = "redb")]
 pub use crate::redb::RedbBackend;
 #[cfg(feature = "sled")]
 pub use crate::sled::SledBackend;
+#[cfg(feature = "sqlite")]
+pub use crate::sqlite::{SqliteBackend, SqliteKv};
 pub use backend::{
     Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
     StorageFailure, check_decided_write, key_instant, latest_instant,
 };
 pub use durability::Durability;
+pub use kv_agent::{KvBackend, KvDatabase};
 pub use memory::InMemoryBackend;
 pub use stores::{
     MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend, VacuumReport,

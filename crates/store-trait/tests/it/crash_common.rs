@@ -67,7 +67,7 @@ impl Remember<'_> {
         }
     }
 
-    fn accept(&self, state: &RememberState) -> RememberWrite {
+    pub(crate) fn accept(&self, state: &RememberState) -> RememberWrite {
         RememberWrite {
             record: AgentMemory {
                 id: AgentMemoryId::parse(self.id).expect("valid id"),

@@ -1,0 +1,391 @@
+//! [`SqliteBackend`] (feature `sqlite`): a durable backend in one SQLite database file that any
+//! number of threads and processes open at once, over the ordered key space of `crate::kv` and
+//! `crate::kv_agent`.
+//!
+//! The file holds one table, `kv(key BLOB PRIMARY KEY, value BLOB) WITHOUT ROWID`, whose rows are
+//! the key space (BLOBs compare as bytes, so SQL order is key order), and a format record under
+//! the key [`FORMAT_KEY`] (no layout key starts with a NUL byte). The journal is in WAL mode:
+//! readers see a snapshot and never wait for the writer, and a writer in another process waits
+//! (up to [`BUSY_TIMEOUT`]) instead of failing. A [`Kv::step`] is one `BEGIN IMMEDIATE`
+//! transaction, which takes the database's write lock before it reads, so a step's reads and
+//! writes are one atomic unit across processes: the rate limit and the quota hold whoever writes.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
+
+use crate::kv::{Decided, Kv, KvOp, KvRead};
+use crate::kv_agent::{KvBackend, KvDatabase};
+use crate::stores::VacuumReport;
+use crate::{Durability, Error, StorageFailure};
+
+/// The layout version this build reads and writes, stored under [`FORMAT_KEY`]. Bump it on any
+/// change of a key or value encoding of `crate::kv` or `crate::kv_agent`.
+const FORMAT_VERSION: u32 = 1;
+/// The key of the format record: a NUL byte never starts a layout key.
+const FORMAT_KEY: &[u8] = b"\0format_version";
+/// How long a write waits for another process's write transaction before it fails
+/// ([`StorageFailure::Locked`]).
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// Idle read connections kept for reuse.
+const IDLE_READERS: usize = 8;
+
+/// A [`Backend`](crate::Backend) and [`StoreBackend`](crate::StoreBackend) in one SQLite file,
+/// shared by threads and processes (see [`SqliteKv`]).
+///
+/// ```
+/// use store_trait::{Backend, Durability, Owner, SqliteBackend};
+/// use memory_core::{MemberId, Timestamp, WorkspaceId};
+///
+/// let dir = tempfile::tempdir()?;
+/// let backend = SqliteBackend::create(dir.path().join("memory.sqlite"), Durability::Immediate)?;
+/// let owner = Owner::new(WorkspaceId::new("ws1")?, MemberId::new("alice")?);
+/// assert_eq!(backend.stored_versions(&owner, Timestamp::MIN)?, 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub type SqliteBackend = KvBackend<SqliteKv>;
+
+/// The key space in one SQLite database file: a write connection behind a lock for steps, and
+/// read connections (one per concurrent reader, idle ones kept) for reads.
+///
+/// A `decide` that panics rolls its transaction back (nothing is written) and leaves the backend
+/// usable.
+pub struct SqliteKv {
+    writer: Mutex<Connection>,
+    readers: Mutex<Vec<Connection>>,
+    path: PathBuf,
+    durability: Durability,
+}
+
+impl fmt::Debug for SqliteKv {
+    /// The file and the durability only: the database holds memory content.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SqliteKv")
+            .field("path", &self.path)
+            .field("durability", &self.durability)
+            .finish()
+    }
+}
+
+/// A SQLite failure, its cause kept and classified.
+fn sqlite_error(e: rusqlite::Error) -> Error {
+    use rusqlite::ErrorCode;
+    let failure = match e.sqlite_error_code() {
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StorageFailure::Locked,
+        Some(ErrorCode::DiskFull) => StorageFailure::Full,
+        Some(ErrorCode::ReadOnly | ErrorCode::PermissionDenied) => StorageFailure::ReadOnly,
+        _ => StorageFailure::Other,
+    };
+    if e.sqlite_error_code() == Some(ErrorCode::NotADatabase) {
+        return Error::Format("the file is not a SQLite database".into());
+    }
+    Error::storage(failure, "sqlite", e)
+}
+
+fn format_mismatch(found: &[u8]) -> Error {
+    match <[u8; 4]>::try_from(found) {
+        Ok(b) => Error::Format(format!(
+            "the database has format version {}; this build reads version {FORMAT_VERSION}",
+            u32::from_be_bytes(b)
+        )),
+        Err(_) => Error::Format("the database's format record is unreadable".into()),
+    }
+}
+
+fn no_format_record() -> Error {
+    Error::Format("the database has no format record: not a store-trait database".into())
+}
+
+/// What an opened file holds, read before anything is written.
+enum Found {
+    /// No table at all: a new (or empty) file.
+    Nothing,
+    /// A store-trait database of this build's format.
+    Ours,
+}
+
+fn inspect(conn: &Connection) -> Result<Found, Error> {
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .map_err(sqlite_error)?;
+    if tables.is_empty() {
+        return Ok(Found::Nothing);
+    }
+    if !tables.iter().any(|t| t == "kv") {
+        return Err(no_format_record());
+    }
+    let format: Option<Vec<u8>> = conn
+        .query_row(
+            "SELECT value FROM kv WHERE key = ?1",
+            params![FORMAT_KEY],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(sqlite_error)?;
+    match format {
+        Some(f) if f == FORMAT_VERSION.to_be_bytes() => Ok(Found::Ours),
+        Some(f) => Err(format_mismatch(&f)),
+        None => Err(no_format_record()),
+    }
+}
+
+/// A connection to `path` with the busy timeout set and nothing written yet.
+fn connect(path: &Path, create: bool) -> Result<Connection, Error> {
+    let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    if create {
+        flags |= OpenFlags::SQLITE_OPEN_CREATE;
+    }
+    let conn = Connection::open_with_flags(path, flags).map_err(sqlite_error)?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(sqlite_error)?;
+    Ok(conn)
+}
+
+/// Sets the per-connection settings of a store-trait database.
+fn configure(conn: &Connection, durability: Durability) -> Result<(), Error> {
+    // `FULL` syncs the WAL at every commit; `NORMAL` only at checkpoints, which a killed process
+    // never loses (the WAL survives it) but a power loss may.
+    let synchronous = match durability {
+        Durability::Immediate => "FULL",
+        Durability::Eventual => "NORMAL",
+    };
+    // Deleted rows are overwritten with zeros rather than left in free pages, and temporary
+    // data (a vacuum's copy) stays in memory: removed text is found in no file.
+    conn.execute_batch(&format!(
+        "PRAGMA synchronous = {synchronous}; PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY;"
+    ))
+    .map_err(sqlite_error)
+}
+
+fn file_size(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}
+
+/// The database file and its WAL.
+fn files_size(path: &Path) -> u64 {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    file_size(path) + file_size(Path::new(&wal))
+}
+
+impl KvBackend<SqliteKv> {
+    /// Opens the database at `path`, creating and initializing the file when it does not exist
+    /// or is empty. An existing file must be a store-trait database of this build's format
+    /// version, or the answer is [`Error::Format`] and the file is left as it was.
+    pub fn create(path: impl AsRef<Path>, durability: Durability) -> Result<Self, Error> {
+        SqliteKv::start(path.as_ref(), durability, true).map(KvBackend::new)
+    }
+
+    /// Opens an existing database at `path` (an error when there is no file). The file must be a
+    /// store-trait database of this build's format version, or the answer is [`Error::Format`]
+    /// and the file is left as it was.
+    pub fn open(path: impl AsRef<Path>, durability: Durability) -> Result<Self, Error> {
+        SqliteKv::start(path.as_ref(), durability, false).map(KvBackend::new)
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.kv().path
+    }
+
+    /// The durability of this backend's commits.
+    pub fn durability(&self) -> Durability {
+        self.kv().durability
+    }
+}
+
+impl SqliteKv {
+    fn start(path: &Path, durability: Durability, create: bool) -> Result<Self, Error> {
+        let mut conn = connect(path, create)?;
+        // Read first: a foreign file must be refused before anything writes to it.
+        if let Found::Nothing = inspect(&conn)? {
+            if !create {
+                return Err(no_format_record());
+            }
+            let mode: String = conn
+                .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+                .map_err(sqlite_error)?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                return Err(Error::Backend(format!(
+                    "sqlite: the journal cannot be put in WAL mode (got {mode})"
+                )));
+            }
+            let txn = conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(sqlite_error)?;
+            // Another process may have initialized the file since the first look.
+            if let Found::Nothing = inspect(&txn)? {
+                txn.execute_batch(
+                    "CREATE TABLE kv (key BLOB PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;",
+                )
+                .map_err(sqlite_error)?;
+                txn.execute(
+                    "INSERT INTO kv (key, value) VALUES (?1, ?2)",
+                    params![FORMAT_KEY, FORMAT_VERSION.to_be_bytes()],
+                )
+                .map_err(sqlite_error)?;
+            }
+            txn.commit().map_err(sqlite_error)?;
+        }
+        configure(&conn, durability)?;
+        Ok(SqliteKv {
+            writer: Mutex::new(conn),
+            readers: Mutex::new(Vec::new()),
+            path: path.to_owned(),
+            durability,
+        })
+    }
+
+    fn reader(&self) -> Result<Connection, Error> {
+        let idle = self
+            .readers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        match idle {
+            Some(conn) => Ok(conn),
+            None => {
+                let conn = connect(&self.path, false)?;
+                configure(&conn, self.durability)?;
+                Ok(conn)
+            }
+        }
+    }
+
+    fn put_back(&self, conn: Connection) {
+        let mut idle = self.readers.lock().unwrap_or_else(PoisonError::into_inner);
+        if idle.len() < IDLE_READERS {
+            idle.push(conn);
+        }
+    }
+}
+
+/// One transaction's view of the `kv` table.
+struct View<'a>(&'a Connection);
+
+impl KvRead for View<'_> {
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+        self.0
+            .prepare_cached("SELECT value FROM kv WHERE key = ?1")
+            .and_then(|mut s| s.query_row(params![key], |r| r.get(0)).optional())
+            .map_err(sqlite_error)
+    }
+
+    fn range(
+        &self,
+        start: &[u8],
+        end: &[u8],
+        reverse: bool,
+        visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<(), Error> {
+        if start >= end {
+            return Ok(());
+        }
+        let sql = if reverse {
+            "SELECT key, value FROM kv WHERE key >= ?1 AND key < ?2 ORDER BY key DESC"
+        } else {
+            "SELECT key, value FROM kv WHERE key >= ?1 AND key < ?2 ORDER BY key"
+        };
+        let mut stmt = self.0.prepare_cached(sql).map_err(sqlite_error)?;
+        let mut rows = stmt.query(params![start, end]).map_err(sqlite_error)?;
+        while let Some(row) = rows.next().map_err(sqlite_error)? {
+            let blob = |i| {
+                row.get_ref(i)
+                    .and_then(|v| v.as_blob().map_err(rusqlite::Error::from))
+                    .map_err(sqlite_error)
+            };
+            if !visit(blob(0)?, blob(1)?) {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Kv for SqliteKv {
+    fn read<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Result<R, Error>) -> Result<R, Error> {
+        let mut conn = self.reader()?;
+        let out = {
+            // A deferred transaction: one snapshot from its first read to its end.
+            let txn = conn.transaction().map_err(sqlite_error)?;
+            let out = f(&View(&txn));
+            txn.finish().map_err(sqlite_error)?;
+            out
+        };
+        self.put_back(conn);
+        out
+    }
+
+    fn step<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>) -> Result<R, Error> {
+        let mut conn = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        // Takes the write lock before the first read, so nothing commits between the step's
+        // reads and its writes, in this process or another.
+        let txn = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(sqlite_error)?;
+        let (out, ops) = f(&View(&txn))?;
+        if ops.is_empty() {
+            txn.rollback().map_err(sqlite_error)?;
+            return Ok(out);
+        }
+        {
+            let mut put = txn
+                .prepare_cached("INSERT OR REPLACE INTO kv (key, value) VALUES (?1, ?2)")
+                .map_err(sqlite_error)?;
+            let mut delete = txn
+                .prepare_cached("DELETE FROM kv WHERE key = ?1")
+                .map_err(sqlite_error)?;
+            for op in ops {
+                match op {
+                    KvOp::Put(k, v) => put.execute(params![k, v]),
+                    KvOp::Delete(k) => delete.execute(params![k]),
+                }
+                .map_err(sqlite_error)?;
+            }
+        }
+        txn.commit().map_err(sqlite_error)?;
+        Ok(out)
+    }
+}
+
+impl KvDatabase for SqliteKv {
+    /// Rebuilds the file (`VACUUM`: no free page is left) and truncates the WAL to nothing
+    /// (`wal_checkpoint(TRUNCATE)` before and after), so that, with `secure_delete` on, no
+    /// removed text remains in the database or its WAL. A reader in another process that holds
+    /// a snapshot keeps the WAL from being truncated: the answer is then a
+    /// [`StorageFailure::Locked`] error, and a later vacuum finishes the work.
+    fn vacuum(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error> {
+        let conn = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        let bytes_before = files_size(&self.path);
+        let entries: i64 = conn
+            .query_row("SELECT count(*) FROM kv", [], |r| r.get(0))
+            .map_err(sqlite_error)?;
+        let entries = u64::try_from(entries).unwrap_or(0);
+        progress(0, entries);
+        let checkpoint = |conn: &Connection| -> Result<(), Error> {
+            let busy: i64 = conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))
+                .map_err(sqlite_error)?;
+            if busy != 0 {
+                return Err(Error::storage(
+                    StorageFailure::Locked,
+                    "sqlite vacuum",
+                    std::io::Error::other("another connection holds a snapshot of the WAL"),
+                ));
+            }
+            Ok(())
+        };
+        checkpoint(&conn)?;
+        conn.execute_batch("VACUUM").map_err(sqlite_error)?;
+        checkpoint(&conn)?;
+        progress(entries, entries);
+        Ok(VacuumReport {
+            bytes_before,
+            bytes_after: files_size(&self.path),
+            entries,
+        })
+    }
+}

@@ -1,0 +1,418 @@
+//! `SqliteBackend`: the whole conformance suite on a database in a temporary directory (Eventual
+//! durability, so that the model-based test's thousand cases run fast), the races and a model
+//! run with Immediate durability, reopening, the format-version check, several handles on one
+//! file, and two OS processes racing at the rate-limit edge.
+
+use std::process::{Command, Stdio};
+use std::thread;
+
+use memory_core::{AgentMemoryId, ApiError, CredentialId, ErrorCode, Settings, Timestamp};
+use store_trait::conformance::{self, Guarded};
+use store_trait::{
+    Backend, Durability, Error, Owner, RememberOutcome, ScanQuery, SqliteBackend, StoreBackend,
+};
+use tempfile::TempDir;
+
+use crate::crash_common::{Remember, at, owner, probe};
+
+const FILE: &str = "store.sqlite";
+
+/// A fresh backend in its own temporary directory, which outlives it.
+fn fresh(durability: Durability) -> Guarded<SqliteBackend, TempDir> {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let backend = SqliteBackend::create(dir.path().join(FILE), durability).expect("create");
+    Guarded {
+        backend,
+        guard: dir,
+    }
+}
+
+fn eventual() -> Guarded<SqliteBackend, TempDir> {
+    fresh(Durability::Eventual)
+}
+
+/// One `#[test]` per conformance check, the model-based test at `CONFORMANCE_CASES` (default
+/// 1,000) cases and the three races included.
+mod conformance_eventual {
+    store_trait::conformance_tests!(super::eventual);
+}
+
+#[test]
+fn immediate_durability_passes_the_races_and_the_model() {
+    let immediate = || fresh(Durability::Immediate);
+    conformance::race_quota_edge(&immediate);
+    conformance::race_rate_limit_edge(&immediate);
+    conformance::race_one_key(&immediate);
+    conformance::model_matches_backend_with(&immediate, 16);
+}
+
+fn everything(valid_at: Timestamp) -> ScanQuery {
+    ScanQuery::new(valid_at, Timestamp::MIN, usize::MAX)
+}
+
+#[test]
+fn everything_survives_a_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let alice = owner("ws1", "alice");
+    let bob = owner("ws1", "bob");
+    let cred = CredentialId::new("cred_a").unwrap();
+    let settings = Settings {
+        agent_memories_enabled: true,
+        retention_days: 30,
+    };
+    let remember = |backend: &SqliteBackend, o: &Owner, key: Option<&str>, id: &str, ms: i64| {
+        Remember {
+            owner: o,
+            credential: &cred,
+            namespace: "prefs",
+            key,
+            id,
+            created_at: at(ms),
+            window_ms: 1_000,
+        }
+        .run(backend)
+        .unwrap()
+    };
+
+    let (before, alice_window) = {
+        let backend = SqliteBackend::create(&path, Durability::Immediate).unwrap();
+        remember(&backend, &alice, Some("tone"), "amem_1", 10);
+        remember(&backend, &alice, Some("tone"), "amem_2", 20);
+        remember(&backend, &alice, Some("tone"), "amem_3", 30);
+        remember(&backend, &alice, None, "amem_4", 40);
+        remember(&backend, &alice, Some("gone"), "amem_5", 50);
+        remember(&backend, &bob, Some("tone"), "amem_6", 60);
+        remember(&backend, &alice, Some("old"), "amem_7", 5);
+        assert_eq!(
+            backend.forget_key(&alice, "prefs", "gone").unwrap().len(),
+            1
+        );
+        // A purge keeps the key's numbering but leaves it without a current version.
+        assert_eq!(backend.purge_expired(&alice.workspace, at(5)).unwrap(), 1);
+        backend.put_settings(&alice.workspace, &settings).unwrap();
+        let before = backend.scan(&alice, &everything(at(25))).unwrap();
+        (before, probe(&backend, &alice, &cred, None).window)
+    };
+
+    let backend = SqliteBackend::open(&path, Durability::Immediate).unwrap();
+    assert_eq!(backend.scan(&alice, &everything(at(25))).unwrap(), before);
+    let now = backend.scan(&alice, &everything(at(100))).unwrap();
+    let ids: Vec<&str> = now.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["amem_4", "amem_3"]);
+    let v2 = backend
+        .get(&alice, &AgentMemoryId::parse("amem_2").unwrap())
+        .unwrap()
+        .expect("superseded version kept");
+    assert_eq!((v2.version, v2.superseded_at), (2, Some(at(30))));
+    assert_eq!(
+        backend.current_of_key(&alice, "prefs", "tone").unwrap(),
+        Some(now[1].clone())
+    );
+    assert_eq!(
+        backend.current_of_key(&alice, "prefs", "old").unwrap(),
+        None
+    );
+    assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 4);
+    assert_eq!(backend.stored_versions(&bob, Timestamp::MIN).unwrap(), 1);
+    assert_eq!(backend.settings(&alice.workspace).unwrap(), Some(settings));
+    assert_eq!(probe(&backend, &alice, &cred, None).window, alice_window);
+    let tone = probe(&backend, &alice, &cred, Some(("prefs", "tone")));
+    assert_eq!(tone.last_version, 3);
+    assert_eq!(tone.stored_versions, 4);
+    // The forgotten key starts again at 1, the purged one continues.
+    assert_eq!(
+        probe(&backend, &alice, &cred, Some(("prefs", "gone"))).last_version,
+        0
+    );
+    assert_eq!(
+        probe(&backend, &alice, &cred, Some(("prefs", "old"))).last_version,
+        1
+    );
+    let v4 = remember(&backend, &alice, Some("tone"), "amem_8", 70);
+    assert_eq!(v4.version, 4);
+}
+
+/// Rewrites the format record of the database at `path` with SQLite directly.
+fn set_format_version(path: &std::path::Path, version: u32) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.execute(
+        "UPDATE kv SET value = ?1 WHERE key = ?2",
+        rusqlite::params![version.to_be_bytes(), b"\0format_version"],
+    )
+    .unwrap();
+}
+
+#[test]
+fn another_format_version_is_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let alice = owner("ws1", "alice");
+    let cred = CredentialId::new("cred_a").unwrap();
+    {
+        let backend = SqliteBackend::create(&path, Durability::Immediate).unwrap();
+        Remember {
+            owner: &alice,
+            credential: &cred,
+            namespace: "prefs",
+            key: Some("tone"),
+            id: "amem_1",
+            created_at: at(0),
+            window_ms: 1_000,
+        }
+        .run(&backend)
+        .unwrap();
+    }
+    set_format_version(&path, 2);
+    for opened in [
+        SqliteBackend::open(&path, Durability::Immediate),
+        SqliteBackend::create(&path, Durability::Eventual),
+    ] {
+        let err = opened.expect_err("format 2 refused");
+        assert!(matches!(err, Error::Format(_)), "{err}");
+        assert!(err.to_string().contains("format version 2"), "{err}");
+    }
+    set_format_version(&path, 1);
+    let backend = SqliteBackend::open(&path, Durability::Immediate).unwrap();
+    assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 1);
+}
+
+#[test]
+fn files_that_are_not_stores_are_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.sqlite");
+    let err = SqliteBackend::open(&missing, Durability::Immediate).unwrap_err();
+    assert!(matches!(err, Error::Storage { .. }), "{err}");
+    assert!(
+        std::error::Error::source(&err).is_some(),
+        "the cause is kept"
+    );
+    assert!(!missing.exists(), "open created a file");
+
+    // A SQLite database of something else: tables, but no format record.
+    let foreign = dir.path().join("foreign.sqlite");
+    rusqlite::Connection::open(&foreign)
+        .unwrap()
+        .execute_batch("CREATE TABLE other (x INTEGER);")
+        .unwrap();
+    let bytes = std::fs::read(&foreign).unwrap();
+    for opened in [
+        SqliteBackend::open(&foreign, Durability::Immediate),
+        SqliteBackend::create(&foreign, Durability::Immediate),
+    ] {
+        assert!(matches!(opened, Err(Error::Format(_))));
+    }
+    assert_eq!(std::fs::read(&foreign).unwrap(), bytes);
+
+    // Not a database at all.
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, [b'x'; 4096]).unwrap();
+    let err = SqliteBackend::create(&text, Durability::Immediate).unwrap_err();
+    assert!(matches!(err, Error::Format(_)), "{err}");
+    assert_eq!(std::fs::read(&text).unwrap(), [b'x'; 4096]);
+
+    // An empty file is initialized by `create` (and only by `create`).
+    let empty = dir.path().join("empty.sqlite");
+    std::fs::write(&empty, b"").unwrap();
+    assert!(matches!(
+        SqliteBackend::open(&empty, Durability::Immediate),
+        Err(Error::Format(_))
+    ));
+    let backend = SqliteBackend::create(&empty, Durability::Eventual).unwrap();
+    assert_eq!(backend.path(), empty);
+    assert_eq!(backend.durability(), Durability::Eventual);
+    drop(backend);
+    SqliteBackend::open(&empty, Durability::Immediate).unwrap();
+}
+
+#[test]
+fn debug_shows_no_content() {
+    let guarded = eventual();
+    let debug = format!("{:?}", guarded.backend);
+    assert!(debug.starts_with("KvBackend(SqliteKv { path: "), "{debug}");
+    assert!(debug.ends_with("durability: Eventual })"), "{debug}");
+}
+
+#[test]
+fn a_panicking_decision_writes_nothing_and_leaves_the_backend_usable() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let alice = owner("ws1", "alice");
+    let cred = CredentialId::new("cred_a").unwrap();
+    let note = |id| Remember {
+        owner: &alice,
+        credential: &cred,
+        namespace: "prefs",
+        key: Some("tone"),
+        id,
+        created_at: at(0),
+        window_ms: 1_000,
+    };
+    {
+        let backend = SqliteBackend::create(&path, Durability::Immediate).unwrap();
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            backend.remember(
+                &alice,
+                &cred,
+                Some(("prefs", "tone")),
+                Timestamp::MIN,
+                Timestamp::MIN,
+                &mut |_| panic!("decision failed"),
+            )
+        }));
+        assert!(panicked.is_err());
+        assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 0);
+        assert!(probe(&backend, &alice, &cred, None).window.is_empty());
+        note("amem_1").run(&backend).unwrap();
+    }
+    let backend = SqliteBackend::open(&path, Durability::Immediate).unwrap();
+    assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 1);
+    assert_eq!(note("amem_2").run(&backend).unwrap().version, 2);
+}
+
+#[test]
+fn handles_on_one_file_see_each_others_writes_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let first = SqliteBackend::create(&path, Durability::Immediate).unwrap();
+    let second = SqliteBackend::open(&path, Durability::Immediate).unwrap();
+    let alice = owner("ws1", "alice");
+    let cred = CredentialId::new("cred_a").unwrap();
+    let note = |id: &'static str, ms| Remember {
+        owner: &alice,
+        credential: &cred,
+        namespace: "prefs",
+        key: Some("tone"),
+        id,
+        created_at: at(ms),
+        window_ms: 1_000,
+    };
+    note("amem_1", 10).run(&first).unwrap();
+    assert_eq!(note("amem_2", 20).run(&second).unwrap().version, 2);
+    let current = first.current_of_key(&alice, "prefs", "tone").unwrap();
+    assert_eq!(current.unwrap().id.as_str(), "amem_2");
+    assert_eq!(first.stored_versions(&alice, Timestamp::MIN).unwrap(), 2);
+}
+
+// ---- Two OS processes on one file ----
+
+/// Set in a child: `<database path>:<tag>`.
+const CHILD: &str = "STORE_TRAIT_SQLITE_CHILD";
+/// Remembers each process attempts, and the limit they race at.
+const ATTEMPTS: usize = 80;
+const LIMIT: usize = 120;
+/// Threads per process, so that the processes' writes interleave.
+const THREADS: usize = 4;
+
+/// The child's part: `ATTEMPTS` keyless remembers by one credential at one instant, split over
+/// `THREADS` threads, each refused once the window holds `LIMIT`; prints how many were accepted.
+fn rate_limit_child(spec: &str) -> ! {
+    let (path, tag) = spec.rsplit_once(':').expect("child spec");
+    let backend = SqliteBackend::open(path, Durability::Immediate).expect("child open");
+    // Start together: the parent creates the go file once both children run.
+    let go = std::path::PathBuf::from(format!("{path}.go"));
+    while !go.exists() {
+        thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let alice = owner("ws1", "alice");
+    let cred = CredentialId::new("cred_shared").unwrap();
+    let accepted: usize = thread::scope(|s| {
+        let handles: Vec<_> = (0..THREADS)
+            .map(|t| {
+                let (backend, alice, cred) = (&backend, &alice, &cred);
+                s.spawn(move || {
+                    let mut accepted = 0;
+                    for i in (t..ATTEMPTS).step_by(THREADS) {
+                        let id = format!("amem_{tag}_{i}");
+                        let remember = Remember {
+                            owner: alice,
+                            credential: cred,
+                            namespace: "notes",
+                            key: None,
+                            id: &id,
+                            created_at: at(0),
+                            window_ms: 3_600_000,
+                        };
+                        let outcome = backend
+                            .remember(
+                                alice,
+                                cred,
+                                None,
+                                at(-3_600_000),
+                                Timestamp::MIN,
+                                &mut |state| {
+                                    if state.window.len() >= LIMIT {
+                                        return Err(ApiError::from(
+                                            ErrorCode::AgentMemoryRateLimited,
+                                        ));
+                                    }
+                                    Ok(remember.accept(state))
+                                },
+                            )
+                            .expect("remember");
+                        if matches!(outcome, RememberOutcome::Written { .. }) {
+                            accepted += 1;
+                        }
+                    }
+                    accepted
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    println!("accepted {accepted}");
+    std::process::exit(0);
+}
+
+#[test]
+fn two_processes_racing_at_the_rate_limit_edge_accept_exactly_the_limit() {
+    if let Ok(spec) = std::env::var(CHILD) {
+        rate_limit_child(&spec);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let backend = SqliteBackend::create(&path, Durability::Immediate).unwrap();
+    let exe = std::env::current_exe().unwrap();
+    let children: Vec<_> = ["p1", "p2"]
+        .iter()
+        .map(|tag| {
+            Command::new(&exe)
+                .args([
+                    "--exact",
+                    "sqlite::two_processes_racing_at_the_rate_limit_edge_accept_exactly_the_limit",
+                    "--nocapture",
+                    "--test-threads=1",
+                ])
+                .env(CHILD, format!("{}:{tag}", path.display()))
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    std::fs::write(dir.path().join(format!("{FILE}.go")), b"").unwrap();
+    let mut per_process = Vec::new();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "child failed: {:?}", out.status);
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let accepted: usize = stdout
+            .split("accepted ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no count in the child's output: {stdout}"))
+            .parse()
+            .unwrap();
+        per_process.push(accepted);
+    }
+    println!("accepted per process: {per_process:?}");
+    assert_eq!(per_process.iter().sum::<usize>(), LIMIT, "{per_process:?}");
+    let alice = owner("ws1", "alice");
+    assert_eq!(
+        backend.stored_versions(&alice, Timestamp::MIN).unwrap(),
+        LIMIT as u64
+    );
+    let cred = CredentialId::new("cred_shared").unwrap();
+    assert_eq!(probe(&backend, &alice, &cred, None).window.len(), LIMIT);
+    // The vacuum needs no other process to be gone: the children have exited.
+    backend.vacuum(&|_, _| {}).unwrap();
+}
