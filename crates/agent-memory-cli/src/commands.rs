@@ -12,7 +12,7 @@ use anyhow::Context;
 use citation_verify::{Entity, Passage};
 use memory_core::{MemoryView, Timestamp};
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::embedder::EmbedderArgs;
 use crate::local::Local;
@@ -174,16 +174,6 @@ enum PassageCommand {
         #[arg(long = "entity", value_name = "NAME")]
         entities: Vec<String>,
     },
-}
-
-/// Adds `key: value` to `body` when `value` is set (absent fields stay absent).
-pub(crate) fn put<T: Serialize>(body: &mut Map<String, Value>, key: &str, value: Option<T>) {
-    if let Some(value) = value {
-        body.insert(
-            key.to_owned(),
-            serde_json::to_value(value).unwrap_or(Value::Null),
-        );
-    }
 }
 
 /// Prints `result` as JSON or through `human`; a spec error is returned for `main` to report
