@@ -84,8 +84,9 @@ pub use service::{BuildError, MemoryService, MemoryServiceBuilder};
 pub use stores::requests::{
     AddSessionResourceRequest, CreateMemoryRequest, CreateSessionRequest, CreateStoreRequest,
     DeleteMemoryRequest, FsPathRequest, FsRenameRequest, FsWriteRequest, ListMemoriesRequest,
-    ListStoresRequest, ListVersionsRequest, MemoryIdRequest, Precondition, RestoreMemoryRequest,
-    SessionIdRequest, StoreIdRequest, UpdateMemoryRequest, UpdateStoreRequest, VersionIdRequest,
+    ListStoresRequest, ListVersionsRequest, MemoryIdRequest, Precondition, ResourceRequest,
+    RestoreMemoryRequest, SessionIdRequest, StoreIdRequest, UpdateMemoryRequest,
+    UpdateStoreRequest, VersionIdRequest,
 };
 pub use stores::{
     FsDeleted, FsStat, MemoryToolFailure, SessionCaller, StoreCaller, StoreService,

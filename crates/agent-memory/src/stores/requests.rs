@@ -32,7 +32,7 @@
 use std::fmt;
 
 use governance_policy::Request;
-use memory_core::session::{Access, ResourceRequest};
+use memory_core::session::Access;
 use memory_core::store::{LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN, is_sha256_hex};
 use memory_core::{
     ApiError, ErrorCode, MemoryStore, MemoryStoreId, MemoryVersionId, PiiPolicy, SessionId,
@@ -45,6 +45,7 @@ use super::invalid;
 use super::session::INSTRUCTIONS_MAX_CHARS;
 
 pub use memory_core::Precondition;
+pub use memory_core::session::ResourceRequest;
 
 // ---------------------------------------------------------------------------------------------
 // The field rules: each is one function, called by `validate` and by `from_json`.

@@ -1,15 +1,16 @@
 //! R4: eight writers updating one memory with `content_sha256` preconditions lose no update, and
 //! the versions form one chain.
 
-use agent_memory::CreateStoreRequest;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use agent_memory::ErrorCode;
+use agent_memory::{
+    Access, CreateSessionRequest, CreateStoreRequest, ErrorCode, FsWriteRequest, MemoryIdRequest,
+    UpdateMemoryRequest,
+};
 use memory_core::{VersionOperation, content_sha256};
-use serde_json::json;
 
-use super::{Stores, editor};
+use super::{Stores, editor, store_id};
 
 const THREADS: usize = 8;
 const UPDATES_PER_THREAD: usize = 12;
@@ -19,35 +20,29 @@ fn eight_writers_with_preconditions_lose_no_update() {
     let st = Stores::new();
     let store = st.store(CreateStoreRequest::new("Race"));
     let memory = st.memory(&store, "/counter", "start");
+    let store = store_id(&store);
+    let this = MemoryIdRequest::new(store.clone(), memory.id.clone());
     // (precondition hash, version written) of every accepted update.
     let accepted = Mutex::new(Vec::new());
     let conflicts = Mutex::new(0usize);
     std::thread::scope(|scope| {
         for t in 0..THREADS {
-            let (st, store, memory, accepted, conflicts) =
-                (&st, &store, &memory, &accepted, &conflicts);
+            let (st, store, memory, this, accepted, conflicts) =
+                (&st, &store, &memory, &this, &accepted, &conflicts);
             scope.spawn(move || {
                 for i in 0..UPDATES_PER_THREAD {
                     loop {
-                        let current = st
-                            .service
-                            .memories_get(&editor(), &json!({"memory_store_id": store, "memory_id": memory.id}))
-                            .unwrap();
-                        let result = st.service.memories_update(
-                            &editor(),
-                            &json!({
-                                "memory_store_id": store,
-                                "memory_id": memory.id,
-                                "content": format!("{}\nwriter {t} update {i}", current.content),
-                                "precondition": {"type": "content_sha256", "content_sha256": current.content_sha256},
-                            }),
-                        );
+                        let current = st.typed().memories_get(&editor(), this).unwrap();
+                        let request = UpdateMemoryRequest::new(store.clone(), memory.id.clone())
+                            .content(format!("{}\nwriter {t} update {i}", current.content))
+                            .if_content_sha256(current.content_sha256.as_str());
+                        let result = st.typed().memories_update(&editor(), &request);
                         match result {
                             Ok(updated) => {
-                                accepted
-                                    .lock()
-                                    .unwrap()
-                                    .push((current.content_sha256.clone(), updated.version_id.clone()));
+                                accepted.lock().unwrap().push((
+                                    current.content_sha256.clone(),
+                                    updated.version_id.clone(),
+                                ));
                                 break;
                             }
                             Err(e) => {
@@ -64,13 +59,7 @@ fn eight_writers_with_preconditions_lose_no_update() {
     let accepted = accepted.into_inner().unwrap();
     assert_eq!(accepted.len(), THREADS * UPDATES_PER_THREAD);
     // No lost update: every writer's every line made it into the final content.
-    let last = st
-        .service
-        .memories_get(
-            &editor(),
-            &json!({"memory_store_id": store, "memory_id": memory.id}),
-        )
-        .unwrap();
+    let last = st.typed().memories_get(&editor(), &this).unwrap();
     for t in 0..THREADS {
         for i in 0..UPDATES_PER_THREAD {
             assert!(
@@ -85,7 +74,7 @@ fn eight_writers_with_preconditions_lose_no_update() {
     );
     // One chain: versions = accepted updates + the creation, and each update's precondition is
     // the hash of the version right before it.
-    let mut versions = st.versions(&store);
+    let mut versions = st.versions(store.as_str());
     assert_eq!(versions.len(), accepted.len() + 1);
     versions.reverse();
     assert_eq!(versions[0].operation, VersionOperation::Created);
@@ -115,16 +104,20 @@ fn eight_sessions_writing_one_new_path_make_one_memory() {
     let st = Stores::new();
     let store = st.store(CreateStoreRequest::new("Race"));
     let agents: Vec<_> = (0..THREADS)
-        .map(|_| st.session(json!([{"type": "memory_store", "memory_store_id": store}])))
+        .map(|_| {
+            st.typed_session(
+                &CreateSessionRequest::new().memory_store(store_id(&store), Access::ReadWrite),
+            )
+        })
         .collect();
     std::thread::scope(|scope| {
         for (t, agent) in agents.iter().enumerate() {
             let st = &st;
             scope.spawn(move || {
                 // A create that meets a concurrent create retries as an update: every write lands.
-                st.service
-                    .fs_write(agent, &json!({"path": "/mnt/memory/race/same.md", "content": format!("writer {t}")}))
-                    .unwrap();
+                let request =
+                    FsWriteRequest::new("/mnt/memory/race/same.md", format!("writer {t}"));
+                st.typed().fs_write(agent, &request).unwrap();
             });
         }
     });

@@ -1,10 +1,11 @@
 //! Sessions: attaching stores at creation, mount slugs, other resources, system prompt.
 
-use agent_memory::CreateStoreRequest;
-use agent_memory::ErrorCode;
+use agent_memory::{
+    Access, CreateSessionRequest, CreateStoreRequest, ErrorCode, MemoryStoreId, StoreIdRequest,
+};
 use serde_json::json;
 
-use super::{Stores, code, editor, viewer};
+use super::{Stores, code, editor, store_id, viewer};
 
 #[test]
 fn create_attaches_stores_with_slugs_and_keeps_other_resources() {
@@ -61,37 +62,63 @@ fn create_refuses_too_many_duplicates_unknown_and_archived_in_order() {
     let ids: Vec<String> = (0..9)
         .map(|i| st.store(CreateStoreRequest::new(format!("s{i}"))))
         .collect();
-    let attach = |ids: &[&str]| json!({"resources": ids.iter().map(|id| json!({"type": "memory_store", "memory_store_id": id})).collect::<Vec<_>>()});
+    // The typed API: the same rules, in the same order, as the JSON bodies below.
+    let typed = st.typed();
+    let attach = |ids: &[&str]| {
+        ids.iter().fold(CreateSessionRequest::new(), |request, id| {
+            request.memory_store(MemoryStoreId::parse(*id).unwrap(), Access::ReadWrite)
+        })
+    };
     let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
     assert!(
-        s.sessions_create(&editor(), &attach(&refs[..8])).is_ok(),
+        typed
+            .sessions_create(&editor(), &attach(&refs[..8]))
+            .is_ok(),
         "8 is the limit"
     );
     assert_eq!(
-        code(s.sessions_create(&editor(), &attach(&refs))),
+        code(typed.sessions_create(&editor(), &attach(&refs))),
         ErrorCode::TooManyMemoryStores
     );
     // 400s come before the 404: nine unknown stores are too many, not unknown.
     let unknown: Vec<String> = (0..9).map(|i| format!("memstore_nope{i}")).collect();
     let unknown_refs: Vec<&str> = unknown.iter().map(String::as_str).collect();
     assert_eq!(
-        code(s.sessions_create(&editor(), &attach(&unknown_refs))),
+        code(typed.sessions_create(&editor(), &attach(&unknown_refs))),
         ErrorCode::TooManyMemoryStores
     );
     assert_eq!(
-        code(s.sessions_create(&editor(), &attach(&[refs[0], refs[1], refs[0]]))),
+        code(typed.sessions_create(&editor(), &attach(&[refs[0], refs[1], refs[0]]))),
         ErrorCode::MemoryStoreDuplicate
     );
     assert_eq!(
-        code(s.sessions_create(&editor(), &attach(&["memstore_nope"]))),
+        code(typed.sessions_create(&editor(), &attach(&["memstore_nope"]))),
         ErrorCode::MemoryStoreNotFound
     );
-    s.stores_archive(&editor(), &json!({"memory_store_id": ids[3]}))
+    typed
+        .stores_archive(&editor(), &StoreIdRequest::new(store_id(&ids[3])))
         .unwrap();
     assert_eq!(
-        code(s.sessions_create(&editor(), &attach(&[refs[0], refs[3]]))),
+        code(typed.sessions_create(&editor(), &attach(&[refs[0], refs[3]]))),
         ErrorCode::MemoryStoreArchived
     );
+    let long = CreateSessionRequest::new().memory_store_with_instructions(
+        store_id(&ids[0]),
+        Access::ReadOnly,
+        "i".repeat(4097),
+    );
+    assert_eq!(
+        code(typed.sessions_create(&editor(), &long)),
+        ErrorCode::MemoryInvalidRequest
+    );
+    let untyped = CreateSessionRequest::new().resource(agent_memory::ResourceRequest::Other(
+        json!({"file_id": "no type"}),
+    ));
+    assert_eq!(
+        code(typed.sessions_create(&editor(), &untyped)),
+        ErrorCode::MemoryInvalidRequest
+    );
+    // What only JSON can get wrong, through the JSON edge.
     for body in [
         json!({"resources": [{"file_id": "no type"}]}),
         json!({"resources": [{"type": "memory_store", "memory_store_id": ids[0], "access": "write_only"}]}),
