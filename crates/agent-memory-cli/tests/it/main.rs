@@ -1,5 +1,6 @@
 //! End-to-end tests of the `agent-memory` binary, run as a user would run it.
 
+mod architecture;
 mod demo;
 mod embedder;
 mod local;

@@ -1,0 +1,271 @@
+//! The dependency invariants of `docs/ARCHITECTURE.md`, checked over `cargo metadata`: the
+//! workspace's crates come from the metadata, not from a list written here, so a crate added
+//! later is checked as soon as it exists.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+/// Crates that open sockets or speak a network protocol: async runtimes and their I/O layers,
+/// HTTP clients and servers, RPC frameworks, the MCP SDK, the model hub client.
+const NETWORK: &[&str] = &[
+    "async-std",
+    "axum",
+    "curl",
+    "h2",
+    "hf-hub",
+    "hyper",
+    "isahc",
+    "mio",
+    "reqwest",
+    "rmcp",
+    "socket2",
+    "surf",
+    "tokio",
+    "tonic",
+    "tungstenite",
+    "ureq",
+];
+
+/// Library crates allowed to link network code, each for its reason: the PostgreSQL client,
+/// and the benchmarks, which measure recall on PostgreSQL beside redb.
+const NETWORK_EXCEPTIONS: &[&str] = &["store-postgres", "benches"];
+
+/// The workspace's normal (non-dev, non-build) dependency graph for the host platform, as one
+/// `cargo metadata` call resolves it with `features` on.
+struct Graph {
+    /// Package id → name.
+    names: BTreeMap<String, String>,
+    /// Package id → its normal dependencies' ids.
+    deps: BTreeMap<String, Vec<String>>,
+    /// Workspace member name → (id, whether it has a library target).
+    members: BTreeMap<String, (String, bool)>,
+}
+
+impl Graph {
+    fn load(features: &[&str]) -> Graph {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let version = Command::new(&cargo)
+            .arg("-vV")
+            .output()
+            .expect("cargo -vV runs");
+        let version = String::from_utf8(version.stdout).unwrap();
+        let host = version
+            .lines()
+            .find_map(|l| l.strip_prefix("host: "))
+            .expect("cargo -vV names the host");
+        let mut command = Command::new(&cargo);
+        command
+            .args(["metadata", "--format-version", "1", "--locked"])
+            .args(["--filter-platform", host])
+            .arg("--manifest-path")
+            .arg(root.join("Cargo.toml"));
+        if !features.is_empty() {
+            command.args(["--features", &features.join(",")]);
+        }
+        let out = command.output().expect("cargo metadata runs");
+        assert!(
+            out.status.success(),
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let metadata: Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
+
+        let mut names = BTreeMap::new();
+        let mut libs = BTreeMap::new();
+        for package in metadata["packages"].as_array().unwrap() {
+            let id = package["id"].as_str().unwrap().to_owned();
+            let has_lib = package["targets"].as_array().unwrap().iter().any(|t| {
+                t["kind"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|k| k == "lib" || k == "rlib" || k == "proc-macro")
+            });
+            names.insert(id.clone(), package["name"].as_str().unwrap().to_owned());
+            libs.insert(id, has_lib);
+        }
+        let members = metadata["workspace_members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|id| {
+                let id = id.as_str().unwrap().to_owned();
+                (names[&id].clone(), (id.clone(), libs[&id]))
+            })
+            .collect();
+        let deps = metadata["resolve"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|node| {
+                let normal = node["deps"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|d| {
+                        d["dep_kinds"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .any(|k| k["kind"].is_null())
+                    })
+                    .map(|d| d["pkg"].as_str().unwrap().to_owned())
+                    .collect();
+                (node["id"].as_str().unwrap().to_owned(), normal)
+            })
+            .collect();
+        Graph {
+            names,
+            deps,
+            members,
+        }
+    }
+
+    /// The graph with default features (what a host gets that asks for no feature).
+    fn default_features() -> &'static Graph {
+        static GRAPH: OnceLock<Graph> = OnceLock::new();
+        GRAPH.get_or_init(|| Graph::load(&[]))
+    }
+
+    fn id(&self, member: &str) -> &str {
+        &self
+            .members
+            .get(member)
+            .unwrap_or_else(|| panic!("{member} is a workspace member"))
+            .0
+    }
+
+    /// The names of `member`'s direct normal dependencies.
+    fn direct(&self, member: &str) -> BTreeSet<&str> {
+        self.deps[self.id(member)]
+            .iter()
+            .map(|id| self.names[id].as_str())
+            .collect()
+    }
+
+    /// The names of every crate `member` depends on, directly or not, never descending into the
+    /// crates named in `except`.
+    fn closure(&self, member: &str, except: &[&str]) -> BTreeSet<&str> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![self.id(member)];
+        while let Some(id) = todo.pop() {
+            for dep in &self.deps[id] {
+                let name = self.names[dep].as_str();
+                if !except.contains(&name) && seen.insert(name) {
+                    todo.push(dep);
+                }
+            }
+        }
+        seen
+    }
+
+    fn workspace_crates_in<'a>(&self, names: &BTreeSet<&'a str>) -> BTreeSet<&'a str> {
+        names
+            .iter()
+            .copied()
+            .filter(|n| self.members.contains_key(*n))
+            .collect()
+    }
+}
+
+fn network_in<'a>(names: &BTreeSet<&'a str>) -> BTreeSet<&'a str> {
+    names
+        .iter()
+        .copied()
+        .filter(|n| NETWORK.contains(n))
+        .collect()
+}
+
+#[test]
+fn the_masker_and_the_ranker_depend_on_no_workspace_crate() {
+    let graph = Graph::default_features();
+    for leaf in ["pii-mask", "fusion-rank"] {
+        let inside = graph.workspace_crates_in(&graph.closure(leaf, &[]));
+        assert!(inside.is_empty(), "{leaf} depends on {inside:?}");
+    }
+}
+
+#[test]
+fn the_domain_model_depends_on_the_masker_only() {
+    let graph = Graph::default_features();
+    let inside = graph.workspace_crates_in(&graph.closure("memory-core", &[]));
+    assert_eq!(inside, BTreeSet::from(["pii-mask"]));
+}
+
+#[test]
+fn the_fuse_mount_reaches_storage_only_through_the_facade() {
+    let graph = Graph::default_features();
+    // An allow-list, so that a storage crate added later cannot become a direct dependency
+    // unnoticed: the mount acts as the session through `agent-memory`.
+    let inside = graph.workspace_crates_in(&graph.direct("memory-fuse"));
+    assert!(
+        inside.is_subset(&BTreeSet::from(["agent-memory", "memory-core"])),
+        "memory-fuse depends directly on {inside:?}"
+    );
+}
+
+#[test]
+fn no_library_crate_links_network_code_but_the_postgres_client() {
+    let graph = Graph::default_features();
+    for (name, (_, has_lib)) in &graph.members {
+        if !has_lib || NETWORK_EXCEPTIONS.contains(&name.as_str()) {
+            continue;
+        }
+        let network = network_in(&graph.closure(name, &[]));
+        assert!(network.is_empty(), "{name} links network code: {network:?}");
+    }
+    // The list names what the crates are called: the CLI, which serves MCP, is caught by it.
+    assert!(network_in(&graph.closure("agent-memory-cli", &[])).contains("rmcp"));
+    // The facade in particular, whose tree a host gets with no feature.
+    assert!(graph.closure("agent-memory", &[]).contains("store-trait"));
+    assert!(
+        !graph
+            .closure("agent-memory", &[])
+            .contains("store-postgres")
+    );
+}
+
+#[test]
+fn the_facades_features_add_network_code_through_the_postgres_backend_only() {
+    let graph = Graph::load(&[
+        "agent-memory/redb",
+        "agent-memory/sled",
+        "agent-memory/postgres",
+        "agent-memory/candle",
+    ]);
+    let direct = graph.direct("agent-memory");
+    assert!(direct.contains("store-postgres") && direct.contains("embed-candle"));
+    let network = network_in(&graph.closure("agent-memory", &["store-postgres"]));
+    assert!(
+        network.is_empty(),
+        "agent-memory's features link network code outside store-postgres: {network:?}"
+    );
+    // The model is read from a directory: no HTTP client or model hub, with every feature on.
+    let network = network_in(&graph.closure("embed-candle", &[]));
+    assert!(network.is_empty(), "embed-candle links {network:?}");
+}
+
+#[test]
+fn every_workspace_crate_has_a_section_in_the_architecture_map() {
+    let graph = Graph::default_features();
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/ARCHITECTURE.md"),
+    )
+    .unwrap();
+    let headings: Vec<&str> = doc.lines().filter(|l| l.starts_with("### ")).collect();
+    for name in graph.members.keys() {
+        let crate_dir = format!("`crates/{name}`");
+        let top_dir = format!("`{name}/`");
+        assert!(
+            headings
+                .iter()
+                .any(|h| h.contains(&crate_dir) || h.contains(&top_dir)),
+            "docs/ARCHITECTURE.md has no code-map section for {name}"
+        );
+    }
+}
