@@ -2,6 +2,7 @@
 
 use agent_memory::ErrorCode;
 use agent_memory::{CreateStoreRequest, PiiPolicy};
+use agent_memory::{FsPathRequest, FsRenameRequest, FsWriteRequest};
 use memory_core::{VersionOperation, content_sha256};
 use serde_json::json;
 
@@ -27,13 +28,21 @@ fn list_shows_mounts_top_level_entries_and_implicit_directories() {
     ]));
     for root in ["/mnt/memory", "/mnt/memory/"] {
         assert_eq!(
-            entries(s.fs_list(&agent, &json!({"path": root})).unwrap()),
+            entries(
+                st.typed()
+                    .fs_list(&agent, &FsPathRequest::new(root))
+                    .unwrap()
+            ),
             json!({"entries": [{"name": "a-team", "type": "dir"}, {"name": "notes", "type": "dir"}]})
         );
     }
     for mount in ["/mnt/memory/notes", "/mnt/memory/notes/"] {
         assert_eq!(
-            entries(s.fs_list(&agent, &json!({"path": mount})).unwrap()),
+            entries(
+                st.typed()
+                    .fs_list(&agent, &FsPathRequest::new(mount))
+                    .unwrap()
+            ),
             json!({"entries": [
                 {"name": "B.md", "type": "file", "size": 0},
                 {"name": "notes", "type": "dir"},
@@ -43,28 +52,32 @@ fn list_shows_mounts_top_level_entries_and_implicit_directories() {
     }
     assert_eq!(
         entries(
-            s.fs_list(&agent, &json!({"path": "/mnt/memory/notes/notes/"}))
+            st.typed()
+                .fs_list(&agent, &FsPathRequest::new("/mnt/memory/notes/notes/"))
                 .unwrap()
         ),
         json!({"entries": [{"name": "a.md", "type": "file", "size": 1}, {"name": "deep", "type": "dir"}]})
     );
     assert_eq!(
         entries(
-            s.fs_list(&agent, &json!({"path": "/mnt/memory/notes/todo.md"}))
+            st.typed()
+                .fs_list(&agent, &FsPathRequest::new("/mnt/memory/notes/todo.md"))
                 .unwrap()
         ),
         json!({"entries": [{"name": "todo.md", "type": "file", "size": 12}]})
     );
     assert_eq!(
         entries(
-            s.fs_list(&agent, &json!({"path": "/mnt/memory/notes/nothing"}))
+            st.typed()
+                .fs_list(&agent, &FsPathRequest::new("/mnt/memory/notes/nothing"))
                 .unwrap()
         ),
         json!({"entries": []})
     );
     assert_eq!(
         entries(
-            s.fs_list(&agent, &json!({"path": "/mnt/memory/a-team"}))
+            st.typed()
+                .fs_list(&agent, &FsPathRequest::new("/mnt/memory/a-team"))
                 .unwrap()
         ),
         json!({"entries": []})
@@ -76,7 +89,7 @@ fn list_shows_mounts_top_level_entries_and_implicit_directories() {
         "/mnt/memory/notes/../x",
     ] {
         assert_eq!(
-            code(s.fs_list(&agent, &json!({"path": bad}))),
+            code(st.typed().fs_list(&agent, &FsPathRequest::new(bad))),
             ErrorCode::MemoryPathInvalid,
             "{bad}"
         );
@@ -86,7 +99,10 @@ fn list_shows_mounts_top_level_entries_and_implicit_directories() {
         ErrorCode::MemoryInvalidRequest
     );
     assert_eq!(
-        code(s.fs_list(&ghost_session(), &json!({"path": "/mnt/memory/"}))),
+        code(
+            st.typed()
+                .fs_list(&ghost_session(), &FsPathRequest::new("/mnt/memory/"))
+        ),
         ErrorCode::SessionNotFound
     );
 }
@@ -97,36 +113,40 @@ fn write_read_rename_delete_as_the_session() {
     let s = &st.service;
     let store = st.store(CreateStoreRequest::new("Notes"));
     let agent = st.session(json!([{"type": "memory_store", "memory_store_id": store}]));
-    let created = s
+    let created = st
+        .typed()
         .fs_write(
             &agent,
-            &json!({"path": "/mnt/memory/notes/a/b.md", "content": "one"}),
+            &FsWriteRequest::new("/mnt/memory/notes/a/b.md", "one"),
         )
         .unwrap();
     assert_eq!(created.path.as_str(), "/a/b.md");
-    let updated = s
+    let updated = st
+        .typed()
         .fs_write(
             &agent,
-            &json!({"path": "/mnt/memory/notes/a/b.md", "content": "two"}),
+            &FsWriteRequest::new("/mnt/memory/notes/a/b.md", "two"),
         )
         .unwrap();
     assert_eq!(
         updated.id, created.id,
         "a write to an existing path updates that memory"
     );
-    let read = s
-        .fs_read(&agent, &json!({"path": "/mnt/memory/notes/a/b.md"}))
+    let read = st
+        .typed()
+        .fs_read(&agent, &FsPathRequest::new("/mnt/memory/notes/a/b.md"))
         .unwrap();
     assert_eq!(
         serde_json::to_value(&read).unwrap(),
         json!({"content": "two", "content_sha256": content_sha256("two")})
     );
     // Writing what is there writes nothing.
-    s.fs_write(
-        &agent,
-        &json!({"path": "/mnt/memory/notes/a/b.md", "content": "two"}),
-    )
-    .unwrap();
+    st.typed()
+        .fs_write(
+            &agent,
+            &FsWriteRequest::new("/mnt/memory/notes/a/b.md", "two"),
+        )
+        .unwrap();
     // A precondition can guard a write.
     assert_eq!(
         code(s.fs_write(
@@ -144,10 +164,11 @@ fn write_read_rename_delete_as_the_session() {
         )),
         ErrorCode::MemoryNotFound
     );
-    let moved = s
+    let moved = st
+        .typed()
         .fs_rename(
             &agent,
-            &json!({"from": "/mnt/memory/notes/a/b.md", "to": "/mnt/memory/notes/c.md"}),
+            &FsRenameRequest::new("/mnt/memory/notes/a/b.md", "/mnt/memory/notes/c.md"),
         )
         .unwrap();
     assert_eq!(
@@ -155,44 +176,55 @@ fn write_read_rename_delete_as_the_session() {
         (created.id.as_str(), "/c.md")
     );
     assert_eq!(
-        code(s.fs_read(&agent, &json!({"path": "/mnt/memory/notes/a/b.md"}))),
+        code(
+            st.typed()
+                .fs_read(&agent, &FsPathRequest::new("/mnt/memory/notes/a/b.md"))
+        ),
         ErrorCode::MemoryNotFound
     );
     // A conflict: a file cannot become the parent of another.
-    s.fs_write(
-        &agent,
-        &json!({"path": "/mnt/memory/notes/d.md", "content": "d"}),
-    )
-    .unwrap();
+    st.typed()
+        .fs_write(&agent, &FsWriteRequest::new("/mnt/memory/notes/d.md", "d"))
+        .unwrap();
     assert_eq!(
-        code(s.fs_rename(
+        code(st.typed().fs_rename(
             &agent,
-            &json!({"from": "/mnt/memory/notes/d.md", "to": "/mnt/memory/notes/c.md/x"})
+            &FsRenameRequest::new("/mnt/memory/notes/d.md", "/mnt/memory/notes/c.md/x")
         )),
         ErrorCode::MemoryPathConflict
     );
     assert_eq!(
-        code(s.fs_write(
+        code(st.typed().fs_write(
             &agent,
-            &json!({"path": "/mnt/memory/notes/c.md/x", "content": "x"})
+            &FsWriteRequest::new("/mnt/memory/notes/c.md/x", "x")
         )),
         ErrorCode::MemoryPathConflict
     );
     assert_eq!(
-        s.fs_delete(&agent, &json!({"path": "/mnt/memory/notes/c.md"}))
+        st.typed()
+            .fs_delete(&agent, &FsPathRequest::new("/mnt/memory/notes/c.md"))
             .unwrap(),
-        serde_json::Map::new()
+        agent_memory::FsDeleted::default()
     );
     assert_eq!(
-        code(s.fs_delete(&agent, &json!({"path": "/mnt/memory/notes/c.md"}))),
+        code(
+            st.typed()
+                .fs_delete(&agent, &FsPathRequest::new("/mnt/memory/notes/c.md"))
+        ),
         ErrorCode::MemoryNotFound
     );
     assert_eq!(
-        code(s.fs_read(&agent, &json!({"path": "/mnt/memory/notes"}))),
+        code(
+            st.typed()
+                .fs_read(&agent, &FsPathRequest::new("/mnt/memory/notes"))
+        ),
         ErrorCode::MemoryPathInvalid
     );
     assert_eq!(
-        code(s.fs_delete(&agent, &json!({"path": "/mnt/memory/notes/"}))),
+        code(
+            st.typed()
+                .fs_delete(&agent, &FsPathRequest::new("/mnt/memory/notes/"))
+        ),
         ErrorCode::MemoryPathInvalid
     );
     // Every version was written by the session.
@@ -219,7 +251,6 @@ fn write_read_rename_delete_as_the_session() {
 #[test]
 fn read_only_mounts_refuse_writes_and_rename_stays_in_its_mount() {
     let st = Stores::new();
-    let s = &st.service;
     let ro = st.store(CreateStoreRequest::new("Shared"));
     let rw = st.store(CreateStoreRequest::new("Mine"));
     st.memory(&ro, "/fact.md", "fixed");
@@ -228,29 +259,34 @@ fn read_only_mounts_refuse_writes_and_rename_stays_in_its_mount() {
         {"type": "memory_store", "memory_store_id": rw},
     ]));
     assert_eq!(
-        s.fs_read(&agent, &json!({"path": "/mnt/memory/shared/fact.md"}))
+        st.typed()
+            .fs_read(&agent, &FsPathRequest::new("/mnt/memory/shared/fact.md"))
             .unwrap()
             .content,
         "fixed"
     );
     let writes = [
-        s.fs_write(
-            &agent,
-            &json!({"path": "/mnt/memory/shared/fact.md", "content": "changed"}),
-        )
-        .map(|_| ()),
-        s.fs_write(
-            &agent,
-            &json!({"path": "/mnt/memory/shared/new.md", "content": "x".repeat(200_000)}),
-        )
-        .map(|_| ()),
-        s.fs_delete(&agent, &json!({"path": "/mnt/memory/shared/fact.md"}))
+        st.typed()
+            .fs_write(
+                &agent,
+                &FsWriteRequest::new("/mnt/memory/shared/fact.md", "changed"),
+            )
             .map(|_| ()),
-        s.fs_rename(
-            &agent,
-            &json!({"from": "/mnt/memory/shared/fact.md", "to": "/mnt/memory/shared/b.md"}),
-        )
-        .map(|_| ()),
+        st.typed()
+            .fs_write(
+                &agent,
+                &FsWriteRequest::new("/mnt/memory/shared/new.md", "x".repeat(200_000)),
+            )
+            .map(|_| ()),
+        st.typed()
+            .fs_delete(&agent, &FsPathRequest::new("/mnt/memory/shared/fact.md"))
+            .map(|_| ()),
+        st.typed()
+            .fs_rename(
+                &agent,
+                &FsRenameRequest::new("/mnt/memory/shared/fact.md", "/mnt/memory/shared/b.md"),
+            )
+            .map(|_| ()),
     ];
     for w in writes {
         assert_eq!(
@@ -265,7 +301,10 @@ fn read_only_mounts_refuse_writes_and_rename_stays_in_its_mount() {
         ("/mnt/memory/shared/fact.md", "/mnt/memory/mine/fact.md"),
     ] {
         assert_eq!(
-            code(s.fs_rename(&agent, &json!({"from": from, "to": to}))),
+            code(
+                st.typed()
+                    .fs_rename(&agent, &FsRenameRequest::new(from, to))
+            ),
             ErrorCode::MemoryPathInvalid,
             "{from} -> {to}"
         );
@@ -292,50 +331,61 @@ fn deleted_and_archived_stores_behind_a_mount() {
     s.stores_archive(&editor(), &json!({"memory_store_id": old}))
         .unwrap();
     assert_eq!(
-        code(s.fs_list(&agent, &json!({"path": "/mnt/memory/gone"}))),
+        code(
+            st.typed()
+                .fs_list(&agent, &FsPathRequest::new("/mnt/memory/gone"))
+        ),
         ErrorCode::MemoryStoreNotFound
     );
     assert_eq!(
-        code(s.fs_read(&agent, &json!({"path": "/mnt/memory/gone/a.md"}))),
+        code(
+            st.typed()
+                .fs_read(&agent, &FsPathRequest::new("/mnt/memory/gone/a.md"))
+        ),
         ErrorCode::MemoryStoreNotFound
     );
     assert_eq!(
-        code(s.fs_write(
-            &agent,
-            &json!({"path": "/mnt/memory/gone/a.md", "content": "x"})
-        )),
+        code(
+            st.typed()
+                .fs_write(&agent, &FsWriteRequest::new("/mnt/memory/gone/a.md", "x"))
+        ),
         ErrorCode::MemoryStoreNotFound
     );
     assert_eq!(
-        code(s.fs_delete(&agent, &json!({"path": "/mnt/memory/gone/a.md"}))),
+        code(
+            st.typed()
+                .fs_delete(&agent, &FsPathRequest::new("/mnt/memory/gone/a.md"))
+        ),
         ErrorCode::MemoryStoreNotFound
     );
     // The mount itself is still listed: the session does not change.
     assert_eq!(
-        s.fs_list(&agent, &json!({"path": "/mnt/memory/"}))
+        st.typed()
+            .fs_list(&agent, &FsPathRequest::new("/mnt/memory/"))
             .unwrap()
             .entries
             .len(),
         2
     );
     assert_eq!(
-        s.fs_read(&agent, &json!({"path": "/mnt/memory/old/a.md"}))
+        st.typed()
+            .fs_read(&agent, &FsPathRequest::new("/mnt/memory/old/a.md"))
             .unwrap()
             .content,
         "a"
     );
     assert_eq!(
-        code(s.fs_write(
-            &agent,
-            &json!({"path": "/mnt/memory/old/a.md", "content": "b"})
-        )),
+        code(
+            st.typed()
+                .fs_write(&agent, &FsWriteRequest::new("/mnt/memory/old/a.md", "b"))
+        ),
         ErrorCode::MemoryStoreArchived
     );
     assert_eq!(
-        code(s.fs_write(
-            &agent,
-            &json!({"path": "/mnt/memory/old/new.md", "content": "b"})
-        )),
+        code(
+            st.typed()
+                .fs_write(&agent, &FsWriteRequest::new("/mnt/memory/old/new.md", "b"))
+        ),
         ErrorCode::MemoryStoreArchived
     );
 }
@@ -343,7 +393,6 @@ fn deleted_and_archived_stores_behind_a_mount() {
 #[test]
 fn a_100_kb_file_round_trips_byte_for_byte_and_one_byte_more_is_refused() {
     let st = Stores::new();
-    let s = &st.service;
     let store = st.store(CreateStoreRequest::new("Notes"));
     let agent = st.session(json!([{"type": "memory_store", "memory_store_id": store}]));
     // Multi-byte characters of every UTF-8 length, padded to exactly 102,400 bytes.
@@ -351,35 +400,38 @@ fn a_100_kb_file_round_trips_byte_for_byte_and_one_byte_more_is_refused() {
     let mut content = unit.repeat(102_400 / unit.len());
     content.push_str(&"z".repeat(102_400 - content.len()));
     assert_eq!(content.len(), 102_400);
-    let m = s
+    let m = st
+        .typed()
         .fs_write(
             &agent,
-            &json!({"path": "/mnt/memory/notes/big.txt", "content": content}),
+            &FsWriteRequest::new("/mnt/memory/notes/big.txt", content.as_str()),
         )
         .unwrap();
     assert_eq!(m.content_size_bytes, 102_400);
-    let read = s
-        .fs_read(&agent, &json!({"path": "/mnt/memory/notes/big.txt"}))
+    let read = st
+        .typed()
+        .fs_read(&agent, &FsPathRequest::new("/mnt/memory/notes/big.txt"))
         .unwrap();
     assert!(read.content.as_bytes() == content.as_bytes());
     assert_eq!(read.content_sha256, content_sha256(&content));
     let over = format!("{content}z");
     assert_eq!(
-        code(s.fs_write(
+        code(st.typed().fs_write(
             &agent,
-            &json!({"path": "/mnt/memory/notes/big.txt", "content": over})
+            &FsWriteRequest::new("/mnt/memory/notes/big.txt", over.as_str())
         )),
         ErrorCode::MemoryTooLarge
     );
     assert_eq!(
-        code(s.fs_write(
+        code(st.typed().fs_write(
             &agent,
-            &json!({"path": "/mnt/memory/notes/other.txt", "content": over})
+            &FsWriteRequest::new("/mnt/memory/notes/other.txt", over.as_str())
         )),
         ErrorCode::MemoryTooLarge
     );
     assert_eq!(
-        s.fs_read(&agent, &json!({"path": "/mnt/memory/notes/big.txt"}))
+        st.typed()
+            .fs_read(&agent, &FsPathRequest::new("/mnt/memory/notes/big.txt"))
             .unwrap()
             .content,
         content
@@ -391,24 +443,24 @@ fn a_100_kb_file_round_trips_byte_for_byte_and_one_byte_more_is_refused() {
 #[test]
 fn session_writes_follow_the_store_policy() {
     let st = Stores::new();
-    let s = &st.service;
     let mask = st.store(CreateStoreRequest::new("Masked").pii_policy(PiiPolicy::Mask));
     let reject = st.store(CreateStoreRequest::new("Strict").pii_policy(PiiPolicy::Reject));
     let agent = st.session(json!([
         {"type": "memory_store", "memory_store_id": mask},
         {"type": "memory_store", "memory_store_id": reject},
     ]));
-    let m = s
+    let m = st
+        .typed()
         .fs_write(
             &agent,
-            &json!({"path": "/mnt/memory/masked/a", "content": "call 050-123-4567"}),
+            &FsWriteRequest::new("/mnt/memory/masked/a", "call 050-123-4567"),
         )
         .unwrap();
     assert_eq!(m.content, "call [PHONE]");
     assert_eq!(
-        code(s.fs_write(
+        code(st.typed().fs_write(
             &agent,
-            &json!({"path": "/mnt/memory/strict/a", "content": "mail dana@example.com"})
+            &FsWriteRequest::new("/mnt/memory/strict/a", "mail dana@example.com")
         )),
         ErrorCode::MemoryPersonalData
     );

@@ -97,8 +97,6 @@ json_ops! {
     fs_list: FsList, Session -> FsListing;
     fs_read: FsRead, Session -> FsRead;
     fs_write: FsWrite, Session -> StoreMemory;
-    fs_delete: FsDelete, Session -> serde_json::Map<String, Value>;
-    fs_rename: FsRename, Session -> StoreMemory;
 }
 
 impl JsonStores {

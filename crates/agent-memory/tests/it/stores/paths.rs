@@ -3,6 +3,7 @@
 
 use agent_memory::CreateStoreRequest;
 use agent_memory::ErrorCode;
+use agent_memory::{FsPathRequest, FsRenameRequest, FsWriteRequest};
 use memory_core::StorePath;
 use proptest::prelude::*;
 use serde_json::json;
@@ -80,21 +81,24 @@ fn attacks_are_refused_through_every_door_and_nothing_is_written() {
                 continue; // the mount root itself: listed, never written
             }
             assert_eq!(
-                code(s.fs_write(&agent, &json!({"path": path, "content": "x"}))),
+                code(st.typed().fs_write(&agent, &FsWriteRequest::new(path, "x"))),
                 ErrorCode::MemoryPathInvalid,
                 "fs.write {path:?}"
             );
             assert_eq!(
-                code(s.fs_rename(&agent, &json!({"from": path, "to": "/mnt/memory/notes/ok"}))),
+                code(
+                    st.typed()
+                        .fs_rename(&agent, &FsRenameRequest::new(path, "/mnt/memory/notes/ok"))
+                ),
                 ErrorCode::MemoryPathInvalid,
                 "fs.rename {path:?}"
             );
             assert_eq!(
-                code(s.fs_read(&agent, &json!({"path": path}))),
+                code(st.typed().fs_read(&agent, &FsPathRequest::new(path))),
                 ErrorCode::MemoryPathInvalid
             );
             assert_eq!(
-                code(s.fs_delete(&agent, &json!({"path": path}))),
+                code(st.typed().fs_delete(&agent, &FsPathRequest::new(path))),
                 ErrorCode::MemoryPathInvalid
             );
             let tool = path.replacen("/mnt/memory", "/memories", 1);
@@ -128,12 +132,15 @@ fn attacks_are_refused_through_every_door_and_nothing_is_written() {
         "/memories/notes/a",
     ] {
         assert_eq!(
-            code(s.fs_write(&agent, &json!({"path": escape, "content": "x"}))),
+            code(
+                st.typed()
+                    .fs_write(&agent, &FsWriteRequest::new(escape, "x"))
+            ),
             ErrorCode::MemoryPathInvalid,
             "fs.write {escape:?}"
         );
         assert_eq!(
-            code(s.fs_list(&agent, &json!({"path": escape}))),
+            code(st.typed().fs_list(&agent, &FsPathRequest::new(escape))),
             ErrorCode::MemoryPathInvalid,
             "{escape:?}"
         );
@@ -152,21 +159,20 @@ fn attacks_are_refused_through_every_door_and_nothing_is_written() {
     assert!(st.versions(&store).is_empty());
     assert!(st.versions(&other).is_empty());
     // A file is still writable next to all of that: the refusals were about the paths.
-    s.fs_write(
-        &agent,
-        &json!({"path": "/mnt/memory/notes/ok", "content": "x"}),
-    )
-    .unwrap();
+    st.typed()
+        .fs_write(&agent, &FsWriteRequest::new("/mnt/memory/notes/ok", "x"))
+        .unwrap();
     assert_eq!(st.paths(&store), ["/ok"]);
     // A path that is valid inside the store but longer than the limit once inside the mount
     // is fine: limits apply to the store path, not to the mount prefix.
     let deep = format!("/{}", "a".repeat(31)).repeat(32);
     assert_eq!(deep.len(), 1024);
-    s.fs_write(
-        &agent,
-        &json!({"path": format!("/mnt/memory/notes{deep}"), "content": ""}),
-    )
-    .unwrap();
+    st.typed()
+        .fs_write(
+            &agent,
+            &FsWriteRequest::new(format!("/mnt/memory/notes{deep}"), ""),
+        )
+        .unwrap();
 }
 
 proptest! {
@@ -199,7 +205,7 @@ proptest! {
         let store = st.store(CreateStoreRequest::new("Notes"));
         let agent = st.session(json!([{"type": "memory_store", "memory_store_id": store}]));
         let path = format!("/mnt/memory/notes/{inner}");
-        let wrote = st.service.fs_write(&agent, &json!({"path": path, "content": "x"}));
+        let wrote = st.typed().fs_write(&agent, &FsWriteRequest::new(path, "x"));
         let valid = StorePath::check(&format!("/{inner}")).is_ok();
         match wrote {
             Ok(memory) => {

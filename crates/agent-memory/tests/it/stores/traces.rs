@@ -2,6 +2,7 @@
 //! names, descriptions or instructions.
 
 use agent_memory::{CreateStoreRequest, PiiPolicy};
+use agent_memory::{FsPathRequest, FsWriteRequest};
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
@@ -46,24 +47,27 @@ fn store_operations_trace_ids_and_codes_but_no_content_or_paths() {
         ]));
         s.sessions_system_prompt(&editor(), &json!({"session_id": agent.session}))
             .unwrap();
-        s.fs_write(
+        st.typed()
+            .fs_write(
+                &agent,
+                &FsWriteRequest::new("/mnt/memory/secretname/secretpath/b.md", "codeword plum"),
+            )
+            .unwrap();
+        st.typed()
+            .fs_read(
+                &agent,
+                &FsPathRequest::new("/mnt/memory/secretname/secretpath/b.md"),
+            )
+            .unwrap();
+        st.typed()
+            .fs_list(
+                &agent,
+                &FsPathRequest::new("/mnt/memory/secretname/secretpath"),
+            )
+            .unwrap();
+        let _ = st.typed().fs_read(
             &agent,
-            &json!({"path": "/mnt/memory/secretname/secretpath/b.md", "content": "codeword plum"}),
-        )
-        .unwrap();
-        s.fs_read(
-            &agent,
-            &json!({"path": "/mnt/memory/secretname/secretpath/b.md"}),
-        )
-        .unwrap();
-        s.fs_list(
-            &agent,
-            &json!({"path": "/mnt/memory/secretname/secretpath"}),
-        )
-        .unwrap();
-        let _ = s.fs_read(
-            &agent,
-            &json!({"path": "/mnt/memory/secretname/secretpath/zzz"}),
+            &FsPathRequest::new("/mnt/memory/secretname/secretpath/zzz"),
         );
         s.memory_tool(
             &agent,
