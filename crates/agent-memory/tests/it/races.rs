@@ -1,9 +1,12 @@
-//! R4: eight threads racing at the quota edge and at the rate-limit edge never get past either.
+//! R4: eight threads racing at the quota edge and at the rate-limit edge never get past either,
+//! half of them through a second facade over the same backend: the limits are backend state, not
+//! a facade's.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use agent_memory::ErrorCode;
+use agent_memory::{ErrorCode, MemoryService};
+use citation_verify::InMemoryPassageSource;
 use memory_core::{
     AgentMemory, AgentMemoryId, CredentialId, MemberId, MemoryText, SeededIdGenerator, WorkspaceId,
 };
@@ -13,6 +16,16 @@ use store_trait::{Backend, Owner, RememberWrite};
 use crate::{Fixture, agent, req};
 
 const THREADS: usize = 8;
+
+/// Another facade over the fixture's backend and clock (as a second service instance would be),
+/// with its own id generator.
+fn second_facade(fx: &Fixture) -> MemoryService {
+    MemoryService::builder(fx.backend.clone(), Arc::new(InMemoryPassageSource::new()))
+        .clock(fx.clock.clone())
+        .ids(Arc::new(SeededIdGenerator::new(8)))
+        .build()
+        .unwrap()
+}
 
 /// Stores `n` versions for alice straight through the backend (the facade's rate limit would
 /// make preloading take simulated days; the quota counts versions however they were written).
@@ -66,18 +79,20 @@ fn preload(fx: &Fixture, n: usize) {
 #[test]
 fn eight_threads_at_the_quota_edge_never_store_a_5001st_version() {
     let fx = Arc::new(Fixture::new());
+    let second = second_facade(&fx);
     preload(&fx, 4_990);
     let accepted = AtomicUsize::new(0);
     let full = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for t in 0..THREADS {
-            let (fx, accepted, full) = (&fx, &accepted, &full);
+            let (accepted, full) = (&accepted, &full);
+            let service = if t % 2 == 0 { &fx.service } else { &second };
             s.spawn(move || {
                 // Each thread has its own credential, so only the quota can refuse.
                 let caller = agent("alice", &format!("cred_{t}"));
                 for i in 0..5 {
                     let body = json!({"namespace": "race", "text": format!("note {t} {i}")});
-                    match fx.service.remember(&caller, &req(body.clone())) {
+                    match service.remember(&caller, &req(body.clone())) {
                         Ok(_) => accepted.fetch_add(1, Ordering::SeqCst),
                         Err(e) => {
                             assert_eq!(e.code(), ErrorCode::AgentMemoryFull);
@@ -108,16 +123,18 @@ fn eight_threads_at_the_quota_edge_never_store_a_5001st_version() {
 #[test]
 fn eight_threads_on_one_credential_never_get_a_121st_remember_in_the_hour() {
     let fx = Fixture::new();
+    let second = second_facade(&fx);
     let accepted = AtomicUsize::new(0);
     let limited = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for t in 0..THREADS {
-            let (fx, accepted, limited) = (&fx, &accepted, &limited);
+            let (accepted, limited) = (&accepted, &limited);
+            let service = if t % 2 == 0 { &fx.service } else { &second };
             s.spawn(move || {
                 let caller = agent("alice", "cred_shared");
                 for i in 0..20 {
                     let body = json!({"namespace": "race", "key": format!("k{t}"), "text": format!("note {i}")});
-                    match fx.service.remember(&caller, &req(body.clone())) {
+                    match service.remember(&caller, &req(body.clone())) {
                         Ok(_) => accepted.fetch_add(1, Ordering::SeqCst),
                         Err(e) => {
                             assert_eq!(e.code(), ErrorCode::AgentMemoryRateLimited);
