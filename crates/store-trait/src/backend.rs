@@ -183,7 +183,7 @@ pub enum Error {
 #[non_exhaustive]
 pub enum StorageFailure {
     /// Another process holds the database's lock (redb and sled open a database in one process
-    /// at a time): stop it, or wait.
+    /// at a time; SQLite's write lock stayed taken past its busy timeout): stop it, or wait.
     Locked,
     /// No space left on the device (or the disk quota, or the file-size limit, is used up).
     Full,

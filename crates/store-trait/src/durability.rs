@@ -1,6 +1,6 @@
 //! [`Durability`]: how much a durable backend syncs per write.
 
-/// How much a durable backend (redb, sled) syncs its files when a mutating call returns.
+/// How much a durable backend (redb, sled, SQLite) syncs its files when a mutating call returns.
 ///
 /// Either way a crash never corrupts the database: after a power loss or a killed process it
 /// reopens in the state of some committed write. They differ only in which committed writes

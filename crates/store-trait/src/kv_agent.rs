@@ -68,7 +68,7 @@ pub struct KvBackend<K>(K);
 
 impl<K> KvBackend<K> {
     /// The backend over `kv`.
-    pub fn new(kv: K) -> Self {
+    pub fn over(kv: K) -> Self {
         KvBackend(kv)
     }
 
@@ -375,12 +375,7 @@ impl<'a> Pending<'a> {
 type Visit<'v> = dyn FnMut(&[u8], &[u8]) -> Result<bool, Error> + 'v;
 
 /// Visits the entries under `prefix` in key order until `visit` says stop or fails.
-fn walk(
-    r: &dyn KvRead,
-    prefix: &[u8],
-    reverse: bool,
-    visit: &mut Visit<'_>,
-) -> Result<(), Error> {
+fn walk(r: &dyn KvRead, prefix: &[u8], reverse: bool, visit: &mut Visit<'_>) -> Result<(), Error> {
     let mut failed = None;
     r.range(
         prefix,

@@ -176,14 +176,14 @@ impl KvBackend<SqliteKv> {
     /// or is empty. An existing file must be a store-trait database of this build's format
     /// version, or the answer is [`Error::Format`] and the file is left as it was.
     pub fn create(path: impl AsRef<Path>, durability: Durability) -> Result<Self, Error> {
-        SqliteKv::start(path.as_ref(), durability, true).map(KvBackend::new)
+        SqliteKv::start(path.as_ref(), durability, true).map(KvBackend::over)
     }
 
     /// Opens an existing database at `path` (an error when there is no file). The file must be a
     /// store-trait database of this build's format version, or the answer is [`Error::Format`]
     /// and the file is left as it was.
     pub fn open(path: impl AsRef<Path>, durability: Durability) -> Result<Self, Error> {
-        SqliteKv::start(path.as_ref(), durability, false).map(KvBackend::new)
+        SqliteKv::start(path.as_ref(), durability, false).map(KvBackend::over)
     }
 
     /// The database file.
