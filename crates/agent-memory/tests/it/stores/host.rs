@@ -1,11 +1,14 @@
 //! Host-side operations: stores, memories, versions — each rule and error code.
 
-use agent_memory::ErrorCode;
-use agent_memory::{CreateStoreRequest, PiiPolicy};
+use agent_memory::{
+    CreateMemoryRequest, CreateStoreRequest, DeleteMemoryRequest, ErrorCode, ListVersionsRequest,
+    MemoryIdRequest, MemoryVersionId, PiiPolicy, RestoreMemoryRequest, StoreIdRequest,
+    StoreMemoryId, UpdateMemoryRequest, UpdateStoreRequest, VersionIdRequest,
+};
 use memory_core::{Role, VersionOperation, content_sha256};
 use serde_json::json;
 
-use super::{Stores, api_key, code, editor, member_with, stranger, viewer};
+use super::{Stores, api_key, code, editor, member_with, store_id, stranger, viewer};
 
 #[test]
 fn forbidden_comes_first_and_follows_roles() {
@@ -243,13 +246,15 @@ fn stores_list_pages_newest_first_with_bound_cursors() {
 #[test]
 fn stores_update_archive_and_delete() {
     let st = Stores::new();
-    let s = &st.service;
+    let s = st.typed();
     let store = st.store(CreateStoreRequest::new("Notes").description("d"));
+    let id = store_id(&store);
+    let this = StoreIdRequest::new(id.clone());
     st.clock.advance_seconds(5);
     let same = s
         .stores_update(
             &editor(),
-            &json!({"memory_store_id": store, "name": "Notes"}),
+            &UpdateStoreRequest::new(id.clone()).name("Notes"),
         )
         .unwrap();
     assert_eq!(
@@ -259,7 +264,9 @@ fn stores_update_archive_and_delete() {
     let renamed = s
         .stores_update(
             &editor(),
-            &json!({"memory_store_id": store, "name": "Notes 2", "description": ""}),
+            &UpdateStoreRequest::new(id.clone())
+                .name("Notes 2")
+                .description(""),
         )
         .unwrap();
     assert_eq!(
@@ -268,87 +275,71 @@ fn stores_update_archive_and_delete() {
     );
     assert!(renamed.updated_at > renamed.created_at);
     assert_eq!(
-        code(s.stores_update(&editor(), &json!({"memory_store_id": store, "name": ""}))),
+        code(s.stores_update(&editor(), &UpdateStoreRequest::new(id.clone()).name(""))),
         ErrorCode::MemoryInvalidRequest
     );
     assert_eq!(
         code(s.stores_update(
             &editor(),
-            &json!({"memory_store_id": "memstore_nope", "name": "x"})
+            &UpdateStoreRequest::new(store_id("memstore_nope")).name("x")
         )),
         ErrorCode::MemoryStoreNotFound
     );
     let m = st.memory(&store, "/a", "one");
+    let memory = MemoryIdRequest::new(id.clone(), m.id.clone());
     st.clock.advance_seconds(5);
-    let archived = s
-        .stores_archive(&editor(), &json!({"memory_store_id": store}))
-        .unwrap();
+    let archived = s.stores_archive(&editor(), &this).unwrap();
     let at = archived.archived_at.unwrap();
     st.clock.advance_seconds(5);
-    let again = s
-        .stores_archive(&editor(), &json!({"memory_store_id": store}))
-        .unwrap();
+    let again = s.stores_archive(&editor(), &this).unwrap();
     assert_eq!(again.archived_at, Some(at), "archiving is idempotent");
     // Archived: read-only for every write, readable as before.
     let writes = [
-        s.stores_update(&editor(), &json!({"memory_store_id": store, "name": "x"}))
+        s.stores_update(&editor(), &UpdateStoreRequest::new(id.clone()).name("x"))
             .map(|_| ()),
-        s.memories_create(
-            &editor(),
-            &json!({"memory_store_id": store, "path": "/b", "content": "x"}),
-        )
-        .map(|_| ()),
+        s.memories_create(&editor(), &CreateMemoryRequest::new(id.clone(), "/b", "x"))
+            .map(|_| ()),
         s.memories_update(
             &editor(),
-            &json!({"memory_store_id": store, "memory_id": m.id, "content": "two"}),
+            &UpdateMemoryRequest::new(id.clone(), m.id.clone()).content("two"),
         )
         .map(|_| ()),
         s.memories_delete(
             &editor(),
-            &json!({"memory_store_id": store, "memory_id": m.id}),
+            &DeleteMemoryRequest::new(id.clone(), m.id.clone()),
         )
         .map(|_| ()),
     ];
     for w in writes {
         assert_eq!(code(w), ErrorCode::MemoryStoreArchived);
     }
-    assert_eq!(
-        s.memories_get(
-            &viewer(),
-            &json!({"memory_store_id": store, "memory_id": m.id})
-        )
-        .unwrap()
-        .content,
-        "one"
-    );
+    assert_eq!(s.memories_get(&viewer(), &memory).unwrap().content, "one");
     // 413 comes before 409 archived.
     assert_eq!(
         code(s.memories_create(
             &editor(),
-            &json!({"memory_store_id": store, "path": "/b", "content": "x".repeat(102_401)})
+            &CreateMemoryRequest::new(id.clone(), "/b", "x".repeat(102_401))
         )),
         ErrorCode::MemoryTooLarge
     );
-    let deleted = s
-        .stores_delete(&editor(), &json!({"memory_store_id": store}))
-        .unwrap();
+    let deleted = s.stores_delete(&editor(), &this).unwrap();
     assert_eq!(
         serde_json::to_value(&deleted).unwrap(),
         json!({"id": store, "type": "memory_store_deleted"})
     );
     assert_eq!(
-        code(s.stores_get(&editor(), &json!({"memory_store_id": store}))),
+        code(s.stores_get(&editor(), &this)),
         ErrorCode::MemoryStoreNotFound
     );
     assert_eq!(
         code(s.versions_get(
             &editor(),
-            &json!({"memory_store_id": store, "version_id": m.version_id})
+            &VersionIdRequest::new(id.clone(), m.version_id.clone())
         )),
         ErrorCode::MemoryStoreNotFound
     );
     assert_eq!(
-        code(s.stores_delete(&editor(), &json!({"memory_store_id": store}))),
+        code(s.stores_delete(&editor(), &this)),
         ErrorCode::MemoryStoreNotFound
     );
     let events = serde_json::to_value(st.audit.records()).unwrap();
@@ -624,30 +615,33 @@ fn memories_update_no_op_precondition_rename_and_order() {
 #[test]
 fn delete_restore_and_versions() {
     let st = Stores::new();
-    let s = &st.service;
+    let s = st.typed();
     let store = st.store(CreateStoreRequest::new("Notes"));
+    let id = store_id(&store);
     let m = st.memory(&store, "/a", "one");
     let v1 = m.version_id.clone();
     st.clock.advance_seconds(1);
     let m2 = s
         .memories_update(
             &editor(),
-            &json!({"memory_store_id": store, "memory_id": m.id, "content": "two"}),
+            &UpdateMemoryRequest::new(id.clone(), m.id.clone()).content("two"),
         )
         .unwrap();
     // Delete with a failing precondition, then for real.
     assert_eq!(
-        code(s.memories_delete(
-            &editor(),
-            &json!({"memory_store_id": store, "memory_id": m.id,
-                    "precondition": {"type": "content_sha256", "content_sha256": content_sha256("one")}})
-        )),
+        code(
+            s.memories_delete(
+                &editor(),
+                &DeleteMemoryRequest::new(id.clone(), m.id.clone())
+                    .if_content_sha256(content_sha256("one"))
+            )
+        ),
         ErrorCode::MemoryPreconditionFailed
     );
     let gone = s
         .memories_delete(
             &editor(),
-            &json!({"memory_store_id": store, "memory_id": m.id}),
+            &DeleteMemoryRequest::new(id.clone(), m.id.clone()),
         )
         .unwrap();
     assert_eq!(
@@ -655,16 +649,13 @@ fn delete_restore_and_versions() {
         json!({"id": m.id, "type": "memory_deleted"})
     );
     assert_eq!(
-        code(s.memories_get(
-            &editor(),
-            &json!({"memory_store_id": store, "memory_id": m.id})
-        )),
+        code(s.memories_get(&editor(), &MemoryIdRequest::new(id.clone(), m.id.clone()))),
         ErrorCode::MemoryNotFound
     );
     assert_eq!(
         code(s.memories_delete(
             &editor(),
-            &json!({"memory_store_id": store, "memory_id": m.id})
+            &DeleteMemoryRequest::new(id.clone(), m.id.clone())
         )),
         ErrorCode::MemoryNotFound
     );
@@ -689,7 +680,7 @@ fn delete_restore_and_versions() {
     let of = s
         .versions_list(
             &editor(),
-            &json!({"memory_store_id": store, "memory_id": m.id}),
+            &ListVersionsRequest::new(id.clone()).memory_id(m.id.clone()),
         )
         .unwrap();
     assert_eq!(of.data.len(), 3);
@@ -699,16 +690,19 @@ fn delete_restore_and_versions() {
             .all(|w| (w[0].created_at, &w[0].id) > (w[1].created_at, &w[1].id))
     );
     assert_eq!(
-        code(s.versions_list(
-            &editor(),
-            &json!({"memory_store_id": store, "memory_id": "mem_nope"})
-        )),
+        code(
+            s.versions_list(
+                &editor(),
+                &ListVersionsRequest::new(id.clone())
+                    .memory_id(StoreMemoryId::parse("mem_nope").unwrap())
+            )
+        ),
         ErrorCode::MemoryNotFound
     );
     assert_eq!(
         code(s.versions_get(
             &editor(),
-            &json!({"memory_store_id": store, "version_id": "memver_nope"})
+            &VersionIdRequest::new(id.clone(), MemoryVersionId::parse("memver_nope").unwrap())
         )),
         ErrorCode::MemoryVersionNotFound
     );
@@ -716,7 +710,7 @@ fn delete_restore_and_versions() {
     assert_eq!(
         code(s.memories_restore(
             &editor(),
-            &json!({"memory_store_id": store, "memory_id": m.id, "version_id": deletion.id})
+            &RestoreMemoryRequest::new(id.clone(), m.id.clone(), deletion.id.clone())
         )),
         ErrorCode::MemoryVersionNotRestorable
     );
@@ -725,19 +719,19 @@ fn delete_restore_and_versions() {
     assert_eq!(
         code(s.memories_restore(
             &editor(),
-            &json!({"memory_store_id": store, "memory_id": m.id, "version_id": v1})
+            &RestoreMemoryRequest::new(id.clone(), m.id.clone(), v1.clone())
         )),
         ErrorCode::MemoryPathConflict
     );
     s.memories_delete(
         &editor(),
-        &json!({"memory_store_id": store, "memory_id": squatter.id}),
+        &DeleteMemoryRequest::new(id.clone(), squatter.id.clone()),
     )
     .unwrap();
     let back = s
         .memories_restore(
             &editor(),
-            &json!({"memory_store_id": store, "memory_id": m.id, "version_id": v1}),
+            &RestoreMemoryRequest::new(id.clone(), m.id.clone(), v1.clone()),
         )
         .unwrap();
     assert_eq!(
@@ -750,7 +744,7 @@ fn delete_restore_and_versions() {
     let count = st.versions(&store).len();
     s.memories_restore(
         &editor(),
-        &json!({"memory_store_id": store, "memory_id": m.id, "version_id": v1}),
+        &RestoreMemoryRequest::new(id.clone(), m.id.clone(), v1.clone()),
     )
     .unwrap();
     assert_eq!(st.versions(&store).len(), count);
@@ -758,7 +752,7 @@ fn delete_restore_and_versions() {
     let again = s
         .memories_restore(
             &editor(),
-            &json!({"memory_store_id": store, "memory_id": m.id, "version_id": m2.version_id}),
+            &RestoreMemoryRequest::new(id.clone(), m.id.clone(), m2.version_id.clone()),
         )
         .unwrap();
     assert_eq!(again.content, "two");
@@ -767,16 +761,13 @@ fn delete_restore_and_versions() {
     assert_eq!(
         code(s.versions_redact(
             &editor(),
-            &json!({"memory_store_id": store, "version_id": again.version_id})
+            &VersionIdRequest::new(id.clone(), again.version_id.clone())
         )),
         ErrorCode::MemoryVersionIsCurrent
     );
     st.clock.advance_seconds(3);
     let red = s
-        .versions_redact(
-            &editor(),
-            &json!({"memory_store_id": store, "version_id": v1}),
-        )
+        .versions_redact(&editor(), &VersionIdRequest::new(id.clone(), v1.clone()))
         .unwrap();
     assert!(red.redacted_at.is_some());
     assert_eq!(
@@ -790,32 +781,26 @@ fn delete_restore_and_versions() {
     );
     st.clock.advance_seconds(3);
     let twice = s
-        .versions_redact(
-            &editor(),
-            &json!({"memory_store_id": store, "version_id": v1}),
-        )
+        .versions_redact(&editor(), &VersionIdRequest::new(id.clone(), v1.clone()))
         .unwrap();
     assert_eq!(twice.redacted_at, red.redacted_at, "idempotent");
     assert_eq!(
-        s.versions_get(
-            &viewer(),
-            &json!({"memory_store_id": store, "version_id": v1})
-        )
-        .unwrap()
-        .redacted_at,
+        s.versions_get(&viewer(), &VersionIdRequest::new(id.clone(), v1.clone()))
+            .unwrap()
+            .redacted_at,
         red.redacted_at
     );
     assert_eq!(
         code(s.memories_restore(
             &editor(),
-            &json!({"memory_store_id": store, "memory_id": m.id, "version_id": v1})
+            &RestoreMemoryRequest::new(id.clone(), m.id.clone(), v1.clone())
         )),
         ErrorCode::MemoryVersionRedacted
     );
     assert_eq!(
         code(s.versions_redact(
             &editor(),
-            &json!({"memory_store_id": store, "version_id": "memver_nope"})
+            &VersionIdRequest::new(id.clone(), MemoryVersionId::parse("memver_nope").unwrap())
         )),
         ErrorCode::MemoryVersionNotFound
     );

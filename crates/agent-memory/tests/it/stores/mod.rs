@@ -23,9 +23,8 @@ use agent_memory::{
 use memory_core::session::{FsListing, FsRead, TextAnswer};
 use memory_core::store::Page;
 use memory_core::{
-    MemberId, MemoryDeleted, MemoryStore, MemoryStoreDeleted, MemoryVersion, Role,
-    SeededIdGenerator, Session, SessionId, StoreMemory, StoreMemoryMetadata, Timestamp,
-    WorkspaceId,
+    MemberId, MemoryStore, MemoryStoreDeleted, MemoryVersion, Role, SeededIdGenerator, Session,
+    SessionId, StoreMemory, StoreMemoryMetadata, Timestamp, WorkspaceId,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -86,8 +85,6 @@ json_ops! {
     memories_get: MemoriesGet, Store -> StoreMemory;
     memories_list: MemoriesList, Store -> Page<StoreMemoryMetadata>;
     memories_update: MemoriesUpdate, Store -> StoreMemory;
-    memories_delete: MemoriesDelete, Store -> MemoryDeleted;
-    memories_restore: MemoriesRestore, Store -> StoreMemory;
     versions_list: VersionsList, Store -> Page<MemoryVersion>;
     versions_get: VersionsGet, Store -> MemoryVersion;
     versions_redact: VersionsRedact, Store -> MemoryVersion;
