@@ -129,3 +129,15 @@ impl Replay {
         Ok(SessionCaller { workspace, session })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_store_op_but_vacuum_is_an_operation_of_the_json_edge() {
+        for op in STORE_OPS.iter().filter(|op| **op != "vacuum") {
+            assert!(json::Operation::from_name(op).is_some(), "{op}");
+        }
+    }
+}
