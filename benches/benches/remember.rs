@@ -16,11 +16,13 @@ use std::io::{Seek, SeekFrom, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
-use agent_memory::{AgentCaller, AgentCredential, ManualClock, MemberCaller, MemoryService};
+use agent_memory::{
+    AgentCaller, AgentCredential, ManualClock, MemberCaller, MemoryService, RememberRequest,
+    SettingsPatch,
+};
 use citation_verify::{InMemoryPassageSource, Passage};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use memory_core::{ContextBinding, CredentialId, MemberId, Role, Scope, Timestamp, WorkspaceId};
-use serde_json::json;
 use store_trait::{Backend, Durability, RedbBackend, SledBackend};
 
 struct Writer {
@@ -50,7 +52,10 @@ impl Writer {
             role: Role::Owner,
         };
         service
-            .settings_put(&owner, &json!({"agentMemoriesEnabled": true}))
+            .settings_put(
+                &owner,
+                &SettingsPatch::default().agent_memories_enabled(true),
+            )
             .unwrap();
         Writer {
             service,
@@ -75,12 +80,12 @@ impl Writer {
             scopes: vec![Scope::MemoryRead, Scope::MemoryWrite],
             binding: ContextBinding::Unbound,
         });
-        let body = json!({
-            "namespace": "prefs",
-            "key": format!("k{}", n % 2),
-            "text": format!("Reply tersely, note {n}; reach me at dana{n}@example.com or 050-123-4567"),
-            "citations": ["p1"],
-        });
+        let body = RememberRequest::new(
+            "prefs",
+            format!("Reply tersely, note {n}; reach me at dana{n}@example.com or 050-123-4567"),
+        )
+        .key(format!("k{}", n % 2))
+        .citations(["p1"]);
         self.service
             .remember(&caller, &body)
             .expect("the write is accepted");

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use agent_memory::{
     AgentCaller, AgentCredential, Embedder, ManualClock, MemberCaller, MemoryService,
+    RecallRequest, SettingsPatch,
 };
 use citation_verify::{Entity, InMemoryPassageSource, Passage};
 use fusion_rank::TermStats;
@@ -14,7 +15,6 @@ use memory_core::{
     AgentMemory, AgentMemoryId, Citation, ContextBinding, CredentialId, MemberId, MemoryText,
     RankingData, Role, Scope, SeededIdGenerator, StoredEmbedding, Timestamp, WorkspaceId,
 };
-use serde_json::json;
 use store_trait::{Backend, Owner, RememberWrite};
 
 /// Alice's memories.
@@ -29,7 +29,7 @@ pub struct World {
     /// Alice's agent.
     pub caller: AgentCaller,
     /// The recall request body.
-    pub query: serde_json::Value,
+    pub query: RecallRequest,
 }
 
 /// Stores `record` as a remember would, without the facade's limits.
@@ -172,7 +172,9 @@ pub fn world(
     service
         .settings_put(
             &owner,
-            &json!({"agentMemoriesEnabled": true, "retentionDays": 365}),
+            &SettingsPatch::default()
+                .agent_memories_enabled(true)
+                .retention_days(365),
         )
         .unwrap();
     let caller = AgentCaller::Resolved(AgentCredential {
@@ -185,7 +187,12 @@ pub fn world(
         scopes: vec![Scope::MemoryRead, Scope::MemoryWrite],
         binding: ContextBinding::Unbound,
     });
-    let query = json!({"query": format!("{} {} entity", crate::recall_query(&vocabulary), vocabulary[7]), "limit": 10});
+    let query = RecallRequest::new(format!(
+        "{} {} entity",
+        crate::recall_query(&vocabulary),
+        vocabulary[7]
+    ))
+    .limit(10);
     World {
         service,
         caller,

@@ -22,13 +22,19 @@ fn governance_events_are_recorded_without_content() {
         )
         .unwrap();
     fx.service
-        .remember(&alice, &req(json!({"namespace": "secretns", "text": secret})))
+        .remember(
+            &alice,
+            &req(json!({"namespace": "secretns", "text": secret})),
+        )
         .unwrap();
     fx.service
         .member_delete(&member("alice"), &req(json!({})))
         .unwrap();
     fx.service
-        .remember(&alice, &req(json!({"namespace": "secretns", "text": secret})))
+        .remember(
+            &alice,
+            &req(json!({"namespace": "secretns", "text": secret})),
+        )
         .unwrap();
     fx.service.owner_delete_all(&owner()).unwrap();
     fx.service

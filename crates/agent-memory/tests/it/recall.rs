@@ -74,7 +74,9 @@ fn memories_embedded_by_another_model_sit_out_the_semantic_ranker() {
             &req(json!({"namespace": "n", "text": "prefers bullet lists"})),
         )
         .unwrap();
-    let found = other.recall(&alice, &req(json!({"query": "bullet"}))).unwrap();
+    let found = other
+        .recall(&alice, &req(json!({"query": "bullet"})))
+        .unwrap();
     assert!(!found.semantic_skipped);
     let ranks = |id: &memory_core::AgentMemoryId| {
         found
@@ -168,7 +170,9 @@ fn reembed_gives_every_version_of_the_member_the_current_model() {
     remember(
         &hashing,
         &alice,
-        req(json!({"namespace": "prefs", "key": "tone", "text": "prefers bullet lists, short ones"})),
+        req(
+            json!({"namespace": "prefs", "key": "tone", "text": "prefers bullet lists, short ones"}),
+        ),
     );
     remember(
         &hashing,
@@ -221,7 +225,9 @@ fn reembed_gives_every_version_of_the_member_the_current_model() {
     assert_eq!(other.stale_embeddings(&bob_member).unwrap(), 1);
 
     // Every version now takes part in the semantic ranker, the superseded one at its asOf.
-    let found = other.recall(&alice, &req(json!({"query": "bullet"}))).unwrap();
+    let found = other
+        .recall(&alice, &req(json!({"query": "bullet"})))
+        .unwrap();
     assert!(found.memories.iter().all(|m| m.ranks.semantic.is_some()));
     let past = other
         .recall(

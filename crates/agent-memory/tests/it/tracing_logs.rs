@@ -62,7 +62,10 @@ fn traces_carry_ids_counts_and_codes_but_no_content() {
             )
             .unwrap();
         fx.service
-            .recall(&alice, &req(json!({"query": "what is the marmalade codeword"})))
+            .recall(
+                &alice,
+                &req(json!({"query": "what is the marmalade codeword"})),
+            )
             .unwrap();
         fx.service
             .list(&alice, &req(json!({"namespace": "secretns"})))
