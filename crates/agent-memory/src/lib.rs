@@ -45,6 +45,19 @@
 //! assert_eq!(found.memories[0].view.id, stored.memory.id);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Crate features
+//!
+//! All off by default; each adds a backend or the model to what this crate re-exports, so that
+//! a host declares `agent-memory` and nothing else (see [`backends`]).
+//!
+//! - `redb`: `backends::RedbBackend`, one redb database file.
+//! - `sled`: `backends::SledBackend`, a sled 0.34 database directory.
+//! - `postgres`: `backends::PostgresBackend`, a PostgreSQL database shared by many service
+//!   instances. The one feature that brings network code (the PostgreSQL client and its tokio
+//!   runtime) into the dependency tree; without it the tree opens no socket.
+//! - `candle`: `CandleEmbedder`, a local BERT-style sentence-embedding model read from a
+//!   directory (nothing is downloaded).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
