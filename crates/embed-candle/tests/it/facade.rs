@@ -14,7 +14,6 @@ use memory_core::{
     AgentMemory, AgentMemoryId, ContextBinding, CredentialId, MemberId, MemoryText, RankingData,
     Role, Scope, SeededIdGenerator, StoredEmbedding, Timestamp, WorkspaceId,
 };
-use serde_json::json;
 use store_trait::{Backend, InMemoryBackend, Owner, RememberWrite};
 
 use crate::minilm;
@@ -55,7 +54,10 @@ fn service(
         role: Role::Owner,
     };
     service
-        .settings_put(&owner, &json!({"agentMemoriesEnabled": true}))
+        .settings_put(
+            &owner,
+            &agent_memory::SettingsPatch::default().agent_memories_enabled(true),
+        )
         .unwrap();
     service
 }
@@ -158,7 +160,7 @@ fn recall_over_300_candidates_with_the_model_stays_within_the_semantic_budget() 
     load_300(&backend, &model);
     let clock = Arc::new(ManualClock::new(start().plus_seconds(400)));
     let service = service(backend, clock, model.clone(), SEMANTIC_BUDGET);
-    let query = json!({"query": "what waits for lawyers", "limit": 10});
+    let query = agent_memory::RecallRequest::new("what waits for lawyers").limit(10);
     let mut slowest = Duration::ZERO;
     for _ in 0..5 {
         let began = Instant::now();
@@ -200,7 +202,7 @@ fn a_budget_too_short_for_the_model_skips_the_semantic_stage_and_still_ranks() {
     let found = service
         .recall(
             &agent(),
-            &json!({"query": "the design review is due on Friday"}),
+            &agent_memory::RecallRequest::new("the design review is due on Friday"),
         )
         .unwrap();
     let took = began.elapsed();
@@ -221,7 +223,7 @@ fn a_memory_is_found_by_what_it_means() {
         "Use metric units in every report",
         "Invoices from Acme go to the finance mailbox",
     ];
-    let query = json!({"query": "how should I format my answers?"});
+    let query = agent_memory::RecallRequest::new("how should I format my answers?");
     let mut semantic_ranks = Vec::new();
     for embedder in [model as Arc<dyn Embedder>, Arc::new(HashingEmbedder::new())] {
         let clock = Arc::new(ManualClock::new(start()));
@@ -234,7 +236,10 @@ fn a_memory_is_found_by_what_it_means() {
         for note in notes {
             clock.advance_seconds(60);
             service
-                .remember(&agent(), &json!({"namespace": "notes", "text": note}))
+                .remember(
+                    &agent(),
+                    &agent_memory::RememberRequest::new("notes", note.to_string()),
+                )
                 .unwrap();
         }
         let found = service.recall(&agent(), &query).unwrap();
