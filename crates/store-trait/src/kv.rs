@@ -4,6 +4,11 @@
 //! atomically — and gets the trait through
 //! [`impl_store_backend!`](crate::impl_store_backend).
 //!
+//! A backend that is nothing but a key space (SQLite, the in-memory backend) gets this trait and
+//! [`Backend`](crate::Backend) from [`KvBackend`](crate::KvBackend), whose agent-memory half
+//! lives in `crate::kv_agent`; redb, sled and PostgreSQL keep their own agent-memory tables and
+//! invoke the macro.
+//!
 //! The module is public for backends in other crates (`store-postgres`): [`Kv`], [`KvRead`],
 //! [`KvOp`] and [`Decided`] are what such a backend implements, and the exported macro
 //! `store_trait::impl_store_backend!` is what it invokes. The functions the macro calls are
@@ -23,6 +28,8 @@
 //! | `O` | store id, order(`created_at`), version id | memory id |
 //! | `H` | store id, memory id, order(`created_at`), version id | empty |
 //! | `N` | session id | the session (JSON) |
+//!
+//! Lower-case kinds are those of agent memories (see `crate::kv_agent`).
 //!
 //! `order(t)` is the instant's milliseconds with the sign bit flipped, big-endian, so byte order
 //! is time order; paths and the trailing version ids are raw bytes, so byte order is the list
@@ -1153,4 +1160,5 @@ macro_rules! impl_store_backend {
         $crate::impl_store_backend!(impl[] $ty);
     };
 }
+#[cfg(any(feature = "redb", feature = "sled"))]
 pub(crate) use crate::impl_store_backend;
