@@ -24,6 +24,9 @@ impl JsonLinesAuditSink {
             .create(true)
             .append(true)
             .open(path)
+            // Classified as the database's failures are: a home on a read-only mount answers
+            // STORAGE_READ_ONLY (exit 5) here when its database opened for reading.
+            .map_err(|e| store_trait::Error::io("opening the audit log", e))
             .with_context(|| format!("opening the audit log {}", path.display()))?;
         Ok(JsonLinesAuditSink {
             file: Mutex::new(file),

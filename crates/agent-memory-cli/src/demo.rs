@@ -21,7 +21,7 @@ use crate::local::Local;
 #[derive(Debug, clap::Args)]
 pub(crate) struct DemoArgs {
     /// The embedded database to run the tour on.
-    #[arg(long, value_enum, default_value_t = BackendKind::Redb)]
+    #[arg(long, value_enum, default_value_t = BackendKind::Sqlite)]
     backend: BackendKind,
     #[command(flatten)]
     embedder: crate::embedder::EmbedderArgs,

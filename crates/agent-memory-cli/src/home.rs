@@ -3,6 +3,8 @@
 //!
 //! ```text
 //! <home>/config.json    workspace, member and credential ids, backend kind, creation time
+//! <home>/memory.sqlite  the SQLite database file (backend sqlite, the default), with its
+//!                       memory.sqlite-wal and memory.sqlite-shm while a process has it open, or
 //! <home>/memory.redb    the redb database file (backend redb), or
 //! <home>/memory.sled/   the sled database directory (backend sled)
 //! <home>/passages.json  passages stored with `agent-memory passage put` (for citations)
@@ -21,11 +23,13 @@ pub(crate) const DEFAULT_HOME: &str = ".agent-memory";
 const CONFIG_FORMAT: u32 = 1;
 
 /// Which embedded database stores the memories.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum BackendKind {
-    /// redb: ACID, a real fsync per commit, a stable file format. The default.
-    #[default]
+    /// SQLite (WAL): one file that any number of processes (`mcp`, `mount`, the CLI) open at
+    /// once, an fsync per commit, limits that hold across the processes. The default of `init`.
+    Sqlite,
+    /// redb: ACID, a real fsync per commit, a stable file format; one process at a time.
     Redb,
     /// sled 0.34: crash-consistent, but its flush is `sync_file_range`, not `fsync`, so an
     /// acknowledged write may be lost on power loss or an operating-system crash.
@@ -39,6 +43,7 @@ impl BackendKind {
     /// The name used on the command line and in `config.json`.
     pub(crate) fn name(self) -> &'static str {
         match self {
+            BackendKind::Sqlite => "sqlite",
             BackendKind::Redb => "redb",
             BackendKind::Sled => "sled",
             BackendKind::Postgres => "postgres",
@@ -116,9 +121,10 @@ impl Home {
         self.root.join("config.json")
     }
 
-    /// The database file (redb) or directory (sled).
+    /// The database file (SQLite, redb) or directory (sled).
     pub(crate) fn database_path(&self, backend: BackendKind) -> PathBuf {
         match backend {
+            BackendKind::Sqlite => self.root.join("memory.sqlite"),
             BackendKind::Redb => self.root.join("memory.redb"),
             BackendKind::Sled => self.root.join("memory.sled"),
             // Not a path: where the URL comes from (the URL may hold a password).
@@ -181,7 +187,8 @@ pub(crate) fn write_atomically(path: &Path, contents: &str) -> anyhow::Result<()
 }
 
 /// Refuses `path` unless it can hold a new `backend` database: it does not exist yet, or it is an
-/// empty file (redb) or an empty directory (sled). Replay and the demo start from nothing.
+/// empty file (SQLite, redb) or an empty directory (sled). Replay, the demo and `migrate` start
+/// from nothing.
 pub(crate) fn require_unused_database(path: &Path, backend: BackendKind) -> anyhow::Result<()> {
     // A PostgreSQL database is no file of the home: its workspace ids are new, and replay runs
     // in a throw-away schema of its own.
@@ -192,7 +199,7 @@ pub(crate) fn require_unused_database(path: &Path, backend: BackendKind) -> anyh
         return Ok(());
     };
     let empty = match backend {
-        BackendKind::Redb => meta.is_file() && meta.len() == 0,
+        BackendKind::Sqlite | BackendKind::Redb => meta.is_file() && meta.len() == 0,
         BackendKind::Sled => {
             meta.is_dir()
                 && std::fs::read_dir(path)
@@ -204,7 +211,7 @@ pub(crate) fn require_unused_database(path: &Path, backend: BackendKind) -> anyh
     };
     if !empty {
         let what = match backend {
-            BackendKind::Redb => "a new or empty file",
+            BackendKind::Sqlite | BackendKind::Redb => "a new or empty file",
             BackendKind::Sled | BackendKind::Postgres => "a new or empty directory",
         };
         bail!(

@@ -12,13 +12,13 @@ use agent_memory::{
 use anyhow::{Context, bail};
 use citation_verify::{InMemoryPassageSource, Passage};
 use memory_core::{ContextBinding, CredentialId, MemberId, Role, Scope, Settings, WorkspaceId};
-use store_trait::{Backend, Durability, RedbBackend, SledBackend, StoreBackend};
+use store_trait::{Backend, Durability, RedbBackend, SledBackend, SqliteBackend, StoreBackend};
 
 use crate::audit_log::JsonLinesAuditSink;
 use crate::home::{BackendKind, Config, Home, require_unused_database, write_atomically};
 
 /// A database that keeps both agent memories and memory stores, so that one handle (one open
-/// redb file, one sled directory) serves both facades.
+/// SQLite or redb file, one sled directory) serves both facades.
 pub(crate) trait LocalBackend: Backend + StoreBackend {}
 
 impl<T: Backend + StoreBackend + ?Sized> LocalBackend for T {}
@@ -79,6 +79,21 @@ pub(crate) fn open_backend(
     // Every acknowledged command is on disk: the CLI's writes are few and a person is waiting
     // for exactly one of them.
     let opened: Arc<dyn LocalBackend> = match backend {
+        BackendKind::Sqlite if create => {
+            Arc::new(SqliteBackend::create(path, Durability::Immediate).with_context(context)?)
+        }
+        BackendKind::Sqlite => match SqliteBackend::open(path, Durability::Immediate) {
+            Ok(opened) => Arc::new(opened),
+            // A file SQLite cannot open for writing (a read-only mount, no permission) is still
+            // read; its writes then answer STORAGE_READ_ONLY.
+            Err(err @ store_trait::Error::Storage { .. }) => {
+                match SqliteBackend::open_read_only(path) {
+                    Ok(opened) => Arc::new(opened),
+                    Err(_) => return Err(anyhow::Error::new(err).context(context())),
+                }
+            }
+            Err(err) => return Err(anyhow::Error::new(err).context(context())),
+        },
         BackendKind::Redb if create => {
             Arc::new(RedbBackend::create(path, Durability::Immediate).with_context(context)?)
         }
@@ -97,9 +112,10 @@ pub(crate) fn open_backend(
 /// `export`), so that a home on a read-only mount or in a backup can still be read. redb opens
 /// read-only (a file another process has open stays `STORAGE_LOCKED`); a file that needs a repair
 /// after a crash, which only a writer can do, is opened read-write as before. sled 0.34 has no
-/// read-only mode (it locks and writes its directory on every open), nor does the PostgreSQL
-/// backend need one: both open as usual, and a sled home on a read-only file system answers
-/// `STORAGE_READ_ONLY`.
+/// read-only mode (it locks and writes its directory on every open), nor do SQLite (whose
+/// readers never wait for a writer in another process, and which reads a file it may not write)
+/// and the PostgreSQL backend need one: they open as usual, and a sled home on a read-only file
+/// system answers `STORAGE_READ_ONLY`.
 pub(crate) fn open_backend_read_only(
     backend: BackendKind,
     path: &std::path::Path,

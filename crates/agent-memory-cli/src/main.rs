@@ -38,8 +38,9 @@ Exit status:
      Any other failure (no workspace yet, a used replay database, unreadable files) prints
      `error: message`.
   2  a usage error, or a replay line that could not be executed
-  3  STORAGE_LOCKED: the database is open in another process (an `agent-memory mcp` or
-     `mount` on the same home, say); stop it, or wait for it, and run the command again
+  3  STORAGE_LOCKED: the database is held by another process: a redb or sled home open in
+     an `agent-memory mcp` or `mount`, say, or a SQLite home whose writer did not let go
+     within 5 s; stop it, or wait for it, and run the command again
   4  STORAGE_FULL: no space left on the device under the database (or the disk quota or
      file-size limit is used up); free space and run the command again
   5  STORAGE_READ_ONLY: the database cannot be written (a read-only file system or mount, no
@@ -137,10 +138,12 @@ enum Command {
 /// Arguments of `agent-memory init`.
 #[derive(Debug, clap::Args)]
 struct InitArgs {
-    /// The database. redb (default): ACID, an fsync per commit, stable file format.
-    /// sled 0.34: crash-consistent, but an acknowledged write may be lost on power loss.
-    /// postgres: the database at --database-url, shared by every instance that uses it.
-    #[arg(long, value_enum, default_value_t = BackendKind::Redb)]
+    /// The database. sqlite (default): one file that the mcp, mount and CLI processes share at
+    /// once, an fsync per commit. redb: ACID, an fsync per commit, one process at a time.
+    /// sled 0.34: crash-consistent, but an acknowledged write may be lost on power loss; one
+    /// process at a time. postgres: the database at --database-url, shared by every instance
+    /// that uses it.
+    #[arg(long, value_enum, default_value_t = BackendKind::Sqlite)]
     backend: BackendKind,
     #[command(flatten)]
     out: commands::JsonFlag,

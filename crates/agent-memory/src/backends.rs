@@ -9,6 +9,7 @@
 //! |------------|-------------------|------------|
 //! | `redb`     | `RedbBackend`     | one redb database file; one fsync per commit with [`Durability::Immediate`] |
 //! | `sled`     | `SledBackend`     | a sled 0.34 database directory |
+//! | `sqlite`   | `SqliteBackend`   | one SQLite database file (WAL) that several processes open at once, with limits held across them |
 //! | `postgres` | `PostgresBackend` | a PostgreSQL database that several service instances share, with limits held across processes |
 //!
 //! `postgres` is the one feature that brings network code into a host's build: the PostgreSQL
@@ -33,6 +34,9 @@ pub use store_trait::RedbBackend;
 
 #[cfg(feature = "sled")]
 pub use store_trait::SledBackend;
+
+#[cfg(feature = "sqlite")]
+pub use store_trait::SqliteBackend;
 
 #[cfg(feature = "postgres")]
 pub use store_postgres::PostgresBackend;

@@ -53,6 +53,8 @@
 //!
 //! - `redb`: `backends::RedbBackend`, one redb database file.
 //! - `sled`: `backends::SledBackend`, a sled 0.34 database directory.
+//! - `sqlite`: `backends::SqliteBackend`, one SQLite database file (WAL) that several processes
+//!   open at once, with the rate limit and the quota held across them.
 //! - `postgres`: `backends::PostgresBackend`, a PostgreSQL database shared by many service
 //!   instances. The one feature that brings network code (the PostgreSQL client and its tokio
 //!   runtime) into the dependency tree; without it the tree opens no socket.

@@ -58,6 +58,8 @@ pub struct SqliteKv {
     readers: Mutex<Vec<Connection>>,
     path: PathBuf,
     durability: Durability,
+    /// How read connections are opened (never with `create`).
+    access: Access,
 }
 
 impl fmt::Debug for SqliteKv {
@@ -133,13 +135,52 @@ fn inspect(conn: &Connection) -> Result<Found, Error> {
     }
 }
 
+/// How connections to the file are opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Access {
+    /// Reads and writes; `create` allows a new file.
+    ReadWrite { create: bool },
+    /// Reads only, sharing the WAL with writers in other processes.
+    ReadOnly,
+    /// Reads only, the file taken as immutable: for a WAL database whose directory cannot be
+    /// written (a read-only mount, a backup), where SQLite cannot create the shared-memory
+    /// file and no other process can be writing.
+    Immutable,
+}
+
 /// A connection to `path` with the busy timeout set and nothing written yet.
-fn connect(path: &Path, create: bool) -> Result<Connection, Error> {
-    let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    if create {
-        flags |= OpenFlags::SQLITE_OPEN_CREATE;
+fn connect(path: &Path, access: Access) -> Result<Connection, Error> {
+    let flags = OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = match access {
+        Access::ReadWrite { create } => {
+            let mut flags = flags | OpenFlags::SQLITE_OPEN_READ_WRITE;
+            if create {
+                flags |= OpenFlags::SQLITE_OPEN_CREATE;
+            }
+            Connection::open_with_flags(path, flags)
+        }
+        Access::ReadOnly => {
+            Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_READ_ONLY)
+        }
+        Access::Immutable => {
+            // A URI names the file: `%`, `?` and `#` are escaped so that no path is misread.
+            let mut uri = String::from("file:");
+            for c in path.to_string_lossy().chars() {
+                match c {
+                    '%' => uri.push_str("%25"),
+                    '?' => uri.push_str("%3f"),
+                    '#' => uri.push_str("%23"),
+                    c => uri.push(c),
+                }
+            }
+            uri.push_str("?immutable=1");
+            Connection::open_with_flags(
+                uri,
+                flags | OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
+            )
+        }
     }
-    let conn = Connection::open_with_flags(path, flags).map_err(sqlite_error)?;
+    .map_err(sqlite_error)?;
     conn.busy_timeout(BUSY_TIMEOUT).map_err(sqlite_error)?;
     Ok(conn)
 }
@@ -186,6 +227,24 @@ impl KvBackend<SqliteKv> {
         SqliteKv::start(path.as_ref(), durability, false).map(KvBackend::over)
     }
 
+    /// Opens an existing database for reading only: every write answers a
+    /// [`StorageFailure::ReadOnly`] error. Readers still share the WAL with writers in other
+    /// processes. When SQLite cannot open the file so (its directory cannot be written: a
+    /// read-only mount, a backup) and no write-ahead log holds commits, the file is read as
+    /// immutable, since no process can be writing it.
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<Self, Error> {
+        let path = path.as_ref();
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        match SqliteKv::start_with(path, Durability::Immediate, Access::ReadOnly) {
+            Err(Error::Storage { .. }) if file_size(Path::new(&wal)) == 0 => {
+                SqliteKv::start_with(path, Durability::Immediate, Access::Immutable)
+            }
+            opened => opened,
+        }
+        .map(KvBackend::over)
+    }
+
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.kv().path
@@ -199,10 +258,14 @@ impl KvBackend<SqliteKv> {
 
 impl SqliteKv {
     fn start(path: &Path, durability: Durability, create: bool) -> Result<Self, Error> {
-        let mut conn = connect(path, create)?;
+        Self::start_with(path, durability, Access::ReadWrite { create })
+    }
+
+    fn start_with(path: &Path, durability: Durability, access: Access) -> Result<Self, Error> {
+        let mut conn = connect(path, access)?;
         // Read first: a foreign file must be refused before anything writes to it.
         if let Found::Nothing = inspect(&conn)? {
-            if !create {
+            if access != (Access::ReadWrite { create: true }) {
                 return Err(no_format_record());
             }
             let mode: String = conn
@@ -236,6 +299,10 @@ impl SqliteKv {
             readers: Mutex::new(Vec::new()),
             path: path.to_owned(),
             durability,
+            access: match access {
+                Access::ReadWrite { .. } => Access::ReadWrite { create: false },
+                other => other,
+            },
         })
     }
 
@@ -248,7 +315,7 @@ impl SqliteKv {
         match idle {
             Some(conn) => Ok(conn),
             None => {
-                let conn = connect(&self.path, false)?;
+                let conn = connect(&self.path, self.access)?;
                 configure(&conn, self.durability)?;
                 Ok(conn)
             }

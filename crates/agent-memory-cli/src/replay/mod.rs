@@ -33,7 +33,7 @@ pub(crate) struct ReplayArgs {
     /// The scenario file; `-` or nothing reads standard input.
     file: Option<std::path::PathBuf>,
     /// Run on the embedded database at PATH instead of in memory. It must be new or empty (an
-    /// empty file for redb, an empty directory for sled): replay refuses a used one.
+    /// empty file for redb and sqlite, an empty directory for sled): replay refuses a used one.
     #[arg(long, value_name = "PATH")]
     db: Option<std::path::PathBuf>,
     /// The embedded database `--db` names; or `postgres`: run in a throw-away schema of the

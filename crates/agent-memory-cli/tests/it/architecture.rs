@@ -235,6 +235,7 @@ fn the_facades_features_add_network_code_through_the_postgres_backend_only() {
     let graph = Graph::load(&[
         "agent-memory/redb",
         "agent-memory/sled",
+        "agent-memory/sqlite",
         "agent-memory/postgres",
         "agent-memory/candle",
     ]);

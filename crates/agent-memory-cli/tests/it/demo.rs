@@ -14,7 +14,7 @@ fn the_demo_tells_the_story_in_a_temporary_directory() {
     let (status, stdout, stderr) = run_cli_with(&["demo"], "", Some(scratch.path()), &env);
     assert_eq!(status, 0, "stderr: {stderr}");
     for expected in [
-        "fresh redb database",
+        "fresh sqlite database",
         "masked: email ×1, phone ×1",
         "stored text: Dana prefers mail at [EMAIL]; call [PHONE] only if urgent",
         "superseded: the key's previous version",

@@ -75,8 +75,8 @@ fn lifecycle(backend: &str) {
     assert_eq!(init["settings"]["agentMemoriesEnabled"], true);
     let database = home.path().join(format!("memory.{backend}"));
     match backend {
-        "redb" => assert!(database.is_file(), "{database:?} is the redb file"),
-        _ => assert!(database.is_dir(), "{database:?} is the sled directory"),
+        "sled" => assert!(database.is_dir(), "{database:?} is the sled directory"),
+        _ => assert!(database.is_file(), "{database:?} is the {backend} file"),
     }
 
     let first = home.json(&[
@@ -167,7 +167,12 @@ fn lifecycle(backend: &str) {
 }
 
 #[test]
-fn lifecycle_on_redb_the_default_backend() {
+fn lifecycle_on_sqlite_the_default_backend() {
+    lifecycle("sqlite");
+}
+
+#[test]
+fn lifecycle_on_redb() {
     lifecycle("redb");
 }
 
@@ -177,14 +182,14 @@ fn lifecycle_on_sled() {
 }
 
 #[test]
-fn init_defaults_to_redb_and_refuses_to_run_twice() {
+fn init_defaults_to_sqlite_and_refuses_to_run_twice() {
     let home = LocalHome::new();
     let out = home.ok(&["init"]);
     assert!(
-        out.contains("(redb)") && out.contains("credential:"),
+        out.contains("(sqlite)") && out.contains("credential:"),
         "{out}"
     );
-    assert!(home.path().join("memory.redb").is_file());
+    assert!(home.path().join("memory.sqlite").is_file());
     let config = std::fs::read_to_string(home.path().join("config.json")).unwrap();
     let (status, _, stderr) = home.run(&["init", "--backend", "sled"]);
     assert_eq!(status, 1);

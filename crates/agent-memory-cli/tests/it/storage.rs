@@ -1,5 +1,5 @@
-//! Storage failures a person can act on: a database another process holds (exit 3), a full
-//! disk (exit 4), a read-only home (exit 5; `list`, `recall` and `export` still read it), each
+//! Storage failures a person can act on: a redb or sled database another process holds (exit 3;
+//! a SQLite home is shared, see `shared_home`), a full disk (exit 4), a read-only home (exit 5; `list`, `recall` and `export` still read it), each
 //! with its stable code, and with `--json` the error body on stdout.
 
 use std::path::Path;
@@ -36,9 +36,11 @@ fn body(stdout: &str) -> Value {
 }
 
 #[test]
-fn a_home_another_process_holds_is_exit_3_storage_locked() {
+fn a_redb_home_another_process_holds_is_exit_3_storage_locked() {
     let home = LocalHome::new();
-    home.ok(&["init"]);
+    // redb and sled are single-process databases: homes created on them before SQLite was the
+    // default keep answering so.
+    home.ok(&["init", "--backend", "redb"]);
     home.ok(&["remember", "-n", "prefs", "Reply tersely."]);
     // The MCP server holds the database until its stdin closes.
     let mut server = Command::new(BIN)
@@ -74,9 +76,9 @@ fn a_home_another_process_holds_is_exit_3_storage_locked() {
 }
 
 #[test]
-fn a_vacuum_that_runs_out_of_space_is_exit_4_and_removes_its_copy() {
+fn a_redb_vacuum_that_runs_out_of_space_is_exit_4_and_removes_its_copy() {
     let home = LocalHome::new();
-    home.ok(&["init"]);
+    home.ok(&["init", "--backend", "redb"]);
     let store = home.json(&["stores", "create", "Big"]);
     let store = store["id"].as_str().unwrap();
     // Incompressible content, 6 × 90 kB: the database is larger than the limit below.
