@@ -10,6 +10,7 @@ mod mcp;
 mod mount;
 mod replay_db;
 mod scenarios;
+mod shared_home;
 mod storage;
 mod stores;
 
