@@ -11,6 +11,7 @@ mod home;
 mod local;
 mod mask;
 mod mcp;
+mod migrate;
 mod mount;
 mod replay;
 mod store_commands;
@@ -90,6 +91,13 @@ enum Command {
     Purge(commands::PurgeArgs),
     /// Print every current memory of the member as JSON lines (hidden ones as `unavailable`).
     Export,
+    /// Move the home to another embedded database (`--to sqlite`, the default): copies the
+    /// settings, every agent-memory version and every memory store with all its versions, then
+    /// switches config.json to the copy. The old database stays, unused.
+    ///
+    /// Stop the home's `mcp` and `mount` processes first (a redb or sled home answers
+    /// STORAGE_LOCKED while they run). Sessions are not copied.
+    Migrate(migrate::MigrateArgs),
     /// Manage the passages that notes can cite.
     Passage(commands::PassageArgs),
     /// A guided tour on a fresh database: masking, supersede, citations, recall, asOf, forget.
@@ -267,6 +275,7 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
         Command::Settings(args) => commands::settings(&Local::open(&home)?, args, &mut out)?,
         Command::Purge(args) => commands::purge(&Local::open(&home)?, args, &mut out)?,
         Command::Export => commands::export(&read_only(&home)?, &mut out)?,
+        Command::Migrate(args) => migrate::run(&home, &args, &mut out)?,
         Command::Passage(args) => commands::passage(&mut Local::open(&home)?, args, &mut out)?,
         Command::Stores(args) => store_commands::stores(&Local::open(&home)?, args, &mut out)?,
         Command::Memories(args) => store_commands::memories(&Local::open(&home)?, args, &mut out)?,

@@ -6,6 +6,7 @@ mod embedder;
 mod local;
 mod mask;
 mod mcp;
+mod migrate;
 #[cfg(target_os = "linux")]
 mod mount;
 mod replay_db;
