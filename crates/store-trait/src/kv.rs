@@ -4,10 +4,10 @@
 //! atomically — and gets the trait through
 //! [`impl_store_backend!`](crate::impl_store_backend).
 //!
-//! A backend that is nothing but a key space (SQLite, the in-memory backend) gets this trait and
+//! A backend that is nothing but a key space (SQLite) gets this trait and
 //! [`Backend`](crate::Backend) from [`KvBackend`](crate::KvBackend), whose agent-memory half
-//! lives in `crate::kv_agent`; redb, sled and PostgreSQL keep their own agent-memory tables and
-//! invoke the macro.
+//! lives in `crate::kv_agent`; the in-memory backend, redb, sled and PostgreSQL keep their own
+//! agent-memory tables and invoke the macro.
 //!
 //! The module is public for backends in other crates (`store-postgres`): [`Kv`], [`KvRead`],
 //! [`KvOp`] and [`Decided`] are what such a backend implements, and the exported macro

@@ -102,7 +102,7 @@ pub use backend::{
 };
 pub use durability::Durability;
 pub use kv_agent::{KvBackend, KvDatabase};
-pub use memory::{InMemoryBackend, MemoryKv};
+pub use memory::InMemoryBackend;
 pub use stores::{
     MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend, VacuumReport,
 };
