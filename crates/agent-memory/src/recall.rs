@@ -72,7 +72,7 @@ impl MemoryService {
         let request = input.read()?;
         let binding = &auth.credential.binding;
         policy::check_read_filter(binding, request.collection_id.as_deref())?;
-        let now = self.now();
+        let now = self.read_now(&auth.owner)?;
         let as_of = policy::effective_as_of(request.as_of, now);
         let cutoff = policy::expired_cutoff(now, auth.settings.retention_days);
         // The query is masked before any ranker, resolver or embedder sees it. Its embedding

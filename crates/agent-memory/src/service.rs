@@ -205,6 +205,33 @@ impl MemoryService {
         }
     }
 
+    /// The instant a read of `owner` without `asOf` reads at: the clock, or the instant of the
+    /// owner's newest version when that is later. A key's versions written while a clock stands
+    /// still take the millisecond after their predecessor, so another facade or process over the
+    /// same backend may have written a version a little ahead of this clock; reading "now" must
+    /// still show it.
+    pub(crate) fn read_now(&self, owner: &Owner) -> Result<Timestamp, ApiError> {
+        let now = self.now();
+        let newest = self
+            .backend
+            .scan(
+                owner,
+                &ScanQuery::new(
+                    Timestamp::MAX,
+                    Timestamp::from_millis_saturating(i64::MIN),
+                    1,
+                ),
+            )
+            .map_err(internal)?;
+        Ok(newest.first().map_or(now, |m| {
+            if m.created_at > now {
+                m.created_at
+            } else {
+                now
+            }
+        }))
+    }
+
     fn settings_of(&self, workspace: &WorkspaceId) -> Result<Settings, ApiError> {
         Ok(self
             .backend
@@ -451,7 +478,7 @@ impl MemoryService {
         let request = input.read()?;
         let cursor = request.cursor.as_deref().map(Cursor::decode).transpose()?;
         policy::check_read_filter(&auth.credential.binding, request.collection_id.as_deref())?;
-        let now = self.now();
+        let now = self.read_now(&auth.owner)?;
         let filters = Filters {
             namespace: request.namespace.clone(),
             key: request.key.clone(),
@@ -759,11 +786,11 @@ impl MemoryService {
         let request = input.read()?;
         let cursor = request.cursor.as_deref().map(Cursor::decode).transpose()?;
         let settings = self.settings_of(&caller.workspace)?;
-        let now = self.now();
         let owner = Owner {
             workspace: caller.workspace.clone(),
             member: caller.member.clone(),
         };
+        let now = self.read_now(&owner)?;
         self.page(
             &owner,
             &settings,

@@ -1160,5 +1160,4 @@ macro_rules! impl_store_backend {
         $crate::impl_store_backend!(impl[] $ty);
     };
 }
-#[cfg(any(feature = "redb", feature = "sled"))]
 pub(crate) use crate::impl_store_backend;
