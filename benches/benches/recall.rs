@@ -1,5 +1,5 @@
 //! P6 (facade recall, in-memory backend, 5,000 memories, 300 candidates with two citations each),
-//! P7 (the same recall on redb and on sled) and P8 (recall cost with 10 k vs 1 M memories stored
+//! P7 (the same recall on redb, on sled and on SQLite) and P8 (recall cost with 10 k vs 1 M memories stored
 //! for other members and workspaces).
 //!
 //! Memories are loaded through the `Backend` directly — the facade's rate limit would make
@@ -18,7 +18,7 @@ use benches::world::World;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use memory_core::{MemoryText, SeededIdGenerator, Timestamp};
 use store_postgres::PostgresBackend;
-use store_trait::{Backend, Durability, InMemoryBackend, RedbBackend, SledBackend};
+use store_trait::{Backend, Durability, InMemoryBackend, RedbBackend, SledBackend, SqliteBackend};
 
 /// P6's world on `backend` with `others` memories of other members, embedded by the hashing
 /// embedder as `remember` would.
@@ -57,8 +57,12 @@ fn p7_recall_on_disk(c: &mut Criterion) {
     let sled: Arc<dyn Backend> = Arc::new(
         SledBackend::open(dir.path().join("p7.sled"), Durability::Eventual).expect("sled opens"),
     );
+    let sqlite: Arc<dyn Backend> = Arc::new(
+        SqliteBackend::create(dir.path().join("p7.sqlite"), Durability::Eventual)
+            .expect("sqlite opens"),
+    );
     let mut group = c.benchmark_group("P7_recall_on_disk_5000");
-    for (label, backend) in [("redb", redb), ("sled", sled)] {
+    for (label, backend) in [("redb", redb), ("sled", sled), ("sqlite", sqlite)] {
         let w = world(backend, 0);
         sanity(&w);
         group.bench_with_input(BenchmarkId::new("facade_recall", label), &w, |b, w| {

@@ -1,5 +1,5 @@
-//! P10: facade `memories.update` of a 100 KB memory with a `content_sha256` precondition, on redb
-//! and sled without per-write durability (target: median ≤ 1 ms).
+//! P10: facade `memories.update` of a 100 KB memory with a `content_sha256` precondition, on redb,
+//! sled and SQLite without per-write durability (target: median ≤ 1 ms).
 //!
 //! Each iteration swaps the memory between two 102,400-byte contents, naming the current one's
 //! hash as the precondition, so every call passes every check and writes one version: validation,
@@ -19,7 +19,7 @@ use agent_memory::{
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use memory_core::{MemberId, Role, WorkspaceId, content_sha256};
-use store_trait::{Durability, RedbBackend, SledBackend, StoreBackend};
+use store_trait::{Durability, RedbBackend, SledBackend, SqliteBackend, StoreBackend};
 
 const SIZE: usize = 102_400;
 
@@ -82,6 +82,9 @@ fn p10(c: &mut Criterion) {
     bench_backend(c, "redb", Arc::new(redb));
     let sled = SledBackend::open(dir.path().join("p10.sled"), Durability::Eventual).unwrap();
     bench_backend(c, "sled", Arc::new(sled));
+    let sqlite =
+        SqliteBackend::create(dir.path().join("p10.sqlite"), Durability::Eventual).unwrap();
+    bench_backend(c, "sqlite", Arc::new(sqlite));
 }
 
 criterion_group!(benches, p10);
