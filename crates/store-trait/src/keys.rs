@@ -91,3 +91,31 @@ mod tests {
         assert_eq!(decode_window(&[0; 7]), None);
     }
 }
+
+/// A (namespace, key) index entry of the redb backend and the key-space layer: the highest
+/// version number since the key was last forgotten, and the position of its current version
+/// (each layout's own bytes), encoded as `u32 BE last_version ‖ position`.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct KeyEntry {
+    pub(crate) last_version: u32,
+    pub(crate) current: Option<Vec<u8>>,
+}
+
+impl KeyEntry {
+    pub(crate) fn encode(&self) -> Vec<u8> {
+        let mut out = self.last_version.to_be_bytes().to_vec();
+        if let Some(current) = &self.current {
+            out.extend_from_slice(current);
+        }
+        out
+    }
+
+    /// `None` for a value too short to be an entry.
+    pub(crate) fn decode(bytes: &[u8]) -> Option<Self> {
+        let (head, rest) = bytes.split_first_chunk::<4>()?;
+        Some(KeyEntry {
+            last_version: u32::from_be_bytes(*head),
+            current: (!rest.is_empty()).then(|| rest.to_vec()),
+        })
+    }
+}

@@ -36,7 +36,7 @@ use memory_core::{
 };
 
 use crate::backend::{check_decided_write, key_instant, latest_instant};
-use crate::keys::push_component;
+use crate::keys::{KeyEntry, push_component};
 use crate::kv::{Decided, Kv, KvOp, KvRead, order, prefix_end, unorder};
 use crate::stores::VacuumReport;
 use crate::{Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery};
@@ -217,34 +217,6 @@ fn instant_at(bytes: &[u8], at: usize) -> Result<Timestamp, Error> {
         .ok_or_else(|| corrupt("short key"))
 }
 
-/// A key's index entry: the highest version number since the key was last forgotten and the
-/// position (order ‖ id) of its current version.
-#[derive(Debug, Default, PartialEq, Eq)]
-struct KeyEntry {
-    last_version: u32,
-    current: Option<Vec<u8>>,
-}
-
-impl KeyEntry {
-    fn encode(&self) -> Vec<u8> {
-        let mut out = self.last_version.to_be_bytes().to_vec();
-        if let Some(current) = &self.current {
-            out.extend_from_slice(current);
-        }
-        out
-    }
-
-    fn decode(bytes: &[u8]) -> Result<Self, Error> {
-        let (head, rest) = bytes
-            .split_first_chunk::<4>()
-            .ok_or_else(|| corrupt("short key entry"))?;
-        Ok(KeyEntry {
-            last_version: u32::from_be_bytes(*head),
-            current: (!rest.is_empty()).then(|| rest.to_vec()),
-        })
-    }
-}
-
 fn decode_count(bytes: &[u8]) -> Result<u64, Error> {
     <[u8; 8]>::try_from(bytes)
         .map(u64::from_be_bytes)
@@ -333,7 +305,8 @@ impl<'a> Pending<'a> {
         if let Some(key) = &memory.key {
             let kp = key_of(KEY, &owner, &memory.namespace, key);
             if let Some(bytes) = self.get(&kp)? {
-                let mut entry = KeyEntry::decode(&bytes)?;
+                let mut entry =
+                    KeyEntry::decode(&bytes).ok_or_else(|| corrupt("short key entry"))?;
                 if entry.current.as_deref() == Some(&suffix(memory.created_at, &memory.id)[..]) {
                     entry.current = None;
                     self.put(kp, entry.encode());
@@ -397,7 +370,9 @@ fn read_version(r: &dyn KvRead, key: &[u8]) -> Result<Option<AgentMemory>, Error
 }
 
 fn read_key_entry(r: &dyn KvRead, key: &[u8]) -> Result<Option<KeyEntry>, Error> {
-    r.get(key)?.map(|b| KeyEntry::decode(&b)).transpose()
+    r.get(key)?
+        .map(|b| KeyEntry::decode(&b).ok_or_else(|| corrupt("short key entry")))
+        .transpose()
 }
 
 /// The owner's version `id` and its key, through the id index.
@@ -844,6 +819,6 @@ mod tests {
             last_version: 7,
             current: Some(b"position".to_vec()),
         };
-        assert_eq!(KeyEntry::decode(&entry.encode()).unwrap(), entry);
+        assert_eq!(KeyEntry::decode(&entry.encode()), Some(entry));
     }
 }

@@ -17,7 +17,9 @@ use memory_core::{
 };
 
 use crate::backend::{check_decided_write, key_instant, latest_instant};
-use crate::keys::{encode_window, key_prefix, owner_prefix, window_key, workspace_prefix};
+use crate::keys::{
+    KeyEntry, encode_window, key_prefix, owner_prefix, window_key, workspace_prefix,
+};
 use crate::kv::{Decided, Kv, KvOp, KvRead, impl_store_backend};
 use crate::stores::VacuumReport;
 use crate::{
@@ -494,34 +496,6 @@ impl<'t> Tables<'t> {
     }
 }
 
-/// A key's index entry: the highest version number since the key was last forgotten and the
-/// scan suffix of its current version.
-#[derive(Debug, Default)]
-struct KeyEntry {
-    last_version: u32,
-    current: Option<Vec<u8>>,
-}
-
-impl KeyEntry {
-    fn encode(&self) -> Vec<u8> {
-        let mut out = self.last_version.to_be_bytes().to_vec();
-        if let Some(current) = &self.current {
-            out.extend_from_slice(current);
-        }
-        out
-    }
-
-    fn decode(bytes: &[u8]) -> Result<Self, Error> {
-        let (head, rest) = bytes
-            .split_first_chunk::<4>()
-            .ok_or_else(|| corrupt("short key entry"))?;
-        Ok(KeyEntry {
-            last_version: u32::from_be_bytes(*head),
-            current: (!rest.is_empty()).then(|| rest.to_vec()),
-        })
-    }
-}
-
 /// The key's newest stored version (its key-versions entries sort newest first).
 fn newest_of_key(
     key_versions: &impl ReadableTable<&'static [u8], ()>,
@@ -547,7 +521,7 @@ fn read_key_entry(
 ) -> Result<Option<KeyEntry>, Error> {
     keys.get(kp)
         .map_err(backend_error)?
-        .map(|v| KeyEntry::decode(v.value()))
+        .map(|v| KeyEntry::decode(v.value()).ok_or_else(|| corrupt("short key entry")))
         .transpose()
 }
 
