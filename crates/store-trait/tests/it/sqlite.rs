@@ -6,11 +6,9 @@
 use std::process::{Command, Stdio};
 use std::thread;
 
-use memory_core::{AgentMemoryId, ApiError, CredentialId, ErrorCode, Settings, Timestamp};
+use memory_core::{ApiError, CredentialId, ErrorCode, Timestamp};
 use store_trait::conformance::{self, Guarded};
-use store_trait::{
-    Backend, Durability, Error, Owner, RememberOutcome, ScanQuery, SqliteBackend, StoreBackend,
-};
+use store_trait::{Backend, Durability, Error, RememberOutcome, SqliteBackend, StoreBackend};
 use tempfile::TempDir;
 
 use crate::crash_common::{Remember, at, owner, probe};
@@ -46,91 +44,13 @@ fn immediate_durability_passes_the_races_and_the_model() {
     conformance::model_matches_backend_with(&immediate, 16);
 }
 
-fn everything(valid_at: Timestamp) -> ScanQuery {
-    ScanQuery::new(valid_at, Timestamp::MIN, usize::MAX)
-}
-
 #[test]
 fn everything_survives_a_reopen() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(FILE);
-    let alice = owner("ws1", "alice");
-    let bob = owner("ws1", "bob");
-    let cred = CredentialId::new("cred_a").unwrap();
-    let settings = Settings {
-        agent_memories_enabled: true,
-        retention_days: 30,
-    };
-    let remember = |backend: &SqliteBackend, o: &Owner, key: Option<&str>, id: &str, ms: i64| {
-        Remember {
-            owner: o,
-            credential: &cred,
-            namespace: "prefs",
-            key,
-            id,
-            created_at: at(ms),
-            window_ms: 1_000,
-        }
-        .run(backend)
-        .unwrap()
-    };
-
-    let (before, alice_window) = {
-        let backend = SqliteBackend::create(&path, Durability::Immediate).unwrap();
-        remember(&backend, &alice, Some("tone"), "amem_1", 10);
-        remember(&backend, &alice, Some("tone"), "amem_2", 20);
-        remember(&backend, &alice, Some("tone"), "amem_3", 30);
-        remember(&backend, &alice, None, "amem_4", 40);
-        remember(&backend, &alice, Some("gone"), "amem_5", 50);
-        remember(&backend, &bob, Some("tone"), "amem_6", 60);
-        remember(&backend, &alice, Some("old"), "amem_7", 5);
-        assert_eq!(
-            backend.forget_key(&alice, "prefs", "gone").unwrap().len(),
-            1
-        );
-        // A purge keeps the key's numbering but leaves it without a current version.
-        assert_eq!(backend.purge_expired(&alice.workspace, at(5)).unwrap(), 1);
-        backend.put_settings(&alice.workspace, &settings).unwrap();
-        let before = backend.scan(&alice, &everything(at(25))).unwrap();
-        (before, probe(&backend, &alice, &cred, None).window)
-    };
-
-    let backend = SqliteBackend::open(&path, Durability::Immediate).unwrap();
-    assert_eq!(backend.scan(&alice, &everything(at(25))).unwrap(), before);
-    let now = backend.scan(&alice, &everything(at(100))).unwrap();
-    let ids: Vec<&str> = now.iter().map(|m| m.id.as_str()).collect();
-    assert_eq!(ids, ["amem_4", "amem_3"]);
-    let v2 = backend
-        .get(&alice, &AgentMemoryId::parse("amem_2").unwrap())
-        .unwrap()
-        .expect("superseded version kept");
-    assert_eq!((v2.version, v2.superseded_at), (2, Some(at(30))));
-    assert_eq!(
-        backend.current_of_key(&alice, "prefs", "tone").unwrap(),
-        Some(now[1].clone())
+    crate::crash_common::everything_survives_a_reopen(
+        FILE,
+        |path| SqliteBackend::create(path, Durability::Immediate).unwrap(),
+        |path| SqliteBackend::open(path, Durability::Immediate).unwrap(),
     );
-    assert_eq!(
-        backend.current_of_key(&alice, "prefs", "old").unwrap(),
-        None
-    );
-    assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 4);
-    assert_eq!(backend.stored_versions(&bob, Timestamp::MIN).unwrap(), 1);
-    assert_eq!(backend.settings(&alice.workspace).unwrap(), Some(settings));
-    assert_eq!(probe(&backend, &alice, &cred, None).window, alice_window);
-    let tone = probe(&backend, &alice, &cred, Some(("prefs", "tone")));
-    assert_eq!(tone.last_version, 3);
-    assert_eq!(tone.stored_versions, 4);
-    // The forgotten key starts again at 1, the purged one continues.
-    assert_eq!(
-        probe(&backend, &alice, &cred, Some(("prefs", "gone"))).last_version,
-        0
-    );
-    assert_eq!(
-        probe(&backend, &alice, &cred, Some(("prefs", "old"))).last_version,
-        1
-    );
-    let v4 = remember(&backend, &alice, Some("tone"), "amem_8", 70);
-    assert_eq!(v4.version, 4);
 }
 
 /// Rewrites the format record of the database at `path` with SQLite directly.
