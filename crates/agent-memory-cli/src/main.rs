@@ -14,6 +14,7 @@ mod mcp;
 mod migrate;
 mod mount;
 mod replay;
+mod serve;
 mod store_commands;
 
 use std::io::Write;
@@ -134,6 +135,18 @@ enum Command {
     /// mount, used with any file tool; each closed file is one version. Runs in the foreground
     /// until Ctrl-C or SIGTERM, which unmount. DIR must exist and be empty.
     Mount(mount::MountArgs),
+    /// Serve the REST routes of both products, /openapi.json and MCP over Streamable HTTP at
+    /// /mcp on this home's database, until Ctrl-C or SIGTERM.
+    ///
+    /// The first line printed is `listening on http://HOST:PORT` (so `--listen 127.0.0.1:0` is
+    /// usable from scripts). Requests authenticate with `Authorization: Bearer TOKEN`: the agent
+    /// token (`agent-memory token agent`) for the agent routes and /mcp, the owner token
+    /// (`agent-memory token owner`) for settings, the member's own memories, memory stores and
+    /// sessions. See docs/http.md.
+    Serve(serve::ServeArgs),
+    /// Print the home's bearer token for `serve`: `agent` (the local agent credential) or
+    /// `owner` (the owner member). The tokens live in tokens.json, readable by its user only.
+    Token(serve::TokenArgs),
     /// Mask personal data in each line read from standard input.
     Mask(mask::MaskArgs),
     /// Run a JSON-lines scenario against the library and print one JSON line per operation.
@@ -284,6 +297,12 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
         Command::Fs(args) => store_commands::fs(&Local::open(&home)?, args, &mut out)?,
         Command::Vacuum(args) => store_commands::vacuum(&Local::open(&home)?, args, &mut out)?,
         Command::Mount(args) => mount::run(Local::open(&home)?, args, &mut out)?,
+        Command::Serve(args) => {
+            // The first line of stdout is the address; release the lock this function holds.
+            drop(out);
+            return serve::run(&home, args).map(|()| true);
+        }
+        Command::Token(args) => serve::token(&home, &args, &mut out)?,
         Command::Mcp(args) => {
             // stdout belongs to the protocol: release the lock this function holds on it.
             drop(out);
@@ -301,6 +320,7 @@ fn read_only(home: &Home) -> anyhow::Result<Local> {
 
 fn init(home: &Home, args: &InitArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let (local, settings) = Local::init(home, args.backend, Arc::new(agent_memory::SystemClock))?;
+    serve::ensure_tokens(home)?;
     let config = &local.config;
     let database = home.database_path(config.backend);
     if args.out.json {
@@ -338,5 +358,10 @@ fn init(home: &Home, args: &InitArgs, out: &mut dyn Write) -> anyhow::Result<()>
         settings.retention_days
     )?;
     writeln!(out, "  audit log:    {}", home.audit_path().display())?;
+    writeln!(
+        out,
+        "  HTTP tokens:  {} (`agent-memory token agent|owner`; `agent-memory serve`)",
+        home.root().join("tokens.json").display()
+    )?;
     Ok(())
 }

@@ -1,0 +1,205 @@
+//! `agent-memory serve`: the REST routes, `/openapi.json` and `/mcp` of `agent-memory-http` on
+//! the home's database, and `agent-memory token`: the home's bearer tokens.
+//!
+//! `init` writes `tokens.json` (readable by its user only) with one token for the local agent
+//! credential and one for the owner member; a home created before tokens existed gets them the
+//! first time `serve` or `token` needs them.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use agent_memory_http::{Api, StaticTokens, StreamableHttpServerConfig};
+use anyhow::Context as _;
+use serde::{Deserialize, Serialize};
+
+use crate::home::Home;
+use crate::local::Local;
+
+/// Arguments of `agent-memory serve`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServeArgs {
+    /// The address to listen on; port 0 takes a free one (the first line printed names it)
+    #[arg(
+        long,
+        env = "AGENT_MEMORY_LISTEN",
+        default_value = "127.0.0.1:8787",
+        value_name = "ADDR"
+    )]
+    listen: SocketAddr,
+    #[command(flatten)]
+    embedder: crate::embedder::EmbedderArgs,
+}
+
+/// Which token `agent-memory token` prints.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub(crate) enum TokenKind {
+    /// The local agent credential's: the agent routes and `/mcp`.
+    Agent,
+    /// The owner member's: settings, the member's own memories, memory stores and sessions.
+    Owner,
+}
+
+/// Arguments of `agent-memory token`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct TokenArgs {
+    /// Whose token
+    #[arg(value_enum)]
+    kind: TokenKind,
+}
+
+/// `tokens.json`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Tokens {
+    agent: String,
+    owner: String,
+}
+
+fn tokens_path(home: &Home) -> std::path::PathBuf {
+    home.root().join("tokens.json")
+}
+
+/// Creates the home's tokens when it has none; the existing ones otherwise.
+pub(crate) fn ensure_tokens(home: &Home) -> anyhow::Result<Tokens> {
+    let path = tokens_path(home);
+    if path.exists() {
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        return serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a valid tokens file", path.display()));
+    }
+    let token = || agent_memory_http::new_token().context("drawing a random token");
+    let tokens = Tokens {
+        agent: token()?,
+        owner: token()?,
+    };
+    write_private(&path, &serde_json::to_string_pretty(&tokens)?)?;
+    Ok(tokens)
+}
+
+/// Writes `contents` to a new sibling file that only its user may read or write, then renames
+/// it over `path`.
+fn write_private(path: &Path, contents: &str) -> anyhow::Result<()> {
+    let tmp = path.with_extension("tmp");
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let _ = std::fs::remove_file(&tmp);
+    let mut file = options
+        .open(&tmp)
+        .with_context(|| format!("creating {}", tmp.display()))?;
+    file.write_all(contents.as_bytes())
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+    Ok(())
+}
+
+/// `agent-memory token KIND`.
+pub(crate) fn token(home: &Home, args: &TokenArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if !home.is_initialized() {
+        // Loads the config only for its clear error.
+        home.load_config()?;
+    }
+    let tokens = ensure_tokens(home)?;
+    let token = match args.kind {
+        TokenKind::Agent => tokens.agent,
+        TokenKind::Owner => tokens.owner,
+    };
+    writeln!(out, "{token}")?;
+    Ok(())
+}
+
+/// `agent-memory serve`.
+pub(crate) fn run(home: &Home, args: ServeArgs) -> anyhow::Result<()> {
+    let local = Local::open_with_embedder(home, args.embedder.load()?)?;
+    let tokens = ensure_tokens(home)?;
+    let auth = StaticTokens::new()
+        .agent(&tokens.agent, local.agent())
+        .member(&tokens.owner, local.owner());
+    let backend = local.config.backend.name();
+    let workspace = local.config.workspace.clone();
+    let Local {
+        service, stores, ..
+    } = local;
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .with_context(|| format!("listening on {}", args.listen))?;
+        let addr = listener.local_addr()?;
+        // The first line, for scripts that listen on port 0.
+        println!("listening on http://{addr}");
+        std::io::stdout().flush()?;
+        eprintln!(
+            "agent-memory serve: {} ({backend}), workspace {workspace}: REST under \
+             /api/agent/v1, /api/w/{workspace} and /v1; /openapi.json; /mcp. Tokens: \
+             `agent-memory token agent|owner`",
+            home.root().display()
+        );
+        let stop = tokio_util::sync::CancellationToken::new();
+        let mut hosts = vec![
+            "localhost".to_owned(),
+            "127.0.0.1".to_owned(),
+            "::1".to_owned(),
+        ];
+        if !addr.ip().is_unspecified() {
+            hosts.push(addr.ip().to_string());
+        }
+        let mcp = StreamableHttpServerConfig::default()
+            .with_allowed_hosts(hosts)
+            .with_cancellation_token(stop.clone());
+        let router = Api::new(Arc::new(service), auth)
+            .with_stores(Arc::new(stores))
+            .with_mcp(mcp)
+            .router();
+        let shutdown = {
+            let stop = stop.clone();
+            async move {
+                termination().await;
+                eprintln!("agent-memory serve: stopping");
+                // Open MCP streams end, so the graceful shutdown does not wait on them.
+                stop.cancel();
+            }
+        };
+        axum::serve(listener, router)
+            .with_graceful_shutdown(shutdown)
+            .await
+            .context("serving HTTP")
+    })?;
+    runtime.shutdown_timeout(Duration::from_secs(2));
+    eprintln!("agent-memory serve: stopped");
+    Ok(())
+}
+
+/// Ctrl-C, or SIGTERM on Unix.
+async fn termination() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
