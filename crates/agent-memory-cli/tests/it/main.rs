@@ -11,6 +11,7 @@ mod migrate;
 mod mount;
 mod replay_db;
 mod scenarios;
+mod serve;
 mod shared_home;
 mod storage;
 mod stores;
