@@ -31,8 +31,9 @@ const NETWORK: &[&str] = &[
 ];
 
 /// Library crates allowed to link network code, each for its reason: the PostgreSQL client,
-/// and the benchmarks, which measure recall on PostgreSQL beside redb.
-const NETWORK_EXCEPTIONS: &[&str] = &["store-postgres", "benches"];
+/// the HTTP surface a host opts into (axum, rmcp's Streamable HTTP), and the benchmarks, which
+/// measure recall on PostgreSQL beside redb.
+const NETWORK_EXCEPTIONS: &[&str] = &["store-postgres", "agent-memory-http", "benches"];
 
 /// The workspace's normal (non-dev, non-build) dependency graph for the host platform, as one
 /// `cargo metadata` call resolves it with `features` on.
@@ -219,8 +220,16 @@ fn no_library_crate_links_network_code_but_the_postgres_client() {
         let network = network_in(&graph.closure(name, &[]));
         assert!(network.is_empty(), "{name} links network code: {network:?}");
     }
-    // The list names what the crates are called: the CLI, which serves MCP, is caught by it.
+    // The list names what the crates are called: the CLI, which serves MCP, is caught by it,
+    // and so is the HTTP crate.
     assert!(network_in(&graph.closure("agent-memory-cli", &[])).contains("rmcp"));
+    assert!(network_in(&graph.closure("agent-memory-http", &[])).contains("axum"));
+    // The HTTP crate reaches storage only through the facade.
+    let inside = graph.workspace_crates_in(&graph.direct("agent-memory-http"));
+    assert!(
+        inside.is_subset(&BTreeSet::from(["agent-memory", "governance-policy"])),
+        "agent-memory-http depends directly on {inside:?}"
+    );
     // The facade in particular, whose tree a host gets with no feature.
     assert!(graph.closure("agent-memory", &[]).contains("store-trait"));
     assert!(
@@ -238,6 +247,7 @@ fn the_facades_features_add_network_code_through_the_postgres_backend_only() {
         "agent-memory/sqlite",
         "agent-memory/postgres",
         "agent-memory/candle",
+        "agent-memory/openapi",
     ]);
     let direct = graph.direct("agent-memory");
     assert!(direct.contains("store-postgres") && direct.contains("embed-candle"));
