@@ -16,8 +16,8 @@ use std::time::Duration;
 use agent_memory::{AgentCaller, SessionCaller};
 use anyhow::Context as _;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -201,22 +201,17 @@ fn log_call(name: &str, error_code: Option<&str>) {
     }
 }
 
+/// The rmcp result of a facade answer (the conversion `agent-memory-http`'s `/mcp` uses too).
 fn result(is_error: bool, structured: Value, text: String) -> CallToolResult {
-    let content = vec![ContentBlock::text(text)];
-    let mut result = if is_error {
-        CallToolResult::error(content)
-    } else {
-        CallToolResult::success(content)
-    };
-    result.structured_content = Some(structured);
-    result
+    agent_memory_http::call_tool_result(is_error, structured, text)
 }
 
-fn tool(name: &'static str, description: &'static str, schema: Value) -> Tool {
-    let Value::Object(schema) = schema else {
-        unreachable!("every input schema is a JSON object")
-    };
-    Tool::new(name, description, schema)
+fn tool(name: &'static str, description: &'static str, input_schema: Value) -> Tool {
+    agent_memory_http::tool(&agent_memory::ToolDescriptor {
+        name,
+        description,
+        input_schema,
+    })
 }
 
 impl ServerHandler for MemoryServer {
