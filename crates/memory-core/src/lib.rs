@@ -45,12 +45,20 @@
 //! their view), [`store`] (memory stores, memories, versions, paths), [`session`] (sessions and
 //! mounts), [`error`] (the crate error, the error-code catalogue and the API error body). The
 //! main types are re-exported at the root.
+//!
+//! # Crate features
+//!
+//! - `openapi` (off by default): `utoipa::ToSchema` for the wire types (ids, instants, views,
+//!   store objects, sessions, the error body) and the [`schema`] builders, so that a REST host
+//!   generates its OpenAPI document from these types.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod error;
 pub mod id;
 pub mod memory;
+#[cfg(feature = "openapi")]
+pub mod schema;
 pub mod session;
 pub mod store;
 pub mod tenancy;

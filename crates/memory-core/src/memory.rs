@@ -179,6 +179,7 @@ impl<'de> Deserialize<'de> for MaskedCounts {
 }
 
 /// What a memory records about a cited passage (never the passage body).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Citation {
@@ -308,6 +309,7 @@ impl AgentMemory {
 }
 
 /// The state of a memory's sources, as re-verified at read time.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SourceState {
@@ -368,6 +370,16 @@ macro_rules! constant_marker {
                 deserializer.deserialize_any(MarkerVisitor)
             }
         }
+
+        #[cfg(feature = "openapi")]
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                crate::schema::constant_schema(serde_json::json!($value))
+            }
+        }
+
+        #[cfg(feature = "openapi")]
+        impl utoipa::ToSchema for $name {}
     };
 }
 
@@ -403,6 +415,7 @@ constant_marker!(
 ///
 /// `type`, `evidence` and `trust` are constants that cannot be set otherwise, and deserializing
 /// a view with any other value fails.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MemoryView {
@@ -427,11 +440,14 @@ pub struct MemoryView {
     /// Re-verification result.
     pub source_state: SourceState,
     /// Always `"memory"`.
+    #[cfg_attr(feature = "openapi", schema(inline))]
     #[serde(rename = "type")]
     pub kind: MemoryType,
     /// Always `false`.
+    #[cfg_attr(feature = "openapi", schema(inline))]
     pub evidence: NotEvidence,
     /// Always `"untrusted"`.
+    #[cfg_attr(feature = "openapi", schema(inline))]
     pub trust: Untrusted,
 }
 
@@ -457,6 +473,7 @@ impl MemoryView {
 }
 
 /// The 1-based positions of a recalled memory in each ranked list (`null` when not ranked there).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ranks {
     /// Position in the BM25 list.
@@ -468,6 +485,7 @@ pub struct Ranks {
 }
 
 /// A recall result: a [`MemoryView`] plus `score` and `ranks`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecalledMemory {
     /// The view (its keys are inlined).

@@ -20,6 +20,7 @@ pub const MEMORY_TOOL_ROOT: &str = "/memories/";
 pub const MAX_MEMORY_STORES_PER_SESSION: usize = 8;
 
 /// How a session's agent may use an attached store.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Access {
@@ -215,7 +216,121 @@ impl<'de> Deserialize<'de> for ResourceRequest {
     }
 }
 
+/// A resource other than a memory store: an object with a string `type` that is not
+/// `memory_store`, any other fields kept as given.
+#[cfg(feature = "openapi")]
+fn other_resource_schema() -> utoipa::openapi::schema::ObjectBuilder {
+    use crate::schema::{not_exactly, string};
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::Object)
+        .property(
+            "type",
+            string(None, None).pattern(Some(not_exactly(MemoryStoreTag::VALUE))),
+        )
+        .required("type")
+        .description(Some(
+            "A resource other than a memory store (file, github_repository, …), kept as given",
+        ))
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for SessionResource {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use crate::schema::{closed_object, reference_to, string};
+
+        let store = closed_object()
+            .property("type", MemoryStoreTag::schema())
+            .required("type")
+            .property("memory_store_id", reference_to::<MemoryStoreId>())
+            .required("memory_store_id")
+            .property("access", reference_to::<Access>())
+            .required("access")
+            .property(
+                "instructions",
+                crate::schema::nullable(string(
+                    None,
+                    Some(crate::MemoryStore::DESCRIPTION_MAX_CHARS),
+                )),
+            )
+            .required("instructions")
+            .property(
+                "mount_path",
+                string(None, None).pattern(Some("^/mnt/memory/[a-z0-9-]+/$")),
+            )
+            .required("mount_path")
+            .description(Some("A memory store attached to the session"));
+        utoipa::openapi::schema::OneOfBuilder::new()
+            .item(store)
+            .item(other_resource_schema())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for SessionResource {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        use utoipa::PartialSchema;
+        let name = <MemoryStoreId as utoipa::ToSchema>::name().into_owned();
+        schemas.push((name, MemoryStoreId::schema()));
+        let name = <Access as utoipa::ToSchema>::name().into_owned();
+        schemas.push((name, Access::schema()));
+    }
+}
+
+/// The JSON a `sessions.create` resource is read from (see its `Deserialize`): a memory store
+/// (`type`, `memory_store_id`, `access`?, `instructions`?, nothing else) or any other resource.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for ResourceRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use crate::schema::{closed_object, nullable, reference_to, string};
+
+        let store = closed_object()
+            .property("type", MemoryStoreTag::schema())
+            .required("type")
+            .property("memory_store_id", reference_to::<MemoryStoreId>())
+            .required("memory_store_id")
+            .property("access", nullable(reference_to::<Access>()))
+            .property(
+                "instructions",
+                nullable(string(
+                    None,
+                    Some(crate::MemoryStore::DESCRIPTION_MAX_CHARS),
+                )),
+            )
+            .description(Some(
+                "Attaches a memory store, mounted at /mnt/memory/<slug>/ (access defaults to \
+                 read_write)",
+            ));
+        utoipa::openapi::schema::OneOfBuilder::new()
+            .item(store)
+            .item(other_resource_schema())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for ResourceRequest {
+    fn name() -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed("ResourceRequest")
+    }
+
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <SessionResource as utoipa::ToSchema>::schemas(schemas);
+    }
+}
+
 /// An agent session with its resources.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Session {
     /// `sesn_…`.
@@ -298,6 +413,7 @@ pub struct FsRead {
 }
 
 /// A `{"text": …}` answer (`sessions.system_prompt`, the memory tool).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TextAnswer {
     /// The text.

@@ -308,6 +308,16 @@ macro_rules! type_tag {
                 deserializer.deserialize_str(TagVisitor)
             }
         }
+
+        #[cfg(feature = "openapi")]
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                crate::schema::constant_schema(serde_json::Value::from($value))
+            }
+        }
+
+        #[cfg(feature = "openapi")]
+        impl utoipa::ToSchema for $name {}
     };
 }
 
@@ -340,6 +350,7 @@ type_tag!(
 // Objects
 
 /// What a store does with personal data in memory content.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PiiPolicy {
@@ -364,6 +375,7 @@ impl PiiPolicy {
 }
 
 /// A memory store object.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemoryStore {
     /// `memstore_…`.
@@ -409,6 +421,7 @@ impl MemoryStore {
 }
 
 /// A memory: path-addressed text in a store.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoreMemory {
     /// `mem_…`.
@@ -485,6 +498,7 @@ impl StoreMemory {
 }
 
 /// A memory without its content, as `memories.list` returns it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoreMemoryMetadata {
     /// `mem_…`.
@@ -509,6 +523,7 @@ pub struct StoreMemoryMetadata {
 }
 
 /// What a mutation did.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VersionOperation {
@@ -521,6 +536,7 @@ pub enum VersionOperation {
 }
 
 /// Who made a change.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Actor {
@@ -545,6 +561,7 @@ pub enum Actor {
 ///
 /// A `deleted` version keeps `path` and has null content, hash and size; a redacted one has all
 /// four null and `redacted_at` set.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemoryVersion {
     /// `memver_…`.
@@ -665,6 +682,29 @@ pub enum Precondition {
     },
 }
 
+/// Written by hand: the derive would leave out `deny_unknown_fields`.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Precondition {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use crate::schema::{closed_object, constant, string};
+        closed_object()
+            .property("type", constant("content_sha256"))
+            .required("type")
+            .property(
+                "content_sha256",
+                string(Some(64), Some(64))
+                    .pattern(Some("^[0-9a-f]{64}$"))
+                    .description(Some("The stored content's expected lowercase hex SHA-256")),
+            )
+            .required("content_sha256")
+            .description(Some("Write only if the stored content still has this hash"))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Precondition {}
+
 impl Precondition {
     /// True when the stored content's hash satisfies the precondition.
     pub fn holds_for(&self, current_content_sha256: &str) -> bool {
@@ -677,6 +717,7 @@ impl Precondition {
 }
 
 /// `{"id": …, "type": "memory_store_deleted"}`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemoryStoreDeleted {
     /// The deleted store.
@@ -697,6 +738,7 @@ impl MemoryStoreDeleted {
 }
 
 /// `{"id": …, "type": "memory_deleted"}`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemoryDeleted {
     /// The deleted memory.
@@ -717,6 +759,7 @@ impl MemoryDeleted {
 }
 
 /// One page of a memory-store list: `{"data": [...], "next_cursor": string|null}`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Page<T> {
     /// The items.

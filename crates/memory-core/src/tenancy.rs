@@ -210,12 +210,14 @@ impl FromStr for Scope {
 /// Deserializing refuses a `retentionDays` outside
 /// [`RETENTION_DAYS_MIN`](Self::RETENTION_DAYS_MIN)..=[`RETENTION_DAYS_MAX`](Self::RETENTION_DAYS_MAX);
 /// a missing field takes its default.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", try_from = "RawSettings")]
 pub struct Settings {
     /// Whether agents may use memories in the workspace (default false).
     pub agent_memories_enabled: bool,
     /// Days a memory version is kept (default 90).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 365))]
     pub retention_days: u16,
 }
 
