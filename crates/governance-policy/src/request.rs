@@ -158,6 +158,66 @@ impl IntRule {
     }
 }
 
+/// The schemas of the field rules (feature `openapi`): each request's `ToSchema` is written next
+/// to its `from_json` from the same rules, so the OpenAPI document states the bounds `from_json`
+/// checks, and fields are named as on the wire.
+#[cfg(feature = "openapi")]
+mod schema {
+    use memory_core::schema::{closed_object, date_time, integer, nullable, string};
+    use utoipa::openapi::schema::ObjectBuilder;
+    use utoipa::openapi::{RefOr, schema::Schema};
+
+    use super::{IntRule, StringRule};
+
+    /// No control character (`char::is_control`: U+0000–U+001F, U+007F–U+009F), and no
+    /// whitespace (`char::is_whitespace`) at either end.
+    const IDENTIFIER_PATTERN: &str = concat!(
+        "^(?:[^\\u0000-\\u0020\\u007F-\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]",
+        "|[^\\u0000-\\u0020\\u007F-\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]",
+        "[^\\u0000-\\u001F\\u007F-\\u009F]*",
+        "[^\\u0000-\\u0020\\u007F-\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000])$"
+    );
+
+    impl StringRule {
+        /// The string's bounds (and the identifier pattern), described by the refusal message.
+        pub(super) fn schema(&self) -> ObjectBuilder {
+            let schema = string(Some(self.min), Some(self.max)).description(Some(self.message));
+            if self.identifier {
+                schema.pattern(Some(IDENTIFIER_PATTERN))
+            } else {
+                schema
+            }
+        }
+
+        /// The field may be absent or `null`.
+        pub(super) fn optional(&self) -> RefOr<Schema> {
+            nullable(self.schema())
+        }
+    }
+
+    impl IntRule {
+        /// An optional integer within the rule's bounds, `default` when absent.
+        pub(super) fn optional(&self, default: Option<usize>) -> RefOr<Schema> {
+            nullable(
+                integer(self.min, self.max, default.map(|d| d as u64))
+                    .description(Some(self.message)),
+            )
+        }
+    }
+
+    /// An optional `asOf`.
+    pub(super) fn as_of() -> RefOr<Schema> {
+        nullable(date_time().description(Some(
+            "The instant to read at (RFC 3339); absent reads at now, a future instant reads at now",
+        )))
+    }
+
+    /// A body object: every field it does not name is refused.
+    pub(super) fn body(description: &'static str) -> ObjectBuilder {
+        closed_object().description(Some(description))
+    }
+}
+
 fn check_optional(rule: &StringRule, value: Option<&str>) -> Result<(), ApiError> {
     value.map_or(Ok(()), |v| rule.check(v))
 }
@@ -404,6 +464,31 @@ impl fmt::Debug for RememberRequest {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for RememberRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use memory_core::schema::{array, nullable};
+        schema::body("The body of remember; the text is masked before it is stored")
+            .property("namespace", NAMESPACE.schema())
+            .required("namespace")
+            .property("text", TEXT.schema())
+            .required("text")
+            .property("key", KEY.optional())
+            .property("collectionId", COLLECTION_ID.optional())
+            .property(
+                "citations",
+                nullable(
+                    array(PASSAGE_ID.schema(), Some(CITATIONS_MAX))
+                        .description(Some(PASSAGE_ID.message)),
+                ),
+            )
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for RememberRequest {}
+
 /// The body of `recall`: `{ query, namespace?, collectionId?, asOf?, limit? }`.
 #[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -491,6 +576,23 @@ impl fmt::Debug for RecallRequest {
             .finish()
     }
 }
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for RecallRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        schema::body("The body of recall")
+            .property("query", QUERY.schema())
+            .required("query")
+            .property("namespace", NAMESPACE.optional())
+            .property("collectionId", COLLECTION_ID.optional())
+            .property("asOf", schema::as_of())
+            .property("limit", RECALL_LIMIT.optional(Some(RECALL_LIMIT_DEFAULT)))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for RecallRequest {}
 
 /// The body of `list`: `{ namespace?, key?, collectionId?, asOf?, limit?, cursor? }`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -599,6 +701,23 @@ impl ListRequest {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for ListRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        schema::body("The body of list")
+            .property("namespace", NAMESPACE.optional())
+            .property("key", KEY.optional())
+            .property("collectionId", COLLECTION_ID.optional())
+            .property("asOf", schema::as_of())
+            .property("limit", LIST_LIMIT.optional(Some(LIST_LIMIT_DEFAULT)))
+            .property("cursor", CURSOR.optional())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for ListRequest {}
+
 /// The body of `forget`: `{ memoryId }` or `{ namespace, key }`, exactly one form.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ForgetRequest {
@@ -656,6 +775,33 @@ impl ForgetRequest {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for ForgetRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        // Exactly one form; the other form's fields may only be absent or `null`, as `from_json`
+        // reads a `null` field as absent.
+        use memory_core::schema::{null, one_of};
+        let by_id = schema::body("Forget the memory with this id (its whole key, when keyed)")
+            .property("memoryId", MEMORY_ID.schema())
+            .required("memoryId")
+            .property("namespace", null())
+            .property("key", null());
+        let by_key = schema::body("Forget every version of this key")
+            .property("memoryId", null())
+            .property("namespace", NAMESPACE.schema())
+            .required("namespace")
+            .property("key", KEY.schema())
+            .required("key");
+        one_of(
+            [by_id, by_key],
+            "The body of forget: memoryId, or namespace and key",
+        )
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for ForgetRequest {}
+
 /// The body of `settings.put`: the fields to change, merged onto the stored settings.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -709,6 +855,24 @@ impl SettingsPatch {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for SettingsPatch {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use memory_core::schema::nullable;
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        schema::body("The settings to change; absent fields keep their value")
+            .property(
+                "agentMemoriesEnabled",
+                nullable(ObjectBuilder::new().schema_type(Type::Boolean)),
+            )
+            .property("retentionDays", RETENTION_DAYS.optional(None))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for SettingsPatch {}
+
 /// The body of the member's delete: `{ memoryId? }`; without an id, all of the member's own.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -743,6 +907,20 @@ impl MemberDeleteRequest {
         })
     }
 }
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for MemberDeleteRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        schema::body(
+            "The memory to delete (its whole key); without memoryId, all of the member's own",
+        )
+        .property("memoryId", MEMORY_ID.optional())
+        .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for MemberDeleteRequest {}
 
 /// The body of the member's own list: `{ limit?, cursor? }`, paginated like `list`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -796,6 +974,19 @@ impl MemberListRequest {
         })
     }
 }
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for MemberListRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        schema::body("A page of the member's own memories")
+            .property("limit", LIST_LIMIT.optional(Some(LIST_LIMIT_DEFAULT)))
+            .property("cursor", CURSOR.optional())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for MemberListRequest {}
 
 macro_rules! request_impl {
     ($($t:ty),*) => {$(
