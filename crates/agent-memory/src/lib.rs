@@ -60,6 +60,8 @@
 //!   runtime) into the dependency tree; without it the tree opens no socket.
 //! - `candle`: `CandleEmbedder`, a local BERT-style sentence-embedding model read from a
 //!   directory (nothing is downloaded).
+//! - `openapi`: `openapi`, the OpenAPI 3.1 schemas of the JSON edge's request, response and
+//!   error bodies (`utoipa::ToSchema` on the types), for a REST host's document.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -73,6 +75,8 @@ pub mod fence;
 mod input;
 pub mod json;
 pub mod mcp;
+#[cfg(feature = "openapi")]
+pub mod openapi;
 mod recall;
 mod reembed;
 mod reexports;

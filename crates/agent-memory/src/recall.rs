@@ -22,6 +22,7 @@ use crate::service::{MemoryService, internal};
 const CANDIDATE_BATCH: usize = 128;
 
 /// `recall`: `{ "memories": [...], "hidden": n, "considered": n, "semanticSkipped": bool }`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RecallResponse {

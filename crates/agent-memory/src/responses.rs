@@ -4,6 +4,7 @@ use memory_core::{MaskedCounts, MemoryView};
 use serde::Serialize;
 
 /// `remember`: `{ "memory": MemoryView, "superseded": 0|1, "masked": {category: count} }`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RememberResponse {
     /// The stored version.
@@ -11,6 +12,7 @@ pub struct RememberResponse {
     /// True when an unexpired current version of the key was superseded (`1` on the wire,
     /// `0` otherwise).
     #[serde(serialize_with = "one_or_zero")]
+    #[cfg_attr(feature = "openapi", schema(value_type = u8, minimum = 0, maximum = 1))]
     pub superseded: bool,
     /// What the masker replaced, by category (only non-zero counts).
     pub masked: MaskedCounts,
@@ -21,6 +23,7 @@ fn one_or_zero<S: serde::Serializer>(flag: &bool, s: S) -> Result<S::Ok, S::Erro
 }
 
 /// `list` and the member's own list: `{ "memories": [...], "hidden": n, "nextCursor": … }`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListResponse {
@@ -33,6 +36,7 @@ pub struct ListResponse {
 }
 
 /// `forget`, member delete and owner delete-all: `{ "deleted": n }` (versions removed).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct DeletedResponse {
     /// Versions removed.
@@ -40,6 +44,7 @@ pub struct DeletedResponse {
 }
 
 /// Host events and the retention purge: `{ "purged": n }`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct PurgedResponse {
     /// Versions removed.

@@ -257,6 +257,79 @@ store_requests!(
     FsRenameRequest,
 );
 
+/// The schemas of the field rules (feature `openapi`), used by each request's `ToSchema` next to
+/// its `from_json`. Bodies are closed objects (`deny_unknown_fields`); an optional field may be
+/// `null` (serde's `Option`). The ids a route carries in its path (`memory_store_id`,
+/// `memory_id`, `version_id`, `session_id`) are listed but not required: the router merges
+/// them into the body.
+#[cfg(feature = "openapi")]
+mod schema {
+    use memory_core::MemoryStore;
+    use memory_core::schema::{closed_object, integer, nullable, reference_to, string};
+    use utoipa::ToSchema;
+    use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+    use utoipa::openapi::{Ref, RefOr};
+
+    use super::{DEFAULT_LIMIT, LIST_LIMIT_MAX, LIST_LIMIT_MIN};
+
+    /// A body: every field it does not name is refused.
+    pub(super) fn body(description: &'static str) -> ObjectBuilder {
+        closed_object().description(Some(description))
+    }
+
+    /// An id the route carries in its path.
+    pub(super) fn path_id<T: ToSchema>() -> RefOr<Schema> {
+        let mut id = Ref::from_schema_name(T::name());
+        id.description = "In the route's path; the router merges it into the body".into();
+        RefOr::Ref(id)
+    }
+
+    /// `limit` (1–100, default 20).
+    pub(super) fn limit() -> RefOr<Schema> {
+        nullable(
+            integer(
+                u64::from(LIST_LIMIT_MIN),
+                u64::from(LIST_LIMIT_MAX),
+                Some(DEFAULT_LIMIT as u64),
+            )
+            .description(Some("limit must be between 1 and 100")),
+        )
+    }
+
+    /// `cursor`: the opaque `next_cursor` of an earlier page.
+    pub(super) fn cursor() -> RefOr<Schema> {
+        nullable(string(None, None).description(Some("The next_cursor of an earlier page")))
+    }
+
+    /// A store's `name` (1–255 characters).
+    pub(super) fn name() -> ObjectBuilder {
+        string(Some(1), Some(MemoryStore::NAME_MAX_CHARS))
+            .description(Some("name must have 1 to 255 characters"))
+    }
+
+    /// A store's `description` (at most 4096 characters).
+    pub(super) fn description() -> RefOr<Schema> {
+        nullable(
+            string(None, Some(MemoryStore::DESCRIPTION_MAX_CHARS))
+                .description(Some("description must have at most 4096 characters")),
+        )
+    }
+
+    /// An optional `precondition`.
+    pub(super) fn precondition() -> RefOr<Schema> {
+        nullable(reference_to::<memory_core::Precondition>())
+    }
+
+    /// A boolean that may be absent or `null`, `default` then.
+    pub(super) fn flag(default: bool) -> RefOr<Schema> {
+        nullable(
+            ObjectBuilder::new()
+                .schema_type(Type::Boolean)
+                .default(Some(default.into())),
+        )
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Stores
 
@@ -323,6 +396,22 @@ impl CreateStoreRequest {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for CreateStoreRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use memory_core::schema::{nullable, reference_to};
+        schema::body("The body of stores.create")
+            .property("name", schema::name())
+            .required("name")
+            .property("description", schema::description())
+            .property("pii_policy", nullable(reference_to::<PiiPolicy>()))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for CreateStoreRequest {}
+
 /// `stores.get`, `stores.archive`, `stores.delete`: `{memory_store_id}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -354,6 +443,18 @@ impl StoreIdRequest {
         Ok(StoreIdRequest::new(wire.memory_store_id))
     }
 }
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for StoreIdRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        schema::body("A store named in the route's path")
+            .property("memory_store_id", schema::path_id::<MemoryStoreId>())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for StoreIdRequest {}
 
 impl From<MemoryStoreId> for StoreIdRequest {
     fn from(id: MemoryStoreId) -> Self {
@@ -434,6 +535,20 @@ impl ListStoresRequest {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for ListStoresRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        schema::body("The parameters of stores.list (the query string)")
+            .property("include_archived", schema::flag(false))
+            .property("limit", schema::limit())
+            .property("cursor", schema::cursor())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for ListStoresRequest {}
+
 /// `stores.update {memory_store_id, name?, description?}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -499,6 +614,21 @@ impl UpdateStoreRequest {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for UpdateStoreRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use memory_core::schema::nullable;
+        schema::body("The body of stores.update; absent fields are kept")
+            .property("memory_store_id", schema::path_id::<MemoryStoreId>())
+            .property("name", nullable(schema::name()))
+            .property("description", schema::description())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for UpdateStoreRequest {}
+
 // ---------------------------------------------------------------------------------------------
 // Memories
 
@@ -555,6 +685,28 @@ impl CreateMemoryRequest {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for CreateMemoryRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use memory_core::schema::{reference_to, string};
+        schema::body("The body of memories.create")
+            .property("memory_store_id", schema::path_id::<MemoryStoreId>())
+            .property("path", reference_to::<StorePath>())
+            .required("path")
+            .property(
+                "content",
+                string(None, None).description(Some(
+                    "UTF-8 text; at most 102400 bytes as stored (413 MEMORY_TOO_LARGE)",
+                )),
+            )
+            .required("content")
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for CreateMemoryRequest {}
+
 impl fmt::Debug for CreateMemoryRequest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CreateMemoryRequest")
@@ -602,6 +754,19 @@ impl MemoryIdRequest {
         Ok(MemoryIdRequest::new(wire.memory_store_id, wire.memory_id))
     }
 }
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for MemoryIdRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        schema::body("A memory named in the route's path")
+            .property("memory_store_id", schema::path_id::<MemoryStoreId>())
+            .property("memory_id", schema::path_id::<StoreMemoryId>())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for MemoryIdRequest {}
 
 /// `memories.list {memory_store_id, path_prefix?, limit?, cursor?}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -677,6 +842,27 @@ impl ListMemoriesRequest {
         })
     }
 }
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for ListMemoriesRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use memory_core::schema::{nullable, string};
+        schema::body("The parameters of memories.list (the query string)")
+            .property("memory_store_id", schema::path_id::<MemoryStoreId>())
+            .property(
+                "path_prefix",
+                nullable(string(None, None).description(Some(
+                    "Only memories at or under this path, by whole segments; \"\" or / is all",
+                ))),
+            )
+            .property("limit", schema::limit())
+            .property("cursor", schema::cursor())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for ListMemoriesRequest {}
 
 /// `memories.update {memory_store_id, memory_id, content?, path?, precondition?}`. `Debug`
 /// shows the path's and the content's lengths only.
@@ -765,6 +951,23 @@ impl UpdateMemoryRequest {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for UpdateMemoryRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use memory_core::schema::{nullable, reference_to, string};
+        schema::body("The body of memories.update; absent fields are kept")
+            .property("memory_store_id", schema::path_id::<MemoryStoreId>())
+            .property("memory_id", schema::path_id::<StoreMemoryId>())
+            .property("content", nullable(string(None, None)))
+            .property("path", nullable(reference_to::<StorePath>()))
+            .property("precondition", schema::precondition())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for UpdateMemoryRequest {}
+
 impl fmt::Debug for UpdateMemoryRequest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("UpdateMemoryRequest")
@@ -837,6 +1040,20 @@ impl DeleteMemoryRequest {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for DeleteMemoryRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        schema::body("The body of memories.delete")
+            .property("memory_store_id", schema::path_id::<MemoryStoreId>())
+            .property("memory_id", schema::path_id::<StoreMemoryId>())
+            .property("precondition", schema::precondition())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for DeleteMemoryRequest {}
+
 /// `memories.restore {memory_store_id, memory_id, version_id, precondition?}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -905,6 +1122,23 @@ impl RestoreMemoryRequest {
         })
     }
 }
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for RestoreMemoryRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use memory_core::schema::reference_to;
+        schema::body("The body of memories.restore")
+            .property("memory_store_id", schema::path_id::<MemoryStoreId>())
+            .property("memory_id", schema::path_id::<StoreMemoryId>())
+            .property("version_id", reference_to::<MemoryVersionId>())
+            .required("version_id")
+            .property("precondition", schema::precondition())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for RestoreMemoryRequest {}
 
 // ---------------------------------------------------------------------------------------------
 // Versions
@@ -981,6 +1215,22 @@ impl ListVersionsRequest {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for ListVersionsRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use memory_core::schema::{nullable, reference_to};
+        schema::body("The parameters of versions.list (the query string)")
+            .property("memory_store_id", schema::path_id::<MemoryStoreId>())
+            .property("memory_id", nullable(reference_to::<StoreMemoryId>()))
+            .property("limit", schema::limit())
+            .property("cursor", schema::cursor())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for ListVersionsRequest {}
+
 /// `versions.get`, `versions.redact`: `{memory_store_id, version_id}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -1018,6 +1268,19 @@ impl VersionIdRequest {
         Ok(VersionIdRequest::new(wire.memory_store_id, wire.version_id))
     }
 }
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for VersionIdRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        schema::body("A version named in the route's path")
+            .property("memory_store_id", schema::path_id::<MemoryStoreId>())
+            .property("version_id", schema::path_id::<MemoryVersionId>())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for VersionIdRequest {}
 
 // ---------------------------------------------------------------------------------------------
 // Sessions
@@ -1105,6 +1368,29 @@ impl CreateSessionRequest {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for CreateSessionRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use memory_core::schema::{array, reference_to};
+        use utoipa::openapi::schema::ObjectBuilder;
+        schema::body(
+            "The body of sessions.create: at most 8 memory stores, none twice; other resources \
+             are kept as given",
+        )
+        .property(
+            "agent",
+            ObjectBuilder::new()
+                .schema_type(utoipa::openapi::schema::SchemaType::AnyValue)
+                .description(Some("The agent as the host describes it, kept as given")),
+        )
+        .property("resources", array(reference_to::<ResourceRequest>(), None))
+        .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for CreateSessionRequest {}
+
 /// `sessions.resources.add {session_id, resource}`: any resource but a memory store.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -1145,6 +1431,33 @@ impl AddSessionResourceRequest {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for AddSessionResourceRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use memory_core::schema::{not_exactly, string};
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        let resource = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property(
+                "type",
+                string(None, None)
+                    .pattern(Some(not_exactly(memory_core::store::MemoryStoreTag::VALUE))),
+            )
+            .required("type")
+            .description(Some(
+                "Any resource but a memory store (those are attached at creation only)",
+            ));
+        schema::body("The body of sessions.resources.add")
+            .property("session_id", schema::path_id::<SessionId>())
+            .property("resource", resource)
+            .required("resource")
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for AddSessionResourceRequest {}
+
 /// `sessions.system_prompt {session_id}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -1176,6 +1489,18 @@ impl SessionIdRequest {
         Ok(SessionIdRequest::new(wire.session_id))
     }
 }
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for SessionIdRequest {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        schema::body("A session named in the route's path")
+            .property("session_id", schema::path_id::<SessionId>())
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for SessionIdRequest {}
 
 // ---------------------------------------------------------------------------------------------
 // The file interface

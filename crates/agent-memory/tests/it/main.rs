@@ -1,10 +1,13 @@
 //! Integration tests of the facade: races at the limits (R4), fences (R7), bad input (R8),
-//! audit events without content, and memory stores (`stores`: every rule and error code, the
+//! audit events without content, the OpenAPI schemas against the facade's answers (`openapi`),
+//! and memory stores (`stores`: every rule and error code, the
 //! precondition race, path attacks R6, the system-prompt fence, `fs.*` and the memory tool).
 
 mod audit;
 mod bad_input;
 mod fence;
+#[cfg(feature = "openapi")]
+mod openapi;
 mod races;
 mod recall;
 mod stores;
