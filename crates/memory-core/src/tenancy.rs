@@ -211,6 +211,10 @@ impl FromStr for Scope {
 /// [`RETENTION_DAYS_MIN`](Self::RETENTION_DAYS_MIN)..=[`RETENTION_DAYS_MAX`](Self::RETENTION_DAYS_MAX);
 /// a missing field takes its default.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(
+    feature = "openapi",
+    schema(description = "The workspace's agent-memory settings")
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", try_from = "RawSettings")]
 pub struct Settings {
