@@ -1,6 +1,8 @@
 //! `agent-memory replay`: drives the whole library from a JSON-lines scenario (the executable
 //! contract of the spec's `replay.md`), printing exactly one JSON line per executed input line.
 
+#[cfg(test)]
+mod http;
 mod stores;
 mod world;
 
@@ -117,13 +119,16 @@ struct Line {
 /// A scenario run: the world, the facades over one backend, the manual clock and the aliases.
 pub(crate) struct Replay {
     world: World,
-    service: MemoryService,
+    service: Arc<MemoryService>,
     /// Memory stores, over the same backend, clock and id generator as `service`.
-    stores: StoreService,
+    stores: Arc<StoreService>,
     clock: Arc<ManualClock>,
     passages: Arc<InMemoryPassageSource>,
     aliases: HashMap<String, Value>,
     embedder: Arc<ReplayEmbedder>,
+    /// Tests only: the operations the router serves go to it over loopback HTTP.
+    #[cfg(test)]
+    http: Option<http::HttpTransport>,
 }
 
 /// How the replay embedder answers (`embedder.set`).
@@ -228,13 +233,31 @@ impl Replay {
             .build()?;
         Ok(Replay {
             world: World::default(),
-            service,
-            stores,
+            service: Arc::new(service),
+            stores: Arc::new(stores),
             clock,
             passages,
             aliases: HashMap::new(),
             embedder,
+            #[cfg(test)]
+            http: None,
         })
+    }
+
+    /// From now on, the agent, settings and member operations go through `agent-memory-http`'s
+    /// router on a loopback port, over the same services.
+    #[cfg(test)]
+    pub(crate) fn serve_over_http(&mut self) {
+        self.http = Some(http::HttpTransport::start(
+            self.service.clone(),
+            self.stores.clone(),
+        ));
+    }
+
+    /// How many requests each operation sent over HTTP (none in process).
+    #[cfg(test)]
+    pub(crate) fn served_over_http(&self) -> std::collections::BTreeMap<&'static str, usize> {
+        self.http.as_ref().map(|h| h.served()).unwrap_or_default()
     }
 
     /// Runs every line of `input`, writing one output line per non-blank, non-comment line.
@@ -540,6 +563,14 @@ impl Replay {
     ) -> Result<Value, ApiError> {
         let operation = json::Operation::from_name(op)
             .unwrap_or_else(|| unreachable!("replay names only the facade's operations here"));
+        #[cfg(test)]
+        if let Some(answer) = self
+            .http
+            .as_ref()
+            .and_then(|http| http.call(operation, caller, body))
+        {
+            return answer;
+        }
         json::JsonApi::new(&self.service)
             .with_stores(&self.stores)
             .call(operation, caller, body)
