@@ -36,6 +36,7 @@
 
 mod auth;
 mod mcp;
+pub mod openapi;
 mod rest;
 pub mod routes;
 
@@ -68,6 +69,9 @@ pub const PATH_INVALID: &str = "PATH_INVALID";
 pub const ROUTE_NOT_FOUND: &str = "ROUTE_NOT_FOUND";
 /// `405` for a method the path's routes do not serve.
 pub const METHOD_NOT_ALLOWED: &str = "METHOD_NOT_ALLOWED";
+
+/// The path the OpenAPI document is served at.
+pub const OPENAPI_PATH: &str = "/openapi.json";
 
 /// The path `/mcp` is served at by [`Api::router`] when [`Api::with_mcp`] is set.
 pub const MCP_PATH: &str = "/mcp";
@@ -106,8 +110,9 @@ impl<A: Authenticator> Api<A> {
         self
     }
 
-    /// The router: every route of [`ROUTES`], JSON answers for unknown paths (404) and methods
-    /// (405), and `/mcp` when configured.
+    /// The router: every route of [`ROUTES`], their OpenAPI document at [`OPENAPI_PATH`]
+    /// (no credentials needed), JSON answers for unknown paths (404) and methods (405), and
+    /// `/mcp` when configured.
     pub fn router(self) -> Router {
         let mcp = self.mcp;
         let shared = Arc::new(Shared {
@@ -142,6 +147,24 @@ impl<A: Authenticator> Api<A> {
                 }),
             );
         }
+        // Rendered once: the document depends on nothing but the code.
+        let document: Arc<str> = Arc::from(
+            openapi::document()
+                .to_json()
+                .unwrap_or_else(|_| "{}".to_owned()),
+        );
+        router = router.route(
+            OPENAPI_PATH,
+            axum::routing::get(move || {
+                let document = document.clone();
+                async move {
+                    (
+                        [(axum::http::header::CONTENT_TYPE, "application/json")],
+                        document.to_string(),
+                    )
+                }
+            }),
+        );
         if let Some(config) = mcp {
             let service = mcp::service(shared.memories.clone(), config);
             let layer =

@@ -4,6 +4,7 @@
 mod agent;
 mod limits;
 mod mcp;
+mod openapi;
 mod stores;
 
 use std::sync::Arc;
