@@ -70,6 +70,8 @@ pub(crate) struct RecallArgs {
     #[command(flatten)]
     pub(crate) embedder: EmbedderArgs,
     #[command(flatten)]
+    pub(crate) window: crate::embedder::WindowArgs,
+    #[command(flatten)]
     out: JsonFlag,
 }
 

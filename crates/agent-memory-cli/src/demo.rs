@@ -25,6 +25,8 @@ pub(crate) struct DemoArgs {
     backend: BackendKind,
     #[command(flatten)]
     embedder: crate::embedder::EmbedderArgs,
+    #[command(flatten)]
+    window: crate::embedder::WindowArgs,
 }
 
 /// One minute, the step between the tour's events.
@@ -57,8 +59,13 @@ pub(crate) fn run(
 
     // 1. init (first: a home that is not fresh is refused before anything is printed)
     let embedder = args.embedder.load()?;
-    let (mut local, settings) =
-        Local::init_with_embedder(&home, args.backend, clock.clone(), embedder)?;
+    let (mut local, settings) = Local::init_with_embedder(
+        &home,
+        args.backend,
+        clock.clone(),
+        embedder,
+        args.window.candidate_window,
+    )?;
     writeln!(
         out,
         "agent-memory demo: a tour on a fresh {} database in {}",

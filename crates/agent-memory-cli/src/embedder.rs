@@ -66,6 +66,21 @@ pub(crate) struct EmbedderArgs {
     pub(crate) embedder: EmbedderChoice,
 }
 
+/// `--candidate-window`, for every command that recalls.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct WindowArgs {
+    /// Which versions recall ranks: N, the N most recent matching versions (1-5000), or `all`,
+    /// every version the member may see. The default, 300, is the contract's rule; recall's
+    /// `considered` says how many were ranked.
+    #[arg(
+        long,
+        env = "AGENT_MEMORY_CANDIDATE_WINDOW",
+        value_name = "N|all",
+        default_value = "300"
+    )]
+    pub(crate) candidate_window: agent_memory::CandidateWindow,
+}
+
 impl EmbedderArgs {
     /// The chosen embedder, loaded (a local model is read from disk now).
     pub(crate) fn load(&self) -> anyhow::Result<Arc<dyn Embedder>> {

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use agent_memory::{
-    AgentCaller, AgentCredential, Clock, Embedder, HashingEmbedder, MemberCaller, MemoryService,
-    StoreCaller, StoreService, SystemClock,
+    AgentCaller, AgentCredential, CandidateWindow, Clock, Embedder, HashingEmbedder, MemberCaller,
+    MemoryService, StoreCaller, StoreService, SystemClock,
 };
 use anyhow::{Context, bail};
 use citation_verify::{InMemoryPassageSource, Passage};
@@ -139,13 +139,14 @@ impl Local {
     pub(crate) fn open_read_only(
         home: &Home,
         embedder: Arc<dyn Embedder>,
+        window: CandidateWindow,
     ) -> anyhow::Result<Local> {
         let config = home.load_config()?;
         Self::start(
             home,
             config,
             Arc::new(SystemClock),
-            embedder,
+            (embedder, window),
             Open::ReadOnly,
         )
     }
@@ -153,21 +154,26 @@ impl Local {
     /// Opens an initialised home with the system clock and the hashing embedder (for commands
     /// that embed nothing).
     pub(crate) fn open(home: &Home) -> anyhow::Result<Local> {
-        Self::open_with_embedder(home, Arc::new(HashingEmbedder::new()))
+        Self::open_with_embedder(
+            home,
+            Arc::new(HashingEmbedder::new()),
+            CandidateWindow::default(),
+        )
     }
 
     /// Opens an initialised home with the system clock; `embedder` embeds what is remembered
-    /// and recalled (see `crate::embedder`).
+    /// and recalled (see `crate::embedder`), and recall ranks the candidates of `window`.
     pub(crate) fn open_with_embedder(
         home: &Home,
         embedder: Arc<dyn Embedder>,
+        window: CandidateWindow,
     ) -> anyhow::Result<Local> {
         let config = home.load_config()?;
         Self::start(
             home,
             config,
             Arc::new(SystemClock),
-            embedder,
+            (embedder, window),
             Open::ReadWrite,
         )
     }
@@ -179,15 +185,23 @@ impl Local {
         backend: BackendKind,
         clock: Arc<dyn Clock>,
     ) -> anyhow::Result<(Local, Settings)> {
-        Self::init_with_embedder(home, backend, clock, Arc::new(HashingEmbedder::new()))
+        Self::init_with_embedder(
+            home,
+            backend,
+            clock,
+            Arc::new(HashingEmbedder::new()),
+            CandidateWindow::default(),
+        )
     }
 
-    /// [`Local::init`], embedding with `embedder` from the start (the demo's tour).
+    /// [`Local::init`], embedding with `embedder` from the start and recalling over `window`
+    /// (the demo's tour).
     pub(crate) fn init_with_embedder(
         home: &Home,
         backend: BackendKind,
         clock: Arc<dyn Clock>,
         embedder: Arc<dyn Embedder>,
+        window: CandidateWindow,
     ) -> anyhow::Result<(Local, Settings)> {
         if home.is_initialized() {
             bail!(
@@ -201,7 +215,7 @@ impl Local {
             .with_context(|| format!("creating {}", home.root().display()))?;
         require_unused_database(&home.database_path(backend), backend)?;
         let config = Config::new(backend, clock.now().to_string());
-        let local = Self::start(home, config, clock, embedder, Open::Create)?;
+        let local = Self::start(home, config, clock, (embedder, window), Open::Create)?;
         let settings = local.service.settings_put(
             &local.owner(),
             &agent_memory::SettingsPatch::default().agent_memories_enabled(true),
@@ -214,7 +228,7 @@ impl Local {
         home: &Home,
         config: Config,
         clock: Arc<dyn Clock>,
-        embedder: Arc<dyn Embedder>,
+        (embedder, window): (Arc<dyn Embedder>, CandidateWindow),
         open: Open,
     ) -> anyhow::Result<Local> {
         let workspace = WorkspaceId::new(config.workspace.clone())?;
@@ -234,7 +248,8 @@ impl Local {
         let mut stores = StoreService::builder(backend.clone()).clock(clock.clone());
         let mut service = MemoryService::builder(backend, passages.clone())
             .clock(clock)
-            .embedder(embedder);
+            .embedder(embedder)
+            .candidate_window(window);
         if open != Open::ReadOnly {
             // One audit log for both facades (store deletions and redactions are events too).
             let audit = Arc::new(JsonLinesAuditSink::open(&home.audit_path())?);

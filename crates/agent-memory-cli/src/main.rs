@@ -270,17 +270,20 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
         Command::Demo(args) => demo::run(&args, home_path.filter(|_| home_typed), &mut out)?,
         Command::Init(args) => init(&home, &args, &mut out)?,
         Command::Remember(args) => {
-            let local = Local::open_with_embedder(&home, args.embedder.load()?)?;
+            let local =
+                Local::open_with_embedder(&home, args.embedder.load()?, Default::default())?;
             commands::remember(&local, args, &mut out)?
         }
         // list, recall and export only read: they open the database read-only, so that a home
         // on a read-only mount or in a backup can still be read.
         Command::Recall(args) => {
-            let local = Local::open_read_only(&home, args.embedder.load()?)?;
+            let window = args.window.candidate_window;
+            let local = Local::open_read_only(&home, args.embedder.load()?, window)?;
             commands::recall(&local, args, &mut out)?
         }
         Command::Reembed(args) => {
-            let local = Local::open_with_embedder(&home, args.embedder.load()?)?;
+            let local =
+                Local::open_with_embedder(&home, args.embedder.load()?, Default::default())?;
             embedder::reembed(&local, &args, &mut out)?
         }
         Command::List(args) => commands::list(&read_only(&home)?, args, &mut out)?,
@@ -315,7 +318,11 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
 
 /// [`Local::open_read_only`] with the hashing embedder (list and export embed nothing).
 fn read_only(home: &Home) -> anyhow::Result<Local> {
-    Local::open_read_only(home, Arc::new(agent_memory::HashingEmbedder::new()))
+    Local::open_read_only(
+        home,
+        Arc::new(agent_memory::HashingEmbedder::new()),
+        Default::default(),
+    )
 }
 
 fn init(home: &Home, args: &InitArgs, out: &mut dyn Write) -> anyhow::Result<()> {

@@ -43,11 +43,14 @@ pub(crate) struct McpArgs {
     session: Option<String>,
     #[command(flatten)]
     embedder: crate::embedder::EmbedderArgs,
+    #[command(flatten)]
+    window: crate::embedder::WindowArgs,
 }
 
 /// Serves MCP on stdin/stdout until the client closes stdin.
 pub(crate) fn run(home: &Home, args: McpArgs) -> anyhow::Result<()> {
-    let local = Local::open_with_embedder(home, args.embedder.load()?)?;
+    let local =
+        Local::open_with_embedder(home, args.embedder.load()?, args.window.candidate_window)?;
     let server = MemoryServer::new(local, &args)?;
     eprintln!(
         "agent-memory mcp: serving {} tools on stdio for {} ({}), {}",

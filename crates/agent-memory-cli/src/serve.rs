@@ -31,6 +31,8 @@ pub(crate) struct ServeArgs {
     listen: SocketAddr,
     #[command(flatten)]
     embedder: crate::embedder::EmbedderArgs,
+    #[command(flatten)]
+    window: crate::embedder::WindowArgs,
 }
 
 /// Which token `agent-memory token` prints.
@@ -116,7 +118,8 @@ pub(crate) fn token(home: &Home, args: &TokenArgs, out: &mut dyn Write) -> anyho
 
 /// `agent-memory serve`.
 pub(crate) fn run(home: &Home, args: ServeArgs) -> anyhow::Result<()> {
-    let local = Local::open_with_embedder(home, args.embedder.load()?)?;
+    let local =
+        Local::open_with_embedder(home, args.embedder.load()?, args.window.candidate_window)?;
     let tokens = ensure_tokens(home)?;
     let auth = StaticTokens::new()
         .agent(&tokens.agent, local.agent())

@@ -90,8 +90,8 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use entity::{DefaultEntityResolver, EntityResolver};
 pub use fusion_rank::{EmbedError, Embedder, HashingEmbedder};
 pub use governance_policy::{
-    ForgetRequest, ListRequest, MemberDeleteRequest, MemberListRequest, RecallRequest,
-    RememberRequest, Request, SettingsPatch,
+    CandidateWindow, ForgetRequest, InvalidWindow, ListRequest, MemberDeleteRequest,
+    MemberListRequest, RecallRequest, RememberRequest, Request, SettingsPatch,
 };
 pub use mcp::{ToolDescriptor, ToolResult, tools};
 pub use memory_core::{ApiError, ErrorCode};

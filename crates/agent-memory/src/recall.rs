@@ -18,8 +18,11 @@ use crate::service::{MemoryService, internal};
 
 /// How many versions one backend scan reads while collecting candidates for a credential bound
 /// to a context set, which can filter out any number of them. An unbound credential sees every
-/// version, so its one scan asks for exactly the candidates it needs.
+/// version, so its scans ask for exactly the candidates it needs, at most [`ALL_BATCH`] at a time.
 const CANDIDATE_BATCH: usize = 128;
+/// Versions read per scan of an unbound credential: more than the default window, so that
+/// `latest(300)` stays one scan.
+const ALL_BATCH: usize = 1024;
 
 /// `recall`: `{ "memories": [...], "hidden": n, "considered": n, "semanticSkipped": bool }`.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -81,14 +84,17 @@ impl MemoryService {
         let query = pii_mask::mask(&request.query).text;
         let pending_embedding = self.embeddings.start_within(&query, self.semantic_budget);
 
-        // The 300 most recent versions valid at `asOf`, matching the filters, inside the set.
+        // The window's most recent versions valid at `asOf` (300 by default), matching the
+        // filters, inside the set.
         // Shared references: the candidates are only read, and copying 300 records cost more
         // than ranking them.
+        let window = self.candidate_window.max();
         let mut candidates: Vec<Arc<AgentMemory>> = Vec::new();
         let mut after = None;
         loop {
+            // `all` reads in batches too, so that no backend sees an unbounded limit.
             let limit = match binding {
-                ContextBinding::Unbound => policy::RECALL_CANDIDATES_MAX - candidates.len(),
+                ContextBinding::Unbound => (window - candidates.len()).min(ALL_BATCH),
                 _ => CANDIDATE_BATCH,
             };
             let batch = self
@@ -113,11 +119,11 @@ impl MemoryService {
                     .into_iter()
                     .filter(|m| policy::visible_through(binding, m)),
             );
-            if candidates.len() >= policy::RECALL_CANDIDATES_MAX || exhausted {
+            if candidates.len() >= window || exhausted {
                 break;
             }
         }
-        candidates.truncate(policy::RECALL_CANDIDATES_MAX);
+        candidates.truncate(window);
 
         // One batched re-verification; hidden candidates leave before ranking.
         let refs: Vec<&AgentMemory> = candidates.iter().map(|m| &**m).collect();

@@ -41,6 +41,7 @@ pub struct MemoryService {
     pub(crate) embeddings: EmbedPool,
     pub(crate) entities: Arc<dyn EntityResolver>,
     pub(crate) semantic_budget: Duration,
+    pub(crate) candidate_window: policy::CandidateWindow,
     /// The latest instant this service wrote a version at (ms), or `i64::MIN`: the backend may
     /// put a keyed write a few milliseconds past the clock (`store_trait::key_instant`), and
     /// [`now`](MemoryService::now) never runs behind it, so a read right after a write sees it.
@@ -63,6 +64,7 @@ pub struct MemoryServiceBuilder {
     embedder: Arc<dyn Embedder>,
     entities: Arc<dyn EntityResolver>,
     semantic_budget: Duration,
+    candidate_window: policy::CandidateWindow,
     embed_workers: usize,
 }
 
@@ -114,6 +116,14 @@ impl MemoryServiceBuilder {
         self
     }
 
+    /// Which versions recall ranks (default `latest(300)`, the contract's rule): `latest(n)`
+    /// for the `n` most recent matching versions, or `all` for every version the member may
+    /// see at `asOf`. The response's `considered` says how many were ranked.
+    pub fn candidate_window(mut self, window: policy::CandidateWindow) -> Self {
+        self.candidate_window = window;
+        self
+    }
+
     /// The service; starts the embedding worker pool.
     pub fn build(self) -> Result<MemoryService, BuildError> {
         Ok(MemoryService {
@@ -125,6 +135,7 @@ impl MemoryServiceBuilder {
             embeddings: EmbedPool::new(self.embedder, self.embed_workers)?,
             entities: self.entities,
             semantic_budget: self.semantic_budget,
+            candidate_window: self.candidate_window,
             written: AtomicI64::new(i64::MIN),
         })
     }
@@ -167,6 +178,7 @@ impl MemoryService {
             embedder: Arc::new(HashingEmbedder::new()),
             entities: Arc::new(DefaultEntityResolver),
             semantic_budget: SEMANTIC_BUDGET,
+            candidate_window: policy::CandidateWindow::default(),
             embed_workers: 2,
         }
     }

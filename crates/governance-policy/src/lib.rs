@@ -39,7 +39,8 @@
 //! Modules: [`limits`] (the numeric limits), [`access`] (grants, the access check of the four
 //! agent operations, the owner check), [`request`] (request bodies parsed and validated from
 //! JSON, the personal-data check of identifiers), [`budget`] (rate limit and quota),
-//! [`retention`] (expiry and the effective `asOf`), [`context`] (context-set rules).
+//! [`retention`] (expiry and the effective `asOf`), [`context`] (context-set rules), [`window`]
+//! (recall's candidate window).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -49,6 +50,7 @@ pub mod context;
 pub mod limits;
 pub mod request;
 pub mod retention;
+pub mod window;
 
 pub use access::{AgentAccess, CredentialState, check_agent_access, grant, require_owner};
 pub use budget::{check_quota, check_rate, retry_after_seconds, window_start};
@@ -62,3 +64,4 @@ pub use request::{
     RememberRequest, Request, SettingsPatch, check_identifiers,
 };
 pub use retention::{effective_as_of, expired_cutoff};
+pub use window::{CandidateWindow, InvalidWindow};

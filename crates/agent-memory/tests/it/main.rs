@@ -12,6 +12,7 @@ mod races;
 mod recall;
 mod stores;
 mod tracing_logs;
+mod window;
 
 use std::sync::Arc;
 
