@@ -32,6 +32,7 @@ pub struct ListResponse {
     /// Versions met on this page whose sources are gone (agent list only).
     pub hidden: u64,
     /// The next page's cursor; null exactly when no matching memory follows.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub next_cursor: Option<String>,
 }
 

@@ -424,10 +424,12 @@ pub struct MemoryView {
     /// The namespace.
     pub namespace: String,
     /// The key, or null.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub key: Option<String>,
     /// The masked text.
     pub text: String,
     /// The anchoring collection, or null.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub collection_id: Option<String>,
     /// Version number within the key.
     pub version: u32,
@@ -436,6 +438,7 @@ pub struct MemoryView {
     /// When the version was written.
     pub created_at: Timestamp,
     /// When it was superseded, or null.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub superseded_at: Option<Timestamp>,
     /// Re-verification result.
     pub source_state: SourceState,
@@ -477,10 +480,13 @@ impl MemoryView {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ranks {
     /// Position in the BM25 list.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub bm25: Option<u32>,
     /// Position in the semantic list.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub semantic: Option<u32>,
     /// Position in the entity-overlap list.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub entity: Option<u32>,
 }
 

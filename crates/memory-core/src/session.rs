@@ -339,6 +339,7 @@ pub struct Session {
     #[serde(rename = "type")]
     pub kind: SessionTag,
     /// The agent as the host gave it, or null.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub agent: Option<Value>,
     /// Attached resources, in request order.
     pub resources: Vec<SessionResource>,

@@ -387,6 +387,7 @@ pub struct MemoryStore {
     pub name: String,
     /// Up to 4,096 characters; shown to the agent (empty when none was given).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub description: String,
     /// Personal-data policy.
     pub pii_policy: PiiPolicy,
@@ -395,6 +396,7 @@ pub struct MemoryStore {
     /// Last change of name, description or archival.
     pub updated_at: Timestamp,
     /// When archived (read-only, not attachable), or null.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub archived_at: Option<Timestamp>,
 }
 
@@ -576,18 +578,23 @@ pub struct MemoryVersion {
     /// What the mutation did.
     pub operation: VersionOperation,
     /// The path after the mutation; null once redacted.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub path: Option<StorePath>,
     /// The content after the mutation; null when deleted or redacted.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub content: Option<String>,
     /// Hash of `content`; null when deleted or redacted.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub content_sha256: Option<String>,
     /// Size of `content`; null when deleted or redacted.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub content_size_bytes: Option<u64>,
     /// Who made the change.
     pub created_by: Actor,
     /// When.
     pub created_at: Timestamp,
     /// When redacted, or null.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub redacted_at: Option<Timestamp>,
 }
 
@@ -765,6 +772,7 @@ pub struct Page<T> {
     /// The items.
     pub data: Vec<T>,
     /// Where the next page starts; null on the last page.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub next_cursor: Option<String>,
 }
 

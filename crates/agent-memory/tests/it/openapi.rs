@@ -1317,3 +1317,56 @@ fn forget_takes_exactly_one_form() {
         );
     }
 }
+
+/// A response writes every field it has (an absent value is `null`), so every property of a
+/// response schema is required: a client may count on the key.
+#[test]
+fn response_schemas_require_every_field_they_list() {
+    let validator = Validator::new();
+    let mut pending: Vec<Value> = rest_operations()
+        .into_iter()
+        .map(|name| {
+            serde_json::to_value(openapi::response_schema(
+                Operation::from_name(name).unwrap(),
+            ))
+            .unwrap()
+        })
+        .collect();
+    let mut visited = std::collections::BTreeSet::new();
+    while let Some(schema) = pending.pop() {
+        if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+            if visited.insert(reference.to_owned()) {
+                pending.push(validator.resolve(reference).clone());
+            }
+            continue;
+        }
+        if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+            let required: Vec<&str> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            for (name, sub) in properties {
+                assert!(
+                    required.contains(&name.as_str()),
+                    "{name} is not required in {schema}"
+                );
+                pending.push(sub.clone());
+            }
+        }
+        for key in ["oneOf", "anyOf", "allOf"] {
+            pending.extend(
+                schema
+                    .get(key)
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .cloned(),
+            );
+        }
+        if let Some(items) = schema.get("items") {
+            pending.push(items.clone());
+        }
+    }
+    assert!(visited.contains("#/components/schemas/MemoryVersion"));
+}
