@@ -126,21 +126,6 @@ pub fn not_exactly(word: &str) -> String {
     format!("^(?:{})$", branches.join("|"))
 }
 
-/// Adds `name` to `object`'s properties, required or not.
-pub fn property(
-    object: ObjectBuilder,
-    name: &str,
-    schema: impl Into<RefOr<Schema>>,
-    required: bool,
-) -> ObjectBuilder {
-    let object = object.property(name, schema);
-    if required {
-        object.required(name)
-    } else {
-        object
-    }
-}
-
 /// The schema of an id type: its prefix and a body of 1–64 ASCII letters, digits, `_` or `-`.
 pub(crate) fn id_schema(prefix: &str) -> RefOr<Schema> {
     string(
