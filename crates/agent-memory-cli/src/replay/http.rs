@@ -288,6 +288,7 @@ mod tests {
         let mut replay = Replay::new(
             Arc::new(InMemoryBackend::new()),
             Arc::new(HashingEmbedder::new()),
+            Default::default(),
         )
         .unwrap();
         if over_http {

@@ -45,6 +45,8 @@ pub(crate) struct ReplayArgs {
     /// Scenarios' `embedder.set` modes switch this model on and off (`normal` runs it).
     #[command(flatten)]
     embedder: crate::embedder::EmbedderArgs,
+    #[command(flatten)]
+    window: crate::embedder::WindowArgs,
 }
 
 /// Runs `agent-memory replay`; returns whether every line was executed.
@@ -87,7 +89,7 @@ fn replay_on(
     backend: Arc<dyn LocalBackend>,
     output: impl Write,
 ) -> anyhow::Result<bool> {
-    let mut replay = Replay::new(backend, args.embedder.load()?)?;
+    let mut replay = Replay::new(backend, args.embedder.load()?, args.window.candidate_window)?;
     match args.file.as_deref() {
         None => replay.run(std::io::stdin().lock(), output),
         Some(path) if path.as_os_str() == "-" => replay.run(std::io::stdin().lock(), output),
@@ -207,10 +209,11 @@ fn purged(p: agent_memory::PurgedResponse) -> Value {
 
 impl Replay {
     /// A fresh world over `backend`, the clock at the format's start instant, `embedder` as
-    /// the `normal` embedder.
+    /// the `normal` embedder, recall ranking the candidates of `window`.
     pub(crate) fn new(
         backend: Arc<dyn LocalBackend>,
         embedder: Arc<dyn agent_memory::Embedder>,
+        window: agent_memory::CandidateWindow,
     ) -> anyhow::Result<Self> {
         let start = Timestamp::parse(START).expect("the start instant is valid RFC 3339");
         let clock = Arc::new(ManualClock::new(start));
@@ -230,6 +233,7 @@ impl Replay {
             .clock(clock.clone())
             .ids(ids)
             .embedder(embedder.clone())
+            .candidate_window(window)
             .build()?;
         Ok(Replay {
             world: World::default(),

@@ -9,6 +9,7 @@
 
 mod errors;
 mod facade;
+mod long_history;
 mod minilm;
 mod quality;
 mod tiny;
