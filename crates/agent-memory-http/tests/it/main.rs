@@ -3,6 +3,7 @@
 
 mod agent;
 mod limits;
+mod load;
 mod mcp;
 mod openapi;
 mod stores;
