@@ -211,9 +211,67 @@ fn p8_recall_vs_total_data_postgres_beside_redb(c: &mut Criterion) {
     group.finish();
 }
 
+/// Issue-level scale target beside P6: recall with the candidate window `all` over alice's
+/// memories, every one citing two passages, with 1,000 and with 5,000 memories (the cost ratio),
+/// in memory and on redb and SQLite. Candidates are read by scan; no index yet.
+fn p11_recall_window_all(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut group = c.benchmark_group("P11_recall_window_all");
+    group.sample_size(20);
+    for memories in [1_000usize, 5_000] {
+        let shape = benches::world::Shape {
+            memories,
+            cited: memories,
+            window: agent_memory::CandidateWindow::All,
+        };
+        let backends: [(&str, Arc<dyn Backend>); 3] = [
+            ("in_memory", Arc::new(InMemoryBackend::new())),
+            (
+                "redb",
+                Arc::new(
+                    RedbBackend::create(
+                        dir.path().join(format!("p11-{memories}.redb")),
+                        Durability::Eventual,
+                    )
+                    .expect("redb opens"),
+                ),
+            ),
+            (
+                "sqlite",
+                Arc::new(
+                    SqliteBackend::create(
+                        dir.path().join(format!("p11-{memories}.sqlite")),
+                        Durability::Eventual,
+                    )
+                    .expect("sqlite opens"),
+                ),
+            ),
+        ];
+        for (label, backend) in backends {
+            let embedder = Arc::new(HashingEmbedder::new());
+            let each = embedder.clone();
+            let w = benches::world::world_shaped(
+                backend,
+                0,
+                embedder,
+                &|texts| texts.iter().map(|t| each.embed(t).unwrap()).collect(),
+                shape,
+            );
+            let r = w.service.recall(&w.caller, &w.query).unwrap();
+            assert_eq!(r.considered as usize, memories);
+            assert_eq!(r.hidden, 0);
+            group.bench_with_input(BenchmarkId::new(label, memories), &w, |b, w| {
+                b.iter(|| w.service.recall(&w.caller, black_box(&w.query)).unwrap())
+            });
+        }
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     p6_recall_in_memory,
+    p11_recall_window_all,
     p7_recall_on_disk,
     p8_recall_vs_total_data,
     p6_recall_postgres_beside_redb,

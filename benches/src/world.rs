@@ -84,6 +84,45 @@ pub fn world(
     embedder: Arc<dyn Embedder>,
     vectors: &dyn Fn(&[&str]) -> Vec<Vec<f32>>,
 ) -> World {
+    world_shaped(backend, others, embedder, vectors, Shape::default())
+}
+
+/// How many memories alice has, how many of the newest cite two passages each, and the
+/// service's candidate window.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
+    /// Alice's memories.
+    pub memories: usize,
+    /// The newest of them that cite two passages each.
+    pub cited: usize,
+    /// The recall candidate window.
+    pub window: agent_memory::CandidateWindow,
+}
+
+impl Default for Shape {
+    /// P6: 5,000 memories, the newest 300 cited, the default window.
+    fn default() -> Self {
+        Shape {
+            memories: MEMORIES,
+            cited: CITED,
+            window: agent_memory::CandidateWindow::default(),
+        }
+    }
+}
+
+/// [`world`] of another [`Shape`].
+pub fn world_shaped(
+    backend: Arc<dyn Backend>,
+    others: usize,
+    embedder: Arc<dyn Embedder>,
+    vectors: &dyn Fn(&[&str]) -> Vec<Vec<f32>>,
+    shape: Shape,
+) -> World {
+    let Shape {
+        memories,
+        cited,
+        window,
+    } = shape;
     let start = Timestamp::parse("2026-01-01T00:00:00Z").unwrap();
     let clock = Arc::new(ManualClock::new(start));
     let passages = Arc::new(InMemoryPassageSource::new());
@@ -92,8 +131,8 @@ pub fn world(
     let cred = CredentialId::new("cred_a").unwrap();
     let ids = SeededIdGenerator::new(1);
     let vocabulary = crate::vocabulary(0xBEEF, 2_000);
-    let texts = crate::recall_texts(0xFACE, &vocabulary, MEMORIES, 40);
-    for i in 0..CITED * 2 {
+    let texts = crate::recall_texts(0xFACE, &vocabulary, memories, 40);
+    for i in 0..cited * 2 {
         let passage = Passage::new(
             format!("p{i}"),
             format!("d{}", i / 2),
@@ -114,8 +153,8 @@ pub fn world(
     for (i, (text, vector)) in masked.into_iter().zip(vectors).enumerate() {
         let at = start.plus_seconds(i as i64);
         let (terms, length) = TermStats::from_text(text.as_str()).into_counts();
-        let citations = if i >= MEMORIES - CITED {
-            let j = i - (MEMORIES - CITED);
+        let citations = if i >= memories - cited {
+            let j = i - (memories - cited);
             (0..2)
                 .map(|k| Citation {
                     passage_id: format!("p{}", 2 * j + k),
@@ -158,10 +197,11 @@ pub fn world(
     for i in 0..others {
         store(backend.as_ref(), other_memory(i, &ids, start, &filler));
     }
-    clock.set(start.plus_seconds(MEMORIES as i64 + 60));
+    clock.set(start.plus_seconds(memories as i64 + 60));
     let service = MemoryService::builder(backend, passages)
         .clock(clock)
         .embedder(embedder)
+        .candidate_window(window)
         .build()
         .unwrap();
     let owner = MemberCaller {
