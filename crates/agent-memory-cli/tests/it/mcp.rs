@@ -1,11 +1,14 @@
 //! `agent-memory mcp`: the stdio MCP server, driven by the official MCP Python SDK
 //! (`tests/mcp/client.py`, with the interpreter `AGENT_MEMORY_MCP_PYTHON` names; `#[ignore]`d,
-//! since it needs that Python) and, with no Python at all, by JSON-RPC lines written by hand.
+//! since it needs that Python) and, with no Python at all, by JSON-RPC lines written by hand;
+//! and `/mcp` of `agent-memory serve`, driven by the same SDK's Streamable HTTP client
+//! (`tests/mcp/http_client.py`).
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
@@ -103,6 +106,129 @@ fn the_official_python_client_drives_the_server() {
         "{stderr}"
     );
     assert!(!stderr.contains("050-123-4567"), "no content in the logs");
+}
+
+/// The Streamable HTTP client script, run as `python http_client.py <base URL> <agent token>`.
+const HTTP_CLIENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp/http_client.py");
+
+/// A child process that is killed when dropped (a failed assertion must not leave it running).
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Waits for `child` at most `limit`; kills it past that.
+fn wait_at_most(child: &mut KillOnDrop, limit: Duration) -> std::process::ExitStatus {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.0.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.0.kill();
+            panic!("the process did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+#[ignore = "needs Python with the mcp package: AGENT_MEMORY_MCP_PYTHON naming its interpreter"]
+fn the_official_python_client_speaks_streamable_http_to_serve() {
+    let python = python_with_mcp();
+    let home = LocalHome::new();
+    home.ok(&["init"]);
+    let token = home.ok(&["token", "agent"]).trim().to_owned();
+    let mut server = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_agent-memory"))
+            .arg("--home")
+            .arg(home.path())
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .env_remove("AGENT_MEMORY_HOME")
+            .env_remove("AGENT_MEMORY_EMBEDDER")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("agent-memory serve starts"),
+    );
+    let mut first = String::new();
+    BufReader::new(server.0.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let base = first
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("the first line names the address: {first:?}"))
+        .to_owned();
+
+    let mut client = KillOnDrop(
+        Command::new(&python)
+            .arg(HTTP_CLIENT)
+            .arg(&base)
+            .arg(&token)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the client script starts"),
+    );
+    let status = wait_at_most(&mut client, Duration::from_secs(120));
+    let (mut stdout, mut stderr) = (String::new(), String::new());
+    client
+        .0
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    client
+        .0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(
+        status.success(),
+        "the client script succeeds ({status}):\n{stdout}\n{stderr}"
+    );
+    for line in stdout.lines() {
+        println!("mcp http client: {line}");
+    }
+    assert!(
+        stdout.contains("protocol initialize: 20"),
+        "a negotiated version: {stdout}"
+    );
+    assert!(
+        stdout.contains("tools: remember_memory, recall_memories, list_memories, forget_memory"),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .last()
+            .unwrap_or("")
+            .ends_with("checks passed"),
+        "{stdout}"
+    );
+
+    // The note the client remembered is the home's: the CLI recalls it, masked.
+    let recalled = home.json(&["recall", "tersely"]);
+    assert_eq!(
+        recalled["memories"][0]["text"], "Reply tersely; call me on [PHONE]",
+        "{recalled}"
+    );
+    let mut logged = String::new();
+    let server_err = server.0.stderr.take();
+    let _ = server.0.kill();
+    let _ = server.0.wait();
+    server_err.unwrap().read_to_string(&mut logged).unwrap();
+    assert!(!logged.contains("050-123-4567"), "no content in the logs");
 }
 
 /// Runs `agent-memory --home H mcp ARGS` with `lines` on stdin (then end of input); returns the
