@@ -1,10 +1,11 @@
-//! Replay over real HTTP (tests only): the agent, settings and member operations of a scenario
-//! go through `agent_memory_http`'s router on a loopback port instead of the JSON edge in
-//! process, over the same services, so that the router must answer every scenario line exactly
-//! as the facade does.
+//! Replay over real HTTP (tests only): every operation of a scenario that has a REST route (the
+//! agent, settings and member operations, memory stores, versions and sessions) goes through
+//! `agent_memory_http`'s router on a loopback port instead of the JSON edge in process, over the
+//! same services, so that the router must answer every scenario line exactly as the facade does.
+//! The agent file interface and the memory tool have no route and stay in process.
 //!
-//! The runner still decides who calls (the world resolves the credential or member as it does
-//! in process); the router learns it through [`ReplayCallers`], a table the transport fills with
+//! The runner still decides who calls (the world resolves the credential, member or API key as
+//! it does in process); the router learns it through [`ReplayCallers`], a table the transport fills with
 //! a fresh bearer token per request. An unresolved credential is registered as such, so the
 //! facade itself writes its 401 body, not the router.
 
@@ -14,8 +15,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use agent_memory::json::{Caller, Operation};
-use agent_memory::{AgentCaller, MemberCaller, MemoryService, StoreService, WorkspaceId};
-use agent_memory_http::routes::Input;
+use agent_memory::{
+    AgentCaller, MemberCaller, MemoryService, StoreCaller, StoreService, WorkspaceId,
+};
+use agent_memory_http::routes::{Input, path_parameters};
 use agent_memory_http::{Api, Authenticator, CallerKind, ROUTES, bearer_token};
 use axum::http::request::Parts;
 use memory_core::{ApiError, ErrorCode};
@@ -26,6 +29,7 @@ use serde_json::Value;
 enum Identity {
     Agent(AgentCaller),
     Member(MemberCaller),
+    Store(StoreCaller),
 }
 
 /// The router's [`Authenticator`]: the callers the runner registered, by token.
@@ -68,6 +72,14 @@ impl Authenticator for ReplayCallers {
     ) -> impl Future<Output = Option<MemberCaller>> + Send {
         let found = match self.lookup(request) {
             Some(Identity::Member(member)) if member.workspace == *workspace => Some(member),
+            _ => None,
+        };
+        async { found }
+    }
+
+    fn store(&self, request: &Parts) -> impl Future<Output = Option<StoreCaller>> + Send {
+        let found = match self.lookup(request) {
+            Some(Identity::Store(caller)) => Some(caller),
             _ => None,
         };
         async { found }
@@ -129,9 +141,9 @@ impl HttpTransport {
             .clone()
     }
 
-    /// `operation` over HTTP, or `None` when it is not an agent, settings or member operation
-    /// or its body cannot travel as the route's input (a query string carries strings, and the
-    /// integers and booleans of the parameters the router reads as such).
+    /// `operation` over HTTP, or `None` when it has no route or its body cannot travel as the
+    /// route's path and input (a query string carries strings, and the integers and booleans of
+    /// the parameters the router reads as such).
     pub(super) fn call(
         &self,
         operation: Operation,
@@ -144,15 +156,35 @@ impl HttpTransport {
             (CallerKind::Member, Caller::Member(c)) => {
                 (Identity::Member(c.clone()), Some(c.workspace.clone()))
             }
+            (CallerKind::Store, Caller::Store(c)) => (Identity::Store(c.clone()), None),
             _ => return None,
         };
-        let query = match route.input {
-            Input::Query => Some(query_pairs(body)?),
-            Input::Body | Input::None => None,
-        };
-        let path = match &workspace {
+        let mut path = match &workspace {
             Some(ws) => route.path.replace("{ws_id}", &percent_encode(ws.as_str())),
             None => route.path.to_owned(),
+        };
+        // The other path parameters are the body's fields of the same name (the router puts
+        // them back); a body without one, or with one that is not a segment, stays in process.
+        let params: Vec<&str> = path_parameters(route.path)
+            .filter(|p| *p != "ws_id")
+            .collect();
+        let mut rest = body.clone();
+        for param in &params {
+            let value = body.get(param)?.as_str().filter(|v| !v.is_empty())?;
+            path = path.replace(&format!("{{{param}}}"), &percent_encode(value));
+            if let Value::Object(fields) = &mut rest {
+                fields.remove(*param);
+            }
+        }
+        let query = match route.input {
+            Input::Query => Some(query_pairs(&rest)?),
+            Input::Body => None,
+            // The path says everything: a body with more than the path would be refused in
+            // process and cannot travel (member and owner routes without parameters ignore it).
+            Input::None if !params.is_empty() && rest.as_object().is_none_or(|f| !f.is_empty()) => {
+                return None;
+            }
+            Input::None => None,
         };
         let n = self.next_token.fetch_add(1, Ordering::Relaxed);
         let token = format!("replay-{n}");
@@ -333,12 +365,10 @@ mod tests {
             failures.len(),
             failures.join("\n")
         );
-        // Every agent, settings and member operation went over HTTP in some scenario.
-        let routed: Vec<&str> = ROUTES
-            .iter()
-            .filter(|r| r.caller != CallerKind::Store)
-            .map(|r| r.operation.name())
-            .collect();
+        let total: usize = served.values().sum();
+        println!("over HTTP: {total} requests, by operation {served:?}");
+        // Every route's operation went over HTTP in some scenario.
+        let routed: Vec<&str> = ROUTES.iter().map(|r| r.operation.name()).collect();
         for op in routed {
             assert!(
                 served.get(op).is_some_and(|n| *n > 0),

@@ -248,7 +248,7 @@ impl Replay {
         })
     }
 
-    /// From now on, the agent, settings and member operations go through `agent-memory-http`'s
+    /// From now on, the operations that have a REST route go through `agent-memory-http`'s
     /// router on a loopback port, over the same services.
     #[cfg(test)]
     pub(crate) fn serve_over_http(&mut self) {
