@@ -34,6 +34,12 @@ async fn the_largest_valid_remember_body_fits_and_a_larger_one_is_413() {
         .await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(code(&answer), agent_memory_http::REQUEST_TOO_LARGE);
+    // Nothing was written.
+    let (status, listed) = server
+        .post("/api/agent/v1/memories/list", AGENT, json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(listed["memories"], json!([]));
     server.stop().await;
 }
 
@@ -76,6 +82,16 @@ async fn store_content_is_413_from_the_facade_and_from_the_router() {
         .await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(code(&answer), "MEMORY_TOO_LARGE");
+    // Neither 413 wrote anything: only the largest valid memory is there.
+    let (status, listed) = server.get(&memories, OWNER).await;
+    assert_eq!(status, StatusCode::OK);
+    let paths: Vec<&str> = listed["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["/max.md"]);
     // Small bodies have a small limit.
     let (status, answer) = server
         .post(

@@ -4,6 +4,7 @@
 mod agent;
 mod limits;
 mod load;
+mod logs;
 mod mcp;
 mod openapi;
 mod stores;
