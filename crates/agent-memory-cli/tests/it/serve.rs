@@ -179,6 +179,33 @@ fn serve_on_a_fresh_home_answers_curl_style_requests_and_stops_on_sigterm() {
     assert_eq!(status, 401);
     assert_eq!(body["error"]["code"], "AGENT_CREDENTIAL_INVALID");
 
+    // The OpenAPI document, without credentials: every route of the router.
+    let document: Value = runtime.block_on(async {
+        reqwest::get(url("/openapi.json"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    });
+    assert_eq!(document["openapi"], "3.1.0");
+    let paths = document["paths"].as_object().unwrap();
+    for route in [
+        "/api/agent/v1/memories/remember",
+        "/api/agent/v1/memories/recall",
+        "/api/agent/v1/memories/forget",
+        "/api/w/{ws_id}/ask-history/settings",
+        "/v1/memory_stores/{memory_store_id}/memories/{memory_id}",
+        "/v1/sessions/{session_id}/system_prompt",
+    ] {
+        assert!(paths.contains_key(route), "{route}");
+    }
+    let operations: usize = paths
+        .values()
+        .map(|item| item.as_object().unwrap().len())
+        .sum();
+    assert_eq!(operations, 27, "one documented operation per route");
+
     // What serve wrote is the home's: the CLI sees the settings change.
     let (status, out, err) = run_cli(&["--home", home, "settings", "--json"], "");
     assert_eq!(status, 0, "{err}");
