@@ -12,6 +12,8 @@ mod crash_sled;
 mod crash_sqlite;
 mod forwarding;
 mod in_memory;
+#[cfg(all(feature = "redb", feature = "sled"))]
+mod legacy;
 #[cfg(feature = "redb")]
 mod redb;
 #[cfg(feature = "sled")]
