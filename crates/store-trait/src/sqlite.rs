@@ -18,9 +18,8 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
 use crate::kv::{Decided, Kv, KvOp, KvRead};
-use crate::kv_agent::{KvBackend, KvDatabase};
-use crate::stores::VacuumReport;
-use crate::{Durability, Error, StorageFailure};
+use crate::kv_agent::KvBackend;
+use crate::{Database, Durability, Error, StorageFailure, VacuumReport};
 
 /// The layout version this build reads and writes, stored under [`FORMAT_KEY`]. Bump it on any
 /// change of a key or value encoding of `crate::kv` or `crate::kv_agent`.
@@ -249,11 +248,6 @@ impl KvBackend<SqliteKv> {
     pub fn path(&self) -> &Path {
         &self.kv().path
     }
-
-    /// The durability of this backend's commits.
-    pub fn durability(&self) -> Durability {
-        self.kv().durability
-    }
 }
 
 impl SqliteKv {
@@ -418,7 +412,7 @@ impl Kv for SqliteKv {
     }
 }
 
-impl KvDatabase for SqliteKv {
+impl Database for SqliteKv {
     /// Rebuilds the file (`VACUUM`: no free page is left) and truncates the WAL to nothing
     /// (`wal_checkpoint(TRUNCATE)` before and after), so that, with `secure_delete` on, no
     /// removed text remains in the database or its WAL. A reader in another process that holds
@@ -454,5 +448,13 @@ impl KvDatabase for SqliteKv {
             bytes_after: files_size(&self.path),
             entries,
         })
+    }
+
+    fn format_version(&self) -> Option<u32> {
+        Some(FORMAT_VERSION)
+    }
+
+    fn durability(&self) -> Option<Durability> {
+        Some(self.durability)
     }
 }

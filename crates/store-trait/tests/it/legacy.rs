@@ -1,16 +1,21 @@
 //! Homes written before agent memories moved into the key space (redb and sled, format 3): the
-//! checked-in fixtures under `tests/fixtures/` were written by that code, through
-//! [`populate`]; opening one read-write upgrades it in place, and every answer the old code gave
-//! (recorded in `format3-expected.json` by the same run) must come back unchanged.
+//! checked-in fixtures under `tests/fixtures/` were written by that code through [`populate`]
+//! (the generator test that did it is in the commit that added them); opening one read-write
+//! upgrades it in place, and every answer the old code gave (recorded in
+//! `format3-expected.json` by the same run) must come back unchanged. The same history written
+//! afresh on every backend must give those answers too.
 
 use std::path::{Path, PathBuf};
 
 use memory_core::{
-    Actor, Citation, CredentialId, MemoryStore, MemoryStoreId, MemoryVersionId, PiiPolicy,
-    Session, SessionId, Settings, StoreMemoryId, StorePath, StoredEmbedding, Timestamp,
+    Actor, Citation, CredentialId, MemoryStore, MemoryStoreId, MemoryVersionId, PiiPolicy, Session,
+    SessionId, Settings, StoreMemoryId, StorePath, StoredEmbedding, Timestamp,
 };
 use serde_json::{Value, json};
-use store_trait::{Backend, MemoryChange, MemoryWrite, Owner, StoreBackend};
+use store_trait::{
+    Backend, Database, Durability, Error, MemoryChange, MemoryWrite, Owner, RedbBackend,
+    SledBackend, StoreBackend,
+};
 
 use crate::crash_common::{Remember, at, owner, probe};
 
@@ -37,7 +42,6 @@ const KEYS: [(&str, &str); 3] = [("prefs", "tone"), ("prefs", "lang"), ("facts",
 /// versions, citations and a collection, an embedding, a forgotten key, a key whose versions
 /// were all purged (its numbering stays), rate windows of two credentials, settings, and a
 /// memory store with a memory, an update, a redaction and a session.
-#[allow(dead_code, reason = "called by the ignored fixture generator")]
 pub(crate) fn populate<B: Backend + StoreBackend + ?Sized>(b: &B) {
     let [alice, bob, other] = owners();
     let (ca, cb) = (credential("cred_a"), credential("cred_b"));
@@ -184,10 +188,10 @@ pub(crate) fn snapshot<B: Backend + StoreBackend + ?Sized>(b: &B) -> Value {
     for o in owners() {
         let versions = b.versions(&o, Timestamp::MIN, None, usize::MAX).unwrap();
         let mut keys = Vec::new();
-        for (ns, key) in KEYS
-            .iter()
-            .copied()
-            .chain([("old", "gone"), ("docs", "summary"), ("scratch", "tmp")])
+        for (ns, key) in
+            KEYS.iter()
+                .copied()
+                .chain([("old", "gone"), ("docs", "summary"), ("scratch", "tmp")])
         {
             let state = probe(b, &o, &credential("cred_a"), Some((ns, key)));
             keys.push(json!({
@@ -255,31 +259,87 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// Writes the format-3 fixtures with the code of that format (run once, by hand, before that
-/// code was replaced: `cargo test -p store-trait --all-features -- --ignored write_format3`).
 #[test]
-#[ignore = "writes the checked-in fixtures; only meaningful on the format-3 code"]
-fn write_format3_fixtures() {
-    let dir = fixtures();
-    std::fs::create_dir_all(&dir).unwrap();
-    let redb = dir.join("redb-format3.redb");
-    let sled = dir.join("sled-format3");
-    let _ = std::fs::remove_file(&redb);
-    let _ = std::fs::remove_dir_all(&sled);
-    let expected = {
-        let b = store_trait::RedbBackend::create(&redb, store_trait::Durability::Immediate).unwrap();
-        populate(&b);
-        snapshot(&b)
+fn every_backend_answers_the_fixture_history_as_format_3_did() {
+    let dir = tempfile::tempdir().unwrap();
+    let check = |b: &dyn store_trait::Storage, name: &str| {
+        populate(b);
+        assert_eq!(snapshot(b), expected(), "{name}");
     };
+    check(&store_trait::InMemoryBackend::new(), "in memory");
+    check(
+        &store_trait::RedbBackend::create(dir.path().join("a.redb"), Durability::Eventual).unwrap(),
+        "redb",
+    );
+    check(
+        &store_trait::SledBackend::open(dir.path().join("a.sled"), Durability::Eventual).unwrap(),
+        "sled",
+    );
+    check(
+        &store_trait::SqliteBackend::create(dir.path().join("a.sqlite"), Durability::Eventual)
+            .unwrap(),
+        "sqlite",
+    );
+}
+
+#[test]
+fn a_format_3_redb_file_is_upgraded_in_place_by_a_read_write_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_fixture("redb-format3.redb", dir.path());
+    let before = std::fs::read(&path).unwrap();
+    let err = RedbBackend::open_read_only(&path).expect_err("format 3 is not read read-only");
+    assert!(matches!(err, Error::Format(_)), "{err}");
+    assert!(err.to_string().contains("open it read-write once"), "{err}");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the read-only open wrote"
+    );
     {
-        let b = store_trait::SledBackend::open(&sled, store_trait::Durability::Immediate).unwrap();
-        populate(&b);
-        assert_eq!(snapshot(&b), expected, "redb and sled agree");
-        b.flush().unwrap();
+        let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
+        assert_eq!(b.format_version(), Some(4));
+        assert_eq!(snapshot(&b), expected());
     }
-    std::fs::write(
-        dir.join("format3-expected.json"),
-        serde_json::to_string_pretty(&expected).unwrap() + "\n",
-    )
-    .unwrap();
+    // The old tables are gone, and the upgraded file reads alike read-only and read-write.
+    {
+        use ::redb::ReadableDatabase;
+        let db = ::redb::Database::open(&path).unwrap();
+        let mut tables: Vec<String> = db
+            .begin_read()
+            .unwrap()
+            .list_tables()
+            .unwrap()
+            .map(|t| ::redb::TableHandle::name(&t).to_owned())
+            .collect();
+        tables.sort();
+        assert_eq!(tables, ["kv", "meta"]);
+    }
+    let read_only = RedbBackend::open_read_only(&path).unwrap();
+    assert_eq!(read_only.format_version(), Some(4));
+    drop(read_only);
+    let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
+    assert_eq!(snapshot(&b), expected());
+}
+
+#[test]
+fn a_format_3_sled_directory_is_upgraded_in_place_at_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_fixture("sled-format3", dir.path());
+    {
+        let b = SledBackend::open(&path, Durability::Immediate).unwrap();
+        assert_eq!(b.format_version(), Some(4));
+        assert_eq!(snapshot(&b), expected());
+    }
+    {
+        let db = ::sled::open(&path).unwrap();
+        let names: Vec<String> = db
+            .tree_names()
+            .iter()
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .collect();
+        assert!(!names.iter().any(|n| n == "memories"), "{names:?}");
+        assert!(names.iter().any(|n| n == "kv"), "{names:?}");
+    }
+    let b = SledBackend::open(&path, Durability::Immediate).unwrap();
+    assert_eq!(snapshot(&b), expected());
 }

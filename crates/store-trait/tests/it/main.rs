@@ -12,7 +12,7 @@ mod crash_sled;
 mod crash_sqlite;
 mod forwarding;
 mod in_memory;
-#[cfg(all(feature = "redb", feature = "sled"))]
+#[cfg(all(feature = "redb", feature = "sled", feature = "sqlite"))]
 mod legacy;
 #[cfg(feature = "redb")]
 mod redb;
