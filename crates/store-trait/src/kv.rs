@@ -66,15 +66,29 @@ pub trait KvRead {
         visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
     ) -> Result<(), Error>;
 
-    /// The agent-memory version `value` encodes (`crate::codec`), `value` being what this view
-    /// holds under `key` (as [`get`](Self::get) or a [`range`](Self::range) visit handed it).
+    /// [`range`](Self::range) over entries whose values are agent-memory versions
+    /// (`crate::codec`), each handed to `visit` decoded.
     ///
-    /// The default decodes it. A key space private to one process may keep decoded versions and
-    /// hand out the same one again, since a value changes only through a step; one that other
-    /// processes write too (SQLite) must not, as its values change behind it.
-    fn version(&self, key: &[u8], value: &[u8]) -> Result<Arc<AgentMemory>, Error> {
-        let _ = key;
-        decode_version(value).map(Arc::new)
+    /// The default decodes every value it visits. A key space private to one process may keep
+    /// decoded versions and hand out the same one again, since a value changes only through a
+    /// step; one that other processes write too (SQLite) must not, as its values change behind
+    /// it.
+    fn range_versions(
+        &self,
+        start: &[u8],
+        end: &[u8],
+        reverse: bool,
+        visit: &mut dyn FnMut(&[u8], Arc<AgentMemory>) -> bool,
+    ) -> Result<(), Error> {
+        let mut failed = None;
+        self.range(start, end, reverse, &mut |k, v| match decode_version(v) {
+            Ok(version) => visit(k, Arc::new(version)),
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        })?;
+        failed.map_or(Ok(()), Err)
     }
 }
 

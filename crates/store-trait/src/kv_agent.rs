@@ -521,8 +521,8 @@ fn remember(
 }
 
 /// The owner's unexpired versions in scan order after `after` that `keep` accepts, at most
-/// `limit`, each as the key space hands it out ([`KvRead::version`]: shared when it keeps
-/// decoded versions).
+/// `limit`, each as the key space hands it out ([`KvRead::range_versions`]: shared when it
+/// keeps decoded versions).
 fn scan_where(
     kv: &impl Kv,
     owner: &Owner,
@@ -542,22 +542,20 @@ fn scan_where(
     kv.read(&mut |r| {
         let mut found = Vec::new();
         let mut failed = None;
-        r.range(&prefix, &end, true, &mut |k, v| {
-            let step = (|| {
-                // Newest first: the first expired version ends the walk.
-                if instant_at(k, prefix.len())? <= expired_cutoff {
-                    return Ok(false);
+        r.range_versions(&prefix, &end, true, &mut |k, memory| {
+            // Newest first: the first expired version ends the walk.
+            match instant_at(k, prefix.len()) {
+                Ok(at) if at <= expired_cutoff => return false,
+                Ok(_) => {}
+                Err(e) => {
+                    failed = Some(e);
+                    return false;
                 }
-                let memory = r.version(k, v)?;
-                if keep(&memory) {
-                    found.push(memory);
-                }
-                Ok(found.len() < limit)
-            })();
-            step.unwrap_or_else(|e| {
-                failed = Some(e);
-                false
-            })
+            }
+            if keep(&memory) {
+                found.push(memory);
+            }
+            found.len() < limit
         })?;
         failed.map_or(Ok(std::mem::take(&mut found)), Err)
     })

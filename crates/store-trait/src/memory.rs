@@ -30,7 +30,7 @@ impl KvBackend<MemoryKv> {
 /// lock, so every step is atomic and every read is one consistent view.
 ///
 /// Each value keeps, once a read asked for it, its decoded agent-memory version
-/// ([`KvRead::version`]): recall reads up to 300 versions per call, and decoding them from bytes
+/// ([`KvRead::range_versions`]): recall reads up to 300 versions per call, and decoding them from bytes
 /// every time cost several times the rest of a recall. The cache cannot go stale: a value is
 /// only ever replaced or removed by a step, which replaces its entry, cache and all. (Only a
 /// key space private to one process may do this; SQLite's file is shared by processes, so its
@@ -92,15 +92,43 @@ impl KvRead for MapView<'_> {
         Ok(())
     }
 
-    fn version(&self, key: &[u8], value: &[u8]) -> Result<Arc<AgentMemory>, Error> {
-        let Some(entry) = self.0.get(key) else {
-            return crate::kv::decode_version(value).map(Arc::new);
-        };
-        if let Some(version) = entry.version.get() {
-            return Ok(version.clone());
+    fn range_versions(
+        &self,
+        start: &[u8],
+        end: &[u8],
+        reverse: bool,
+        visit: &mut dyn FnMut(&[u8], Arc<AgentMemory>) -> bool,
+    ) -> Result<(), Error> {
+        if start >= end {
+            return Ok(());
         }
-        let version = Arc::new(crate::kv::decode_version(&entry.bytes)?);
-        Ok(entry.version.get_or_init(|| version).clone())
+        let range = self
+            .0
+            .range::<[u8], _>((Bound::Included(start), Bound::Excluded(end)));
+        let mut go = |k: &[u8], e: &Entry| -> Result<bool, Error> {
+            let version = match e.version.get() {
+                Some(version) => version.clone(),
+                None => {
+                    let decoded = Arc::new(crate::kv::decode_version(&e.bytes)?);
+                    e.version.get_or_init(|| decoded).clone()
+                }
+            };
+            Ok(visit(k, version))
+        };
+        if reverse {
+            for (k, e) in range.rev() {
+                if !go(k, e)? {
+                    break;
+                }
+            }
+        } else {
+            for (k, e) in range {
+                if !go(k, e)? {
+                    break;
+                }
+            }
+        }
+        Ok(())
     }
 }
 
