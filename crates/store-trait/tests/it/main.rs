@@ -4,6 +4,8 @@
 
 #[cfg(any(feature = "redb", feature = "sled", feature = "sqlite"))]
 mod crash_common;
+#[cfg(feature = "sqlite")]
+mod crash_group;
 #[cfg(feature = "redb")]
 mod crash_redb;
 #[cfg(feature = "sled")]
