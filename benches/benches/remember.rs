@@ -1,10 +1,13 @@
-//! P9: facade `remember` on redb and sled — masking, citation resolution, quota, rate limit and
-//! supersede in one transaction — without and with per-write durability, beside the disk's raw
-//! fsync rate measured in the same run (the target is relative to it).
+//! P9: facade `remember` on redb, sled and SQLite — masking, citation resolution, quota, rate
+//! limit and supersede in one transaction — without and with per-write durability, beside the
+//! disk's raw fsync rate measured in the same run (the target is relative to it); and the same
+//! with 8 writers at once on one durable backend (an MCP server serves calls concurrently),
+//! where the figure is the time per remember of all 8 together.
 //!
 //! The clock moves 31 s per remember so that no credential reaches its 120-per-hour window, and
 //! the writing member changes every 4,000 remembers so that no member reaches its quota: the
-//! benchmark measures the write path, not refusals.
+//! benchmark measures the write path, not refusals. Concurrent writers write as members of their
+//! own.
 #![allow(
     missing_docs,
     reason = "criterion_group! generates undocumented public items"
@@ -23,16 +26,22 @@ use agent_memory::{
 use citation_verify::{InMemoryPassageSource, Passage};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use memory_core::{ContextBinding, CredentialId, MemberId, Role, Scope, Timestamp, WorkspaceId};
-use store_trait::{Backend, Durability, RedbBackend, SledBackend};
+use store_trait::{Backend, Durability, RedbBackend, SledBackend, SqliteBackend};
 
 struct Writer {
     service: MemoryService,
     clock: Arc<ManualClock>,
     count: Cell<u64>,
+    prefix: String,
 }
 
 impl Writer {
     fn new(backend: Arc<dyn Backend>) -> Writer {
+        Self::as_members(backend, "m")
+    }
+
+    /// A writer whose members are named `<prefix><n>`.
+    fn as_members(backend: Arc<dyn Backend>, prefix: &str) -> Writer {
         let clock = Arc::new(ManualClock::new(
             Timestamp::parse("2026-01-01T00:00:00Z").unwrap(),
         ));
@@ -61,6 +70,7 @@ impl Writer {
             service,
             clock,
             count: Cell::new(0),
+            prefix: prefix.to_owned(),
         }
     }
 
@@ -69,7 +79,7 @@ impl Writer {
         let n = self.count.get();
         self.count.set(n + 1);
         self.clock.advance_seconds(31);
-        let member = format!("m{}", n / 4_000);
+        let member = format!("{}{}", self.prefix, n / 4_000);
         let caller = AgentCaller::Resolved(AgentCredential {
             workspace: WorkspaceId::new("ws").unwrap(),
             workspace_retaining: true,
@@ -125,7 +135,10 @@ fn p9_remember_on_disk(c: &mut Criterion) {
         let sled: Arc<dyn Backend> = Arc::new(
             SledBackend::open(dir.path().join(format!("p9-{tag}.sled")), durability).unwrap(),
         );
-        for (name, backend) in [("redb", redb), ("sled", sled)] {
+        let sqlite: Arc<dyn Backend> = Arc::new(
+            SqliteBackend::create(dir.path().join(format!("p9-{tag}.sqlite")), durability).unwrap(),
+        );
+        for (name, backend) in [("redb", redb), ("sled", sled), ("sqlite", sqlite)] {
             let writer = Writer::new(backend);
             group.bench_with_input(BenchmarkId::new(name, tag), &writer, |b, w| {
                 b.iter(|| w.remember())
@@ -135,5 +148,48 @@ fn p9_remember_on_disk(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, p9_remember_on_disk);
+/// Writers at once in the concurrent group.
+const WRITERS: usize = 8;
+
+fn p9_remember_8_writers(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut group = c.benchmark_group("P9_remember_8_writers_durable");
+    group.throughput(Throughput::Elements(1));
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(8));
+    let redb: Arc<dyn Backend> =
+        Arc::new(RedbBackend::create(dir.path().join("p9c.redb"), Durability::Immediate).unwrap());
+    let sled: Arc<dyn Backend> =
+        Arc::new(SledBackend::open(dir.path().join("p9c.sled"), Durability::Immediate).unwrap());
+    let sqlite: Arc<dyn Backend> = Arc::new(
+        SqliteBackend::create(dir.path().join("p9c.sqlite"), Durability::Immediate).unwrap(),
+    );
+    for (name, backend) in [("redb", redb), ("sled", sled), ("sqlite", sqlite)] {
+        let mut writers: Vec<Writer> = (0..WRITERS)
+            .map(|i| Writer::as_members(backend.clone(), &format!("w{i}m")))
+            .collect();
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                // Every writer does its share; the time is that of all of them together.
+                let each = iters.div_ceil(WRITERS as u64);
+                let start = std::time::Instant::now();
+                std::thread::scope(|s| {
+                    for w in writers.iter_mut() {
+                        s.spawn(move || {
+                            for _ in 0..each {
+                                w.remember();
+                            }
+                        });
+                    }
+                });
+                start
+                    .elapsed()
+                    .mul_f64(iters as f64 / (each * WRITERS as u64) as f64)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, p9_remember_on_disk, p9_remember_8_writers);
 criterion_main!(benches);

@@ -12,16 +12,10 @@ use agent_memory::{
 use anyhow::{Context, bail};
 use citation_verify::{InMemoryPassageSource, Passage};
 use memory_core::{ContextBinding, CredentialId, MemberId, Role, Scope, Settings, WorkspaceId};
-use store_trait::{Backend, Durability, RedbBackend, SledBackend, SqliteBackend, StoreBackend};
+use store_trait::{Durability, RedbBackend, SledBackend, SqliteBackend, Storage};
 
 use crate::audit_log::JsonLinesAuditSink;
 use crate::home::{BackendKind, Config, Home, require_unused_database, write_atomically};
-
-/// A database that keeps both agent memories and memory stores, so that one handle (one open
-/// SQLite or redb file, one sled directory) serves both facades.
-pub(crate) trait LocalBackend: Backend + StoreBackend {}
-
-impl<T: Backend + StoreBackend + ?Sized> LocalBackend for T {}
 
 /// The facades opened on a home, with the identities `init` created.
 pub(crate) struct Local {
@@ -61,7 +55,7 @@ pub(crate) fn open_backend(
     backend: BackendKind,
     path: &std::path::Path,
     create: bool,
-) -> anyhow::Result<Arc<dyn LocalBackend>> {
+) -> anyhow::Result<Arc<dyn Storage>> {
     if backend == BackendKind::Postgres {
         let backend = store_postgres::PostgresBackend::connect(database_url()?, POSTGRES_POOL)
             .context("opening the PostgreSQL database")?;
@@ -78,7 +72,7 @@ pub(crate) fn open_backend(
     let context = || format!("opening the {} database {}", backend.name(), path.display());
     // Every acknowledged command is on disk: the CLI's writes are few and a person is waiting
     // for exactly one of them.
-    let opened: Arc<dyn LocalBackend> = match backend {
+    let opened: Arc<dyn Storage> = match backend {
         BackendKind::Sqlite if create => {
             Arc::new(SqliteBackend::create(path, Durability::Immediate).with_context(context)?)
         }
@@ -119,7 +113,7 @@ pub(crate) fn open_backend(
 pub(crate) fn open_backend_read_only(
     backend: BackendKind,
     path: &std::path::Path,
-) -> anyhow::Result<Arc<dyn LocalBackend>> {
+) -> anyhow::Result<Arc<dyn Storage>> {
     if backend != BackendKind::Redb || !path.exists() {
         return open_backend(backend, path, false);
     }
@@ -245,7 +239,8 @@ impl Local {
         for passage in &stored_passages {
             passages.put_passage(&workspace, passage.clone());
         }
-        let mut stores = StoreService::builder(backend.clone()).clock(clock.clone());
+        // One handle (one open SQLite or redb file, one sled directory) serves both facades.
+        let mut stores = StoreService::over(backend.clone()).clock(clock.clone());
         let mut service = MemoryService::builder(backend, passages.clone())
             .clock(clock)
             .embedder(embedder)

@@ -21,11 +21,11 @@ use memory_core::{
 use serde_json::json;
 use store_trait::{
     MemoryChange, MemoryWrite, MemoryWriteOutcome, Owner, RedactOutcome, RememberOutcome,
-    RememberWrite,
+    RememberWrite, Storage,
 };
 
 use crate::home::{BackendKind, Home, require_unused_database};
-use crate::local::{LocalBackend, open_backend};
+use crate::local::open_backend;
 
 /// Arguments of `agent-memory migrate`.
 #[derive(Debug, clap::Args)]
@@ -133,8 +133,8 @@ pub(crate) fn run(home: &Home, args: &MigrateArgs, out: &mut dyn Write) -> anyho
 
 /// Every version of the owner, oldest first, each written as the remember that made it.
 fn copy_agent_memories(
-    source: &dyn LocalBackend,
-    target: &dyn LocalBackend,
+    source: &dyn Storage,
+    target: &dyn Storage,
     owner: &Owner,
     copied: &mut Copied,
 ) -> anyhow::Result<()> {
@@ -190,8 +190,8 @@ fn copy_agent_memories(
 
 /// Every store of the workspace, archived ones too, with all of its versions.
 fn copy_stores(
-    source: &dyn LocalBackend,
-    target: &dyn LocalBackend,
+    source: &dyn Storage,
+    target: &dyn Storage,
     workspace: &WorkspaceId,
     copied: &mut Copied,
 ) -> anyhow::Result<()> {
@@ -221,8 +221,8 @@ fn copy_stores(
 }
 
 fn copy_store_versions(
-    source: &dyn LocalBackend,
-    target: &dyn LocalBackend,
+    source: &dyn Storage,
+    target: &dyn Storage,
     workspace: &WorkspaceId,
     store: &MemoryStore,
     copied: &mut Copied,

@@ -27,7 +27,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub use store_trait::{Backend, Durability, Error, InMemoryBackend, Owner, StoreBackend};
+pub use store_trait::{
+    Backend, Database, Durability, Error, InMemoryBackend, Owner, Storage, StoreBackend,
+};
 
 #[cfg(feature = "redb")]
 pub use store_trait::RedbBackend;

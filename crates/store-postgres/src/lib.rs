@@ -188,13 +188,12 @@ impl PostgresBackend {
         }
         tx.commit().map_err(db)
     }
+}
 
+impl store_trait::Database for PostgresBackend {
     /// Rewrites the tables with `VACUUM FULL` so that removed rows leave the data files; reports
     /// the tables' sizes (`pg_total_relation_size`, indexes and TOAST included) before and after.
-    fn vacuum_database(
-        &self,
-        progress: &dyn Fn(u64, u64),
-    ) -> Result<store_trait::VacuumReport, Error> {
+    fn vacuum(&self, progress: &dyn Fn(u64, u64)) -> Result<store_trait::VacuumReport, Error> {
         const TABLES: &[&str] = &[
             "memory_store_kv",
             "agent_memory_versions",
@@ -235,6 +234,16 @@ impl PostgresBackend {
             entries: u64::try_from(entries).unwrap_or(0),
         })
     }
-}
 
-store_trait::impl_store_backend!(PostgresBackend);
+    /// The newest schema migration of this build: [`PostgresBackend::open`] applied every one
+    /// (or refused a newer database).
+    fn format_version(&self) -> Option<u32> {
+        u32::try_from(migrations::latest()).ok()
+    }
+
+    /// Every commit is acknowledged once the server made it durable (PostgreSQL's default
+    /// `synchronous_commit`; a server configured otherwise weakens this).
+    fn durability(&self) -> Option<store_trait::Durability> {
+        Some(store_trait::Durability::Immediate)
+    }
+}

@@ -1,5 +1,6 @@
 //! The [`Backend`] trait and the plain data its methods exchange.
 
+use std::ops::Deref;
 use std::sync::Arc;
 
 use memory_core::{
@@ -414,143 +415,114 @@ pub trait Backend: Send + Sync {
     fn put_settings(&self, workspace: &WorkspaceId, settings: &Settings) -> Result<(), Error>;
 }
 
-/// Implements [`Backend`] for a type by forwarding every method to `$target` (an expression of
-/// `$this`, the receiver).
-macro_rules! forward_backend {
-    (impl[$($generics:tt)*] $ty:ty, |$this:ident| $target:expr) => {
-        impl<$($generics)*> Backend for $ty {
-            fn remember(
-                &self,
-                owner: &Owner,
-                credential: &CredentialId,
-                key: Option<(&str, &str)>,
-                window_start: Timestamp,
-                expired_cutoff: Timestamp,
-                decide: &mut dyn FnMut(&RememberState) -> Result<RememberWrite, ApiError>,
-            ) -> Result<RememberOutcome, Error> {
-                let $this = self;
-                Backend::remember($target, owner, credential, key, window_start, expired_cutoff, decide)
-            }
-
-            fn get(&self, owner: &Owner, id: &AgentMemoryId) -> Result<Option<AgentMemory>, Error> {
-                let $this = self;
-                Backend::get($target, owner, id)
-            }
-
-            fn current_of_key(
-                &self,
-                owner: &Owner,
-                namespace: &str,
-                key: &str,
-            ) -> Result<Option<AgentMemory>, Error> {
-                let $this = self;
-                Backend::current_of_key($target, owner, namespace, key)
-            }
-
-            fn scan(&self, owner: &Owner, query: &ScanQuery) -> Result<Vec<AgentMemory>, Error> {
-                let $this = self;
-                Backend::scan($target, owner, query)
-            }
-
-            fn scan_shared(
-                &self,
-                owner: &Owner,
-                query: &ScanQuery,
-            ) -> Result<Vec<std::sync::Arc<AgentMemory>>, Error> {
-                let $this = self;
-                Backend::scan_shared($target, owner, query)
-            }
-
-            fn versions(
-                &self,
-                owner: &Owner,
-                expired_cutoff: Timestamp,
-                after: Option<&(Timestamp, AgentMemoryId)>,
-                limit: usize,
-            ) -> Result<Vec<AgentMemory>, Error> {
-                let $this = self;
-                Backend::versions($target, owner, expired_cutoff, after, limit)
-            }
-
-            fn set_embedding(
-                &self,
-                owner: &Owner,
-                id: &AgentMemoryId,
-                embedding: &memory_core::StoredEmbedding,
-            ) -> Result<bool, Error> {
-                let $this = self;
-                Backend::set_embedding($target, owner, id, embedding)
-            }
-
-            fn forget_key(
-                &self,
-                owner: &Owner,
-                namespace: &str,
-                key: &str,
-            ) -> Result<Vec<AgentMemory>, Error> {
-                let $this = self;
-                Backend::forget_key($target, owner, namespace, key)
-            }
-
-            fn forget_id(&self, owner: &Owner, id: &AgentMemoryId) -> Result<Vec<AgentMemory>, Error> {
-                let $this = self;
-                Backend::forget_id($target, owner, id)
-            }
-
-            fn delete_owner(&self, owner: &Owner) -> Result<u64, Error> {
-                let $this = self;
-                Backend::delete_owner($target, owner)
-            }
-
-            fn delete_workspace(&self, workspace: &WorkspaceId) -> Result<u64, Error> {
-                let $this = self;
-                Backend::delete_workspace($target, workspace)
-            }
-
-            fn purge_expired(&self, workspace: &WorkspaceId, cutoff: Timestamp) -> Result<u64, Error> {
-                let $this = self;
-                Backend::purge_expired($target, workspace, cutoff)
-            }
-
-            fn purge_document(&self, workspace: &WorkspaceId, document_id: &str) -> Result<u64, Error> {
-                let $this = self;
-                Backend::purge_document($target, workspace, document_id)
-            }
-
-            fn purge_collection(
-                &self,
-                workspace: &WorkspaceId,
-                collection_id: &str,
-            ) -> Result<u64, Error> {
-                let $this = self;
-                Backend::purge_collection($target, workspace, collection_id)
-            }
-
-            fn stored_versions(&self, owner: &Owner, expired_cutoff: Timestamp) -> Result<u64, Error> {
-                let $this = self;
-                Backend::stored_versions($target, owner, expired_cutoff)
-            }
-
-            fn settings(&self, workspace: &WorkspaceId) -> Result<Option<Settings>, Error> {
-                let $this = self;
-                Backend::settings($target, workspace)
-            }
-
-            fn put_settings(&self, workspace: &WorkspaceId, settings: &Settings) -> Result<(), Error> {
-                let $this = self;
-                Backend::put_settings($target, workspace, settings)
-            }
-        }
-    };
-}
-#[cfg(any(feature = "conformance", feature = "sled"))]
-pub(crate) use forward_backend;
-
 // One backend shared by several users (for example two facade instances that must enforce one
 // limit) is still a backend.
-forward_backend!(impl[B: Backend + ?Sized] &B, |this| &**this);
-forward_backend!(impl[B: Backend + ?Sized] Box<B>, |this| &**this);
-forward_backend!(impl[B: Backend + ?Sized] Arc<B>, |this| &**this);
+impl<P> Backend for P
+where
+    P: Deref + Send + Sync,
+    P::Target: Backend,
+{
+    fn remember(
+        &self,
+        owner: &Owner,
+        credential: &CredentialId,
+        key: Option<(&str, &str)>,
+        window_start: Timestamp,
+        expired_cutoff: Timestamp,
+        decide: &mut dyn FnMut(&RememberState) -> Result<RememberWrite, ApiError>,
+    ) -> Result<RememberOutcome, Error> {
+        (**self).remember(owner, credential, key, window_start, expired_cutoff, decide)
+    }
+
+    fn get(&self, owner: &Owner, id: &AgentMemoryId) -> Result<Option<AgentMemory>, Error> {
+        (**self).get(owner, id)
+    }
+
+    fn current_of_key(
+        &self,
+        owner: &Owner,
+        namespace: &str,
+        key: &str,
+    ) -> Result<Option<AgentMemory>, Error> {
+        (**self).current_of_key(owner, namespace, key)
+    }
+
+    fn scan(&self, owner: &Owner, query: &ScanQuery) -> Result<Vec<AgentMemory>, Error> {
+        (**self).scan(owner, query)
+    }
+
+    fn scan_shared(
+        &self,
+        owner: &Owner,
+        query: &ScanQuery,
+    ) -> Result<Vec<Arc<AgentMemory>>, Error> {
+        (**self).scan_shared(owner, query)
+    }
+
+    fn versions(
+        &self,
+        owner: &Owner,
+        expired_cutoff: Timestamp,
+        after: Option<&(Timestamp, AgentMemoryId)>,
+        limit: usize,
+    ) -> Result<Vec<AgentMemory>, Error> {
+        (**self).versions(owner, expired_cutoff, after, limit)
+    }
+
+    fn set_embedding(
+        &self,
+        owner: &Owner,
+        id: &AgentMemoryId,
+        embedding: &StoredEmbedding,
+    ) -> Result<bool, Error> {
+        (**self).set_embedding(owner, id, embedding)
+    }
+
+    fn forget_key(
+        &self,
+        owner: &Owner,
+        namespace: &str,
+        key: &str,
+    ) -> Result<Vec<AgentMemory>, Error> {
+        (**self).forget_key(owner, namespace, key)
+    }
+
+    fn forget_id(&self, owner: &Owner, id: &AgentMemoryId) -> Result<Vec<AgentMemory>, Error> {
+        (**self).forget_id(owner, id)
+    }
+
+    fn delete_owner(&self, owner: &Owner) -> Result<u64, Error> {
+        (**self).delete_owner(owner)
+    }
+
+    fn delete_workspace(&self, workspace: &WorkspaceId) -> Result<u64, Error> {
+        (**self).delete_workspace(workspace)
+    }
+
+    fn purge_expired(&self, workspace: &WorkspaceId, cutoff: Timestamp) -> Result<u64, Error> {
+        (**self).purge_expired(workspace, cutoff)
+    }
+
+    fn purge_document(&self, workspace: &WorkspaceId, document_id: &str) -> Result<u64, Error> {
+        (**self).purge_document(workspace, document_id)
+    }
+
+    fn purge_collection(&self, workspace: &WorkspaceId, collection_id: &str) -> Result<u64, Error> {
+        (**self).purge_collection(workspace, collection_id)
+    }
+
+    fn stored_versions(&self, owner: &Owner, expired_cutoff: Timestamp) -> Result<u64, Error> {
+        (**self).stored_versions(owner, expired_cutoff)
+    }
+
+    fn settings(&self, workspace: &WorkspaceId) -> Result<Option<Settings>, Error> {
+        (**self).settings(workspace)
+    }
+
+    fn put_settings(&self, workspace: &WorkspaceId, settings: &Settings) -> Result<(), Error> {
+        (**self).put_settings(workspace, settings)
+    }
+}
 
 /// Checks that the record a `decide` closure returned belongs to the call before anything is
 /// written: the call's owner, credential and key, not superseded yet, and an id not stored before.

@@ -1,12 +1,9 @@
-#![cfg_attr(not(any(feature = "redb", feature = "sled")), allow(dead_code))]
-//! Key and small-value encodings shared by the durable backends, so that redb and sled lay out
-//! tenants identically: every variable-length component is length-delimited (u32 big-endian
-//! length, then the bytes), so no workspace, member, namespace or key is ever a prefix of another
-//! (tenancy by exact equality, never by string prefix).
+//! Key and small-value encodings of the key-space layout (`crate::kv`, `crate::kv_agent`): every
+//! variable-length component is length-delimited (u32 big-endian length, then the bytes), so no
+//! workspace, member, namespace or key is ever a prefix of another (tenancy by exact equality,
+//! never by string prefix).
 
-use memory_core::{CredentialId, Timestamp, WorkspaceId};
-
-use crate::Owner;
+use memory_core::Timestamp;
 
 /// Appends one length-delimited component. Keys of 4 GiB are refused by both databases long
 /// before the length could saturate, so the encoding is injective.
@@ -14,35 +11,6 @@ pub(crate) fn push_component(out: &mut Vec<u8>, s: &str) {
     let len = u32::try_from(s.len()).unwrap_or(u32::MAX);
     out.extend_from_slice(&len.to_be_bytes());
     out.extend_from_slice(s.as_bytes());
-}
-
-/// The prefix of every key of `workspace`.
-pub(crate) fn workspace_prefix(workspace: &WorkspaceId) -> Vec<u8> {
-    let mut out = Vec::with_capacity(4 + workspace.as_str().len());
-    push_component(&mut out, workspace.as_str());
-    out
-}
-
-/// The prefix of every key of one owner: workspace, then member.
-pub(crate) fn owner_prefix(owner: &Owner) -> Vec<u8> {
-    let mut out = workspace_prefix(&owner.workspace);
-    push_component(&mut out, owner.member.as_str());
-    out
-}
-
-/// The key-index key of (namespace, key) under an owner prefix.
-pub(crate) fn key_prefix(owner: &[u8], namespace: &str, key: &str) -> Vec<u8> {
-    let mut out = owner.to_vec();
-    push_component(&mut out, namespace);
-    push_component(&mut out, key);
-    out
-}
-
-/// The key of a credential's rate-window record.
-pub(crate) fn window_key(workspace: &WorkspaceId, credential: &CredentialId) -> Vec<u8> {
-    let mut out = workspace_prefix(workspace);
-    push_component(&mut out, credential.as_str());
-    out
 }
 
 /// A rate window: its instants as big-endian i64 milliseconds, oldest first.
@@ -67,19 +35,6 @@ pub(crate) fn decode_window(bytes: &[u8]) -> Option<Vec<Timestamp>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use memory_core::MemberId;
-
-    #[test]
-    fn owners_whose_names_concatenate_alike_get_distinct_prefixes() {
-        let owner =
-            |w: &str, m: &str| Owner::new(WorkspaceId::new(w).unwrap(), MemberId::new(m).unwrap());
-        let (a, b) = (
-            owner_prefix(&owner("a", "bc")),
-            owner_prefix(&owner("ab", "c")),
-        );
-        assert_ne!(a, b);
-        assert!(!a.starts_with(&b) && !b.starts_with(&a));
-    }
 
     #[test]
     fn windows_round_trip_and_odd_lengths_are_refused() {
@@ -92,7 +47,7 @@ mod tests {
     }
 }
 
-/// A (namespace, key) index entry of the redb backend and the key-space layer: the highest
+/// A (namespace, key) index entry of the key-space layer (and of redb's format 3): the highest
 /// version number since the key was last forgotten, and the position of its current version
 /// (each layout's own bytes), encoded as `u32 BE last_version ‖ position`.
 #[derive(Debug, Default, PartialEq, Eq)]

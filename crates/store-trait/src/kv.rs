@@ -1,18 +1,16 @@
 //! Memory stores over an ordered key-value space: the one implementation of
 //! [`StoreBackend`](crate::StoreBackend)'s rules, shared by every backend. A backend supplies
 //! [`Kv`] — a consistent read view, and an exclusive read-then-write step whose writes land
-//! atomically — and gets the trait through
-//! [`impl_store_backend!`](crate::impl_store_backend).
-//!
-//! A backend that is nothing but a key space (SQLite) gets this trait and
-//! [`Backend`](crate::Backend) from [`KvBackend`](crate::KvBackend), whose agent-memory half
-//! lives in `crate::kv_agent`; the in-memory backend, redb, sled and PostgreSQL keep their own
-//! agent-memory tables and invoke the macro.
+//! atomically — and [`KvBackend`](crate::KvBackend) over it is a
+//! [`StoreBackend`](crate::StoreBackend) and, through `crate::kv_agent`, a
+//! [`Backend`](crate::Backend). The in-memory backend, redb, sled and SQLite are such key
+//! spaces and nothing else.
 //!
 //! The module is public for backends in other crates (`store-postgres`): [`Kv`], [`KvRead`],
-//! [`KvOp`] and [`Decided`] are what such a backend implements, and the exported macro
-//! `store_trait::impl_store_backend!` is what it invokes. The functions the macro calls are
-//! hidden from the documentation; they are not an interface of their own.
+//! [`KvOp`] and [`Decided`] are what such a backend implements. PostgreSQL keeps agent memories
+//! in tables of its own, so it cannot be a `KvBackend`; its `StoreBackend` calls the functions
+//! below, one per method, which are hidden from the documentation (they are that
+//! implementation's parts, not an interface of their own).
 //!
 //! # Layout
 //!
@@ -40,16 +38,18 @@
 //! it is current): an update writes the content once, a no-op is detected by hash without reading
 //! the old content, and lists read no content at all.
 
+use std::sync::Arc;
+
 use memory_core::{
-    ApiError, ErrorCode, MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Session,
-    SessionId, StoreMemory, StoreMemoryId, StoreMemoryMetadata, StorePath, Timestamp,
+    AgentMemory, ApiError, ErrorCode, MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId,
+    Session, SessionId, StoreMemory, StoreMemoryId, StoreMemoryMetadata, StorePath, Timestamp,
     VersionOperation, WorkspaceId, content_sha256,
 };
 use serde::{Deserialize, Serialize};
 
-use crate::Error;
 use crate::keys::push_component;
 use crate::stores::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome};
+use crate::{Error, KvBackend, StoreBackend};
 
 /// A consistent view of the key space.
 pub trait KvRead {
@@ -65,6 +65,37 @@ pub trait KvRead {
         reverse: bool,
         visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
     ) -> Result<(), Error>;
+
+    /// [`range`](Self::range) over entries whose values are agent-memory versions
+    /// (`crate::codec`), each handed to `visit` decoded.
+    ///
+    /// The default decodes every value it visits. A key space private to one process may keep
+    /// decoded versions and hand out the same one again, since a value changes only through a
+    /// step; one that other processes write too (SQLite) must not, as its values change behind
+    /// it.
+    fn range_versions(
+        &self,
+        start: &[u8],
+        end: &[u8],
+        reverse: bool,
+        visit: &mut dyn FnMut(&[u8], Arc<AgentMemory>) -> bool,
+    ) -> Result<(), Error> {
+        let mut failed = None;
+        self.range(start, end, reverse, &mut |k, v| match decode_version(v) {
+            Ok(version) => visit(k, Arc::new(version)),
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        })?;
+        failed.map_or(Ok(()), Err)
+    }
+}
+
+/// Decodes a stored agent-memory version, a corrupt one being a backend error.
+pub(crate) fn decode_version(bytes: &[u8]) -> Result<AgentMemory, Error> {
+    crate::codec::decode(bytes)
+        .map_err(|e| Error::Backend(format!("corrupt key space: undecodable version: {e}")))
 }
 
 /// One write of a step.
@@ -1016,148 +1047,110 @@ pub fn get_session(
     kv.read(&mut |r| get_json(r, &key(SESSION, workspace, &[id.as_str()])))
 }
 
-/// Implements [`StoreBackend`](crate::StoreBackend) for a type that implements [`Kv`] and has an
-/// inherent `vacuum_database(&self, progress) -> Result<VacuumReport, Error>` method. Exported for
-/// backends in other crates; it names only `$crate` paths and `memory_core`, which the invoking
-/// crate must depend on.
-#[macro_export]
-macro_rules! impl_store_backend {
-    (impl[$($generics:tt)*] $ty:ty) => {
-        impl<$($generics)*> $crate::StoreBackend for $ty {
-            fn create_store(
-                &self,
-                workspace: &memory_core::WorkspaceId,
-                store: &memory_core::MemoryStore,
-            ) -> Result<(), $crate::Error> {
-                $crate::kv::create_store(self, workspace, store)
-            }
+/// Memory stores over any key space: every method is the function of this module of its name.
+impl<K: Kv + Send + Sync> StoreBackend for KvBackend<K> {
+    fn create_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<(), Error> {
+        create_store(self.kv(), workspace, store)
+    }
 
-            fn get_store(
-                &self,
-                workspace: &memory_core::WorkspaceId,
-                id: &memory_core::MemoryStoreId,
-            ) -> Result<Option<memory_core::MemoryStore>, $crate::Error> {
-                $crate::kv::get_store(self, workspace, id)
-            }
+    fn get_store(
+        &self,
+        workspace: &WorkspaceId,
+        id: &MemoryStoreId,
+    ) -> Result<Option<MemoryStore>, Error> {
+        get_store(self.kv(), workspace, id)
+    }
 
-            fn list_stores(
-                &self,
-                workspace: &memory_core::WorkspaceId,
-                include_archived: bool,
-                after: Option<&(memory_core::Timestamp, memory_core::MemoryStoreId)>,
-                limit: usize,
-            ) -> Result<Vec<memory_core::MemoryStore>, $crate::Error> {
-                $crate::kv::list_stores(self, workspace, include_archived, after, limit)
-            }
+    fn list_stores(
+        &self,
+        workspace: &WorkspaceId,
+        include_archived: bool,
+        after: Option<&(Timestamp, MemoryStoreId)>,
+        limit: usize,
+    ) -> Result<Vec<MemoryStore>, Error> {
+        list_stores(self.kv(), workspace, include_archived, after, limit)
+    }
 
-            fn put_store(
-                &self,
-                workspace: &memory_core::WorkspaceId,
-                store: &memory_core::MemoryStore,
-            ) -> Result<bool, $crate::Error> {
-                $crate::kv::put_store(self, workspace, store)
-            }
+    fn put_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<bool, Error> {
+        put_store(self.kv(), workspace, store)
+    }
 
-            fn delete_store(
-                &self,
-                workspace: &memory_core::WorkspaceId,
-                id: &memory_core::MemoryStoreId,
-            ) -> Result<bool, $crate::Error> {
-                $crate::kv::delete_store(self, workspace, id)
-            }
+    fn delete_store(&self, workspace: &WorkspaceId, id: &MemoryStoreId) -> Result<bool, Error> {
+        delete_store(self.kv(), workspace, id)
+    }
 
-            fn write_memory(
-                &self,
-                write: &$crate::MemoryWrite,
-            ) -> Result<$crate::MemoryWriteOutcome, $crate::Error> {
-                $crate::kv::write_memory(self, write)
-            }
+    fn write_memory(&self, write: &MemoryWrite) -> Result<MemoryWriteOutcome, Error> {
+        write_memory(self.kv(), write)
+    }
 
-            fn get_memory(
-                &self,
-                workspace: &memory_core::WorkspaceId,
-                store: &memory_core::MemoryStoreId,
-                id: &memory_core::StoreMemoryId,
-            ) -> Result<Option<memory_core::StoreMemory>, $crate::Error> {
-                $crate::kv::get_memory(self, workspace, store, id)
-            }
+    fn get_memory(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        id: &StoreMemoryId,
+    ) -> Result<Option<StoreMemory>, Error> {
+        get_memory(self.kv(), workspace, store, id)
+    }
 
-            fn memory_at_path(
-                &self,
-                workspace: &memory_core::WorkspaceId,
-                store: &memory_core::MemoryStoreId,
-                path: &memory_core::StorePath,
-            ) -> Result<Option<memory_core::StoreMemory>, $crate::Error> {
-                $crate::kv::memory_at_path(self, workspace, store, path)
-            }
+    fn memory_at_path(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        path: &StorePath,
+    ) -> Result<Option<StoreMemory>, Error> {
+        memory_at_path(self.kv(), workspace, store, path)
+    }
 
-            fn list_memories(
-                &self,
-                workspace: &memory_core::WorkspaceId,
-                store: &memory_core::MemoryStoreId,
-                prefix: Option<&str>,
-                after: Option<&memory_core::StorePath>,
-                limit: usize,
-            ) -> Result<Vec<memory_core::StoreMemoryMetadata>, $crate::Error> {
-                $crate::kv::list_memories(self, workspace, store, prefix, after, limit)
-            }
+    fn list_memories(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        prefix: Option<&str>,
+        after: Option<&StorePath>,
+        limit: usize,
+    ) -> Result<Vec<StoreMemoryMetadata>, Error> {
+        list_memories(self.kv(), workspace, store, prefix, after, limit)
+    }
 
-            fn get_version(
-                &self,
-                workspace: &memory_core::WorkspaceId,
-                store: &memory_core::MemoryStoreId,
-                id: &memory_core::MemoryVersionId,
-            ) -> Result<Option<memory_core::MemoryVersion>, $crate::Error> {
-                $crate::kv::get_version(self, workspace, store, id)
-            }
+    fn get_version(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        id: &MemoryVersionId,
+    ) -> Result<Option<MemoryVersion>, Error> {
+        get_version(self.kv(), workspace, store, id)
+    }
 
-            fn list_versions(
-                &self,
-                workspace: &memory_core::WorkspaceId,
-                store: &memory_core::MemoryStoreId,
-                memory: Option<&memory_core::StoreMemoryId>,
-                after: Option<&(memory_core::Timestamp, memory_core::MemoryVersionId)>,
-                limit: usize,
-            ) -> Result<Vec<memory_core::MemoryVersion>, $crate::Error> {
-                $crate::kv::list_versions(self, workspace, store, memory, after, limit)
-            }
+    fn list_versions(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        memory: Option<&StoreMemoryId>,
+        after: Option<&(Timestamp, MemoryVersionId)>,
+        limit: usize,
+    ) -> Result<Vec<MemoryVersion>, Error> {
+        list_versions(self.kv(), workspace, store, memory, after, limit)
+    }
 
-            fn redact_version(
-                &self,
-                workspace: &memory_core::WorkspaceId,
-                store: &memory_core::MemoryStoreId,
-                id: &memory_core::MemoryVersionId,
-                at: memory_core::Timestamp,
-            ) -> Result<$crate::RedactOutcome, $crate::Error> {
-                $crate::kv::redact_version(self, workspace, store, id, at)
-            }
+    fn redact_version(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        id: &MemoryVersionId,
+        at: Timestamp,
+    ) -> Result<RedactOutcome, Error> {
+        redact_version(self.kv(), workspace, store, id, at)
+    }
 
-            fn put_session(
-                &self,
-                workspace: &memory_core::WorkspaceId,
-                session: &memory_core::Session,
-            ) -> Result<(), $crate::Error> {
-                $crate::kv::put_session(self, workspace, session)
-            }
+    fn put_session(&self, workspace: &WorkspaceId, session: &Session) -> Result<(), Error> {
+        put_session(self.kv(), workspace, session)
+    }
 
-            fn get_session(
-                &self,
-                workspace: &memory_core::WorkspaceId,
-                id: &memory_core::SessionId,
-            ) -> Result<Option<memory_core::Session>, $crate::Error> {
-                $crate::kv::get_session(self, workspace, id)
-            }
-
-            fn vacuum(
-                &self,
-                progress: &dyn Fn(u64, u64),
-            ) -> Result<$crate::VacuumReport, $crate::Error> {
-                self.vacuum_database(progress)
-            }
-        }
-    };
-    ($ty:ty) => {
-        $crate::impl_store_backend!(impl[] $ty);
-    };
+    fn get_session(
+        &self,
+        workspace: &WorkspaceId,
+        id: &SessionId,
+    ) -> Result<Option<Session>, Error> {
+        get_session(self.kv(), workspace, id)
+    }
 }
-pub(crate) use crate::impl_store_backend;

@@ -29,6 +29,7 @@
 //! indexes; a forget; a purge; a deletion — is one [`Kv::step`], so it lands whole or not at all.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, CredentialId, Settings, StoredEmbedding, Timestamp,
@@ -38,8 +39,10 @@ use memory_core::{
 use crate::backend::{check_decided_write, key_instant, latest_instant};
 use crate::keys::{KeyEntry, push_component};
 use crate::kv::{Decided, Kv, KvOp, KvRead, order, prefix_end, unorder};
-use crate::stores::VacuumReport;
-use crate::{Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery};
+use crate::{
+    Backend, Database, Durability, Error, Owner, RememberOutcome, RememberState, RememberWrite,
+    ScanQuery, VacuumReport,
+};
 
 const VERSION: u8 = b'a';
 const ID: u8 = b'i';
@@ -51,14 +54,6 @@ const DOCUMENT: u8 = b'd';
 const COLLECTION: u8 = b'l';
 const WINDOW: u8 = b'r';
 const SETTINGS: u8 = b'g';
-
-/// A key space that is a whole database: what [`KvBackend`] needs beyond [`Kv`] to implement
-/// [`StoreBackend::vacuum`](crate::StoreBackend::vacuum).
-pub trait KvDatabase: Kv {
-    /// Rewrites the database's files so that nothing removed through the API remains in them
-    /// (see [`StoreBackend::vacuum`](crate::StoreBackend::vacuum)).
-    fn vacuum(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error>;
-}
 
 /// [`Backend`] and [`StoreBackend`](crate::StoreBackend) over the ordered key space `K`: agent
 /// memories laid out as this module says, memory stores as `crate::kv` says. A backend supplies
@@ -88,13 +83,20 @@ impl<K: Kv> Kv for KvBackend<K> {
     }
 }
 
-impl<K: KvDatabase> KvBackend<K> {
-    fn vacuum_database(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error> {
+/// The key space is the whole database: its vacuum, format and durability are the backend's.
+impl<K: Kv + Database> Database for KvBackend<K> {
+    fn vacuum(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error> {
         self.0.vacuum(progress)
     }
-}
 
-crate::impl_store_backend!(impl[K: KvDatabase + Send + Sync] KvBackend<K>);
+    fn format_version(&self) -> Option<u32> {
+        self.0.format_version()
+    }
+
+    fn durability(&self) -> Option<Durability> {
+        self.0.durability()
+    }
+}
 
 // ---- Keys ----
 
@@ -201,7 +203,7 @@ fn corrupt(what: &str) -> Error {
 }
 
 fn decode(bytes: &[u8]) -> Result<AgentMemory, Error> {
-    crate::codec::decode(bytes).map_err(|e| corrupt(&format!("undecodable version: {e}")))
+    crate::kv::decode_version(bytes)
 }
 
 fn encode(memory: &AgentMemory) -> Result<Vec<u8>, Error> {
@@ -519,7 +521,8 @@ fn remember(
 }
 
 /// The owner's unexpired versions in scan order after `after` that `keep` accepts, at most
-/// `limit`.
+/// `limit`, each as the key space hands it out ([`KvRead::range_versions`]: shared when it
+/// keeps decoded versions).
 fn scan_where(
     kv: &impl Kv,
     owner: &Owner,
@@ -527,7 +530,7 @@ fn scan_where(
     after: Option<&(Timestamp, AgentMemoryId)>,
     limit: usize,
     keep: &dyn Fn(&AgentMemory) -> bool,
-) -> Result<Vec<AgentMemory>, Error> {
+) -> Result<Vec<Arc<AgentMemory>>, Error> {
     if limit == 0 {
         return Ok(Vec::new());
     }
@@ -539,25 +542,28 @@ fn scan_where(
     kv.read(&mut |r| {
         let mut found = Vec::new();
         let mut failed = None;
-        r.range(&prefix, &end, true, &mut |k, v| {
-            let step = (|| {
-                // Newest first: the first expired version ends the walk.
-                if instant_at(k, prefix.len())? <= expired_cutoff {
-                    return Ok(false);
+        r.range_versions(&prefix, &end, true, &mut |k, memory| {
+            // Newest first: the first expired version ends the walk.
+            match instant_at(k, prefix.len()) {
+                Ok(at) if at <= expired_cutoff => return false,
+                Ok(_) => {}
+                Err(e) => {
+                    failed = Some(e);
+                    return false;
                 }
-                let memory = decode(v)?;
-                if keep(&memory) {
-                    found.push(memory);
-                }
-                Ok(found.len() < limit)
-            })();
-            step.unwrap_or_else(|e| {
-                failed = Some(e);
-                false
-            })
+            }
+            if keep(&memory) {
+                found.push(memory);
+            }
+            found.len() < limit
         })?;
         failed.map_or(Ok(std::mem::take(&mut found)), Err)
     })
+}
+
+/// Owned copies of `shared` (free when nothing else holds them).
+fn owned(shared: Vec<Arc<AgentMemory>>) -> Vec<AgentMemory> {
+    shared.into_iter().map(Arc::unwrap_or_clone).collect()
 }
 
 /// Removes the versions whose `a` keys are the values of the index entries under `prefix` (a
@@ -654,6 +660,14 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
     }
 
     fn scan(&self, owner: &Owner, query: &ScanQuery) -> Result<Vec<AgentMemory>, Error> {
+        self.scan_shared(owner, query).map(owned)
+    }
+
+    fn scan_shared(
+        &self,
+        owner: &Owner,
+        query: &ScanQuery,
+    ) -> Result<Vec<Arc<AgentMemory>>, Error> {
         scan_where(
             &self.0,
             owner,
@@ -671,7 +685,7 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
         after: Option<&(Timestamp, AgentMemoryId)>,
         limit: usize,
     ) -> Result<Vec<AgentMemory>, Error> {
-        scan_where(&self.0, owner, expired_cutoff, after, limit, &|_| true)
+        scan_where(&self.0, owner, expired_cutoff, after, limit, &|_| true).map(owned)
     }
 
     fn set_embedding(
@@ -766,6 +780,59 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
         self.0
             .step(&mut |_| Ok(((), vec![KvOp::Put(key.clone(), value.clone())])))
     }
+}
+
+/// A key space with nothing in it: the base of an import's writes.
+struct Empty;
+
+impl KvRead for Empty {
+    fn get(&self, _key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+        Ok(None)
+    }
+
+    fn range(
+        &self,
+        _start: &[u8],
+        _end: &[u8],
+        _reverse: bool,
+        _visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// The writes that lay out what a format-3 database held (`crate::legacy`) in this key space:
+/// every version with all its index entries and counts, each key's numbering and current
+/// version, the rate windows, the settings, and the memory-store entries as they were.
+#[cfg_attr(
+    not(any(feature = "redb", feature = "sled")),
+    allow(dead_code, reason = "only the redb and sled backends upgrade format 3")
+)]
+pub(crate) fn import(legacy: &crate::legacy::Legacy) -> Result<Vec<KvOp>, Error> {
+    let mut p = Pending::new(&Empty);
+    for version in &legacy.versions {
+        p.insert_version(version)?;
+    }
+    for k in &legacy.keys {
+        let entry = KeyEntry {
+            last_version: k.last_version,
+            current: k.current.as_ref().map(|(at, id)| suffix(*at, id)),
+        };
+        p.put(key_of(KEY, &k.owner, &k.namespace, &k.key), entry.encode());
+    }
+    for (workspace, credential, window) in &legacy.windows {
+        p.put(
+            window_key(workspace, credential),
+            crate::keys::encode_window(window),
+        );
+    }
+    for (workspace, json) in &legacy.settings {
+        p.put(ws_key(SETTINGS, workspace), json.clone());
+    }
+    for (k, v) in &legacy.stores {
+        p.put(k.clone(), v.clone());
+    }
+    Ok(p.ops())
 }
 
 #[cfg(test)]

@@ -77,10 +77,12 @@ mod backend;
 pub mod codec;
 #[cfg(feature = "conformance")]
 pub mod conformance;
+mod database;
 mod durability;
 mod keys;
 pub mod kv;
 mod kv_agent;
+mod legacy;
 mod memory;
 #[cfg(feature = "redb")]
 mod redb;
@@ -91,18 +93,17 @@ mod sqlite;
 mod stores;
 
 #[cfg(feature = "redb")]
-pub use crate::redb::RedbBackend;
+pub use crate::redb::{RedbBackend, RedbKv};
 #[cfg(feature = "sled")]
-pub use crate::sled::SledBackend;
+pub use crate::sled::{SledBackend, SledKv};
 #[cfg(feature = "sqlite")]
 pub use crate::sqlite::{SqliteBackend, SqliteKv};
 pub use backend::{
     Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
     StorageFailure, check_decided_write, key_instant, latest_instant,
 };
+pub use database::{Database, Storage, VacuumReport};
 pub use durability::Durability;
-pub use kv_agent::{KvBackend, KvDatabase};
+pub use kv_agent::KvBackend;
 pub use memory::InMemoryBackend;
-pub use stores::{
-    MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend, VacuumReport,
-};
+pub use stores::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend};

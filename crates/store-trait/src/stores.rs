@@ -8,6 +8,8 @@ use memory_core::{
     WorkspaceId,
 };
 
+use std::ops::Deref;
+
 use crate::Error;
 
 /// One mutation of one memory.
@@ -235,152 +237,116 @@ pub trait StoreBackend: Send + Sync {
         workspace: &WorkspaceId,
         id: &SessionId,
     ) -> Result<Option<Session>, Error>;
-
-    /// Rewrites the database so that removed and redacted content — of memory stores and of
-    /// agent memories alike — is gone from its files: the live data is copied into a fresh
-    /// database that then replaces the old one. Other calls wait while it runs. `progress` is
-    /// called with (entries copied, entries in all) as the copy goes. In memory there is nothing
-    /// to rewrite and the report is all zeros.
-    fn vacuum(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error>;
 }
 
-/// What [`StoreBackend::vacuum`] did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct VacuumReport {
-    /// Bytes the database's files took before.
-    pub bytes_before: u64,
-    /// Bytes they take after.
-    pub bytes_after: u64,
-    /// Entries (keys) copied into the new database.
-    pub entries: u64,
+// One store shared by several users (a facade and a mount over one database) is still a store.
+impl<P> StoreBackend for P
+where
+    P: Deref + Send + Sync,
+    P::Target: StoreBackend,
+{
+    fn create_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<(), Error> {
+        (**self).create_store(workspace, store)
+    }
+
+    fn get_store(
+        &self,
+        workspace: &WorkspaceId,
+        id: &MemoryStoreId,
+    ) -> Result<Option<MemoryStore>, Error> {
+        (**self).get_store(workspace, id)
+    }
+
+    fn list_stores(
+        &self,
+        workspace: &WorkspaceId,
+        include_archived: bool,
+        after: Option<&(Timestamp, MemoryStoreId)>,
+        limit: usize,
+    ) -> Result<Vec<MemoryStore>, Error> {
+        (**self).list_stores(workspace, include_archived, after, limit)
+    }
+
+    fn put_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<bool, Error> {
+        (**self).put_store(workspace, store)
+    }
+
+    fn delete_store(&self, workspace: &WorkspaceId, id: &MemoryStoreId) -> Result<bool, Error> {
+        (**self).delete_store(workspace, id)
+    }
+
+    fn write_memory(&self, write: &MemoryWrite) -> Result<MemoryWriteOutcome, Error> {
+        (**self).write_memory(write)
+    }
+
+    fn get_memory(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        id: &StoreMemoryId,
+    ) -> Result<Option<StoreMemory>, Error> {
+        (**self).get_memory(workspace, store, id)
+    }
+
+    fn memory_at_path(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        path: &StorePath,
+    ) -> Result<Option<StoreMemory>, Error> {
+        (**self).memory_at_path(workspace, store, path)
+    }
+
+    fn list_memories(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        prefix: Option<&str>,
+        after: Option<&StorePath>,
+        limit: usize,
+    ) -> Result<Vec<StoreMemoryMetadata>, Error> {
+        (**self).list_memories(workspace, store, prefix, after, limit)
+    }
+
+    fn get_version(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        id: &MemoryVersionId,
+    ) -> Result<Option<MemoryVersion>, Error> {
+        (**self).get_version(workspace, store, id)
+    }
+
+    fn list_versions(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        memory: Option<&StoreMemoryId>,
+        after: Option<&(Timestamp, MemoryVersionId)>,
+        limit: usize,
+    ) -> Result<Vec<MemoryVersion>, Error> {
+        (**self).list_versions(workspace, store, memory, after, limit)
+    }
+
+    fn redact_version(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        id: &MemoryVersionId,
+        at: Timestamp,
+    ) -> Result<RedactOutcome, Error> {
+        (**self).redact_version(workspace, store, id, at)
+    }
+
+    fn put_session(&self, workspace: &WorkspaceId, session: &Session) -> Result<(), Error> {
+        (**self).put_session(workspace, session)
+    }
+
+    fn get_session(
+        &self,
+        workspace: &WorkspaceId,
+        id: &SessionId,
+    ) -> Result<Option<Session>, Error> {
+        (**self).get_session(workspace, id)
+    }
 }
-
-/// Implements [`StoreBackend`] for a type by forwarding every method to `$target` (an expression
-/// of `$this`, the receiver).
-macro_rules! forward_store_backend {
-    (impl[$($generics:tt)*] $ty:ty, |$this:ident| $target:expr) => {
-        impl<$($generics)*> $crate::StoreBackend for $ty {
-            fn create_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<(), Error> {
-                let $this = self;
-                $crate::StoreBackend::create_store($target, workspace, store)
-            }
-
-            fn get_store(&self, workspace: &WorkspaceId, id: &MemoryStoreId) -> Result<Option<MemoryStore>, Error> {
-                let $this = self;
-                $crate::StoreBackend::get_store($target, workspace, id)
-            }
-
-            fn list_stores(
-                &self,
-                workspace: &WorkspaceId,
-                include_archived: bool,
-                after: Option<&(Timestamp, MemoryStoreId)>,
-                limit: usize,
-            ) -> Result<Vec<MemoryStore>, Error> {
-                let $this = self;
-                $crate::StoreBackend::list_stores($target, workspace, include_archived, after, limit)
-            }
-
-            fn put_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<bool, Error> {
-                let $this = self;
-                $crate::StoreBackend::put_store($target, workspace, store)
-            }
-
-            fn delete_store(&self, workspace: &WorkspaceId, id: &MemoryStoreId) -> Result<bool, Error> {
-                let $this = self;
-                $crate::StoreBackend::delete_store($target, workspace, id)
-            }
-
-            fn write_memory(&self, write: &MemoryWrite) -> Result<MemoryWriteOutcome, Error> {
-                let $this = self;
-                $crate::StoreBackend::write_memory($target, write)
-            }
-
-            fn get_memory(
-                &self,
-                workspace: &WorkspaceId,
-                store: &MemoryStoreId,
-                id: &StoreMemoryId,
-            ) -> Result<Option<StoreMemory>, Error> {
-                let $this = self;
-                $crate::StoreBackend::get_memory($target, workspace, store, id)
-            }
-
-            fn memory_at_path(
-                &self,
-                workspace: &WorkspaceId,
-                store: &MemoryStoreId,
-                path: &StorePath,
-            ) -> Result<Option<StoreMemory>, Error> {
-                let $this = self;
-                $crate::StoreBackend::memory_at_path($target, workspace, store, path)
-            }
-
-            fn list_memories(
-                &self,
-                workspace: &WorkspaceId,
-                store: &MemoryStoreId,
-                prefix: Option<&str>,
-                after: Option<&StorePath>,
-                limit: usize,
-            ) -> Result<Vec<StoreMemoryMetadata>, Error> {
-                let $this = self;
-                $crate::StoreBackend::list_memories($target, workspace, store, prefix, after, limit)
-            }
-
-            fn get_version(
-                &self,
-                workspace: &WorkspaceId,
-                store: &MemoryStoreId,
-                id: &MemoryVersionId,
-            ) -> Result<Option<MemoryVersion>, Error> {
-                let $this = self;
-                $crate::StoreBackend::get_version($target, workspace, store, id)
-            }
-
-            fn list_versions(
-                &self,
-                workspace: &WorkspaceId,
-                store: &MemoryStoreId,
-                memory: Option<&StoreMemoryId>,
-                after: Option<&(Timestamp, MemoryVersionId)>,
-                limit: usize,
-            ) -> Result<Vec<MemoryVersion>, Error> {
-                let $this = self;
-                $crate::StoreBackend::list_versions($target, workspace, store, memory, after, limit)
-            }
-
-            fn redact_version(
-                &self,
-                workspace: &WorkspaceId,
-                store: &MemoryStoreId,
-                id: &MemoryVersionId,
-                at: Timestamp,
-            ) -> Result<RedactOutcome, Error> {
-                let $this = self;
-                $crate::StoreBackend::redact_version($target, workspace, store, id, at)
-            }
-
-            fn put_session(&self, workspace: &WorkspaceId, session: &Session) -> Result<(), Error> {
-                let $this = self;
-                $crate::StoreBackend::put_session($target, workspace, session)
-            }
-
-            fn get_session(&self, workspace: &WorkspaceId, id: &SessionId) -> Result<Option<Session>, Error> {
-                let $this = self;
-                $crate::StoreBackend::get_session($target, workspace, id)
-            }
-
-            fn vacuum(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error> {
-                let $this = self;
-                $crate::StoreBackend::vacuum($target, progress)
-            }
-        }
-    };
-}
-#[cfg(feature = "conformance")]
-pub(crate) use forward_store_backend;
-
-forward_store_backend!(impl[B: StoreBackend + ?Sized] &B, |this| &**this);
-forward_store_backend!(impl[B: StoreBackend + ?Sized] Box<B>, |this| &**this);
-forward_store_backend!(impl[B: StoreBackend + ?Sized] std::sync::Arc<B>, |this| &**this);

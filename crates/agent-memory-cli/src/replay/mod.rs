@@ -20,10 +20,10 @@ use memory_core::{
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use store_trait::InMemoryBackend;
+use store_trait::{InMemoryBackend, Storage};
 
 use crate::home::{BackendKind, require_unused_database};
-use crate::local::{LocalBackend, open_backend};
+use crate::local::open_backend;
 use world::{Credential, Member, World};
 
 /// Where the manual clock starts.
@@ -70,7 +70,7 @@ pub(crate) fn run(args: &ReplayArgs, output: impl Write) -> anyhow::Result<bool>
             .context("dropping the replay's schema")?;
         return result;
     }
-    let backend: Arc<dyn LocalBackend> = match &args.db {
+    let backend: Arc<dyn Storage> = match &args.db {
         None if args.backend != BackendKind::Redb => {
             anyhow::bail!("--backend {} needs --db PATH", args.backend.name())
         }
@@ -86,7 +86,7 @@ pub(crate) fn run(args: &ReplayArgs, output: impl Write) -> anyhow::Result<bool>
 /// Runs the scenario on `backend`.
 fn replay_on(
     args: &ReplayArgs,
-    backend: Arc<dyn LocalBackend>,
+    backend: Arc<dyn Storage>,
     output: impl Write,
 ) -> anyhow::Result<bool> {
     let mut replay = Replay::new(backend, args.embedder.load()?, args.window.candidate_window)?;
@@ -211,7 +211,7 @@ impl Replay {
     /// A fresh world over `backend`, the clock at the format's start instant, `embedder` as
     /// the `normal` embedder, recall ranking the candidates of `window`.
     pub(crate) fn new(
-        backend: Arc<dyn LocalBackend>,
+        backend: Arc<dyn Storage>,
         embedder: Arc<dyn agent_memory::Embedder>,
         window: agent_memory::CandidateWindow,
     ) -> anyhow::Result<Self> {
@@ -225,7 +225,7 @@ impl Replay {
         // One generator for both facades: ids made later sort after ids made earlier, whichever
         // facade made them.
         let ids = Arc::new(SeededIdGenerator::new(0));
-        let stores = StoreService::builder(backend.clone())
+        let stores = StoreService::over(backend.clone())
             .clock(clock.clone())
             .ids(ids.clone())
             .build();

@@ -63,25 +63,12 @@ fn mismatch() -> ApiError {
 impl StoreCursor {
     /// The opaque string form.
     pub(crate) fn encode(&self) -> String {
-        let json = serde_json::to_vec(self).unwrap_or_default();
-        json.iter().map(|b| format!("{b:02x}")).collect()
+        crate::cursor::to_opaque(self)
     }
 
     /// Parses a cursor string; anything but a canonical cursor this library made → `400`.
     pub(crate) fn decode(s: &str) -> Result<StoreCursor, ApiError> {
-        if s.is_empty() || !s.len().is_multiple_of(2) || s.len() > 8192 {
-            return Err(malformed());
-        }
-        let bytes = (0..s.len())
-            .step_by(2)
-            .map(|i| s.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()))
-            .collect::<Option<Vec<u8>>>()
-            .ok_or_else(malformed)?;
-        let cursor: StoreCursor = serde_json::from_slice(&bytes).map_err(|_| malformed())?;
-        if cursor.encode() != s {
-            return Err(malformed());
-        }
-        Ok(cursor)
+        crate::cursor::from_opaque(s, 8192).ok_or_else(malformed)
     }
 
     /// The position of a `stores.list` cursor made with `include_archived`.

@@ -71,7 +71,7 @@ use memory_core::{
     Actor, ApiError, ErrorCode, IdGenerator, MemoryStore, MemoryStoreId, PiiPolicy,
     RandomIdGenerator, Role, SessionId, StoreMemory, Timestamp, WorkspaceId,
 };
-use store_trait::{StoreBackend, VacuumReport};
+use store_trait::{Database, Storage, StoreBackend, VacuumReport};
 
 use crate::audit::{AuditEvent, AuditRecord, AuditSink, NoopAuditSink};
 use crate::caller::MemberCaller;
@@ -154,6 +154,8 @@ impl SessionCaller {
 /// `Debug` output shows no content.
 pub struct StoreService {
     backend: Arc<dyn StoreBackend>,
+    /// The whole database, for [`vacuum`](Self::vacuum); `None` when the builder got none.
+    database: Option<Arc<dyn Database>>,
     clock: Arc<dyn Clock>,
     ids: Arc<dyn IdGenerator>,
     audit: Arc<dyn AuditSink>,
@@ -168,6 +170,7 @@ impl std::fmt::Debug for StoreService {
 /// Builds a [`StoreService`]; the clock, id generator and audit sink have defaults.
 pub struct StoreServiceBuilder {
     backend: Arc<dyn StoreBackend>,
+    database: Option<Arc<dyn Database>>,
     clock: Arc<dyn Clock>,
     ids: Arc<dyn IdGenerator>,
     audit: Arc<dyn AuditSink>,
@@ -181,6 +184,14 @@ impl std::fmt::Debug for StoreServiceBuilder {
 }
 
 impl StoreServiceBuilder {
+    /// The database the memory stores live in, for [`StoreService::vacuum`] (a vacuum rewrites
+    /// the whole database, agent memories included, so it is an operation of the database
+    /// rather than of its memory stores). [`StoreService::over`] sets it.
+    pub fn database(mut self, database: Arc<dyn Database>) -> Self {
+        self.database = Some(database);
+        self
+    }
+
     /// Replaces the system clock.
     pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.clock = clock;
@@ -203,6 +214,7 @@ impl StoreServiceBuilder {
     pub fn build(self) -> StoreService {
         StoreService {
             backend: self.backend,
+            database: self.database,
             clock: self.clock,
             ids: self.ids,
             audit: self.audit,
@@ -334,10 +346,17 @@ impl StoreService {
     pub fn builder(backend: Arc<dyn StoreBackend>) -> StoreServiceBuilder {
         StoreServiceBuilder {
             backend,
+            database: None,
             clock: Arc::new(SystemClock),
             ids: Arc::new(RandomIdGenerator::new()),
             audit: Arc::new(NoopAuditSink),
         }
+    }
+
+    /// Starts a builder over a whole database: its memory stores, and the database itself for
+    /// [`vacuum`](Self::vacuum).
+    pub fn over(storage: Arc<dyn Storage>) -> StoreServiceBuilder {
+        Self::builder(storage.clone()).database(storage)
     }
 
     /// The clock the service decides with.
@@ -381,9 +400,16 @@ impl StoreService {
     }
 
     /// `vacuum`: rewrites the database so that removed and redacted content leaves its files
-    /// (delegated to the backend; in memory the report is all zeros).
+    /// (delegated to the [`Database`]; in memory the report is all zeros). A service built
+    /// without its database ([`StoreServiceBuilder::database`]) answers `INTERNAL_ERROR`.
     pub fn vacuum(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, ApiError> {
-        let result = self.backend.vacuum(progress).map_err(internal);
+        let result = match &self.database {
+            Some(database) => database.vacuum(progress).map_err(internal),
+            None => Err(ApiError::new(
+                ErrorCode::InternalError,
+                "this service was built without its database, which a vacuum rewrites",
+            )),
+        };
         match &result {
             Ok(report) => tracing::info!(
                 op = "vacuum",

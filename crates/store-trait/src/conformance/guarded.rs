@@ -1,15 +1,12 @@
 //! [`Guarded`]: a backend together with what must outlive it, for factories of durable
 //! backends.
 
-use memory_core::{
-    AgentMemory, AgentMemoryId, ApiError, CredentialId, Settings, Timestamp, WorkspaceId,
-};
-
-use crate::backend::forward_backend;
-use crate::{Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery};
+use std::ops::Deref;
 
 /// A backend and a guard dropped after it, such as the temporary directory of a durable
-/// backend's files; a [`Backend`] forwarding every method to `backend`.
+/// backend's files. It dereferences to `backend`, so it is a [`Backend`](crate::Backend), a
+/// [`StoreBackend`](crate::StoreBackend) and a [`Database`](crate::Database) whenever `backend`
+/// is.
 ///
 /// ```
 /// use store_trait::InMemoryBackend;
@@ -28,19 +25,10 @@ pub struct Guarded<B, G> {
     pub guard: G,
 }
 
-forward_backend!(impl[B: Backend, G: Send + Sync] Guarded<B, G>, |this| &this.backend);
+impl<B, G> Deref for Guarded<B, G> {
+    type Target = B;
 
-mod store {
-    use memory_core::{
-        MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Session, SessionId,
-        StoreMemory, StoreMemoryId, StoreMemoryMetadata, StorePath, Timestamp, WorkspaceId,
-    };
-
-    use super::Guarded;
-    use crate::stores::forward_store_backend;
-    use crate::{
-        Error, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend, VacuumReport,
-    };
-
-    forward_store_backend!(impl[B: StoreBackend, G: Send + Sync] Guarded<B, G>, |this| &this.backend);
+    fn deref(&self) -> &B {
+        &self.backend
+    }
 }

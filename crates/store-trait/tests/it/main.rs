@@ -4,6 +4,8 @@
 
 #[cfg(any(feature = "redb", feature = "sled", feature = "sqlite"))]
 mod crash_common;
+#[cfg(feature = "sqlite")]
+mod crash_group;
 #[cfg(feature = "redb")]
 mod crash_redb;
 #[cfg(feature = "sled")]
@@ -12,6 +14,8 @@ mod crash_sled;
 mod crash_sqlite;
 mod forwarding;
 mod in_memory;
+#[cfg(all(feature = "redb", feature = "sled", feature = "sqlite"))]
+mod legacy;
 #[cfg(feature = "redb")]
 mod redb;
 #[cfg(feature = "sled")]

@@ -4,9 +4,7 @@
 
 use memory_core::{CredentialId, Timestamp};
 use store_trait::conformance::{self, Guarded};
-use store_trait::{
-    Backend, Durability, Error, RedbBackend, ScanQuery, StorageFailure, StoreBackend,
-};
+use store_trait::{Backend, Database, Durability, Error, RedbBackend, ScanQuery, StorageFailure};
 use tempfile::TempDir;
 
 use crate::crash_common::{Remember, at, owner, probe};
@@ -88,16 +86,16 @@ fn another_format_version_is_refused_and_left_untouched() {
         .run(&backend)
         .unwrap();
     }
-    set_format_version(&path, 4);
+    set_format_version(&path, 5);
     for opened in [
         RedbBackend::open(&path, Durability::Immediate),
         RedbBackend::create(&path, Durability::Eventual),
     ] {
-        let err = opened.expect_err("format 4 refused");
+        let err = opened.expect_err("format 5 refused");
         assert!(matches!(err, Error::Format(_)), "{err}");
-        assert!(err.to_string().contains("format version 4"), "{err}");
+        assert!(err.to_string().contains("format version 5"), "{err}");
     }
-    set_format_version(&path, 3);
+    set_format_version(&path, 4);
     let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
     assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 1);
 }
@@ -135,7 +133,7 @@ fn files_that_are_not_stores_are_refused() {
     std::fs::write(&empty, b"").unwrap();
     let backend = RedbBackend::create(&empty, Durability::Eventual).unwrap();
     assert_eq!(backend.path(), empty);
-    assert_eq!(backend.durability(), Durability::Eventual);
+    assert_eq!(backend.durability(), Some(Durability::Eventual));
     drop(backend);
     RedbBackend::open(&empty, Durability::Immediate).unwrap();
 }
@@ -144,9 +142,9 @@ fn files_that_are_not_stores_are_refused() {
 fn debug_shows_no_content() {
     let guarded = eventual();
     let debug = format!("{:?}", guarded.backend);
-    assert!(debug.starts_with("RedbBackend { path: "), "{debug}");
+    assert!(debug.starts_with("KvBackend(RedbKv { path: "), "{debug}");
     assert!(
-        debug.ends_with("durability: Eventual, read_only: false }"),
+        debug.ends_with("durability: Eventual, read_only: false })"),
         "{debug}"
     );
 }

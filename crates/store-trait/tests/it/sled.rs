@@ -8,7 +8,9 @@ use std::thread;
 
 use memory_core::{AgentMemoryId, CredentialId, Settings, Timestamp};
 use store_trait::conformance::{self, Guarded};
-use store_trait::{Backend, Durability, Error, Owner, ScanQuery, SledBackend, StorageFailure};
+use store_trait::{
+    Backend, Database, Durability, Error, Owner, ScanQuery, SledBackend, StorageFailure,
+};
 use tempfile::TempDir;
 
 use crate::crash_common::{Remember, at, owner, probe};
@@ -90,7 +92,7 @@ fn everything_survives_a_reopen() {
     };
 
     let backend = SledBackend::open(&path, Durability::Eventual).unwrap();
-    assert_eq!(backend.durability(), Durability::Eventual);
+    assert_eq!(backend.durability(), Some(Durability::Eventual));
     assert_eq!(backend.path(), path);
     assert_eq!(backend.scan(alice, &everything(at(25))).unwrap(), before);
     let now = backend.scan(alice, &everything(at(100))).unwrap();
@@ -141,20 +143,20 @@ fn another_format_version_is_refused_and_left_untouched() {
         let backend = SledBackend::open(&path, Durability::Immediate).unwrap();
         remember(&backend, alice, Some("tone"), "amem_1", 0);
     }
-    set_format_version(&path, 4);
-    let err = SledBackend::open(&path, Durability::Immediate).expect_err("format 4 refused");
+    set_format_version(&path, 5);
+    let err = SledBackend::open(&path, Durability::Immediate).expect_err("format 5 refused");
     assert!(matches!(err, Error::Format(_)), "{err}");
+    assert!(err.to_string().contains("format version 5"), "{err}");
     assert!(err.to_string().contains("format version 4"), "{err}");
-    assert!(err.to_string().contains("format version 3"), "{err}");
     {
         let db = raw_open(&path);
         assert_eq!(
             db.get("store-trait/format").unwrap().as_deref(),
-            Some(&4_u32.to_be_bytes()[..]),
+            Some(&5_u32.to_be_bytes()[..]),
             "the refused open rewrote the format record"
         );
     }
-    set_format_version(&path, 3);
+    set_format_version(&path, 4);
     let backend = SledBackend::open(&path, Durability::Immediate).unwrap();
     assert_eq!(backend.stored_versions(alice, Timestamp::MIN).unwrap(), 1);
 }
@@ -315,8 +317,8 @@ fn a_panicking_decision_writes_nothing_and_leaves_the_backend_usable() {
 fn debug_shows_no_content() {
     let guarded = eventual();
     let debug = format!("{:?}", guarded.backend);
-    assert!(debug.starts_with("SledBackend { path: "), "{debug}");
-    assert!(debug.ends_with("durability: Eventual }"), "{debug}");
+    assert!(debug.starts_with("KvBackend(SledKv { path: "), "{debug}");
+    assert!(debug.ends_with("durability: Eventual })"), "{debug}");
 }
 
 /// Opens the directory with sled itself, waiting (bounded) for a handle dropped just before to

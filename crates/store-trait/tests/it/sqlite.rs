@@ -8,7 +8,7 @@ use std::thread;
 
 use memory_core::{ApiError, CredentialId, ErrorCode, Timestamp};
 use store_trait::conformance::{self, Guarded};
-use store_trait::{Backend, Durability, Error, RememberOutcome, SqliteBackend, StoreBackend};
+use store_trait::{Backend, Database, Durability, Error, RememberOutcome, SqliteBackend};
 use tempfile::TempDir;
 
 use crate::crash_common::{Remember, at, owner, probe};
@@ -140,7 +140,7 @@ fn files_that_are_not_stores_are_refused_and_left_untouched() {
     ));
     let backend = SqliteBackend::create(&empty, Durability::Eventual).unwrap();
     assert_eq!(backend.path(), empty);
-    assert_eq!(backend.durability(), Durability::Eventual);
+    assert_eq!(backend.durability(), Some(Durability::Eventual));
     drop(backend);
     SqliteBackend::open(&empty, Durability::Immediate).unwrap();
 }

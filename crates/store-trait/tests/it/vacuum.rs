@@ -193,7 +193,7 @@ fn write_and_remove<B: Backend + StoreBackend>(b: &B, dir: &Path) -> Vec<&'stati
 }
 
 /// Vacuums and checks the files and the backend afterwards.
-fn vacuum_and_check<B: Backend + StoreBackend>(b: &B, dir: &Path) {
+fn vacuum_and_check<B: store_trait::Storage>(b: &B, dir: &Path) {
     let calls = std::cell::Cell::new(0u32);
     let report = b
         .vacuum(&|done, total| {

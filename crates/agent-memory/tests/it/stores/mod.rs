@@ -119,7 +119,7 @@ impl Stores {
             Timestamp::parse("2026-01-01T00:00:00Z").unwrap(),
         ));
         let audit = Arc::new(MemoryAuditSink::new());
-        let stores = StoreService::builder(Arc::new(InMemoryBackend::new()))
+        let stores = StoreService::over(Arc::new(InMemoryBackend::new()))
             .clock(clock.clone())
             .ids(Arc::new(SeededIdGenerator::new(11)))
             .audit(audit.clone())

@@ -1,0 +1,345 @@
+//! Homes written before agent memories moved into the key space (redb and sled, format 3): the
+//! checked-in fixtures under `tests/fixtures/` were written by that code through [`populate`]
+//! (the generator test that did it is in the commit that added them); opening one read-write
+//! upgrades it in place, and every answer the old code gave (recorded in
+//! `format3-expected.json` by the same run) must come back unchanged. The same history written
+//! afresh on every backend must give those answers too.
+
+use std::path::{Path, PathBuf};
+
+use memory_core::{
+    Actor, Citation, CredentialId, MemoryStore, MemoryStoreId, MemoryVersionId, PiiPolicy, Session,
+    SessionId, Settings, StoreMemoryId, StorePath, StoredEmbedding, Timestamp,
+};
+use serde_json::{Value, json};
+use store_trait::{
+    Backend, Database, Durability, Error, MemoryChange, MemoryWrite, Owner, RedbBackend,
+    SledBackend, StoreBackend,
+};
+
+use crate::crash_common::{Remember, at, owner, probe};
+
+/// The fixtures' directory.
+pub(crate) fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn owners() -> [Owner; 3] {
+    [
+        owner("ws_a", "alice"),
+        owner("ws_a", "bob"),
+        owner("ws_b", "alice"),
+    ]
+}
+
+fn credential(name: &str) -> CredentialId {
+    CredentialId::new(name).unwrap()
+}
+
+const KEYS: [(&str, &str); 3] = [("prefs", "tone"), ("prefs", "lang"), ("facts", "city")];
+
+/// Writes a small history touching every kind of record: keyed chains with supersedes, keyless
+/// versions, citations and a collection, an embedding, a forgotten key, a key whose versions
+/// were all purged (its numbering stays), rate windows of two credentials, settings, and a
+/// memory store with a memory, an update, a redaction and a session.
+pub(crate) fn populate<B: Backend + StoreBackend + ?Sized>(b: &B) {
+    let [alice, bob, other] = owners();
+    let (ca, cb) = (credential("cred_a"), credential("cred_b"));
+    let remember = |o: &Owner, c: &CredentialId, ns: &str, key: Option<&str>, id: &str, ms| {
+        Remember {
+            owner: o,
+            credential: c,
+            namespace: ns,
+            key,
+            id,
+            created_at: at(ms),
+            window_ms: 3_600_000,
+        }
+        .run(b)
+        .unwrap()
+    };
+    // A key purged away entirely first, so that only its numbering is left.
+    remember(&other, &ca, "old", Some("gone"), "amem_old1", -500_000);
+    remember(&other, &ca, "old", Some("gone"), "amem_old2", -400_000);
+    assert_eq!(b.purge_expired(&other.workspace, at(-300_000)).unwrap(), 2);
+    for (i, (ns, key)) in KEYS.iter().enumerate() {
+        for v in 0..3 {
+            let id = format!("amem_k{i}v{v}");
+            remember(&alice, &ca, ns, Some(key), &id, (i * 10 + v) as i64 * 1_000);
+        }
+    }
+    remember(&alice, &cb, "notes", None, "amem_free1", 40_000);
+    remember(&alice, &cb, "notes", None, "amem_free2", 41_000);
+    remember(&bob, &ca, "prefs", Some("tone"), "amem_bob1", 42_000);
+    remember(&other, &cb, "prefs", Some("tone"), "amem_oth1", 43_000);
+    // Citations and a collection: written through a decision of its own.
+    let cited = Remember {
+        owner: &alice,
+        credential: &ca,
+        namespace: "docs",
+        key: Some("summary"),
+        id: "amem_cited",
+        created_at: at(44_000),
+        window_ms: 3_600_000,
+    };
+    b.remember(
+        &alice,
+        &ca,
+        Some(("docs", "summary")),
+        at(44_000 - 3_600_000),
+        Timestamp::MIN,
+        &mut |state| {
+            let mut write = cited.accept(state);
+            write.record.collection_id = Some("col_1".into());
+            write.record.citations = vec![Citation {
+                passage_id: "pas_1".into(),
+                document_id: "doc_1".into(),
+                collection_id: "col_2".into(),
+                document_version: 1,
+                sha256: "0".repeat(64),
+            }];
+            Ok(write)
+        },
+    )
+    .unwrap();
+    let embedded = memory_core::AgentMemoryId::parse("amem_free1").unwrap();
+    let embedding = StoredEmbedding {
+        model: "hash-test".into(),
+        vector: vec![0.25, -1.5, 3.0],
+    };
+    assert!(b.set_embedding(&alice, &embedded, &embedding).unwrap());
+    // Forgotten: its versions go and its numbering resets.
+    remember(&bob, &cb, "scratch", Some("tmp"), "amem_tmp1", 45_000);
+    assert_eq!(b.forget_key(&bob, "scratch", "tmp").unwrap().len(), 1);
+    b.put_settings(&alice.workspace, &Settings::new(true, 30).unwrap())
+        .unwrap();
+    b.put_settings(&other.workspace, &Settings::new(false, 90).unwrap())
+        .unwrap();
+
+    // Memory stores (already in the key space before the upgrade).
+    let ws = alice.workspace.clone();
+    let store = MemoryStore {
+        id: MemoryStoreId::parse("memstore_0001").unwrap(),
+        kind: Default::default(),
+        name: "Notes".into(),
+        description: "fixture".into(),
+        pii_policy: PiiPolicy::Allow,
+        created_at: at(0),
+        updated_at: at(0),
+        archived_at: None,
+    };
+    b.create_store(&ws, &store).unwrap();
+    let write = |version: &str, ms, change| MemoryWrite {
+        workspace: ws.clone(),
+        store: store.id.clone(),
+        change,
+        version_id: MemoryVersionId::parse(version).unwrap(),
+        actor: Actor::UserActor {
+            user_id: "alice".into(),
+        },
+        at: at(ms),
+        personal_data: false,
+    };
+    let memory = StoreMemoryId::parse("mem_0001").unwrap();
+    b.write_memory(&write(
+        "memver_000001",
+        1_000,
+        MemoryChange::Create {
+            memory_id: memory.clone(),
+            path: StorePath::parse("/notes/a.md").unwrap(),
+            content: "first".into(),
+        },
+    ))
+    .unwrap();
+    b.write_memory(&write(
+        "memver_000002",
+        2_000,
+        MemoryChange::Update {
+            memory_id: memory,
+            path: None,
+            content: Some("second".into()),
+            precondition: None,
+        },
+    ))
+    .unwrap();
+    b.redact_version(
+        &ws,
+        &store.id,
+        &MemoryVersionId::parse("memver_000001").unwrap(),
+        at(3_000),
+    )
+    .unwrap();
+    b.put_session(
+        &ws,
+        &Session {
+            id: SessionId::parse("sesn_0001").unwrap(),
+            kind: Default::default(),
+            agent: None,
+            resources: vec![],
+            created_at: at(0),
+        },
+    )
+    .unwrap();
+}
+
+/// Everything of [`populate`]'s history a caller can observe, as JSON.
+pub(crate) fn snapshot<B: Backend + StoreBackend + ?Sized>(b: &B) -> Value {
+    let mut agent = Vec::new();
+    for o in owners() {
+        let versions = b.versions(&o, Timestamp::MIN, None, usize::MAX).unwrap();
+        let mut keys = Vec::new();
+        for (ns, key) in
+            KEYS.iter()
+                .copied()
+                .chain([("old", "gone"), ("docs", "summary"), ("scratch", "tmp")])
+        {
+            let state = probe(b, &o, &credential("cred_a"), Some((ns, key)));
+            keys.push(json!({
+                "key": [ns, key],
+                "current": b.current_of_key(&o, ns, key).unwrap(),
+                "state_current": state.current,
+                "last_version": state.last_version,
+            }));
+        }
+        let windows: Vec<Value> = ["cred_a", "cred_b"]
+            .iter()
+            .map(|c| json!(probe(b, &o, &credential(c), None).window))
+            .collect();
+        agent.push(json!({
+            "owner": [o.workspace.as_str(), o.member.as_str()],
+            "versions": versions,
+            "stored": b.stored_versions(&o, Timestamp::MIN).unwrap(),
+            "keys": keys,
+            "windows": windows,
+            "settings": b.settings(&o.workspace).unwrap(),
+            "cites_doc_1": b.versions(&o, Timestamp::MIN, None, usize::MAX).unwrap()
+                .iter().filter(|m| m.cites_document("doc_1")).count(),
+        }));
+    }
+    let ws = owners()[0].workspace.clone();
+    let store = MemoryStoreId::parse("memstore_0001").unwrap();
+    json!({
+        "agent": agent,
+        "stores": b.list_stores(&ws, true, None, usize::MAX).unwrap(),
+        "memories": b.list_memories(&ws, &store, None, None, usize::MAX).unwrap(),
+        "memory": b.memory_at_path(&ws, &store, &StorePath::parse("/notes/a.md").unwrap()).unwrap(),
+        "versions": b.list_versions(&ws, &store, None, None, usize::MAX).unwrap(),
+        "session": b.get_session(&ws, &SessionId::parse("sesn_0001").unwrap()).unwrap(),
+    })
+}
+
+/// The answers the format-3 code gave for the fixtures.
+pub(crate) fn expected() -> Value {
+    let text = std::fs::read_to_string(fixtures().join("format3-expected.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Copies a fixture (a file, or a directory one level deep) into `dir`.
+pub(crate) fn copy_fixture(name: &str, dir: &Path) -> PathBuf {
+    let from = fixtures().join(name);
+    let to = dir.join(name);
+    if from.is_dir() {
+        copy_dir(&from, &to);
+    } else {
+        std::fs::copy(&from, &to).unwrap();
+    }
+    to
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn every_backend_answers_the_fixture_history_as_format_3_did() {
+    let dir = tempfile::tempdir().unwrap();
+    let check = |b: &dyn store_trait::Storage, name: &str| {
+        populate(b);
+        assert_eq!(snapshot(b), expected(), "{name}");
+    };
+    check(&store_trait::InMemoryBackend::new(), "in memory");
+    check(
+        &store_trait::RedbBackend::create(dir.path().join("a.redb"), Durability::Eventual).unwrap(),
+        "redb",
+    );
+    check(
+        &store_trait::SledBackend::open(dir.path().join("a.sled"), Durability::Eventual).unwrap(),
+        "sled",
+    );
+    check(
+        &store_trait::SqliteBackend::create(dir.path().join("a.sqlite"), Durability::Eventual)
+            .unwrap(),
+        "sqlite",
+    );
+}
+
+#[test]
+fn a_format_3_redb_file_is_upgraded_in_place_by_a_read_write_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_fixture("redb-format3.redb", dir.path());
+    let before = std::fs::read(&path).unwrap();
+    let err = RedbBackend::open_read_only(&path).expect_err("format 3 is not read read-only");
+    assert!(matches!(err, Error::Format(_)), "{err}");
+    assert!(err.to_string().contains("open it read-write once"), "{err}");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the read-only open wrote"
+    );
+    {
+        let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
+        assert_eq!(b.format_version(), Some(4));
+        assert_eq!(snapshot(&b), expected());
+    }
+    // The old tables are gone, and the upgraded file reads alike read-only and read-write.
+    {
+        use ::redb::ReadableDatabase;
+        let db = ::redb::Database::open(&path).unwrap();
+        let mut tables: Vec<String> = db
+            .begin_read()
+            .unwrap()
+            .list_tables()
+            .unwrap()
+            .map(|t| ::redb::TableHandle::name(&t).to_owned())
+            .collect();
+        tables.sort();
+        assert_eq!(tables, ["kv", "meta"]);
+    }
+    let read_only = RedbBackend::open_read_only(&path).unwrap();
+    assert_eq!(read_only.format_version(), Some(4));
+    drop(read_only);
+    let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
+    assert_eq!(snapshot(&b), expected());
+}
+
+#[test]
+fn a_format_3_sled_directory_is_upgraded_in_place_at_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_fixture("sled-format3", dir.path());
+    {
+        let b = SledBackend::open(&path, Durability::Immediate).unwrap();
+        assert_eq!(b.format_version(), Some(4));
+        assert_eq!(snapshot(&b), expected());
+    }
+    {
+        let db = ::sled::open(&path).unwrap();
+        let names: Vec<String> = db
+            .tree_names()
+            .iter()
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .collect();
+        assert!(!names.iter().any(|n| n == "memories"), "{names:?}");
+        assert!(names.iter().any(|n| n == "kv"), "{names:?}");
+    }
+    let b = SledBackend::open(&path, Durability::Immediate).unwrap();
+    assert_eq!(snapshot(&b), expected());
+}
