@@ -1,8 +1,7 @@
-//! Memory stores over an ordered key-value space: the one implementation of
-//! [`StoreBackend`](crate::StoreBackend)'s rules, shared by every backend. A backend supplies
-//! [`Kv`] — a consistent read view, and an exclusive read-then-write step whose writes land
-//! atomically — and [`KvBackend`](crate::KvBackend) over it is a
-//! [`StoreBackend`](crate::StoreBackend) and, through `crate::kv_agent`, a
+//! Memory stores over an ordered key-value space: the one implementation of [`StoreBackend`]'s
+//! rules, shared by every backend. A backend supplies [`Kv`] — a consistent read view, and an
+//! exclusive read-then-write step whose writes land atomically — and [`KvBackend`] over it is a
+//! [`StoreBackend`] and, through `crate::kv_agent`, a
 //! [`Backend`](crate::Backend). The in-memory backend, redb, sled and SQLite are such key
 //! spaces and nothing else.
 //!

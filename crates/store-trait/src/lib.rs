@@ -105,5 +105,5 @@ pub use backend::{
 pub use database::{Database, Storage, VacuumReport};
 pub use durability::Durability;
 pub use kv_agent::KvBackend;
-pub use memory::InMemoryBackend;
+pub use memory::{InMemoryBackend, MemoryKv};
 pub use stores::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend};

@@ -434,7 +434,7 @@ impl crate::Database for SledKv {
     /// Rewrites the database: copies every tree's live entries into a new directory next to it
     /// (`<dir>.vacuum`), flushes it, then swaps the directories (`<dir>` → `<dir>.vacuum-old`,
     /// copy → `<dir>`), removes the old one and reopens. A failed copy (a full disk) is removed
-    /// and the old database stays in use; [`open`](Self::open) finishes or rolls back a swap a
+    /// and the old database stays in use; [`SledBackend::open`] finishes or rolls back a swap a
     /// crash interrupted.
     fn vacuum(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error> {
         let mut slot = self.core.write().unwrap_or_else(PoisonError::into_inner);
