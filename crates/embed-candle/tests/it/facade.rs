@@ -22,7 +22,8 @@ fn start() -> Timestamp {
     Timestamp::parse("2026-01-01T00:00:00Z").unwrap()
 }
 
-fn agent() -> AgentCaller {
+/// alice's agent, with both scopes (the long-history table uses it too).
+pub(crate) fn agent() -> AgentCaller {
     AgentCaller::Resolved(AgentCredential {
         workspace: WorkspaceId::new("ws").unwrap(),
         workspace_retaining: true,

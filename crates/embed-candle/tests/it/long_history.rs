@@ -13,30 +13,18 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use agent_memory::{
-    AgentCaller, AgentCredential, CandidateWindow, ContextBinding, CredentialId, Embedder,
-    HashingEmbedder, InMemoryPassageSource, ManualClock, MemberCaller, MemberId, MemoryService,
-    RecallRequest, RememberRequest, Role, Scope, SettingsPatch, Timestamp, WorkspaceId,
+    CandidateWindow, Embedder, HashingEmbedder, InMemoryPassageSource, ManualClock, MemberCaller,
+    MemberId, MemoryService, RecallRequest, RememberRequest, Role, SettingsPatch, Timestamp,
+    WorkspaceId,
 };
 use serde_json::Value;
 use store_trait::InMemoryBackend;
 
+use crate::facade::agent;
 use crate::minilm;
 
 const RECALL_SET: &str = include_str!("../../../fusion-rank/tests/data/recall-set.json");
 const FILLER: usize = 600;
-
-fn agent() -> AgentCaller {
-    AgentCaller::Resolved(AgentCredential {
-        workspace: WorkspaceId::new("ws").unwrap(),
-        workspace_retaining: true,
-        member: MemberId::new("alice").unwrap(),
-        credential: CredentialId::new("cred_a").unwrap(),
-        role: Some(Role::Editor),
-        active: true,
-        scopes: vec![Scope::MemoryRead, Scope::MemoryWrite],
-        binding: ContextBinding::Unbound,
-    })
-}
 
 /// Notes on subjects the recall set does not ask about, from a fixed seed.
 fn filler(i: usize, state: &mut u64) -> String {
