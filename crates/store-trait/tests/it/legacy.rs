@@ -343,3 +343,18 @@ fn a_format_3_sled_directory_is_upgraded_in_place_at_open() {
     let b = SledBackend::open(&path, Durability::Immediate).unwrap();
     assert_eq!(snapshot(&b), expected());
 }
+
+#[test]
+#[ignore = "generator: writes the format-4 fixtures with the code of the commit that added them"]
+fn generate_format_4_fixtures() {
+    let out = fixtures();
+    let redb = out.join("redb-format4.redb");
+    let sled = out.join("sled-format4");
+    let sqlite = out.join("sqlite-format1.sqlite");
+    populate(&RedbBackend::create(&redb, Durability::Immediate).unwrap());
+    populate(&SledBackend::open(&sled, Durability::Immediate).unwrap());
+    {
+        let b = store_trait::SqliteBackend::create(&sqlite, Durability::Immediate).unwrap();
+        populate(&b);
+    }
+}
