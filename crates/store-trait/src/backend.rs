@@ -3,6 +3,7 @@
 use std::ops::Deref;
 use std::sync::Arc;
 
+use crate::history::{History, MemberHistory};
 use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, CredentialId, MemberId, Settings, StoredEmbedding,
     Timestamp, WorkspaceId,
@@ -352,6 +353,34 @@ pub trait Backend: Send + Sync {
         Err(Error::Unsupported("versions"))
     }
 
+    /// The owner's whole history in one consistent view: every stored version newest first
+    /// (expired, superseded and hidden ones included: the caller applies its instant, retention,
+    /// filters and re-verification), their vectors side by side, the index statistics, and the
+    /// posting lists of `terms` (the query's distinct terms).
+    ///
+    /// Recall over a window wider than the default reads this instead of scanning. The
+    /// key-space backends answer from their inverted index and vector entries, written in the
+    /// same step as each version, and share one decoded history between reads until a step
+    /// changes the owner's versions. The default derives everything from
+    /// [`versions`](Self::versions), which is correct for any backend and as slow as decoding
+    /// the whole history.
+    fn history(&self, owner: &Owner, terms: &[String]) -> Result<History, Error> {
+        let mut all: Vec<Arc<AgentMemory>> = Vec::new();
+        let mut after: Option<(Timestamp, AgentMemoryId)> = None;
+        loop {
+            let page = self.versions(owner, Timestamp::MIN, after.as_ref(), 1024)?;
+            let done = page.len() < 1024;
+            after = page.last().map(|m| (m.created_at, m.id.clone()));
+            all.extend(page.into_iter().map(Arc::new));
+            if done {
+                break;
+            }
+        }
+        let versions = Arc::new(MemberHistory::from_versions(all));
+        let postings = versions.derived_postings(terms);
+        Ok(History { versions, postings })
+    }
+
     /// Replaces the stored embedding (`ranking.embedding`) of the owner's version `id` with
     /// `embedding`; returns `false`, changing nothing, when the owner has no version `id`.
     ///
@@ -436,6 +465,10 @@ where
 
     fn get(&self, owner: &Owner, id: &AgentMemoryId) -> Result<Option<AgentMemory>, Error> {
         (**self).get(owner, id)
+    }
+
+    fn history(&self, owner: &Owner, terms: &[String]) -> Result<History, Error> {
+        (**self).history(owner, terms)
     }
 
     fn current_of_key(

@@ -24,9 +24,24 @@
 //! | `l` | collection id, member, order(`created_at`), id | the version's `a` key (collection or citation) |
 //! | `r` | credential | accepted remember instants, oldest first, i64 BE ms each |
 //! | `g` | — | the workspace's settings (JSON) |
+//! | `t` | member, term, order(`created_at`), id | the term's frequency in the version (u32 BE) |
+//! | `v` | member, order(`created_at`), id | the version's embedding: model ‖ f32 LE values |
+//! | `s` | member | versions stored (u64 BE) ‖ their total length (u64 BE) ‖ generation (16 bytes) |
 //!
 //! Every change that touches several keys — a remember with its supersede, window, count and
 //! indexes; a forget; a purge; a deletion — is one [`Kv::step`], so it lands whole or not at all.
+//!
+//! # The recall index
+//!
+//! `t` (the inverted index: one posting per term of a version's masked text) and `v` (its
+//! embedding) are derived from a version by [`index_entries`], the one function that both
+//! writes them with the version and deletes them with it, so no index entry can outlive its
+//! version. `s` keeps the member's index statistics exactly and a *generation*: sixteen bytes
+//! rewritten, unique, by every step that writes or deletes one of the member's versions
+//! ([`Pending`] does it for every version key it touches). A read that finds the generation
+//! it decoded the history under reuses that decoded history; any other generation means the
+//! versions changed, in this process or another, and it reads them again. An owner without
+//! versions has no `s` entry.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -40,8 +55,8 @@ use crate::backend::{check_decided_write, key_instant, latest_instant};
 use crate::keys::{KeyEntry, push_component};
 use crate::kv::{Decided, Kv, KvOp, KvRead, order, prefix_end, unorder};
 use crate::{
-    Backend, Database, Durability, Error, Owner, RememberOutcome, RememberState, RememberWrite,
-    ScanQuery, VacuumReport,
+    Backend, Database, Durability, Error, History, IndexStats, MemberHistory, Owner,
+    RememberOutcome, RememberState, RememberWrite, ScanQuery, VacuumReport, VectorTable,
 };
 
 const VERSION: u8 = b'a';
@@ -54,47 +69,64 @@ const DOCUMENT: u8 = b'd';
 const COLLECTION: u8 = b'l';
 const WINDOW: u8 = b'r';
 const SETTINGS: u8 = b'g';
+const POSTING: u8 = b't';
+const VECTOR: u8 = b'v';
+const STATS: u8 = b's';
 
 /// [`Backend`] and [`StoreBackend`](crate::StoreBackend) over the ordered key space `K`: agent
 /// memories laid out as this module says, memory stores as `crate::kv` says. A backend supplies
 /// the key space and nothing else.
-#[derive(Debug, Default)]
-pub struct KvBackend<K>(K);
+#[derive(Default)]
+pub struct KvBackend<K> {
+    kv: K,
+    /// Decoded histories of recently read owners, each under the generation it was read at.
+    histories: HistoryCache,
+}
+
+impl<K: std::fmt::Debug> std::fmt::Debug for KvBackend<K> {
+    /// The key space only: the cache holds memory content, which never goes into logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("KvBackend").field(&self.kv).finish()
+    }
+}
 
 impl<K> KvBackend<K> {
     /// The backend over `kv`.
     pub fn over(kv: K) -> Self {
-        KvBackend(kv)
+        KvBackend {
+            kv,
+            histories: HistoryCache::default(),
+        }
     }
 
     /// The key space.
     pub fn kv(&self) -> &K {
-        &self.0
+        &self.kv
     }
 }
 
 impl<K: Kv> Kv for KvBackend<K> {
     fn read<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Result<R, Error>) -> Result<R, Error> {
-        self.0.read(f)
+        self.kv.read(f)
     }
 
     fn step<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>) -> Result<R, Error> {
-        self.0.step(f)
+        self.kv.step(f)
     }
 }
 
 /// The key space is the whole database: its vacuum, format and durability are the backend's.
 impl<K: Kv + Database> Database for KvBackend<K> {
     fn vacuum(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error> {
-        self.0.vacuum(progress)
+        self.kv.vacuum(progress)
     }
 
     fn format_version(&self) -> Option<u32> {
-        self.0.format_version()
+        self.kv.format_version()
     }
 
     fn durability(&self) -> Option<Durability> {
-        self.0.durability()
+        self.kv.durability()
     }
 }
 
@@ -157,11 +189,26 @@ fn owner_of(memory: &AgentMemory) -> Owner {
     Owner::new(memory.workspace.clone(), memory.member.clone())
 }
 
-/// Every index entry of a stored version besides its record, its key entry and its count.
+/// Every index entry of a stored version besides its record, its key entry and its count and
+/// statistics: written with the version and deleted with it, by the same derivation.
 fn index_entries(memory: &AgentMemory) -> BTreeMap<Vec<u8>, Vec<u8>> {
     let owner = owner_of(memory);
     let vkey = version_key(&owner, memory.created_at, &memory.id);
     let mut out = BTreeMap::new();
+    let position = suffix(memory.created_at, &memory.id);
+    for (term, frequency) in &memory.ranking.terms {
+        if *frequency > 0 {
+            let mut k = owner_key(POSTING, &owner);
+            push_component(&mut k, term);
+            k.extend_from_slice(&position);
+            out.insert(k, frequency.to_be_bytes().to_vec());
+        }
+    }
+    if let Some(embedding) = &memory.ranking.embedding {
+        let mut k = owner_key(VECTOR, &owner);
+        k.extend_from_slice(&position);
+        out.insert(k, encode_vector(&embedding.model, &embedding.vector));
+    }
     out.insert(
         id_key(&owner, &memory.id),
         order(memory.created_at).to_vec(),
@@ -217,6 +264,68 @@ fn instant_at(bytes: &[u8], at: usize) -> Result<Timestamp, Error> {
         .and_then(|b| <[u8; 8]>::try_from(b).ok())
         .map(unorder)
         .ok_or_else(|| corrupt("short key"))
+}
+
+/// A `v` value: the model as a component, then the values as f32 little-endian.
+fn encode_vector(model: &str, values: &[f32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(4 + model.len() + 4 * values.len());
+    push_component(&mut out, model);
+    for x in values {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out
+}
+
+/// The model and the values of a `v` value, appended to `values`; `None` when malformed.
+fn decode_vector<'b>(bytes: &'b [u8], values: &mut Vec<f32>) -> Option<&'b str> {
+    let (len, rest) = bytes.split_first_chunk::<4>()?;
+    let len = u32::from_be_bytes(*len) as usize;
+    let model = std::str::from_utf8(rest.get(..len)?).ok()?;
+    let (chunks, tail) = rest.get(len..)?.as_chunks::<4>();
+    if !tail.is_empty() {
+        return None;
+    }
+    values.extend(chunks.iter().map(|c| f32::from_le_bytes(*c)));
+    Some(model)
+}
+
+/// A generation no other step wrote: this process's random seed and a counter.
+fn fresh_generation() -> [u8; 16] {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static SEED: OnceLock<u64> = OnceLock::new();
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let seed = *SEED.get_or_init(|| {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(std::process::id());
+        h.finish()
+    });
+    let mut out = [0; 16];
+    out[..8].copy_from_slice(&seed.to_be_bytes());
+    out[8..].copy_from_slice(&NEXT.fetch_add(1, Ordering::Relaxed).to_be_bytes());
+    out
+}
+
+fn encode_stats(stats: IndexStats, generation: [u8; 16]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(32);
+    out.extend_from_slice(&stats.documents.to_be_bytes());
+    out.extend_from_slice(&stats.total_length.to_be_bytes());
+    out.extend_from_slice(&generation);
+    out
+}
+
+fn decode_stats(bytes: &[u8]) -> Result<(IndexStats, [u8; 16]), Error> {
+    let bytes = <&[u8; 32]>::try_from(bytes).map_err(|_| corrupt("index statistics"))?;
+    let (documents, rest) = bytes.split_first_chunk::<8>().expect("32 bytes");
+    let (length, generation) = rest.split_first_chunk::<8>().expect("24 bytes");
+    Ok((
+        IndexStats {
+            documents: u64::from_be_bytes(*documents),
+            total_length: u64::from_be_bytes(*length),
+        },
+        <[u8; 16]>::try_from(generation).expect("16 bytes"),
+    ))
 }
 
 fn decode_count(bytes: &[u8]) -> Result<u64, Error> {
@@ -279,6 +388,38 @@ impl<'a> Pending<'a> {
         Ok(())
     }
 
+    /// Moves the owner's index statistics by the deltas and gives them a fresh generation (the
+    /// entry goes when no version is left).
+    fn add_stats(&mut self, owner: &Owner, documents: i64, length: i64) -> Result<(), Error> {
+        let key = owner_key(STATS, owner);
+        let old = match self.get(&key)? {
+            Some(bytes) => decode_stats(&bytes)?.0,
+            None => IndexStats::default(),
+        };
+        let new = IndexStats {
+            documents: old.documents.saturating_add_signed(documents),
+            total_length: old.total_length.saturating_add_signed(length),
+        };
+        if new.documents == 0 {
+            self.delete(key);
+        } else {
+            self.put(key, encode_stats(new, fresh_generation()));
+        }
+        Ok(())
+    }
+
+    /// Writes a version record: the one way a step writes an `a` key, so that every such write
+    /// moves the owner's generation.
+    fn put_version(
+        &mut self,
+        owner: &Owner,
+        key: Vec<u8>,
+        memory: &AgentMemory,
+    ) -> Result<(), Error> {
+        self.put(key, encode(memory)?);
+        self.add_stats(owner, 0, 0)
+    }
+
     fn insert_version(&mut self, memory: &AgentMemory) -> Result<(), Error> {
         let owner = owner_of(memory);
         self.put(
@@ -288,6 +429,7 @@ impl<'a> Pending<'a> {
         for (k, v) in index_entries(memory) {
             self.put(k, v);
         }
+        self.add_stats(&owner, 1, i64::from(memory.ranking.length))?;
         self.add_count(&owner, 1)
     }
 
@@ -303,6 +445,7 @@ impl<'a> Pending<'a> {
             self.delete(k);
         }
         let owner = owner_of(&memory);
+        self.add_stats(&owner, -1, -i64::from(memory.ranking.length))?;
         self.add_count(&owner, -1)?;
         if let Some(key) = &memory.key {
             let kp = key_of(KEY, &owner, &memory.namespace, key);
@@ -417,6 +560,155 @@ fn read_window(r: &dyn KvRead, key: &[u8]) -> Result<Vec<Timestamp>, Error> {
     }
 }
 
+// ---- The recall index ----
+
+/// A decoded history and the generation it was read under.
+type Cached = ([u8; 16], Arc<MemberHistory>);
+
+/// Owners' decoded histories, each with the generation it was read under, for at most
+/// [`HistoryCache::OWNERS`] owners.
+#[derive(Default)]
+struct HistoryCache(std::sync::Mutex<std::collections::HashMap<Owner, Cached>>);
+
+impl HistoryCache {
+    /// Owners kept: a host whose agents recall over whole histories for more members at once
+    /// decodes some of them again.
+    const OWNERS: usize = 32;
+
+    fn get(&self, owner: &Owner, generation: &[u8; 16]) -> Option<Arc<MemberHistory>> {
+        let map = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        map.get(owner)
+            .filter(|(g, _)| g == generation)
+            .map(|(_, h)| Arc::clone(h))
+    }
+
+    fn put(&self, owner: &Owner, generation: [u8; 16], history: Arc<MemberHistory>) {
+        let mut map = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if map.len() >= Self::OWNERS && !map.contains_key(owner) {
+            let evicted = map.keys().next().cloned();
+            if let Some(evicted) = evicted {
+                map.remove(&evicted);
+            }
+        }
+        map.insert(owner.clone(), (generation, history));
+    }
+}
+
+/// The owner's versions newest first with their vectors from `v`, checked against the
+/// statistics of `s`.
+fn read_history(r: &dyn KvRead, owner: &Owner, stats: IndexStats) -> Result<MemberHistory, Error> {
+    let prefix = owner_key(VERSION, owner);
+    let mut rows = Vec::with_capacity(usize::try_from(stats.documents).unwrap_or(0));
+    r.range_versions(&prefix, &prefix_end(&prefix), true, &mut |_, m| {
+        rows.push(m);
+        true
+    })?;
+    let length: u64 = rows.iter().map(|m| u64::from(m.ranking.length)).sum();
+    if rows.len() as u64 != stats.documents || length != stats.total_length {
+        return Err(corrupt("index statistics disagree with the versions"));
+    }
+    // Both walks run in the same (newest first) order; a vector belongs to the next row at its
+    // position or to none.
+    let vprefix = owner_key(VECTOR, owner);
+    let mut vectors = VectorTable::default();
+    let mut next = 0usize;
+    let mut values = Vec::new();
+    walk(r, &vprefix, true, &mut |k, v| {
+        let position = &k[vprefix.len()..];
+        while let Some(m) = rows.get(next) {
+            if suffix(m.created_at, &m.id) == position {
+                break;
+            }
+            vectors.push(None);
+            next += 1;
+        }
+        if next == rows.len() {
+            return Err(corrupt("a vector without its version"));
+        }
+        values.clear();
+        let model = decode_vector(v, &mut values).ok_or_else(|| corrupt("vector"))?;
+        vectors.push(Some((model, &values)));
+        next += 1;
+        Ok(true)
+    })?;
+    while vectors.len() < rows.len() {
+        vectors.push(None);
+    }
+    Ok(MemberHistory::from_parts(rows, vectors, stats))
+}
+
+/// The posting lists of `terms` as rows of `history`, rows ascending.
+fn read_postings(
+    r: &dyn KvRead,
+    owner: &Owner,
+    history: &MemberHistory,
+    terms: &[String],
+) -> Result<Vec<Vec<(u32, u32)>>, Error> {
+    let base = owner_key(POSTING, owner);
+    terms
+        .iter()
+        .map(|term| {
+            let mut prefix = base.clone();
+            push_component(&mut prefix, term);
+            let mut list = Vec::new();
+            walk(r, &prefix, false, &mut |k, v| {
+                let at = instant_at(k, prefix.len())?;
+                let id = &k[prefix.len() + 8..];
+                let row = history
+                    .row_at(at, id)
+                    .ok_or_else(|| corrupt("a posting without its version"))?;
+                let frequency = <[u8; 4]>::try_from(v)
+                    .map(u32::from_be_bytes)
+                    .map_err(|_| corrupt("posting"))?;
+                list.push((row as u32, frequency));
+                Ok(true)
+            })?;
+            list.sort_unstable();
+            Ok(list)
+        })
+        .collect()
+}
+
+/// The writes that build the recall index (`t`, `v`, `s`) of every version in the key space:
+/// the upgrade of a database written before it existed.
+#[cfg_attr(
+    not(any(feature = "redb", feature = "sled", feature = "sqlite")),
+    allow(dead_code, reason = "only the on-disk backends upgrade")
+)]
+///
+/// It writes every entry whole (statistics included, counted afresh), so running it twice
+/// writes the same index.
+pub(crate) fn build_index(r: &dyn KvRead) -> Result<Vec<KvOp>, Error> {
+    let mut ops = Vec::new();
+    let mut stats: BTreeMap<Vec<u8>, IndexStats> = BTreeMap::new();
+    walk(r, &[VERSION], false, &mut |_, v| {
+        let memory = decode(v)?;
+        ops.extend(
+            index_entries(&memory)
+                .into_iter()
+                .map(|(k, v)| KvOp::Put(k, v)),
+        );
+        let s = stats
+            .entry(owner_key(STATS, &owner_of(&memory)))
+            .or_default();
+        s.documents += 1;
+        s.total_length += u64::from(memory.ranking.length);
+        Ok(true)
+    })?;
+    ops.extend(
+        stats
+            .into_iter()
+            .map(|(k, s)| KvOp::Put(k, encode_stats(s, fresh_generation()))),
+    );
+    Ok(ops)
+}
+
 // ---- The Backend methods ----
 
 #[allow(
@@ -510,7 +802,7 @@ fn remember(
                 let previous_key = [&vprefix[..], &previous].concat();
                 if let Some(mut old) = read_version(r, &previous_key)? {
                     old.superseded_at = Some(record.created_at);
-                    p.put(previous_key, encode(&old)?);
+                    p.put_version(owner, previous_key, &old)?;
                     superseded = Some(old);
                 }
             }
@@ -603,7 +895,7 @@ fn delete_scope(kv: &impl Kv, scope: &[u8]) -> Result<u64, Error> {
             Ok(true)
         })?;
         // Keys whose versions were all purged still hold their numbering: reset it too.
-        for kind in [KEY, COUNT] {
+        for kind in [KEY, COUNT, STATS] {
             let mut keys = Vec::new();
             walk(r, &with(kind), false, &mut |k, _| {
                 keys.push(k.to_vec());
@@ -628,7 +920,7 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
         decide: &mut dyn FnMut(&RememberState) -> Result<RememberWrite, ApiError>,
     ) -> Result<RememberOutcome, Error> {
         remember(
-            &self.0,
+            &self.kv,
             owner,
             credential,
             key,
@@ -639,7 +931,7 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
     }
 
     fn get(&self, owner: &Owner, id: &AgentMemoryId) -> Result<Option<AgentMemory>, Error> {
-        self.0
+        self.kv
             .read(&mut |r| Ok(read_by_id(r, owner, id)?.map(|(_, m)| m)))
     }
 
@@ -651,7 +943,7 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
     ) -> Result<Option<AgentMemory>, Error> {
         let kp = key_of(KEY, owner, namespace, key);
         let vprefix = owner_key(VERSION, owner);
-        self.0.read(
+        self.kv.read(
             &mut |r| match read_key_entry(r, &kp)?.and_then(|e| e.current) {
                 Some(position) => read_version(r, &[&vprefix[..], &position].concat()),
                 None => Ok(None),
@@ -663,13 +955,35 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
         self.scan_shared(owner, query).map(owned)
     }
 
+    fn history(&self, owner: &Owner, terms: &[String]) -> Result<History, Error> {
+        let stats_key = owner_key(STATS, owner);
+        self.kv.read(&mut |r| {
+            let versions = match r.get(&stats_key)? {
+                None => Arc::new(MemberHistory::default()),
+                Some(bytes) => {
+                    let (stats, generation) = decode_stats(&bytes)?;
+                    match self.histories.get(owner, &generation) {
+                        Some(history) => history,
+                        None => {
+                            let history = Arc::new(read_history(r, owner, stats)?);
+                            self.histories.put(owner, generation, Arc::clone(&history));
+                            history
+                        }
+                    }
+                }
+            };
+            let postings = read_postings(r, owner, &versions, terms)?;
+            Ok(History { versions, postings })
+        })
+    }
+
     fn scan_shared(
         &self,
         owner: &Owner,
         query: &ScanQuery,
     ) -> Result<Vec<Arc<AgentMemory>>, Error> {
         scan_where(
-            &self.0,
+            &self.kv,
             owner,
             query.expired_cutoff,
             query.after.as_ref(),
@@ -685,7 +999,7 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
         after: Option<&(Timestamp, AgentMemoryId)>,
         limit: usize,
     ) -> Result<Vec<AgentMemory>, Error> {
-        scan_where(&self.0, owner, expired_cutoff, after, limit, &|_| true).map(owned)
+        scan_where(&self.kv, owner, expired_cutoff, after, limit, &|_| true).map(owned)
     }
 
     fn set_embedding(
@@ -694,12 +1008,20 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
         id: &AgentMemoryId,
         embedding: &StoredEmbedding,
     ) -> Result<bool, Error> {
-        self.0.step(&mut |r| {
+        self.kv.step(&mut |r| {
             let Some((vkey, mut memory)) = read_by_id(r, owner, id)? else {
                 return Ok((false, Vec::new()));
             };
+            let mut p = Pending::new(r);
+            for (k, _) in index_entries(&memory) {
+                p.delete(k);
+            }
             memory.ranking.embedding = Some(embedding.clone());
-            Ok((true, vec![KvOp::Put(vkey, encode(&memory)?)]))
+            for (k, v) in index_entries(&memory) {
+                p.put(k, v);
+            }
+            p.put_version(owner, vkey, &memory)?;
+            Ok((true, p.ops()))
         })
     }
 
@@ -709,7 +1031,7 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
         namespace: &str,
         key: &str,
     ) -> Result<Vec<AgentMemory>, Error> {
-        self.0.step(&mut |r| {
+        self.kv.step(&mut |r| {
             let mut p = Pending::new(r);
             let removed = p.forget_key(owner, namespace, key)?;
             Ok((removed, p.ops()))
@@ -717,7 +1039,7 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
     }
 
     fn forget_id(&self, owner: &Owner, id: &AgentMemoryId) -> Result<Vec<AgentMemory>, Error> {
-        self.0.step(&mut |r| {
+        self.kv.step(&mut |r| {
             let Some((vkey, memory)) = read_by_id(r, owner, id)? else {
                 return Ok((Vec::new(), Vec::new()));
             };
@@ -731,39 +1053,39 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
     }
 
     fn delete_owner(&self, owner: &Owner) -> Result<u64, Error> {
-        delete_scope(&self.0, &owner_key(VERSION, owner)[1..])
+        delete_scope(&self.kv, &owner_key(VERSION, owner)[1..])
     }
 
     fn delete_workspace(&self, workspace: &WorkspaceId) -> Result<u64, Error> {
         // The workspace's windows and settings have kinds of their own and stay.
-        delete_scope(&self.0, &ws_key(VERSION, workspace)[1..])
+        delete_scope(&self.kv, &ws_key(VERSION, workspace)[1..])
     }
 
     fn purge_expired(&self, workspace: &WorkspaceId, cutoff: Timestamp) -> Result<u64, Error> {
         let prefix = ws_key(EXPIRY, workspace);
         let end = prefix_end(&[&prefix[..], &order(cutoff)].concat());
-        purge_indexed(&self.0, &prefix, &end)
+        purge_indexed(&self.kv, &prefix, &end)
     }
 
     fn purge_document(&self, workspace: &WorkspaceId, document_id: &str) -> Result<u64, Error> {
         let mut prefix = ws_key(DOCUMENT, workspace);
         push_component(&mut prefix, document_id);
-        purge_indexed(&self.0, &prefix, &prefix_end(&prefix))
+        purge_indexed(&self.kv, &prefix, &prefix_end(&prefix))
     }
 
     fn purge_collection(&self, workspace: &WorkspaceId, collection_id: &str) -> Result<u64, Error> {
         let mut prefix = ws_key(COLLECTION, workspace);
         push_component(&mut prefix, collection_id);
-        purge_indexed(&self.0, &prefix, &prefix_end(&prefix))
+        purge_indexed(&self.kv, &prefix, &prefix_end(&prefix))
     }
 
     fn stored_versions(&self, owner: &Owner, expired_cutoff: Timestamp) -> Result<u64, Error> {
-        self.0.read(&mut |r| unexpired(r, owner, expired_cutoff))
+        self.kv.read(&mut |r| unexpired(r, owner, expired_cutoff))
     }
 
     fn settings(&self, workspace: &WorkspaceId) -> Result<Option<Settings>, Error> {
         let key = ws_key(SETTINGS, workspace);
-        self.0.read(&mut |r| {
+        self.kv.read(&mut |r| {
             r.get(&key)?
                 .map(|b| {
                     serde_json::from_slice(&b)
@@ -777,7 +1099,7 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
         let key = ws_key(SETTINGS, workspace);
         let value = serde_json::to_vec(settings)
             .map_err(|e| Error::Backend(format!("cannot encode settings: {e}")))?;
-        self.0
+        self.kv
             .step(&mut |_| Ok(((), vec![KvOp::Put(key.clone(), value.clone())])))
     }
 }

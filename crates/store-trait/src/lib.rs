@@ -79,6 +79,7 @@ pub mod codec;
 pub mod conformance;
 mod database;
 mod durability;
+mod history;
 mod keys;
 pub mod kv;
 mod kv_agent;
@@ -104,6 +105,7 @@ pub use backend::{
 };
 pub use database::{Database, Storage, VacuumReport};
 pub use durability::Durability;
+pub use history::{History, IndexStats, MemberHistory, VectorTable};
 pub use kv_agent::KvBackend;
 pub use memory::{InMemoryBackend, MemoryKv};
 pub use stores::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend};

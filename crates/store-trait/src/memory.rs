@@ -249,6 +249,6 @@ mod tests {
                 ..
             }
         ));
-        assert_eq!(format!("{backend:?}"), "KvBackend(MemoryKv { entries: 5 })");
+        assert_eq!(format!("{backend:?}"), "KvBackend(MemoryKv { entries: 6 })");
     }
 }

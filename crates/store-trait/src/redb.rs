@@ -17,8 +17,11 @@ use crate::{Durability, Error, VacuumReport};
 
 /// The layout version this build reads and writes, stored under [`FORMAT_KEY`] in [`META`].
 /// Bump it on any change of a table, a key or a value encoding. Version 4 moved agent memories
-/// from tables of their own (format 3, read by `crate::legacy`) into the key space.
-const FORMAT_VERSION: u32 = 4;
+/// from tables of their own (format 3, read by `crate::legacy`) into the key space; version 5
+/// added the recall index (`crate::kv_agent`'s `t`, `v` and `s` kinds).
+const FORMAT_VERSION: u32 = 5;
+/// The key-space format without the recall index, upgraded by [`build_index`].
+const FORMAT_NO_INDEX: u32 = 4;
 const FORMAT_KEY: &str = "format_version";
 
 /// `"format_version"` → [`FORMAT_VERSION`].
@@ -104,12 +107,13 @@ fn no_format_record() -> Error {
     Error::Format("the database has no format record: not a store-trait database".into())
 }
 
-/// The answer to a read-only open of a format-3 file, which only a writer can upgrade.
-fn needs_upgrade() -> Error {
+/// The answer to a read-only open of a format-3 or format-4 file, which only a writer can
+/// upgrade.
+fn needs_upgrade(found: u32) -> Error {
     Error::Format(format!(
-        "the database has format version {}, written by an earlier build; open it read-write \
-         once (any command that writes) to upgrade it in place to version {FORMAT_VERSION}",
-        crate::legacy::FORMAT
+        "the database has format version {found}, written by an earlier build; open it \
+         read-write once (any command that writes) to upgrade it in place to version \
+         {FORMAT_VERSION}"
     ))
 }
 
@@ -159,7 +163,9 @@ impl KvBackend<RedbKv> {
         let (found, _) = format_of(&db.begin_read().map_err(backend_error)?)?;
         match found {
             Some(FORMAT_VERSION) => {}
-            Some(crate::legacy::FORMAT) => return Err(needs_upgrade()),
+            Some(old @ (crate::legacy::FORMAT | FORMAT_NO_INDEX)) => {
+                return Err(needs_upgrade(old));
+            }
             Some(other) => return Err(format_mismatch(other)),
             None => return Err(no_format_record()),
         }
@@ -184,6 +190,7 @@ impl RedbKv {
         match found {
             Some(FORMAT_VERSION) => {}
             Some(crate::legacy::FORMAT) => upgrade(&db)?,
+            Some(FORMAT_NO_INDEX) => build_index(&db)?,
             Some(other) => return Err(format_mismatch(other)),
             None if init && !has_tables => {
                 // A new database: the table and the format record in one durable commit.
@@ -257,6 +264,23 @@ fn upgrade(db: &Database) -> Result<(), Error> {
     let ops = crate::kv_agent::import(&legacy)?;
     {
         let mut table = txn.open_table(KV).map_err(backend_error)?;
+        apply(&mut table, ops)?;
+        let mut meta = txn.open_table(META).map_err(backend_error)?;
+        meta.insert(FORMAT_KEY, FORMAT_VERSION)
+            .map_err(backend_error)?;
+    }
+    txn.commit().map_err(backend_error)
+}
+
+/// Upgrades a format-4 file in place: builds the recall index of every stored version and sets
+/// the format record, in one durable write transaction (a crash leaves format 4 or 5).
+fn build_index(db: &Database) -> Result<(), Error> {
+    let mut txn = db.begin_write().map_err(backend_error)?;
+    txn.set_durability(::redb::Durability::Immediate)
+        .map_err(backend_error)?;
+    {
+        let mut table = txn.open_table(KV).map_err(backend_error)?;
+        let ops = crate::kv_agent::build_index(&TableView(&table))?;
         apply(&mut table, ops)?;
         let mut meta = txn.open_table(META).map_err(backend_error)?;
         meta.insert(FORMAT_KEY, FORMAT_VERSION)

@@ -19,8 +19,11 @@ use crate::{Durability, Error, VacuumReport};
 const FORMAT_KEY: &[u8] = b"store-trait/format";
 /// The storage format this build reads and writes, recorded in every database it creates.
 /// Version 4 moved agent memories from trees of their own (format 3, read by `crate::legacy`)
-/// into the key space.
-const FORMAT_VERSION: u32 = 4;
+/// into the key space; version 5 added the recall index (`crate::kv_agent`'s `t`, `v` and `s`
+/// kinds).
+const FORMAT_VERSION: u32 = 5;
+/// The key-space format without the recall index, upgraded by [`build_index`].
+const FORMAT_NO_INDEX: u32 = 4;
 /// The tree of the key space.
 const KV: &str = "kv";
 
@@ -87,13 +90,16 @@ impl SledCore {
                     })?;
                 if found == crate::legacy::FORMAT {
                     upgrade(&db)?;
+                } else if found == FORMAT_NO_INDEX {
+                    drop_legacy_trees(&db)?;
+                    build_index(&db)?;
                 } else if found == FORMAT_VERSION {
                     drop_legacy_trees(&db)?;
                 } else {
                     return Err(Error::Format(format!(
                         "the sled database at {} has format version {found}, but this build \
-                         reads only format version {FORMAT_VERSION} (and upgrades format {}); it \
-                         was left unchanged",
+                         reads only format version {FORMAT_VERSION} (and upgrades formats {} and \
+                         {FORMAT_NO_INDEX}); it was left unchanged",
                         path.display(),
                         crate::legacy::FORMAT,
                     )));
@@ -145,11 +151,19 @@ fn upgrade(db: &Db) -> Result<(), Error> {
     let legacy = crate::legacy::sled::read(db)?;
     let ops = crate::kv_agent::import(&legacy)?;
     let tree = db.open_tree(KV).map_err(io)?;
+    // A crashed earlier attempt committed nothing, so the tree is empty here.
+    commit_upgrade(db, &tree, &ops)?;
+    drop_legacy_trees(db)
+}
+
+/// Applies an upgrade's writes to the key-space tree and the new format record to the default
+/// tree in one sled transaction, then flushes.
+fn commit_upgrade(db: &Db, tree: &Tree, ops: &[KvOp]) -> Result<(), Error> {
+    let io = |e: ::sled::Error| storage("upgrade", &e);
     let meta: &Tree = db;
-    (&tree, meta)
+    (tree, meta)
         .transaction(|(kv, meta)| {
-            // A crashed earlier attempt committed nothing, so the tree is empty here.
-            for op in &ops {
+            for op in ops {
                 match op {
                     KvOp::Put(k, v) => {
                         kv.insert(k.as_slice(), v.as_slice())?;
@@ -167,7 +181,16 @@ fn upgrade(db: &Db) -> Result<(), Error> {
             TransactionError::Abort(()) => Error::Backend("sled upgrade aborted".into()),
         })?;
     db.flush().map_err(io)?;
-    drop_legacy_trees(db)
+    Ok(())
+}
+
+/// Upgrades a format-4 database in place: builds the recall index of every stored version and
+/// writes the new format record in one sled transaction over the key-space tree and the default
+/// tree, then flushes. A crash leaves format 4 (the index build starts over) or 5.
+fn build_index(db: &Db) -> Result<(), Error> {
+    let tree = db.open_tree(KV).map_err(|e| storage("upgrade", &e))?;
+    let ops = crate::kv_agent::build_index(&TreeView(&tree))?;
+    commit_upgrade(db, &tree, &ops)
 }
 
 /// Drops the trees of format 3 that an upgrade left (all of them, or those a crash kept).

@@ -24,8 +24,11 @@ use crate::kv_agent::KvBackend;
 use crate::{Database, Durability, Error, StorageFailure, VacuumReport};
 
 /// The layout version this build reads and writes, stored under [`FORMAT_KEY`]. Bump it on any
-/// change of a key or value encoding of `crate::kv` or `crate::kv_agent`.
-const FORMAT_VERSION: u32 = 1;
+/// change of a key or value encoding of `crate::kv` or `crate::kv_agent`. Version 2 added the
+/// recall index (`crate::kv_agent`'s `t`, `v` and `s` kinds).
+const FORMAT_VERSION: u32 = 2;
+/// The format without the recall index, which a read-write open upgrades in place.
+const FORMAT_NO_INDEX: u32 = 1;
 /// The key of the format record: a NUL byte never starts a layout key.
 const FORMAT_KEY: &[u8] = b"\0format_version";
 /// How long a write waits for another process's write transaction before it fails
@@ -174,6 +177,8 @@ enum Found {
     Nothing,
     /// A store-trait database of this build's format.
     Ours,
+    /// A store-trait database of format 1, without the recall index.
+    NoIndex,
 }
 
 fn inspect(conn: &Connection) -> Result<Found, Error> {
@@ -197,6 +202,7 @@ fn inspect(conn: &Connection) -> Result<Found, Error> {
         .map_err(sqlite_error)?;
     match format {
         Some(f) if f == FORMAT_VERSION.to_be_bytes() => Ok(Found::Ours),
+        Some(f) if f == FORMAT_NO_INDEX.to_be_bytes() => Ok(Found::NoIndex),
         Some(f) => Err(format_mismatch(&f)),
         None => Err(no_format_record()),
     }
@@ -326,7 +332,18 @@ impl SqliteKv {
     fn start_with(path: &Path, durability: Durability, access: Access) -> Result<Self, Error> {
         let mut conn = connect(path, access)?;
         // Read first: a foreign file must be refused before anything writes to it.
-        if let Found::Nothing = inspect(&conn)? {
+        let found = inspect(&conn)?;
+        if let Found::NoIndex = found {
+            if !matches!(access, Access::ReadWrite { .. }) {
+                return Err(Error::Format(format!(
+                    "the database has format version {FORMAT_NO_INDEX}, written by an earlier \
+                     build; open it read-write once (any command that writes) to upgrade it in \
+                     place to version {FORMAT_VERSION}"
+                )));
+            }
+            build_index(&mut conn)?;
+        }
+        if let Found::Nothing = found {
             if access != (Access::ReadWrite { create: true }) {
                 return Err(no_format_record());
             }
@@ -525,6 +542,26 @@ impl Kv for SqliteKv {
             }
         }
     }
+}
+
+/// Upgrades a format-1 file in place: in one `BEGIN IMMEDIATE` transaction (another process
+/// may be upgrading it too: the second finds format 2 and does nothing), builds the recall
+/// index of every stored version and moves the format record. An older build still writing
+/// the file would leave versions without index entries: upgrade with every older process
+/// closed (reads then report the index as corrupt rather than answer from it).
+fn build_index(conn: &mut Connection) -> Result<(), Error> {
+    let txn = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(sqlite_error)?;
+    if let Found::NoIndex = inspect(&txn)? {
+        run_step(&txn, &mut |r| Ok(((), crate::kv_agent::build_index(r)?)))?;
+        txn.execute(
+            "UPDATE kv SET value = ?2 WHERE key = ?1",
+            params![FORMAT_KEY, FORMAT_VERSION.to_be_bytes()],
+        )
+        .map_err(sqlite_error)?;
+    }
+    txn.commit().map_err(sqlite_error)
 }
 
 /// Runs one step's decision on the open transaction and applies its writes; the answer and

@@ -4,8 +4,8 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use memory_core::{
-    AgentMemory, AgentMemoryId, ApiError, Citation, CredentialId, MemberId, MemoryText, Timestamp,
-    WorkspaceId,
+    AgentMemory, AgentMemoryId, ApiError, Citation, CredentialId, MemberId, MemoryText,
+    RankingData, Timestamp, WorkspaceId,
 };
 
 use crate::{Backend, Owner, RememberOutcome, RememberState, RememberWrite};
@@ -64,6 +64,7 @@ pub(super) struct Note {
     pub id: AgentMemoryId,
     pub window_start: Timestamp,
     pub expired_cutoff: Timestamp,
+    pub ranking: RankingData,
 }
 
 impl Note {
@@ -81,7 +82,15 @@ impl Note {
             id: fresh_id(),
             window_start: Timestamp::MIN,
             expired_cutoff: Timestamp::MIN,
+            ranking: RankingData::default(),
         }
+    }
+
+    /// Stores `ranking` as the record's derived data (term counts, length, embedding), which
+    /// the recall index is built from.
+    pub fn ranking(mut self, ranking: RankingData) -> Note {
+        self.ranking = ranking;
+        self
     }
 
     pub fn key(mut self, key: &str) -> Note {
@@ -141,7 +150,7 @@ impl Note {
             citations: self.citations.clone(),
             created_at: self.at,
             superseded_at: None,
-            ranking: Default::default(),
+            ranking: self.ranking.clone(),
         }
     }
 

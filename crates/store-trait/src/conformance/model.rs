@@ -2,8 +2,11 @@
 //! linear pass, so that it is obviously right), random operation sequences applied to it and to
 //! a backend, and every answer compared.
 
+use std::sync::Arc;
+
 use memory_core::{
-    AgentMemory, AgentMemoryId, ApiError, CredentialId, ErrorCode, Settings, Timestamp, WorkspaceId,
+    AgentMemory, AgentMemoryId, ApiError, CredentialId, ErrorCode, RankingData, Settings,
+    StoredEmbedding, Timestamp, WorkspaceId,
 };
 use proptest::collection::vec;
 use proptest::option;
@@ -12,7 +15,9 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
 use super::cases_from_env;
 use super::fixture::{Note, mid, owner, t, ws};
-use crate::{Backend, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery};
+use crate::{
+    Backend, MemberHistory, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
+};
 
 /// Two members of `ws1` and the first member again in `ws2`.
 const OWNERS: [(&str, &str); 3] = [("ws1", "m1"), ("ws1", "m2"), ("ws2", "m1")];
@@ -24,6 +29,11 @@ const COLLECTIONS: [&str; 2] = ["c1", "c10"];
 /// Document `i` is recorded in collection `i`.
 const DOCUMENTS: [&str; 2] = ["d1", "d10"];
 const CREDENTIALS: [&str; 2] = ["cr1", "cr2"];
+/// The terms a note's text may hold (the recall index keeps one posting per term and version);
+/// `b` and `bb` would collide in an index keyed by unterminated terms.
+const TERMS: [&str; 4] = ["b", "bb", "gamma", "zeta"];
+/// Embedding models: the index keeps each version's vector with its model.
+const MODELS: [&str; 2] = ["hash", "model-a"];
 /// The retention of remembers, in milliseconds of the test clock.
 const RETENTION_MS: i64 = 30;
 
@@ -44,6 +54,20 @@ enum Op {
         /// The rate window's length in ms: varying it makes the pruning of stored windows
         /// observable.
         window: i64,
+        /// Which of [`TERMS`] the text holds (a bit each).
+        words: u8,
+        /// The embedding's model, if the note has one.
+        vector: Option<usize>,
+    },
+    /// Replaces a version's embedding.
+    SetEmbedding {
+        owner: usize,
+        pick: usize,
+        model: usize,
+    },
+    /// Reads the owner's history (`Backend::history`) and compares it with the versions.
+    History {
+        owner: usize,
     },
     ForgetId {
         owner: usize,
@@ -120,8 +144,10 @@ fn op_strategy() -> impl Strategy<Value = Op> {
             1u64..10,
             1usize..6,
             1i64..12,
+            0u8..16,
+            option::of(0..MODELS.len()),
         )
-            .prop_map(|(owner, credential, namespace, key, collection, cites, salt, quota, rate, window)| Op::Remember {
+            .prop_map(|(owner, credential, namespace, key, collection, cites, salt, quota, rate, window, words, vector)| Op::Remember {
                 owner,
                 credential,
                 namespace,
@@ -132,7 +158,12 @@ fn op_strategy() -> impl Strategy<Value = Op> {
                 quota,
                 rate,
                 window,
+                words,
+                vector,
             }),
+        2 => (owner.clone(), any::<usize>(), 0..MODELS.len())
+            .prop_map(|(owner, pick, model)| Op::SetEmbedding { owner, pick, model }),
+        3 => owner.clone().prop_map(|owner| Op::History { owner }),
         // Mostly forward; 0 lets the clock stand still across writes and a negative step sets
         // it back, as a host's wall clock may be.
         4 => prop_oneof![6 => 0i64..4, 1 => -3i64..0].prop_map(|ms| Op::Advance { ms }),
@@ -354,6 +385,32 @@ impl Model {
             .len() as u64
     }
 
+    fn set_embedding(&mut self, owner: &Owner, id: &AgentMemoryId, e: &StoredEmbedding) -> bool {
+        match self
+            .versions
+            .iter_mut()
+            .find(|m| owns(owner, m) && m.id == *id)
+        {
+            Some(m) => {
+                m.ranking.embedding = Some(e.clone());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The owner's history as the versions themselves give it.
+    fn history(&self, owner: &Owner) -> MemberHistory {
+        MemberHistory::from_versions(
+            self.versions
+                .iter()
+                .filter(|m| owns(owner, m))
+                .cloned()
+                .map(Arc::new)
+                .collect(),
+        )
+    }
+
     fn scan(&self, owner: &Owner, query: &ScanQuery) -> Vec<AgentMemory> {
         let mut found: Vec<AgentMemory> = self
             .versions
@@ -429,6 +486,55 @@ fn backend_ok<T>(result: Result<T, crate::Error>, step: usize) -> Result<T, Test
     result.map_err(|e| TestCaseError::fail(format!("step {step}: backend error: {e}")))
 }
 
+/// The ranking data of a note holding the [`TERMS`] that `words` picks (each one to three
+/// times) and, with `vector`, an embedding of that model.
+fn ranking(words: u8, salt: u8, vector: Option<usize>) -> RankingData {
+    let terms: Vec<(String, u32)> = TERMS
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| words & (1 << i) != 0)
+        .map(|(i, t)| ((*t).to_owned(), 1 + (u32::from(salt) + i as u32) % 3))
+        .collect();
+    RankingData {
+        length: terms.iter().map(|(_, n)| n).sum(),
+        terms,
+        embedding: vector.map(|m| StoredEmbedding {
+            model: MODELS[m].to_owned(),
+            vector: vec![f32::from(salt), 1.0, -0.5],
+        }),
+    }
+}
+
+/// The owner's history read from the backend (with every term, one never written and one
+/// asked twice) against the model's versions: every row, vector, statistic and posting.
+fn check_history<B: Backend + ?Sized>(
+    backend: &B,
+    model: &Model,
+    owner: &Owner,
+    step: usize,
+) -> Result<(), TestCaseError> {
+    let mut terms: Vec<String> = TERMS.iter().map(|t| (*t).to_owned()).collect();
+    terms.push("absent".into());
+    terms.push(TERMS[1].into());
+    let got = backend_ok(backend.history(owner, &terms), step)?;
+    let want = model.history(owner);
+    prop_assert_eq!(
+        &*got.versions,
+        &want,
+        "step {}: history of {:?}",
+        step,
+        owner
+    );
+    prop_assert_eq!(
+        got.postings,
+        want.derived_postings(&terms),
+        "step {}: postings of {:?}",
+        step,
+        owner
+    );
+    Ok(())
+}
+
 fn run_case<B: Backend + ?Sized>(backend: &B, ops: &[Op]) -> Result<(), TestCaseError> {
     let mut model = Model::default();
     let mut now = 0_i64;
@@ -455,6 +561,8 @@ fn run_case<B: Backend + ?Sized>(backend: &B, ops: &[Op]) -> Result<(), TestCase
                 quota,
                 rate,
                 window,
+                words,
+                vector,
             } => {
                 let id = AgentMemoryId::parse(format!("amem_{salt:02}{:06}", issued.len()))
                     .map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -464,6 +572,7 @@ fn run_case<B: Backend + ?Sized>(backend: &B, ops: &[Op]) -> Result<(), TestCase
                     .window_start(t(now - window))
                     .expired_cutoff(t(now - RETENTION_MS));
                 note.id = id;
+                note = note.ranking(ranking(words, salt, vector));
                 if let Some(k) = key {
                     note = note.key(KEYS[k]);
                 }
@@ -685,8 +794,31 @@ fn run_case<B: Backend + ?Sized>(backend: &B, ops: &[Op]) -> Result<(), TestCase
                 let got = backend_ok(backend.settings(&w), step)?;
                 prop_assert_eq!(got, model.settings(&w), "step {}: {:?}", step, op);
             }
+            Op::SetEmbedding {
+                owner,
+                pick: n,
+                model: m,
+            } => {
+                let (o, id) = (owner_at(owner), pick(&issued, n));
+                let e = StoredEmbedding {
+                    model: MODELS[m].to_owned(),
+                    vector: vec![step as f32, 0.25],
+                };
+                let got = backend_ok(backend.set_embedding(&o, &id, &e), step)?;
+                prop_assert_eq!(
+                    got,
+                    model.set_embedding(&o, &id, &e),
+                    "step {}: {:?}",
+                    step,
+                    op
+                );
+            }
+            Op::History { owner } => check_history(backend, &model, &owner_at(owner), step)?,
             Op::Advance { ms } => now += ms,
         }
+    }
+    for (w, m) in OWNERS {
+        check_history(backend, &model, &owner(w, m), ops.len())?;
     }
     Ok(())
 }

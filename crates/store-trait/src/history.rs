@@ -1,0 +1,192 @@
+//! A member's whole history as recall over a window wider than the default reads it: every
+//! stored version newest first, their vectors side by side, the index statistics, and the
+//! posting lists of the query's terms ([`Backend::history`](crate::Backend::history)).
+//!
+//! The key-space backends keep the inverted index and the vectors in their own key kinds,
+//! written in the same step as the version they derive from (`crate::kv_agent`); this module is
+//! the shape a read hands out, and [`MemberHistory::from_versions`], the same data derived
+//! from the versions themselves, which backends without an index answer and the conformance
+//! suite compares the index with.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use memory_core::{AgentMemory, AgentMemoryId, Timestamp};
+
+/// What the inverted index counts over one member's stored versions (expired, superseded and
+/// hidden ones included, until a forget, purge or deletion removes them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IndexStats {
+    /// Stored versions.
+    pub documents: u64,
+    /// The sum of their lengths in tokens.
+    pub total_length: u64,
+}
+
+/// Every stored version's embedding in one buffer: row `r`'s vector is a slice of it, so
+/// cosine over thousands of versions walks memory in order and decodes nothing.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct VectorTable {
+    models: Vec<String>,
+    /// Per row: the model's index in `models`, the start and the length in `data`.
+    slots: Vec<Option<(u32, u32, u32)>>,
+    data: Vec<f32>,
+}
+
+impl VectorTable {
+    /// Appends the next row's vector (`None`: the version has no embedding).
+    pub(crate) fn push(&mut self, vector: Option<(&str, &[f32])>) {
+        let slot = vector.and_then(|(model, values)| {
+            let m = match self.models.iter().position(|m| m == model) {
+                Some(m) => m,
+                None => {
+                    self.models.push(model.to_owned());
+                    self.models.len() - 1
+                }
+            };
+            let start = u32::try_from(self.data.len()).ok()?;
+            let len = u32::try_from(values.len()).ok()?;
+            self.data.extend_from_slice(values);
+            Some((u32::try_from(m).ok()?, start, len))
+        });
+        self.slots.push(slot);
+    }
+
+    /// Row `row`'s model and vector, if it has one.
+    pub fn get(&self, row: usize) -> Option<(&str, &[f32])> {
+        let (model, start, len) = (*self.slots.get(row)?)?;
+        let start = start as usize;
+        Some((
+            self.models[model as usize].as_str(),
+            &self.data[start..start + len as usize],
+        ))
+    }
+
+    /// Rows.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// True when there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+}
+
+/// One member's stored versions, newest first (scan order: `created_at` desc, then `id` desc),
+/// with their vectors and index statistics. Shared: a backend may hand the same one to every
+/// read until a step changes the member's versions.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MemberHistory {
+    rows: Vec<Arc<AgentMemory>>,
+    vectors: VectorTable,
+    stats: IndexStats,
+}
+
+impl MemberHistory {
+    /// The history of `versions` (any order), derived from the versions themselves: their
+    /// stored embeddings, and statistics over their stored lengths.
+    pub fn from_versions(mut versions: Vec<Arc<AgentMemory>>) -> Self {
+        versions.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
+        let mut vectors = VectorTable::default();
+        let mut stats = IndexStats::default();
+        for v in &versions {
+            vectors.push(
+                v.ranking
+                    .embedding
+                    .as_ref()
+                    .map(|e| (e.model.as_str(), e.vector.as_slice())),
+            );
+            stats.documents += 1;
+            stats.total_length += u64::from(v.ranking.length);
+        }
+        MemberHistory {
+            rows: versions,
+            vectors,
+            stats,
+        }
+    }
+
+    /// A history from parts a backend read from its index; `rows` newest first and `vectors`
+    /// row-aligned.
+    pub(crate) fn from_parts(
+        rows: Vec<Arc<AgentMemory>>,
+        vectors: VectorTable,
+        stats: IndexStats,
+    ) -> Self {
+        MemberHistory {
+            rows,
+            vectors,
+            stats,
+        }
+    }
+
+    /// The versions, newest first.
+    pub fn rows(&self) -> &[Arc<AgentMemory>] {
+        &self.rows
+    }
+
+    /// The vectors, row-aligned with [`rows`](Self::rows).
+    pub fn vectors(&self) -> &VectorTable {
+        &self.vectors
+    }
+
+    /// The index statistics over every row.
+    pub fn stats(&self) -> IndexStats {
+        self.stats
+    }
+
+    /// The row of version `(created_at, id)`, by binary search in scan order.
+    pub fn row_of(&self, created_at: Timestamp, id: &AgentMemoryId) -> Option<usize> {
+        self.rows
+            .binary_search_by(|m| (created_at, id).cmp(&(m.created_at, &m.id)))
+            .ok()
+    }
+
+    /// The row of the version at `created_at` whose id has the bytes `id`.
+    pub(crate) fn row_at(&self, created_at: Timestamp, id: &[u8]) -> Option<usize> {
+        self.rows
+            .binary_search_by(|m| (created_at, id).cmp(&(m.created_at, m.id.as_str().as_bytes())))
+            .ok()
+    }
+
+    /// The posting lists of `terms` derived from the rows' stored term counts: per term, the
+    /// rows holding it with its frequency, rows ascending.
+    pub fn derived_postings(&self, terms: &[String]) -> Vec<Vec<(u32, u32)>> {
+        let wanted: BTreeMap<&str, usize> = terms
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, t)| (t.as_str(), i))
+            .collect();
+        let mut out = vec![Vec::new(); terms.len()];
+        for (row, m) in self.rows.iter().enumerate() {
+            for (term, count) in &m.ranking.terms {
+                if let Some(&i) = wanted.get(term.as_str())
+                    && *count > 0
+                {
+                    out[i].push((row as u32, *count));
+                }
+            }
+        }
+        // A term asked for twice gets the same list twice.
+        for (i, t) in terms.iter().enumerate() {
+            let first = wanted[t.as_str()];
+            if first != i {
+                out[i] = out[first].clone();
+            }
+        }
+        out
+    }
+}
+
+/// What [`Backend::history`](crate::Backend::history) answers: the member's history and the
+/// posting lists of the asked terms, read in one consistent view.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct History {
+    /// The member's stored versions with their vectors and statistics.
+    pub versions: Arc<MemberHistory>,
+    /// Per asked term, in the order asked: the rows of [`versions`](Self::versions) whose text
+    /// holds it, with the term's frequency there, rows ascending.
+    pub postings: Vec<Vec<(u32, u32)>>,
+}
