@@ -1,5 +1,6 @@
-//! `recall`: the 300 most recent valid candidates, re-verified, ranked by BM25, embedding cosine
-//! and entity overlap, fused with RRF.
+//! `recall`: the most recent valid candidates (300 by default; a wider window reads the member's
+//! whole history through the backend's recall index), re-verified, ranked by BM25, embedding
+//! cosine and entity overlap, fused with RRF.
 
 use crate::input::Input;
 use std::sync::Arc;
@@ -85,45 +86,48 @@ impl MemoryService {
         let pending_embedding = self.embeddings.start_within(&query, self.semantic_budget);
 
         // The window's most recent versions valid at `asOf` (300 by default), matching the
-        // filters, inside the set.
-        // Shared references: the candidates are only read, and copying 300 records cost more
-        // than ranking them.
-        let window = self.candidate_window.max();
-        let mut candidates: Vec<Arc<AgentMemory>> = Vec::new();
-        let mut after = None;
-        loop {
-            // `all` reads in batches too, so that no backend sees an unbounded limit.
-            let limit = match binding {
-                ContextBinding::Unbound => (window - candidates.len()).min(ALL_BATCH),
-                _ => CANDIDATE_BATCH,
-            };
-            let batch = self
-                .backend
-                .scan_shared(
-                    &auth.owner,
-                    &ScanQuery {
-                        valid_at: as_of,
-                        expired_cutoff: cutoff,
-                        namespace: request.namespace.clone(),
-                        key: None,
-                        collection_id: request.collection_id.clone(),
-                        after: after.take(),
-                        limit,
-                    },
-                )
-                .map_err(internal)?;
-            let exhausted = batch.len() < limit;
-            after = batch.last().map(|m| (m.created_at, m.id.clone()));
-            candidates.extend(
-                batch
-                    .into_iter()
-                    .filter(|m| policy::visible_through(binding, m)),
-            );
-            if candidates.len() >= window || exhausted {
-                break;
+        // filters, inside the set. A wider window reads the member's whole history through the
+        // recall index: the versions shared, the vectors side by side, and the posting lists
+        // of the query's terms.
+        let window = self.candidate_window;
+        let terms = PreparedQuery::new(&query).terms;
+        let scan = ScanQuery {
+            valid_at: as_of,
+            expired_cutoff: cutoff,
+            namespace: request.namespace.clone(),
+            key: None,
+            collection_id: request.collection_id.clone(),
+            after: None,
+            limit: 0,
+        };
+        let history = if window.reads_history() {
+            Some(
+                self.backend
+                    .history(&auth.owner, &terms)
+                    .map_err(internal)?,
+            )
+        } else {
+            None
+        };
+        // The history rows of the candidates (history path only).
+        let mut rows: Vec<u32> = Vec::new();
+        let candidates: Vec<Arc<AgentMemory>> = match &history {
+            Some(history) => {
+                let mut candidates = Vec::new();
+                for (row, m) in history.versions.rows().iter().enumerate() {
+                    // Newest first: the first expired version ends the walk.
+                    if m.created_at <= cutoff || candidates.len() >= window.max() {
+                        break;
+                    }
+                    if scan.matches(m) && policy::visible_through(binding, m) {
+                        candidates.push(Arc::clone(m));
+                        rows.push(row as u32);
+                    }
+                }
+                candidates
             }
-        }
-        candidates.truncate(window);
+            None => self.scan_window(&auth.owner, binding, scan, window.max())?,
+        };
 
         // One batched re-verification; hidden candidates leave before ranking.
         let refs: Vec<&AgentMemory> = candidates.iter().map(|m| &**m).collect();
@@ -133,62 +137,46 @@ impl MemoryService {
             &auth.owner.member,
             &refs,
         );
-        let mut kept: Vec<(&AgentMemory, memory_core::SourceState, Vec<String>)> = Vec::new();
+        let mut kept: Vec<Kept<'_>> = Vec::new();
+        // The candidate index of each kept one.
+        let mut kept_at: Vec<usize> = Vec::new();
         let mut hidden = 0u64;
-        for ((memory, verdict), ids) in refs
+        for (i, ((memory, verdict), ids)) in refs
             .iter()
             .zip(&verification.verdicts)
             .zip(verification.entity_ids)
+            .enumerate()
         {
             match verdict {
                 Verdict::Hidden => hidden += 1,
-                Verdict::Visible(state) => kept.push((memory, *state, ids)),
+                Verdict::Visible(state) => {
+                    kept.push((memory, *state, ids));
+                    kept_at.push(i);
+                }
             }
         }
         // The entities of the kept candidates, each once, in order of first appearance.
         let known = verification.distinct;
 
-        let mut prepared =
-            PreparedQuery::new(&query).with_entities(self.entities.resolve(&query, &known));
+        let mut prepared = PreparedQuery {
+            terms,
+            embedding: None,
+            entities: Vec::new(),
+        }
+        .with_entities(self.entities.resolve(&query, &known));
         let embedding = pending_embedding.wait().ok();
         let semantic_skipped = embedding.is_none();
         if let Some(vector) = embedding {
             prepared = prepared.with_embedding(vector);
         }
         let model = self.embeddings.model_id();
-        // The ranker borrows the stored term counts, which remember stores sorted; only counts
-        // stored otherwise (by hand, or by another writer) are rebuilt into a lookup structure.
-        // memory-core stays free of ranking types.
-        let lookups: Vec<Result<Terms<'_>, TermStats>> = kept
-            .iter()
-            .map(|(memory, _, _)| {
-                let r = &memory.ranking;
-                Terms::from_sorted(&r.terms, r.length)
-                    .ok_or_else(|| TermStats::from_counts(r.terms.clone(), r.length))
-            })
-            .collect();
-        let ranked: Vec<Candidate<'_>> = kept
-            .iter()
-            .zip(&lookups)
-            .map(|((memory, _, entities), lookup)| Candidate {
-                recency: memory.created_at.as_millis(),
-                id: memory.id.as_str(),
-                terms: match lookup {
-                    Ok(terms) => *terms,
-                    Err(stats) => stats.into(),
-                },
-                // Vectors of another model are never compared: such a memory sits out the
-                // semantic ranker.
-                embedding: memory
-                    .ranking
-                    .embedding
-                    .as_ref()
-                    .filter(|e| e.model == model)
-                    .map(|e| e.vector.as_slice()),
-                entities,
-            })
-            .collect();
-        let fused = fusion_rank::fuse(&prepared, &ranked, request.limit);
+        let fused = match &history {
+            None => rank_scanned(&prepared, &kept, model, request.limit),
+            Some(history) => {
+                let kept_rows: Vec<u32> = kept_at.iter().map(|&i| rows[i]).collect();
+                rank_indexed(&prepared, &kept, &kept_rows, history, model, request.limit)
+            }
+        };
         let memories = fused
             .into_iter()
             .map(|f| {
@@ -211,4 +199,139 @@ impl MemoryService {
             semantic_skipped,
         })
     }
+
+    /// The `window` most recent versions `scan` matches that `binding` lets the caller see,
+    /// newest first, read in batches.
+    fn scan_window(
+        &self,
+        owner: &store_trait::Owner,
+        binding: &ContextBinding,
+        mut scan: ScanQuery,
+        window: usize,
+    ) -> Result<Vec<Arc<AgentMemory>>, ApiError> {
+        // Shared references: the candidates are only read, and copying 300 records cost more
+        // than ranking them.
+        let mut candidates: Vec<Arc<AgentMemory>> = Vec::new();
+        loop {
+            scan.limit = match binding {
+                ContextBinding::Unbound => (window - candidates.len()).min(ALL_BATCH),
+                _ => CANDIDATE_BATCH,
+            };
+            let batch = self.backend.scan_shared(owner, &scan).map_err(internal)?;
+            let exhausted = batch.len() < scan.limit;
+            scan.after = batch.last().map(|m| (m.created_at, m.id.clone()));
+            candidates.extend(
+                batch
+                    .into_iter()
+                    .filter(|m| policy::visible_through(binding, m)),
+            );
+            if candidates.len() >= window || exhausted {
+                break;
+            }
+        }
+        candidates.truncate(window);
+        Ok(candidates)
+    }
+}
+
+/// A kept candidate: the version, its source state and its entity ids.
+type Kept<'a> = (&'a AgentMemory, memory_core::SourceState, Vec<String>);
+
+/// The embedding of `memory` when `model` made it: vectors of another model are never
+/// compared, so such a memory sits out the semantic ranker.
+fn same_model<'a>(memory: &'a AgentMemory, model: &str) -> Option<&'a [f32]> {
+    memory
+        .ranking
+        .embedding
+        .as_ref()
+        .filter(|e| e.model == model)
+        .map(|e| e.vector.as_slice())
+}
+
+/// Ranks scanned candidates from their stored term counts and vectors.
+fn rank_scanned(
+    prepared: &PreparedQuery,
+    kept: &[Kept<'_>],
+    model: &str,
+    limit: usize,
+) -> Vec<fusion_rank::Fused> {
+    // The ranker borrows the stored term counts, which remember stores sorted; only counts
+    // stored otherwise (by hand, or by another writer) are rebuilt into a lookup structure.
+    // memory-core stays free of ranking types.
+    let lookups: Vec<Result<Terms<'_>, TermStats>> = kept
+        .iter()
+        .map(|(memory, _, _)| {
+            let r = &memory.ranking;
+            Terms::from_sorted(&r.terms, r.length)
+                .ok_or_else(|| TermStats::from_counts(r.terms.clone(), r.length))
+        })
+        .collect();
+    let ranked: Vec<Candidate<'_>> = kept
+        .iter()
+        .zip(&lookups)
+        .map(|((memory, _, entities), lookup)| Candidate {
+            recency: memory.created_at.as_millis(),
+            id: memory.id.as_str(),
+            terms: match lookup {
+                Ok(terms) => *terms,
+                Err(stats) => stats.into(),
+            },
+            embedding: same_model(memory, model),
+            entities,
+        })
+        .collect();
+    fusion_rank::fuse(prepared, &ranked, limit)
+}
+
+/// Ranks candidates of the history (`rows[i]` is kept candidate `i`'s row): BM25 from the
+/// query terms' posting lists, cosine over the contiguous vectors, and entity overlap.
+fn rank_indexed(
+    prepared: &PreparedQuery,
+    kept: &[Kept<'_>],
+    rows: &[u32],
+    history: &store_trait::History,
+    model: &str,
+    limit: usize,
+) -> Vec<fusion_rank::Fused> {
+    let vectors = history.versions.vectors();
+    let ranked: Vec<Candidate<'_>> = kept
+        .iter()
+        .zip(rows)
+        .map(|((memory, _, entities), &row)| Candidate {
+            recency: memory.created_at.as_millis(),
+            id: memory.id.as_str(),
+            terms: Terms::length_only(memory.ranking.length),
+            embedding: vectors
+                .get(row as usize)
+                .filter(|(m, _)| *m == model)
+                .map(|(_, v)| v),
+            entities,
+        })
+        .collect();
+    // Postings name history rows; BM25 wants candidate indices (rows of no candidate drop out).
+    let mut candidate_of = vec![u32::MAX; history.versions.rows().len()];
+    for (i, &row) in rows.iter().enumerate() {
+        candidate_of[row as usize] = i as u32;
+    }
+    let postings: Vec<Vec<(u32, u32)>> = history
+        .postings
+        .iter()
+        .map(|list| {
+            list.iter()
+                .filter_map(|&(row, f)| {
+                    let i = *candidate_of.get(row as usize)?;
+                    (i != u32::MAX).then_some((i, f))
+                })
+                .collect()
+        })
+        .collect();
+    let rankings = fusion_rank::Rankings {
+        bm25: fusion_rank::bm25_postings(&postings, &ranked),
+        semantic: prepared
+            .embedding
+            .as_deref()
+            .map_or_else(Vec::new, |q| fusion_rank::semantic_ranking(q, &ranked)),
+        entity: fusion_rank::entity_ranking(&prepared.entities, &ranked),
+    };
+    fusion_rank::fuse_rankings(&ranked, &rankings, limit)
 }

@@ -207,11 +207,15 @@ fn verify_each<S: PassageSource + ?Sized>(
     let mut index: HashMap<&str, usize, BuildHasherDefault<Fnv1a>> =
         HashMap::with_capacity_and_hasher(cited, BuildHasherDefault::default());
     let mut ids: Vec<String> = Vec::with_capacity(cited);
+    // Each citation's place in `ids`, in citation order: the verdicts below walk it instead of
+    // hashing every passage id a second time.
+    let mut slots: Vec<usize> = Vec::with_capacity(cited);
     for citation in memories.iter().flat_map(|m| &m.citations) {
-        index.entry(&citation.passage_id).or_insert_with(|| {
+        let slot = *index.entry(&citation.passage_id).or_insert_with(|| {
             ids.push(citation.passage_id.clone());
             ids.len() - 1
         });
+        slots.push(slot);
     }
     let answers = if ids.is_empty() {
         Vec::new()
@@ -229,9 +233,12 @@ fn verify_each<S: PassageSource + ?Sized>(
 
     // One buffer for every memory's entities: a memory's list is handed out borrowed.
     let mut entities: Vec<&Entity> = Vec::new();
+    let mut rest = slots.as_slice();
     for memory in memories {
         entities.clear();
-        let verdict = judge(memory, &index, &usable, &mut entities);
+        let (mine, tail) = rest.split_at(memory.citations.len());
+        rest = tail;
+        let verdict = judge(memory, mine, &usable, &mut entities);
         each(verdict, &entities);
     }
 }
@@ -254,10 +261,11 @@ fn content_sha256(info: &PassageInfo) -> Option<Cow<'_, str>> {
     }
 }
 
-/// The verdict for one memory; its entities go to `entities` (left empty unless visible).
+/// The verdict for one memory, whose citations are answered by `usable[slots[i]]`; its
+/// entities go to `entities` (left empty unless visible).
 fn judge<'p>(
     memory: &AgentMemory,
-    index: &HashMap<&str, usize, BuildHasherDefault<Fnv1a>>,
+    slots: &[usize],
     usable: &[Option<(&'p PassageInfo, Cow<'_, str>)>],
     entities: &mut Vec<&'p Entity>,
 ) -> Verdict {
@@ -265,10 +273,8 @@ fn judge<'p>(
         return Verdict::Visible(SourceState::Uncited);
     }
     let mut state = SourceState::Current;
-    for citation in &memory.citations {
-        let Some(Some((info, sha256))) =
-            index.get(citation.passage_id.as_str()).map(|&i| &usable[i])
-        else {
+    for (citation, &slot) in memory.citations.iter().zip(slots) {
+        let Some((info, sha256)) = &usable[slot] else {
             entities.clear();
             return Verdict::Hidden;
         };

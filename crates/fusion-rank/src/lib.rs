@@ -83,8 +83,8 @@ mod tokenize;
 pub use embed::{Embedder, HashingEmbedder, normalize};
 pub use pool::{EmbedPool, PendingEmbedding, SEMANTIC_BUDGET};
 pub use rank::{
-    BM25_B, BM25_K1, Candidate, Fused, PreparedQuery, RRF_K, Rankings, Ranks, Scored, bm25_ranking,
-    entity_ranking, fuse, fuse_rankings, semantic_ranking,
+    BM25_B, BM25_K1, Candidate, Fused, PreparedQuery, RRF_K, Rankings, Ranks, Scored,
+    bm25_postings, bm25_ranking, entity_ranking, fuse, fuse_rankings, semantic_ranking,
 };
 pub use tokenize::{PLACEHOLDERS, TermStats, Terms, tokenize};
 

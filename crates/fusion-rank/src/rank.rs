@@ -193,6 +193,56 @@ pub fn bm25_ranking(terms: &[String], candidates: &[Candidate<'_>]) -> Vec<Score
         }
         matched += usize::from(any);
     }
+    score_rows(&tf, &df, total_length, matched, candidates)
+}
+
+/// [`bm25_ranking`] from posting lists instead of each candidate's term counts: `postings` has
+/// one list per distinct query term, in the query's order (as [`PreparedQuery::terms`] keeps
+/// them), each listing `(candidate index, frequency)` once per candidate that holds the term.
+/// Lengths come from the candidates' [`Terms::length`] (see [`Terms::length_only`]).
+///
+/// Per term only the listed candidates are visited, so no candidate's terms are looked up; what
+/// is left per candidate is adding its length and reading its row of frequencies once. The
+/// statistics and the arithmetic are [`bm25_ranking`]'s, so both give bit-equal scores and the
+/// same order for the same data.
+/// Entries with an index out of range, a zero frequency or a repeated index are ignored.
+pub fn bm25_postings(postings: &[Vec<(u32, u32)>], candidates: &[Candidate<'_>]) -> Vec<Scored> {
+    if postings.is_empty() || candidates.is_empty() {
+        return Vec::new();
+    }
+    let q = postings.len();
+    let mut tf = vec![0u32; candidates.len() * q];
+    let mut df = vec![0u32; q];
+    let mut matched = 0usize;
+    let mut any = vec![false; candidates.len()];
+    for (j, list) in postings.iter().enumerate() {
+        for &(index, f) in list {
+            let i = index as usize;
+            if i >= candidates.len() || f == 0 || tf[i * q + j] != 0 {
+                continue;
+            }
+            tf[i * q + j] = f;
+            df[j] += 1;
+            if !any[i] {
+                any[i] = true;
+                matched += 1;
+            }
+        }
+    }
+    let total_length = candidates.iter().map(|c| u64::from(c.terms.length())).sum();
+    score_rows(&tf, &df, total_length, matched, candidates)
+}
+
+/// BM25's scores from a row of frequencies per candidate (`q` = `df.len()` per row), the
+/// document frequencies and the candidates' total length; best first, zeros left out.
+fn score_rows(
+    tf: &[u32],
+    df: &[u32],
+    total_length: u64,
+    matched: usize,
+    candidates: &[Candidate<'_>],
+) -> Vec<Scored> {
+    let q = df.len();
     let n_docs = candidates.len() as f64;
     let idf: Vec<f64> = df
         .iter()

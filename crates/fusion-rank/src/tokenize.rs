@@ -348,6 +348,12 @@ impl<'a> Terms<'a> {
         Some(Terms(TermsRepr::Sorted { terms, length }))
     }
 
+    /// A text's length without its terms: for callers that rank BM25 from posting lists
+    /// ([`bm25_postings`](crate::bm25_postings)), which need only each candidate's length.
+    pub fn length_only(length: u32) -> Terms<'static> {
+        Terms(TermsRepr::Sorted { terms: &[], length })
+    }
+
     /// Number of terms in the text, repeats included.
     pub fn length(&self) -> u32 {
         match self.0 {

@@ -50,6 +50,13 @@ impl CandidateWindow {
         }
     }
 
+    /// True for a window wider than the default: recall then reads the member's whole history
+    /// through the backend's recall index (`Backend::history`) instead of scanning the most
+    /// recent versions.
+    pub fn reads_history(self) -> bool {
+        self.max() > RECALL_CANDIDATES_MAX
+    }
+
     /// The most candidates ranked (`usize::MAX` for `all`).
     pub fn max(self) -> usize {
         match self {

@@ -8,8 +8,8 @@
 //! from the versions themselves, which backends without an index answer and the conformance
 //! suite compares the index with.
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use memory_core::{AgentMemory, AgentMemoryId, Timestamp};
 
@@ -76,14 +76,58 @@ impl VectorTable {
 /// One member's stored versions, newest first (scan order: `created_at` desc, then `id` desc),
 /// with their vectors and index statistics. Shared: a backend may hand the same one to every
 /// read until a step changes the member's versions.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Default)]
 pub struct MemberHistory {
     rows: Vec<Arc<AgentMemory>>,
+    /// The rows' `created_at` in milliseconds, side by side: mapping a posting to its row
+    /// searches these instead of chasing every row's record.
+    instants: Vec<i64>,
     vectors: VectorTable,
     stats: IndexStats,
+    /// Posting lists already read for this history, by term: they cannot change while the
+    /// history stands, so a term is read from the index once per history.
+    postings: Mutex<HashMap<String, Postings>>,
+}
+
+/// One term's posting list: `(row, frequency)`, rows ascending.
+pub type Postings = Arc<[(u32, u32)]>;
+
+/// Equal rows, vectors and statistics (the postings read so far are a cache).
+impl PartialEq for MemberHistory {
+    fn eq(&self, other: &Self) -> bool {
+        self.rows == other.rows && self.vectors == other.vectors && self.stats == other.stats
+    }
+}
+
+impl Clone for MemberHistory {
+    fn clone(&self) -> Self {
+        Self::from_parts(self.rows.clone(), self.vectors.clone(), self.stats)
+    }
 }
 
 impl MemberHistory {
+    /// Terms whose posting lists one history keeps.
+    const CACHED_TERMS: usize = 4_096;
+
+    /// The posting list of `term`, from this history's cache or from `read` (which reads the
+    /// index in the view this history belongs to), kept for the next read.
+    pub(crate) fn postings_of(
+        &self,
+        term: &str,
+        read: impl FnOnce() -> Result<Vec<(u32, u32)>, crate::Error>,
+    ) -> Result<Postings, crate::Error> {
+        let lock = || self.postings.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(list) = lock().get(term) {
+            return Ok(Arc::clone(list));
+        }
+        let list: Postings = read()?.into();
+        let mut cache = lock();
+        if cache.len() < Self::CACHED_TERMS {
+            cache.insert(term.to_owned(), Arc::clone(&list));
+        }
+        Ok(list)
+    }
+
     /// The history of `versions` (any order), derived from the versions themselves: their
     /// stored embeddings, and statistics over their stored lengths.
     pub fn from_versions(mut versions: Vec<Arc<AgentMemory>>) -> Self {
@@ -100,11 +144,7 @@ impl MemberHistory {
             stats.documents += 1;
             stats.total_length += u64::from(v.ranking.length);
         }
-        MemberHistory {
-            rows: versions,
-            vectors,
-            stats,
-        }
+        Self::from_parts(versions, vectors, stats)
     }
 
     /// A history from parts a backend read from its index; `rows` newest first and `vectors`
@@ -115,9 +155,11 @@ impl MemberHistory {
         stats: IndexStats,
     ) -> Self {
         MemberHistory {
+            instants: rows.iter().map(|m| m.created_at.as_millis()).collect(),
             rows,
             vectors,
             stats,
+            postings: Mutex::default(),
         }
     }
 
@@ -138,21 +180,22 @@ impl MemberHistory {
 
     /// The row of version `(created_at, id)`, by binary search in scan order.
     pub fn row_of(&self, created_at: Timestamp, id: &AgentMemoryId) -> Option<usize> {
-        self.rows
-            .binary_search_by(|m| (created_at, id).cmp(&(m.created_at, &m.id)))
-            .ok()
+        self.row_at(created_at, id.as_str().as_bytes())
     }
 
     /// The row of the version at `created_at` whose id has the bytes `id`.
     pub(crate) fn row_at(&self, created_at: Timestamp, id: &[u8]) -> Option<usize> {
-        self.rows
-            .binary_search_by(|m| (created_at, id).cmp(&(m.created_at, m.id.as_str().as_bytes())))
-            .ok()
+        // Rows are newest first: the rows of this instant are a run, found in the instants, and
+        // only their ids are compared.
+        let at = created_at.as_millis();
+        let start = self.instants.partition_point(|&t| t > at);
+        let end = start + self.instants[start..].partition_point(|&t| t == at);
+        (start..end).find(|&row| self.rows[row].id.as_str().as_bytes() == id)
     }
 
     /// The posting lists of `terms` derived from the rows' stored term counts: per term, the
     /// rows holding it with its frequency, rows ascending.
-    pub fn derived_postings(&self, terms: &[String]) -> Vec<Vec<(u32, u32)>> {
+    pub fn derived_postings(&self, terms: &[String]) -> Vec<Postings> {
         let wanted: BTreeMap<&str, usize> = terms
             .iter()
             .enumerate()
@@ -176,7 +219,7 @@ impl MemberHistory {
                 out[i] = out[first].clone();
             }
         }
-        out
+        out.into_iter().map(Postings::from).collect()
     }
 }
 
@@ -188,5 +231,5 @@ pub struct History {
     pub versions: Arc<MemberHistory>,
     /// Per asked term, in the order asked: the rows of [`versions`](Self::versions) whose text
     /// holds it, with the term's frequency there, rows ascending.
-    pub postings: Vec<Vec<(u32, u32)>>,
+    pub postings: Vec<Postings>,
 }

@@ -55,7 +55,7 @@ use crate::backend::{check_decided_write, key_instant, latest_instant};
 use crate::keys::{KeyEntry, push_component};
 use crate::kv::{Decided, Kv, KvOp, KvRead, order, prefix_end, unorder};
 use crate::{
-    Backend, Database, Durability, Error, History, IndexStats, MemberHistory, Owner,
+    Backend, Database, Durability, Error, History, IndexStats, MemberHistory, Owner, Postings,
     RememberOutcome, RememberState, RememberWrite, ScanQuery, VacuumReport, VectorTable,
 };
 
@@ -643,34 +643,37 @@ fn read_history(r: &dyn KvRead, owner: &Owner, stats: IndexStats) -> Result<Memb
     Ok(MemberHistory::from_parts(rows, vectors, stats))
 }
 
-/// The posting lists of `terms` as rows of `history`, rows ascending.
+/// The posting lists of `terms` as rows of `history`, rows ascending: from the history's own
+/// cache, or read from `r`, the view the history was read in (or one of the same generation).
 fn read_postings(
     r: &dyn KvRead,
     owner: &Owner,
     history: &MemberHistory,
     terms: &[String],
-) -> Result<Vec<Vec<(u32, u32)>>, Error> {
+) -> Result<Vec<Postings>, Error> {
     let base = owner_key(POSTING, owner);
     terms
         .iter()
         .map(|term| {
-            let mut prefix = base.clone();
-            push_component(&mut prefix, term);
-            let mut list = Vec::new();
-            walk(r, &prefix, false, &mut |k, v| {
-                let at = instant_at(k, prefix.len())?;
-                let id = &k[prefix.len() + 8..];
-                let row = history
-                    .row_at(at, id)
-                    .ok_or_else(|| corrupt("a posting without its version"))?;
-                let frequency = <[u8; 4]>::try_from(v)
-                    .map(u32::from_be_bytes)
-                    .map_err(|_| corrupt("posting"))?;
-                list.push((row as u32, frequency));
-                Ok(true)
-            })?;
-            list.sort_unstable();
-            Ok(list)
+            history.postings_of(term, || {
+                let mut prefix = base.clone();
+                push_component(&mut prefix, term);
+                let mut list = Vec::new();
+                walk(r, &prefix, false, &mut |k, v| {
+                    let at = instant_at(k, prefix.len())?;
+                    let id = &k[prefix.len() + 8..];
+                    let row = history
+                        .row_at(at, id)
+                        .ok_or_else(|| corrupt("a posting without its version"))?;
+                    let frequency = <[u8; 4]>::try_from(v)
+                        .map(u32::from_be_bytes)
+                        .map_err(|_| corrupt("posting"))?;
+                    list.push((row as u32, frequency));
+                    Ok(true)
+                })?;
+                list.sort_unstable();
+                Ok(list)
+            })
         })
         .collect()
 }

@@ -97,6 +97,35 @@ fn the_scenarios_give_the_same_answers_on_redb_and_sled() {
     }
 }
 
+/// The same scenario set with the candidate window `all`, which reads each member's whole
+/// history through the recall index (postings, contiguous vectors) instead of scanning the
+/// latest 300. Every answer must be the same, ranks and scores included — on the in-memory
+/// backend and on SQLite, whose index lives in the file — except in the two scenarios where a
+/// member has more than 300 candidates: 18_recall_window tests the default window's edge
+/// itself, and 11_quota fills the quota.
+#[test]
+fn the_scenarios_give_the_same_answers_through_the_recall_index() {
+    let set: Vec<PathBuf> = scenarios()
+        .into_iter()
+        .filter(|p| !["11_quota", "18_recall_window"].contains(&scenario_name(p).as_str()))
+        .collect();
+    check_scenarios(&set, false, |_| {
+        vec!["--candidate-window".to_owned(), "all".to_owned()]
+    });
+    let dir = tempfile::tempdir().unwrap();
+    check_scenarios(&set, false, |name| {
+        let db = dir.path().join(format!("{name}.sqlite"));
+        vec![
+            "--candidate-window".to_owned(),
+            "all".to_owned(),
+            "--db".to_owned(),
+            db.to_string_lossy().into_owned(),
+            "--backend".to_owned(),
+            "sqlite".to_owned(),
+        ]
+    });
+}
+
 /// The same scenario set on PostgreSQL (`AGENT_MEMORY_TEST_DATABASE_URL`, which `.ci/run`
 /// provides), each run in a throw-away schema; ignored unless asked for, and then a missing URL
 /// fails.

@@ -336,3 +336,55 @@ fn two_processes_racing_at_the_rate_limit_edge_accept_exactly_the_limit() {
     // The vacuum needs no other process to be gone: the children have exited.
     backend.vacuum(&|_, _| {}).unwrap();
 }
+
+/// The decoded history a handle keeps is used only under the generation it was read at: a
+/// write, a supersede and a forget through another handle on the same file (as another process
+/// would make them) show in the first handle's next read at once.
+#[test]
+fn a_cached_history_never_hides_another_handles_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let reader = SqliteBackend::create(&path, Durability::Immediate).unwrap();
+    let writer = SqliteBackend::open(&path, Durability::Immediate).unwrap();
+    let alice = owner("ws1", "alice");
+    let cred = CredentialId::new("cred_a").unwrap();
+    let remember = |id: &str, key: Option<&'static str>, ms: i64| {
+        Remember {
+            owner: &alice,
+            credential: &cred,
+            namespace: "prefs",
+            key,
+            id,
+            created_at: at(ms),
+            window_ms: 1_000_000,
+        }
+        .run(&writer)
+        .unwrap()
+    };
+    let rows = |b: &SqliteBackend| {
+        let h = b.history(&alice, &[]).unwrap();
+        h.versions
+            .rows()
+            .iter()
+            .map(|m| (m.id.to_string(), m.superseded_at.is_some()))
+            .collect::<Vec<_>>()
+    };
+    remember("amem_1", Some("tone"), 0);
+    assert_eq!(rows(&reader), [("amem_1".to_owned(), false)]);
+    // Read twice: the second answer comes from the cache.
+    assert_eq!(rows(&reader), [("amem_1".to_owned(), false)]);
+    remember("amem_2", Some("tone"), 10);
+    assert_eq!(
+        rows(&reader),
+        [("amem_2".to_owned(), false), ("amem_1".to_owned(), true)]
+    );
+    writer
+        .forget_id(
+            &alice,
+            &memory_core::AgentMemoryId::parse("amem_2").unwrap(),
+        )
+        .unwrap();
+    assert_eq!(rows(&reader), []);
+    remember("amem_3", None, 20);
+    assert_eq!(rows(&reader), [("amem_3".to_owned(), false)]);
+}
