@@ -1,7 +1,9 @@
 //! Erasure you can verify: content removed through the APIs (a redacted version, a deleted
 //! memory's redacted versions, a deleted store, a forgotten agent memory) is still in a durable
 //! backend's files until a vacuum, and in none of them afterwards. Live content survives the
-//! vacuum, and the backend keeps working and reopens.
+//! vacuum, and the backend keeps working and reopens. The forgotten memory's terms are in the
+//! recall index too (one term only there, not in its text), and its embedding: the index is
+//! erased the same way.
 
 use std::path::Path;
 
@@ -21,9 +23,13 @@ const DELETED: &str = "vacuummarkerdeletedmemorypangolin";
 const STORE_GONE: &str = "vacuummarkerdeletedstoreaxolotl";
 const FORGOTTEN: &str = "vacuummarkerforgottenagentnarwhal";
 const LIVE: &str = "vacuummarkerlivecontentokapi";
+/// A term of the forgotten memory held only by the recall index (its postings) and its
+/// embedding's model name (its vector entry).
+const INDEXED: &str = "vacuummarkerindexedtermcapybara";
+const MODEL: &str = "vacuummarkervectormodeltapir";
 
 /// Every removed marker, with what removed it.
-const REMOVED: [&str; 4] = [REDACTED, DELETED, STORE_GONE, FORGOTTEN];
+const REMOVED: [&str; 6] = [REDACTED, DELETED, STORE_GONE, FORGOTTEN, INDEXED, MODEL];
 
 /// The markers found in any file under `dir`.
 fn markers_in(dir: &Path) -> Vec<&'static str> {
@@ -166,7 +172,19 @@ fn write_and_remove<B: Backend + StoreBackend>(b: &B, dir: &Path) -> Vec<&'stati
                         citations: vec![],
                         created_at: at(8),
                         superseded_at: None,
-                        ranking: Default::default(),
+                        ranking: memory_core::RankingData {
+                            terms: vec![
+                                ("please".into(), 1),
+                                ("remember".into(), 1),
+                                (FORGOTTEN.into(), 1),
+                                (INDEXED.into(), 1),
+                            ],
+                            length: 4,
+                            embedding: Some(memory_core::StoredEmbedding {
+                                model: MODEL.into(),
+                                vector: vec![0.6, 0.8],
+                            }),
+                        },
                     },
                     supersede_current: false,
                 })
