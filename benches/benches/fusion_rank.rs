@@ -7,7 +7,10 @@
 )]
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use fusion_rank::{Candidate, HashingEmbedder, PreparedQuery, TermStats, bm25_ranking, fuse};
+use fusion_rank::{
+    Candidate, HashingEmbedder, PreparedQuery, TermStats, Terms, bm25_postings, bm25_ranking, fuse,
+};
+use std::collections::HashMap;
 use std::hint::black_box;
 
 const CANDIDATES: usize = 300;
@@ -132,5 +135,65 @@ mod peer {
     }
 }
 
-criterion_group!(benches, p4_fuse_300, p5_bm25_vs_tantivy);
+/// P5 where an index matters: 5,000 texts. Our side is what recall over the window `all` does
+/// for BM25: look up the query terms' posting lists in an inverted index built beforehand (as
+/// the recall index is, at write time) and score only the candidates they name, every match
+/// ranked; the texts' term counts are never read. tantivy answers the same query over its own
+/// prebuilt in-RAM index of the same texts.
+fn p5_bm25_5000_postings_vs_tantivy(c: &mut Criterion) {
+    const TEXTS: usize = 5_000;
+    let vocabulary = benches::vocabulary(0x5EED_0004, 2000);
+    let texts = benches::recall_texts(0x5EED_0007, &vocabulary, TEXTS, WORDS_PER_TEXT);
+    let query = benches::recall_query(&vocabulary);
+    let ids: Vec<String> = (0..TEXTS).map(|i| format!("mem-{i:05}")).collect();
+    let stats: Vec<TermStats> = texts.iter().map(|t| TermStats::from_text(t)).collect();
+    let mut index: HashMap<&str, Vec<(u32, u32)>> = HashMap::new();
+    for (i, s) in stats.iter().enumerate() {
+        for (term, f) in s.terms() {
+            index.entry(term.as_str()).or_default().push((i as u32, *f));
+        }
+    }
+    let none: [String; 0] = [];
+    let candidates: Vec<Candidate<'_>> = (0..TEXTS)
+        .map(|i| Candidate {
+            recency: (i / 3) as i64,
+            id: &ids[i],
+            terms: Terms::length_only(stats[i].length()),
+            embedding: None,
+            entities: &none,
+        })
+        .collect();
+    let prepared = PreparedQuery::new(&query);
+    let mut group = c.benchmark_group("P5_bm25_5000_postings_vs_tantivy");
+    group.bench_function("fusion_rank_bm25_postings", |b| {
+        b.iter(|| {
+            let lists: Vec<&[(u32, u32)]> = black_box(&prepared.terms)
+                .iter()
+                .map(|t| index.get(t.as_str()).map_or(&[][..], Vec::as_slice))
+                .collect();
+            bm25_postings(&lists, &candidates)
+        })
+    });
+    // Beside it, the same candidates ranked from their term counts (no index): what the scan
+    // path costs at this size.
+    let counted: Vec<Candidate<'_>> = (0..TEXTS)
+        .map(|i| Candidate {
+            terms: (&stats[i]).into(),
+            ..candidates[i]
+        })
+        .collect();
+    group.bench_function("fusion_rank_bm25_term_counts", |b| {
+        b.iter(|| bm25_ranking(black_box(&prepared.terms), &counted))
+    });
+    #[cfg(feature = "peers")]
+    peer::tantivy(&mut group, &texts, &query);
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    p4_fuse_300,
+    p5_bm25_vs_tantivy,
+    p5_bm25_5000_postings_vs_tantivy
+);
 criterion_main!(benches);

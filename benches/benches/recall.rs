@@ -213,16 +213,23 @@ fn p8_recall_vs_total_data_postgres_beside_redb(c: &mut Criterion) {
 
 /// Issue-level scale target beside P6: recall with the candidate window `all` over alice's
 /// memories, every one citing two passages, with 1,000 and with 5,000 memories (the cost ratio),
-/// in memory and on redb and SQLite. Candidates are read by scan; no index yet.
+/// in memory and on redb and SQLite, through the recall index (`Backend::history`). Beside it,
+/// the same 5,000 memories citing nothing (`uncited/5000`): the difference is what re-verifying
+/// 10,000 citations against the host's passage source costs on every recall.
 fn p11_recall_window_all(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let mut group = c.benchmark_group("P11_recall_window_all");
     group.sample_size(20);
-    for memories in [1_000usize, 5_000] {
+    for (memories, cited) in [(1_000usize, 1_000usize), (5_000, 5_000), (5_000, 0)] {
         let shape = benches::world::Shape {
             memories,
-            cited: memories,
+            cited,
             window: agent_memory::CandidateWindow::All,
+        };
+        let size = if cited == 0 {
+            format!("uncited/{memories}")
+        } else {
+            memories.to_string()
         };
         let backends: [(&str, Arc<dyn Backend>); 3] = [
             ("in_memory", Arc::new(InMemoryBackend::new())),
@@ -230,7 +237,7 @@ fn p11_recall_window_all(c: &mut Criterion) {
                 "redb",
                 Arc::new(
                     RedbBackend::create(
-                        dir.path().join(format!("p11-{memories}.redb")),
+                        dir.path().join(format!("p11-{memories}-{cited}.redb")),
                         Durability::Eventual,
                     )
                     .expect("redb opens"),
@@ -240,7 +247,7 @@ fn p11_recall_window_all(c: &mut Criterion) {
                 "sqlite",
                 Arc::new(
                     SqliteBackend::create(
-                        dir.path().join(format!("p11-{memories}.sqlite")),
+                        dir.path().join(format!("p11-{memories}-{cited}.sqlite")),
                         Durability::Eventual,
                     )
                     .expect("sqlite opens"),
@@ -260,7 +267,7 @@ fn p11_recall_window_all(c: &mut Criterion) {
             let r = w.service.recall(&w.caller, &w.query).unwrap();
             assert_eq!(r.considered as usize, memories);
             assert_eq!(r.hidden, 0);
-            group.bench_with_input(BenchmarkId::new(label, memories), &w, |b, w| {
+            group.bench_with_input(BenchmarkId::new(label, &size), &w, |b, w| {
                 b.iter(|| w.service.recall(&w.caller, black_box(&w.query)).unwrap())
             });
         }

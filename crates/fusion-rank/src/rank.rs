@@ -116,27 +116,35 @@ fn by_score(candidates: &[Candidate<'_>], a: (f64, usize), b: (f64, usize)) -> O
 
 /// Sorts `list` in [`by_score`] order.
 ///
-/// The main sort runs on 16-byte (score key, index) pairs with integer comparisons; only runs
-/// of equal scores (frequent for BM25 and entity counts) are then ordered by recency and id.
-/// Sorting with the full comparison throughout cost more than the rest of a ranker.
+/// The main sort runs on (score key, recency key, index) triples with integer comparisons; only
+/// runs of equal score and recency (rare, since recency is a creation instant) are then ordered
+/// by id. Sorting with the full comparison throughout cost more than the rest of a ranker, and
+/// at thousands of candidates the id comparisons of equal scores cost most of the sort.
 fn sort_ranking(list: &mut [Scored], candidates: &[Candidate<'_>]) {
-    let mut keyed: Vec<(u64, usize)> = list
+    let mut keyed: Vec<(u64, u64, usize)> = list
         .iter()
-        .map(|s| (descending_f64(s.score), s.index))
+        .map(|s| {
+            let recency = candidates[s.index].recency;
+            // Newer first: the sign-flipped recency, inverted.
+            (
+                descending_f64(s.score),
+                !((recency as u64) ^ (1 << 63)),
+                s.index,
+            )
+        })
         .collect();
     keyed.sort_unstable();
-    for run in keyed.chunk_by_mut(|a, b| a.0 == b.0) {
+    for run in keyed.chunk_by_mut(|a, b| (a.0, a.1) == (b.0, b.1)) {
         if run.len() > 1 {
             run.sort_unstable_by(|a, b| {
-                let (ca, cb) = (&candidates[a.1], &candidates[b.1]);
-                cb.recency
-                    .cmp(&ca.recency)
-                    .then_with(|| ca.id.cmp(cb.id))
-                    .then(a.1.cmp(&b.1))
+                candidates[a.2]
+                    .id
+                    .cmp(candidates[b.2].id)
+                    .then(a.2.cmp(&b.2))
             });
         }
     }
-    for (slot, (key, index)) in list.iter_mut().zip(keyed) {
+    for (slot, (key, _, index)) in list.iter_mut().zip(keyed) {
         *slot = Scored {
             index,
             score: from_descending_f64(key),
@@ -193,7 +201,13 @@ pub fn bm25_ranking(terms: &[String], candidates: &[Candidate<'_>]) -> Vec<Score
         }
         matched += usize::from(any);
     }
-    score_rows(&tf, &df, total_length, matched, candidates)
+    score_rows(
+        tf.chunks_exact(q).enumerate(),
+        &df,
+        total_length,
+        matched,
+        candidates,
+    )
 }
 
 /// [`bm25_ranking`] from posting lists instead of each candidate's term counts: `postings` has
@@ -201,48 +215,62 @@ pub fn bm25_ranking(terms: &[String], candidates: &[Candidate<'_>]) -> Vec<Score
 /// them), each listing `(candidate index, frequency)` once per candidate that holds the term.
 /// Lengths come from the candidates' [`Terms::length`] (see [`Terms::length_only`]).
 ///
-/// Per term only the listed candidates are visited, so no candidate's terms are looked up; what
-/// is left per candidate is adding its length and reading its row of frequencies once. The
-/// statistics and the arithmetic are [`bm25_ranking`]'s, so both give bit-equal scores and the
-/// same order for the same data.
+/// Only the candidates some posting names are scored, so no candidate's terms are looked up and
+/// the work is the postings' length; what every candidate still costs is adding its length to
+/// the total. The statistics and the arithmetic are [`bm25_ranking`]'s, so both give bit-equal
+/// scores and the same order for the same data.
 /// Entries with an index out of range, a zero frequency or a repeated index are ignored.
-pub fn bm25_postings(postings: &[Vec<(u32, u32)>], candidates: &[Candidate<'_>]) -> Vec<Scored> {
-    if postings.is_empty() || candidates.is_empty() {
+pub fn bm25_postings<L: AsRef<[(u32, u32)]>>(
+    postings: &[L],
+    candidates: &[Candidate<'_>],
+) -> Vec<Scored> {
+    let (q, n) = (postings.len(), candidates.len());
+    if q == 0 || n == 0 {
         return Vec::new();
     }
-    let q = postings.len();
-    let mut tf = vec![0u32; candidates.len() * q];
+    // Only candidates some posting names get a row of frequencies: `slot[i]` is candidate i's
+    // row, `matched[row]` the candidate.
+    let mut slot = vec![u32::MAX; n];
+    let mut matched: Vec<usize> = Vec::new();
+    let mut tf: Vec<u32> = Vec::new();
     let mut df = vec![0u32; q];
-    let mut matched = 0usize;
-    let mut any = vec![false; candidates.len()];
     for (j, list) in postings.iter().enumerate() {
-        for &(index, f) in list {
+        for &(index, f) in list.as_ref() {
             let i = index as usize;
-            if i >= candidates.len() || f == 0 || tf[i * q + j] != 0 {
+            if i >= n || f == 0 {
                 continue;
             }
-            tf[i * q + j] = f;
-            df[j] += 1;
-            if !any[i] {
-                any[i] = true;
-                matched += 1;
+            let row = match slot[i] {
+                u32::MAX => {
+                    slot[i] = matched.len() as u32;
+                    matched.push(i);
+                    tf.resize(tf.len() + q, 0);
+                    matched.len() - 1
+                }
+                row => row as usize,
+            };
+            let cell = &mut tf[row * q + j];
+            if *cell == 0 {
+                *cell = f;
+                df[j] += 1;
             }
         }
     }
     let total_length = candidates.iter().map(|c| u64::from(c.terms.length())).sum();
-    score_rows(&tf, &df, total_length, matched, candidates)
+    let rows = matched.iter().copied().zip(tf.chunks_exact(q));
+    score_rows(rows, &df, total_length, matched.len(), candidates)
 }
 
-/// BM25's scores from a row of frequencies per candidate (`q` = `df.len()` per row), the
-/// document frequencies and the candidates' total length; best first, zeros left out.
-fn score_rows(
-    tf: &[u32],
+/// BM25's scores of the candidates `rows` names, each with its frequencies of the `q` =
+/// `df.len()` terms, from the document frequencies and the candidates' total length; best
+/// first, zeros left out.
+fn score_rows<'r>(
+    rows: impl Iterator<Item = (usize, &'r [u32])>,
     df: &[u32],
     total_length: u64,
     matched: usize,
     candidates: &[Candidate<'_>],
 ) -> Vec<Scored> {
-    let q = df.len();
     let n_docs = candidates.len() as f64;
     let idf: Vec<f64> = df
         .iter()
@@ -253,10 +281,11 @@ fn score_rows(
         .collect();
     let avg_length = total_length as f64 / n_docs;
     let mut out = Vec::with_capacity(matched);
-    for (index, (row, c)) in tf.chunks_exact(q).zip(candidates).enumerate() {
+    for (index, row) in rows {
         if row.iter().all(|&f| f == 0) {
             continue;
         }
+        let c = &candidates[index];
         // Length 0 with terms can only come from hand-made stats; read it as average length.
         let relative = if avg_length > 0.0 {
             f64::from(c.terms.length()) / avg_length
