@@ -5,17 +5,26 @@
 //! purges and deletions take it exclusively), the owner's and — for remember — the credential's.
 //! The fixed order makes the locks deadlock-free; holding them makes the decision and its writes
 //! atomic across every process on the database.
+//!
+//! The recall index (schema version 2) lives beside the versions: `agent_memory_postings`, one
+//! row per term of a version with its frequency, and `agent_memory_vectors`, its embedding. The
+//! one function that writes a version (`insert`) writes its index rows in the same
+//! transaction, `set_embedding` replaces the vector row in the transaction that rewrites the
+//! record, and no code deletes index rows: both tables reference their version `ON DELETE
+//! CASCADE`, so every statement that deletes versions deletes their index rows with them.
+//! [`Backend::history`] reads versions, vectors and postings in one snapshot.
 
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, CredentialId, Settings, StoredEmbedding, Timestamp,
     WorkspaceId,
 };
-use r2d2_postgres::postgres::{Row, Transaction, types::ToSql};
+use r2d2_postgres::postgres::{IsolationLevel, Row, Transaction, types::ToSql};
 use store_trait::{
-    Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
-    check_decided_write, key_instant,
+    Backend, Error, History, IndexStats, MemberHistory, Owner, Postings, RememberOutcome,
+    RememberState, RememberWrite, ScanQuery, VectorTable, check_decided_write, key_instant,
 };
 
 use crate::{PostgresBackend, db, lock};
@@ -71,7 +80,14 @@ fn decode_all(rows: &[Row]) -> Result<Vec<AgentMemory>, Error> {
     rows.iter().map(decode).collect()
 }
 
+/// Writes a version: its row and its recall-index rows, in the caller's transaction.
 fn insert(tx: &mut Transaction<'_>, memory: &AgentMemory) -> Result<(), Error> {
+    insert_row(tx, memory)?;
+    insert_index(tx, std::slice::from_ref(memory))
+}
+
+/// The version's row in `agent_memory_versions` (all that schema version 1 wrote).
+pub(crate) fn insert_row(tx: &mut Transaction<'_>, memory: &AgentMemory) -> Result<(), Error> {
     let record = store_trait::codec::encode(memory)
         .map_err(|e| Error::Backend(format!("encoding a version: {e}")))?;
     let documents: Vec<&str> = memory
@@ -104,6 +120,108 @@ fn insert(tx: &mut Transaction<'_>, memory: &AgentMemory) -> Result<(), Error> {
     )
     .map_err(db)?;
     Ok(())
+}
+
+/// The recall-index rows of `memories` (whose version rows exist): one posting per term with a
+/// positive frequency, and the embedding when there is one. Two statements whatever the number
+/// of versions. A term listed twice in a version's ranking data keeps its last positive
+/// frequency, as the key-space index does.
+///
+/// Nothing deletes these rows one by one: they reference their version `ON DELETE CASCADE`, so
+/// every statement that deletes a version (forget, purge, deletion) deletes its index with it.
+fn insert_index(tx: &mut Transaction<'_>, memories: &[AgentMemory]) -> Result<(), Error> {
+    let (mut p_ws, mut p_member, mut p_term, mut p_id, mut p_frequency) = (
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::<i64>::new(),
+    );
+    let (mut v_ws, mut v_member, mut v_id, mut v_model, mut v_vector) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for memory in memories {
+        let terms: BTreeMap<&str, u32> = memory
+            .ranking
+            .terms
+            .iter()
+            .filter(|(_, frequency)| *frequency > 0)
+            .map(|(term, frequency)| (term.as_str(), *frequency))
+            .collect();
+        for (term, frequency) in terms {
+            p_ws.push(memory.workspace.as_str());
+            p_member.push(memory.member.as_str());
+            p_term.push(term);
+            p_id.push(memory.id.as_str());
+            p_frequency.push(i64::from(frequency));
+        }
+        if let Some(embedding) = &memory.ranking.embedding {
+            v_ws.push(memory.workspace.as_str());
+            v_member.push(memory.member.as_str());
+            v_id.push(memory.id.as_str());
+            v_model.push(embedding.model.as_str());
+            v_vector.push(encode_vector(&embedding.vector));
+        }
+    }
+    if !p_term.is_empty() {
+        tx.execute(
+            "INSERT INTO agent_memory_postings (workspace, member, term, id, frequency) \
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])",
+            &[&p_ws, &p_member, &p_term, &p_id, &p_frequency],
+        )
+        .map_err(db)?;
+    }
+    if !v_id.is_empty() {
+        tx.execute(
+            "INSERT INTO agent_memory_vectors (workspace, member, id, model, vector) \
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[])",
+            &[&v_ws, &v_member, &v_id, &v_model, &v_vector],
+        )
+        .map_err(db)?;
+    }
+    Ok(())
+}
+
+/// A vector as the vectors table stores it: each value's f32 little-endian bytes, in order.
+fn encode_vector(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// The values of [`encode_vector`]'s bytes into `out` (cleared first).
+fn decode_vector(bytes: &[u8], out: &mut Vec<f32>) -> Result<(), Error> {
+    let chunks = bytes.chunks_exact(4);
+    if !chunks.remainder().is_empty() {
+        return Err(corrupt(
+            "a vector whose length is not a multiple of 4 bytes",
+        ));
+    }
+    out.clear();
+    out.extend(chunks.map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+    Ok(())
+}
+
+fn too_many() -> Error {
+    Error::Backend("a history of more than u32::MAX versions".into())
+}
+
+fn corrupt(what: &str) -> Error {
+    Error::Backend(format!("inconsistent recall index: {what}"))
+}
+
+/// Schema version 2's backfill: the recall index of every version already stored, read in
+/// batches through a portal of the migration's transaction and decoded with the codec (the
+/// index tables are new, so empty).
+pub(crate) fn build_index(tx: &mut Transaction<'_>) -> Result<(), Error> {
+    const BATCH: i32 = 1_000;
+    let portal = tx
+        .bind(&format!("SELECT {COLUMNS} FROM agent_memory_versions"), &[])
+        .map_err(db)?;
+    loop {
+        let rows = tx.query_portal(&portal, BATCH).map_err(db)?;
+        if rows.is_empty() {
+            return Ok(());
+        }
+        insert_index(tx, &decode_all(&rows)?)?;
+    }
 }
 
 /// Newest first, as the trait answers removals.
@@ -473,6 +591,113 @@ impl Backend for PostgresBackend {
         self.select_versions(owner, &conditions, &params, limit)
     }
 
+    /// From the recall index, in one read-only `REPEATABLE READ` transaction (one snapshot):
+    /// the owner's versions newest first, their vectors from `agent_memory_vectors` row-aligned,
+    /// the statistics counted over those rows, and each asked term's postings from
+    /// `agent_memory_postings` mapped to rows.
+    fn history(&self, owner: &Owner, terms: &[String]) -> Result<History, Error> {
+        let ws = owner.workspace.as_str();
+        let member = owner.member.as_str();
+        let mut conn = self.conn()?;
+        let mut tx = conn
+            .build_transaction()
+            .isolation_level(IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .map_err(db)?;
+        let rows: Vec<Arc<AgentMemory>> = tx
+            .query(
+                &format!(
+                    "SELECT {COLUMNS} FROM agent_memory_versions WHERE workspace = $1 \
+                     AND member = $2 ORDER BY created_at DESC, id DESC"
+                ),
+                &[&ws, &member],
+            )
+            .map_err(db)?
+            .iter()
+            .map(|row| decode(row).map(Arc::new))
+            .collect::<Result<_, _>>()?;
+        let row_of: HashMap<&str, u32> = rows
+            .iter()
+            .enumerate()
+            .map(|(row, m)| Ok((m.id.as_str(), u32::try_from(row).map_err(|_| too_many())?)))
+            .collect::<Result<_, Error>>()?;
+
+        let stored = tx
+            .query(
+                "SELECT id, model, vector FROM agent_memory_vectors \
+                 WHERE workspace = $1 AND member = $2",
+                &[&ws, &member],
+            )
+            .map_err(db)?;
+        let mut slots: Vec<Option<usize>> = vec![None; rows.len()];
+        for (i, vector) in stored.iter().enumerate() {
+            let row = *row_of
+                .get(vector.get::<_, &str>(0))
+                .ok_or_else(|| corrupt("a vector without its version"))?;
+            slots[row as usize] = Some(i);
+        }
+        let mut vectors = VectorTable::default();
+        let mut values = Vec::new();
+        for slot in slots {
+            match slot {
+                None => vectors.push(None),
+                Some(i) => {
+                    decode_vector(stored[i].get(2), &mut values)?;
+                    vectors.push(Some((stored[i].get(1), values.as_slice())));
+                }
+            }
+        }
+
+        let mut wanted: Vec<&str> = terms.iter().map(String::as_str).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut lists: HashMap<&str, Vec<(u32, u32)>> = HashMap::new();
+        let found = if wanted.is_empty() {
+            Vec::new()
+        } else {
+            tx.query(
+                "SELECT term, id, frequency FROM agent_memory_postings \
+                 WHERE workspace = $1 AND member = $2 AND term = ANY($3)",
+                &[&ws, &member, &wanted],
+            )
+            .map_err(db)?
+        };
+        tx.commit().map_err(db)?;
+        for posting in &found {
+            let row = *row_of
+                .get(posting.get::<_, &str>(1))
+                .ok_or_else(|| corrupt("a posting without its version"))?;
+            let frequency = u32::try_from(posting.get::<_, i64>(2))
+                .map_err(|_| corrupt("a posting's frequency"))?;
+            lists
+                .entry(posting.get::<_, &str>(0))
+                .or_default()
+                .push((row, frequency));
+        }
+        let lists: HashMap<&str, Postings> = lists
+            .into_iter()
+            .map(|(term, mut list)| {
+                list.sort_unstable();
+                (term, Postings::from(list))
+            })
+            .collect();
+        let empty: Postings = Postings::from(Vec::new());
+        let postings = terms
+            .iter()
+            .map(|t| Arc::clone(lists.get(t.as_str()).unwrap_or(&empty)))
+            .collect();
+
+        let stats = IndexStats {
+            documents: rows.len() as u64,
+            total_length: rows.iter().map(|m| u64::from(m.ranking.length)).sum(),
+        };
+        Ok(History {
+            versions: Arc::new(MemberHistory::from_parts(rows, vectors, stats)),
+            postings,
+        })
+    }
+
     fn set_embedding(
         &self,
         owner: &Owner,
@@ -508,6 +733,20 @@ impl Backend for PostgresBackend {
             "UPDATE agent_memory_versions SET record = $4 \
              WHERE workspace = $1 AND member = $2 AND id = $3",
             &[params[0], params[1], params[2], &record],
+        )
+        .map_err(db)?;
+        // The index's copy of the embedding, replaced in the same transaction.
+        tx.execute(
+            "INSERT INTO agent_memory_vectors (workspace, member, id, model, vector) \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (workspace, member, id) DO UPDATE SET \
+             model = EXCLUDED.model, vector = EXCLUDED.vector",
+            &[
+                params[0],
+                params[1],
+                params[2],
+                &embedding.model,
+                &encode_vector(&embedding.vector),
+            ],
         )
         .map_err(db)?;
         tx.commit().map_err(db)?;

@@ -27,6 +27,8 @@
 mod agent;
 mod kv;
 mod migrations;
+#[cfg(test)]
+mod tests;
 
 use std::fmt;
 
@@ -87,18 +89,7 @@ impl PostgresBackend {
     /// [`connect`](Self::connect) with every table in `schema` (created when absent): several
     /// independent memories in one database, such as one per test.
     pub fn connect_in_schema(url: &str, schema: &str, pool_size: u32) -> Result<Self, Error> {
-        let mut config: postgres::Config = url
-            .parse()
-            .map_err(|e| Error::Backend(format!("invalid database URL: {e}")))?;
-        let quoted = format!("\"{}\"", schema.replace('"', "\"\""));
-        let mut client = config.connect(NoTls).map_err(db)?;
-        client
-            .batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {quoted}"))
-            .map_err(db)?;
-        // Spaces and backslashes in the option value are escaped for the startup packet.
-        let path = quoted.replace('\\', "\\\\").replace(' ', "\\ ");
-        config.options(&format!("-c search_path={path}"));
-        Self::open(config, pool_size)
+        Self::open(schema_config(url, schema)?, pool_size)
     }
 
     /// Drops `schema` and everything in it (a throw-away schema of
@@ -116,15 +107,20 @@ impl PostgresBackend {
 
     /// Opens a pool over `config` and migrates the schema.
     pub fn open(config: postgres::Config, pool_size: u32) -> Result<Self, Error> {
+        let backend = Self::unmigrated(config, pool_size)?;
+        backend.migrate_to(migrations::latest())?;
+        Ok(backend)
+    }
+
+    /// A pool over `config`, the schema left as it is.
+    fn unmigrated(config: postgres::Config, pool_size: u32) -> Result<Self, Error> {
         let manager = PostgresConnectionManager::new(config, NoTls);
         let pool = r2d2_postgres::r2d2::Pool::builder()
             .max_size(pool_size.max(1))
             .min_idle(Some(0))
             .build(manager)
             .map_err(|e| Error::Backend(format!("connecting to the database: {e}")))?;
-        let backend = PostgresBackend { pool };
-        backend.migrate()?;
-        Ok(backend)
+        Ok(PostgresBackend { pool })
     }
 
     pub(crate) fn conn(&self) -> Result<Conn, Error> {
@@ -145,9 +141,11 @@ impl PostgresBackend {
         Ok(row.get(0))
     }
 
-    /// Applies the missing migrations in one transaction under an advisory lock, so that
-    /// instances starting together migrate once; refuses a newer database.
-    fn migrate(&self) -> Result<(), Error> {
+    /// Applies the missing migrations up to `target` (each one's SQL, then its Rust step) in one
+    /// transaction under an advisory lock, so that instances starting together migrate once;
+    /// refuses a database newer than this build. `open` migrates to the latest version; the
+    /// upgrade tests stop at an older one.
+    fn migrate_to(&self, target: i32) -> Result<(), Error> {
         let mut conn = self.conn()?;
         let mut tx = conn.transaction().map_err(db)?;
         tx.execute(
@@ -177,8 +175,9 @@ impl PostgresBackend {
             )));
         }
         for (version, sql) in migrations::MIGRATIONS {
-            if *version > current {
+            if *version > current && *version <= target {
                 tx.batch_execute(sql).map_err(db)?;
+                migrations::after_sql(*version, &mut tx)?;
                 tx.execute(
                     "INSERT INTO schema_migrations (version) VALUES ($1)",
                     &[version],
@@ -190,6 +189,22 @@ impl PostgresBackend {
     }
 }
 
+/// `url`'s configuration with every table in `schema` (created when absent).
+fn schema_config(url: &str, schema: &str) -> Result<postgres::Config, Error> {
+    let mut config: postgres::Config = url
+        .parse()
+        .map_err(|e| Error::Backend(format!("invalid database URL: {e}")))?;
+    let quoted = format!("\"{}\"", schema.replace('"', "\"\""));
+    let mut client = config.connect(NoTls).map_err(db)?;
+    client
+        .batch_execute(&format!("CREATE SCHEMA IF NOT EXISTS {quoted}"))
+        .map_err(db)?;
+    // Spaces and backslashes in the option value are escaped for the startup packet.
+    let path = quoted.replace('\\', "\\\\").replace(' ', "\\ ");
+    config.options(&format!("-c search_path={path}"));
+    Ok(config)
+}
+
 impl store_trait::Database for PostgresBackend {
     /// Rewrites the tables with `VACUUM FULL` so that removed rows leave the data files; reports
     /// the tables' sizes (`pg_total_relation_size`, indexes and TOAST included) before and after.
@@ -197,6 +212,8 @@ impl store_trait::Database for PostgresBackend {
         const TABLES: &[&str] = &[
             "memory_store_kv",
             "agent_memory_versions",
+            "agent_memory_postings",
+            "agent_memory_vectors",
             "agent_memory_keys",
             "rate_windows",
             "workspace_settings",

@@ -3,12 +3,22 @@
 //! Each entry is one version; a database records the versions applied in `schema_migrations`.
 //! Migrations only ever append: a released entry never changes.
 
+use r2d2_postgres::postgres::Transaction;
+use store_trait::Error;
+
 /// `(version, SQL)` in order. Text columns that order or match identifiers use the `C`
 /// collation, so that ordering is byte order (the order `memory_core`'s ids sort in) whatever the
 /// database's default collation.
-pub(crate) const MIGRATIONS: &[(i32, &str)] = &[(
-    1,
-    r#"
+///
+/// Version 2 is the recall index: `agent_memory_postings` (one row per term of a version's
+/// masked text, with its frequency) and `agent_memory_vectors` (a version's embedding: the model
+/// and the vector as f32 little-endian bytes). Both reference their version with `ON DELETE
+/// CASCADE`, so deleting a version deletes its index rows in the same statement; the index on
+/// the postings' `(workspace, member, id)` keeps that cascade an index lookup.
+pub(crate) const MIGRATIONS: &[(i32, &str)] = &[
+    (
+        1,
+        r#"
 CREATE TABLE agent_memory_versions (
     workspace     text COLLATE "C" NOT NULL,
     member        text COLLATE "C" NOT NULL,
@@ -53,7 +63,46 @@ CREATE TABLE memory_store_kv (
     v bytea NOT NULL
 );
 "#,
-)];
+    ),
+    (
+        2,
+        r#"
+CREATE TABLE agent_memory_postings (
+    workspace text COLLATE "C" NOT NULL,
+    member    text COLLATE "C" NOT NULL,
+    term      text COLLATE "C" NOT NULL,
+    id        text COLLATE "C" NOT NULL,
+    frequency bigint NOT NULL CHECK (frequency > 0 AND frequency <= 4294967295),
+    PRIMARY KEY (workspace, member, term, id),
+    FOREIGN KEY (workspace, member, id)
+        REFERENCES agent_memory_versions (workspace, member, id) ON DELETE CASCADE
+);
+CREATE INDEX agent_memory_postings_version ON agent_memory_postings (workspace, member, id);
+CREATE TABLE agent_memory_vectors (
+    workspace text COLLATE "C" NOT NULL,
+    member    text COLLATE "C" NOT NULL,
+    id        text COLLATE "C" NOT NULL,
+    model     text NOT NULL,
+    vector    bytea NOT NULL CHECK (length(vector) % 4 = 0),
+    PRIMARY KEY (workspace, member, id),
+    FOREIGN KEY (workspace, member, id)
+        REFERENCES agent_memory_versions (workspace, member, id) ON DELETE CASCADE
+);
+"#,
+    ),
+];
+
+/// The Rust step of a version, run after its SQL in the same transaction (before the version is
+/// recorded): a backfill of what the SQL created from the data already stored. Like the SQL, a
+/// released step never changes.
+///
+/// - 2: the recall index of every version already stored (`crate::agent::build_index`).
+pub(crate) fn after_sql(version: i32, tx: &mut Transaction<'_>) -> Result<(), Error> {
+    match version {
+        2 => crate::agent::build_index(tx),
+        _ => Ok(()),
+    }
+}
 
 /// The newest schema version this build knows.
 pub(crate) fn latest() -> i32 {

@@ -34,8 +34,10 @@ pub struct VectorTable {
 }
 
 impl VectorTable {
-    /// Appends the next row's vector (`None`: the version has no embedding).
-    pub(crate) fn push(&mut self, vector: Option<(&str, &[f32])>) {
+    /// Appends the next row's vector (`None`: the version has no embedding). Public so that a
+    /// backend outside this crate that keeps its own vectors (PostgreSQL's vectors table) can
+    /// build the table [`MemberHistory::from_parts`] takes, one push per row in row order.
+    pub fn push(&mut self, vector: Option<(&str, &[f32])>) {
         let slot = vector.and_then(|(model, values)| {
             let m = match self.models.iter().position(|m| m == model) {
                 Some(m) => m,
@@ -147,9 +149,13 @@ impl MemberHistory {
         Self::from_parts(versions, vectors, stats)
     }
 
-    /// A history from parts a backend read from its index; `rows` newest first and `vectors`
-    /// row-aligned.
-    pub(crate) fn from_parts(
+    /// A history from parts a backend read from its index; `rows` newest first (`created_at`
+    /// desc, then `id` desc) and `vectors` row-aligned. Public so that a backend outside this
+    /// crate can answer [`Backend::history`](crate::Backend::history) from its own index; the
+    /// caller upholds the order and the alignment (nothing here re-sorts or checks them), and
+    /// the answer must equal [`from_versions`](Self::from_versions) of the same versions, which
+    /// the conformance suite checks.
+    pub fn from_parts(
         rows: Vec<Arc<AgentMemory>>,
         vectors: VectorTable,
         stats: IndexStats,

@@ -89,8 +89,9 @@ pub fn fresh() -> Guarded<PostgresBackend, Reused> {
             let mut client = Client::connect(&schema.url, NoTls).expect("the test database");
             client
                 .batch_execute(&format!(
-                    "SET search_path = \"{}\"; TRUNCATE agent_memory_versions, agent_memory_keys, \
-                     rate_windows, workspace_settings, memory_store_kv",
+                    "SET search_path = \"{}\"; TRUNCATE agent_memory_versions, agent_memory_postings, \
+                     agent_memory_vectors, agent_memory_keys, rate_windows, workspace_settings, \
+                     memory_store_kv",
                     schema.name
                 ))
                 .expect("empty a reused schema");
