@@ -117,7 +117,9 @@ impl Drop for PgSchema {
 
 /// P8's `others` filler memories (those `world` would store one by one), inserted into the
 /// schema in batches of 10,000 rows: a million single-row transactions would take most of an
-/// hour. The rows are the same records, encoded by the same codec.
+/// hour. The rows are the same records, encoded by the same codec. They get no recall-index
+/// rows (postings, vectors): P8 recalls alice with the default window, which scans and never
+/// reads the index, and alice's own memories are written through the backend.
 fn pg_bulk_others(schema: &PgSchema, others: usize) {
     use r2d2_postgres::postgres::{Client, NoTls};
     let start = Timestamp::parse("2026-01-01T00:00:00Z").unwrap();
