@@ -277,10 +277,51 @@ fn p11_recall_window_all(c: &mut Criterion) {
     group.finish();
 }
 
+/// What P11 spends on re-verification alone: alice's 5,000 memories, each citing two passages,
+/// checked against the host's in-memory passage source in one batched lookup, as every recall
+/// does before ranking (the memories come from the recall index, decoded beforehand).
+fn p11_reverify_10000_citations(c: &mut Criterion) {
+    let embedder = Arc::new(HashingEmbedder::new());
+    let each = embedder.clone();
+    let w = benches::world::world_shaped(
+        Arc::new(InMemoryBackend::new()),
+        0,
+        embedder,
+        &|texts| texts.iter().map(|t| each.embed(t).unwrap()).collect(),
+        benches::world::Shape {
+            memories: 5_000,
+            cited: 5_000,
+            window: agent_memory::CandidateWindow::All,
+        },
+    );
+    let agent_memory::AgentCaller::Resolved(credential) = &w.caller else {
+        unreachable!("the world's caller is resolved")
+    };
+    let owner = store_trait::Owner::new(credential.workspace.clone(), credential.member.clone());
+    let history = w.backend.history(&owner, &[]).unwrap();
+    let refs: Vec<&memory_core::AgentMemory> =
+        history.versions.rows().iter().map(|m| &**m).collect();
+    assert_eq!(refs.len(), 5_000);
+    let mut group = c.benchmark_group("P11_reverify_10000_citations");
+    group.sample_size(20);
+    group.bench_function("verify_entity_ids", |b| {
+        b.iter(|| {
+            citation_verify::verify_entity_ids(
+                w.passages.as_ref(),
+                &owner.workspace,
+                &owner.member,
+                black_box(&refs),
+            )
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     p6_recall_in_memory,
     p11_recall_window_all,
+    p11_reverify_10000_citations,
     p7_recall_on_disk,
     p8_recall_vs_total_data,
     p6_recall_postgres_beside_redb,

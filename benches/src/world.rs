@@ -30,6 +30,10 @@ pub struct World {
     pub caller: AgentCaller,
     /// The recall request body.
     pub query: RecallRequest,
+    /// The backend the service is over.
+    pub backend: Arc<dyn Backend>,
+    /// The host's passages the memories cite.
+    pub passages: Arc<InMemoryPassageSource>,
 }
 
 /// Stores `record` as a remember would, without the facade's limits.
@@ -198,7 +202,7 @@ pub fn world_shaped(
         store(backend.as_ref(), other_memory(i, &ids, start, &filler));
     }
     clock.set(start.plus_seconds(memories as i64 + 60));
-    let service = MemoryService::builder(backend, passages)
+    let service = MemoryService::builder(backend.clone(), passages.clone())
         .clock(clock)
         .embedder(embedder)
         .candidate_window(window)
@@ -237,5 +241,7 @@ pub fn world_shaped(
         service,
         caller,
         query,
+        backend,
+        passages,
     }
 }

@@ -111,7 +111,9 @@ impl MemoryService {
         };
         // The history rows of the candidates (history path only).
         let mut rows: Vec<u32> = Vec::new();
-        let candidates: Vec<Arc<AgentMemory>> = match &history {
+        // Candidates are borrowed: from the history, or from the scanned versions.
+        let scanned: Vec<Arc<AgentMemory>>;
+        let refs: Vec<&AgentMemory> = match &history {
             Some(history) => {
                 let mut candidates = Vec::new();
                 for (row, m) in history.versions.rows().iter().enumerate() {
@@ -120,17 +122,19 @@ impl MemoryService {
                         break;
                     }
                     if scan.matches(m) && policy::visible_through(binding, m) {
-                        candidates.push(Arc::clone(m));
+                        candidates.push(&**m);
                         rows.push(row as u32);
                     }
                 }
                 candidates
             }
-            None => self.scan_window(&auth.owner, binding, scan, window.max())?,
+            None => {
+                scanned = self.scan_window(&auth.owner, binding, scan, window.max())?;
+                scanned.iter().map(|m| &**m).collect()
+            }
         };
 
         // One batched re-verification; hidden candidates leave before ranking.
-        let refs: Vec<&AgentMemory> = candidates.iter().map(|m| &**m).collect();
         let verification = citation_verify::verify_entity_ids(
             self.passages.as_ref(),
             &auth.owner.workspace,
