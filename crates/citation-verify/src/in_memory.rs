@@ -213,7 +213,7 @@ impl PassageSource for InMemoryPassageSource {
         &self,
         workspace: &WorkspaceId,
         member: &MemberId,
-        passage_ids: &[String],
+        passage_ids: &[&str],
     ) -> Vec<PassageLookup> {
         self.lookups.fetch_add(1, Ordering::Relaxed);
         self.with_state(|state| {
@@ -223,7 +223,7 @@ impl PassageSource for InMemoryPassageSource {
             passage_ids
                 .iter()
                 .map(|id| {
-                    let Some(stored) = ws.passages.get(id) else {
+                    let Some(stored) = ws.passages.get(*id) else {
                         return PassageLookup::Gone;
                     };
                     let p = &stored.passage;
@@ -264,7 +264,7 @@ mod tests {
         let source = InMemoryPassageSource::new();
         source.put_passage(&ws("a"), Passage::new("p1", "d1", "c1", 1, "x"));
         let m = MemberId::new("m").unwrap();
-        let ids = ["p1".to_owned()];
+        let ids = ["p1"];
         assert!(matches!(
             source.lookup(&ws("a"), &m, &ids)[0],
             PassageLookup::Found(_)
@@ -286,7 +286,7 @@ mod tests {
         source.put_passage(&w, Passage::new("p1", "d1", "c1", 2, "x"));
         let m = MemberId::new("m").unwrap();
         assert!(matches!(
-            source.lookup(&w, &m, &["p1".to_owned()])[0],
+            source.lookup(&w, &m, &["p1"])[0],
             PassageLookup::Found(_)
         ));
     }

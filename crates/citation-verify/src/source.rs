@@ -96,28 +96,31 @@ pub trait PassageSource: Send + Sync {
     /// Looks up `passage_ids` in `workspace` as `member` may read them. Returns one answer per
     /// id, in input order (an id may repeat; answer each occurrence). A missing answer is treated
     /// as [`PassageLookup::Gone`].
+    ///
+    /// The ids are borrowed from the memories being verified: a recall over a whole history
+    /// asks for thousands, and copying each one cost more than most hosts' lookup of it.
     fn lookup(
         &self,
         workspace: &WorkspaceId,
         member: &MemberId,
-        passage_ids: &[String],
+        passage_ids: &[&str],
     ) -> Vec<PassageLookup>;
 }
 
 impl<S: PassageSource + ?Sized> PassageSource for &S {
-    fn lookup(&self, ws: &WorkspaceId, member: &MemberId, ids: &[String]) -> Vec<PassageLookup> {
+    fn lookup(&self, ws: &WorkspaceId, member: &MemberId, ids: &[&str]) -> Vec<PassageLookup> {
         (**self).lookup(ws, member, ids)
     }
 }
 
 impl<S: PassageSource + ?Sized> PassageSource for Arc<S> {
-    fn lookup(&self, ws: &WorkspaceId, member: &MemberId, ids: &[String]) -> Vec<PassageLookup> {
+    fn lookup(&self, ws: &WorkspaceId, member: &MemberId, ids: &[&str]) -> Vec<PassageLookup> {
         (**self).lookup(ws, member, ids)
     }
 }
 
 impl<S: PassageSource + ?Sized> PassageSource for Box<S> {
-    fn lookup(&self, ws: &WorkspaceId, member: &MemberId, ids: &[String]) -> Vec<PassageLookup> {
+    fn lookup(&self, ws: &WorkspaceId, member: &MemberId, ids: &[&str]) -> Vec<PassageLookup> {
         (**self).lookup(ws, member, ids)
     }
 }

@@ -22,10 +22,10 @@ pub fn resolve_citations<S: PassageSource + ?Sized>(
     passage_ids: &[String],
 ) -> Result<Vec<Citation>, ApiError> {
     let mut seen = HashSet::with_capacity(passage_ids.len());
-    let ids: Vec<String> = passage_ids
+    let ids: Vec<&str> = passage_ids
         .iter()
-        .filter(|id| seen.insert(id.as_str()))
-        .cloned()
+        .map(String::as_str)
+        .filter(|id| seen.insert(*id))
         .collect();
     if ids.is_empty() {
         return Ok(Vec::new());
@@ -40,7 +40,7 @@ pub fn resolve_citations<S: PassageSource + ?Sized>(
             };
             let sha256 = info.content_sha256().ok_or_else(invalid)?;
             Ok(Citation {
-                passage_id,
+                passage_id: passage_id.to_owned(),
                 document_id: info.document_id.clone(),
                 collection_id: info.collection_id.clone(),
                 document_version: info.document_version,
@@ -206,13 +206,13 @@ fn verify_each<S: PassageSource + ?Sized>(
     let cited: usize = memories.iter().map(|m| m.citations.len()).sum();
     let mut index: HashMap<&str, usize, BuildHasherDefault<Fnv1a>> =
         HashMap::with_capacity_and_hasher(cited, BuildHasherDefault::default());
-    let mut ids: Vec<String> = Vec::with_capacity(cited);
+    let mut ids: Vec<&str> = Vec::with_capacity(cited);
     // Each citation's place in `ids`, in citation order: the verdicts below walk it instead of
     // hashing every passage id a second time.
     let mut slots: Vec<usize> = Vec::with_capacity(cited);
     for citation in memories.iter().flat_map(|m| &m.citations) {
         let slot = *index.entry(&citation.passage_id).or_insert_with(|| {
-            ids.push(citation.passage_id.clone());
+            ids.push(&citation.passage_id);
             ids.len() - 1
         });
         slots.push(slot);

@@ -58,8 +58,11 @@ impl<S> Recording<S> {
 }
 
 impl<S: PassageSource> PassageSource for Recording<S> {
-    fn lookup(&self, ws: &WorkspaceId, member: &MemberId, ids: &[String]) -> Vec<PassageLookup> {
-        self.calls.lock().unwrap().push(ids.to_vec());
+    fn lookup(&self, ws: &WorkspaceId, member: &MemberId, ids: &[&str]) -> Vec<PassageLookup> {
+        self.calls
+            .lock()
+            .unwrap()
+            .push(ids.iter().map(|id| (*id).to_owned()).collect());
         self.inner.lookup(ws, member, ids)
     }
 }
@@ -68,7 +71,7 @@ impl<S: PassageSource> PassageSource for Recording<S> {
 pub struct Fixed(pub Vec<PassageLookup>);
 
 impl PassageSource for Fixed {
-    fn lookup(&self, _: &WorkspaceId, _: &MemberId, _: &[String]) -> Vec<PassageLookup> {
+    fn lookup(&self, _: &WorkspaceId, _: &MemberId, _: &[&str]) -> Vec<PassageLookup> {
         self.0.clone()
     }
 }
