@@ -21,7 +21,7 @@ use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, CredentialId, Settings, StoredEmbedding, Timestamp,
     WorkspaceId,
 };
-use r2d2_postgres::postgres::{IsolationLevel, Row, Transaction, types::ToSql};
+use r2d2_postgres::postgres::{Row, Transaction, types::ToSql};
 use store_trait::{
     Backend, Error, History, IndexStats, MemberHistory, Owner, Postings, RememberOutcome,
     RememberState, RememberWrite, ScanQuery, VectorTable, check_decided_write, key_instant,
@@ -599,12 +599,7 @@ impl Backend for PostgresBackend {
         let ws = owner.workspace.as_str();
         let member = owner.member.as_str();
         let mut conn = self.conn()?;
-        let mut tx = conn
-            .build_transaction()
-            .isolation_level(IsolationLevel::RepeatableRead)
-            .read_only(true)
-            .start()
-            .map_err(db)?;
+        let mut tx = crate::kv::snapshot(&mut conn)?;
         let rows: Vec<Arc<AgentMemory>> = tx
             .query(
                 &format!(

@@ -10,7 +10,7 @@ use memory_core::{
     MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Session, SessionId, StoreMemory,
     StoreMemoryId, StoreMemoryMetadata, StorePath, Timestamp, WorkspaceId,
 };
-use r2d2_postgres::postgres::{IsolationLevel, Transaction};
+use r2d2_postgres::postgres::{Client, IsolationLevel, Transaction};
 use store_trait::kv::{self, Decided, Kv, KvOp, KvRead};
 use store_trait::{Error, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend};
 
@@ -73,16 +73,20 @@ impl KvRead for View<'_, '_> {
     }
 }
 
+/// A read-only `REPEATABLE READ` transaction: one snapshot for every read made in it.
+pub(crate) fn snapshot(conn: &mut Client) -> Result<Transaction<'_>, Error> {
+    conn.build_transaction()
+        .isolation_level(IsolationLevel::RepeatableRead)
+        .read_only(true)
+        .start()
+        .map_err(db)
+}
+
 impl Kv for PostgresBackend {
     /// A read-only `REPEATABLE READ` transaction: one snapshot for every read of `f`.
     fn read<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Result<R, Error>) -> Result<R, Error> {
         let mut conn = self.conn()?;
-        let mut tx = conn
-            .build_transaction()
-            .isolation_level(IsolationLevel::RepeatableRead)
-            .read_only(true)
-            .start()
-            .map_err(db)?;
+        let mut tx = snapshot(&mut conn)?;
         let answer = f(&View {
             tx: RefCell::new(&mut tx),
         })?;

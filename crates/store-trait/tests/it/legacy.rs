@@ -365,6 +365,13 @@ fn index_matches_versions(b: &dyn store_trait::Storage) {
     }
 }
 
+/// An upgraded database: the new format, every answer the fixture history gave, and its index.
+fn upgraded_as_before(b: &dyn store_trait::Storage, format: u32) {
+    assert_eq!(b.format_version(), Some(format));
+    assert_eq!(snapshot(b), expected());
+    index_matches_versions(b);
+}
+
 #[test]
 fn a_format_4_redb_file_gets_its_recall_index_on_a_read_write_open() {
     let dir = tempfile::tempdir().unwrap();
@@ -378,28 +385,16 @@ fn a_format_4_redb_file_gets_its_recall_index_on_a_read_write_open() {
         before,
         "the read-only open wrote"
     );
-    {
-        let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
-        assert_eq!(b.format_version(), Some(5));
-        assert_eq!(snapshot(&b), expected());
-        index_matches_versions(&b);
-    }
-    let b = RedbBackend::open_read_only(&path).unwrap();
-    index_matches_versions(&b);
+    upgraded_as_before(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 5);
+    index_matches_versions(&RedbBackend::open_read_only(&path).unwrap());
 }
 
 #[test]
 fn a_format_4_sled_directory_gets_its_recall_index_at_open() {
     let dir = tempfile::tempdir().unwrap();
     let path = copy_fixture("sled-format4", dir.path());
-    {
-        let b = SledBackend::open(&path, Durability::Immediate).unwrap();
-        assert_eq!(b.format_version(), Some(5));
-        assert_eq!(snapshot(&b), expected());
-        index_matches_versions(&b);
-    }
-    let b = SledBackend::open(&path, Durability::Immediate).unwrap();
-    index_matches_versions(&b);
+    upgraded_as_before(&SledBackend::open(&path, Durability::Immediate).unwrap(), 5);
+    index_matches_versions(&SledBackend::open(&path, Durability::Immediate).unwrap());
 }
 
 #[test]
@@ -409,14 +404,11 @@ fn a_format_1_sqlite_file_gets_its_recall_index_on_a_read_write_open() {
     let err = SqliteBackend::open_read_only(&path).expect_err("format 1 is not read read-only");
     assert!(err.to_string().contains("format version 1"), "{err}");
     assert!(err.to_string().contains("open it read-write once"), "{err}");
-    {
-        let b = SqliteBackend::open(&path, Durability::Immediate).unwrap();
-        assert_eq!(b.format_version(), Some(2));
-        assert_eq!(snapshot(&b), expected());
-        index_matches_versions(&b);
-    }
-    let b = SqliteBackend::open_read_only(&path).unwrap();
-    index_matches_versions(&b);
+    upgraded_as_before(
+        &SqliteBackend::open(&path, Durability::Immediate).unwrap(),
+        2,
+    );
+    index_matches_versions(&SqliteBackend::open_read_only(&path).unwrap());
 }
 
 /// Every backend builds the same index while the fixture history is written afresh.
