@@ -14,7 +14,7 @@
 //! CASCADE`, so every statement that deletes versions deletes their index rows with them.
 //! [`Backend::history`] reads versions, vectors and postings in one snapshot.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use memory_core::{
@@ -124,8 +124,8 @@ pub(crate) fn insert_row(tx: &mut Transaction<'_>, memory: &AgentMemory) -> Resu
 
 /// The recall-index rows of `memories` (whose version rows exist): one posting per term with a
 /// positive frequency, and the embedding when there is one. Two statements whatever the number
-/// of versions. A term listed twice in a version's ranking data keeps its last positive
-/// frequency, as the key-space index does.
+/// of versions. A version's terms are read through `store_trait::indexed_terms`, as every
+/// backend's index reads them (a term listed twice counts its frequencies added up).
 ///
 /// Nothing deletes these rows one by one: they reference their version `ON DELETE CASCADE`, so
 /// every statement that deletes a version (forget, purge, deletion) deletes its index with it.
@@ -140,14 +140,7 @@ fn insert_index(tx: &mut Transaction<'_>, memories: &[AgentMemory]) -> Result<()
     let (mut v_ws, mut v_member, mut v_id, mut v_model, mut v_vector) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for memory in memories {
-        let terms: BTreeMap<&str, u32> = memory
-            .ranking
-            .terms
-            .iter()
-            .filter(|(_, frequency)| *frequency > 0)
-            .map(|(term, frequency)| (term.as_str(), *frequency))
-            .collect();
-        for (term, frequency) in terms {
+        for (term, frequency) in store_trait::indexed_terms(memory) {
             p_ws.push(memory.workspace.as_str());
             p_member.push(memory.member.as_str());
             p_term.push(term);

@@ -13,6 +13,21 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use memory_core::{AgentMemory, AgentMemoryId, Timestamp};
 
+/// The terms the recall index holds for `memory`, each once with its frequency: the stored term
+/// counts with repeats added up (as ranking from the counts themselves reads them) and zero
+/// counts left out. Every backend's index and [`MemberHistory::derived_postings`] read a
+/// version's terms through this one function.
+pub fn indexed_terms(memory: &AgentMemory) -> BTreeMap<&str, u32> {
+    let mut terms: BTreeMap<&str, u32> = BTreeMap::new();
+    for (term, count) in &memory.ranking.terms {
+        if *count > 0 {
+            let total = terms.entry(term.as_str()).or_insert(0);
+            *total = total.saturating_add(*count);
+        }
+    }
+    terms
+}
+
 /// What the inverted index counts over one member's stored versions (expired, superseded and
 /// hidden ones included, until a forget, purge or deletion removes them).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -210,11 +225,9 @@ impl MemberHistory {
             .collect();
         let mut out = vec![Vec::new(); terms.len()];
         for (row, m) in self.rows.iter().enumerate() {
-            for (term, count) in &m.ranking.terms {
-                if let Some(&i) = wanted.get(term.as_str())
-                    && *count > 0
-                {
-                    out[i].push((row as u32, *count));
+            for (term, count) in indexed_terms(m) {
+                if let Some(&i) = wanted.get(term) {
+                    out[i].push((row as u32, count));
                 }
             }
         }

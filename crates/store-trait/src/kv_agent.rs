@@ -196,13 +196,11 @@ fn index_entries(memory: &AgentMemory) -> BTreeMap<Vec<u8>, Vec<u8>> {
     let vkey = version_key(&owner, memory.created_at, &memory.id);
     let mut out = BTreeMap::new();
     let position = suffix(memory.created_at, &memory.id);
-    for (term, frequency) in &memory.ranking.terms {
-        if *frequency > 0 {
-            let mut k = owner_key(POSTING, &owner);
-            push_component(&mut k, term);
-            k.extend_from_slice(&position);
-            out.insert(k, frequency.to_be_bytes().to_vec());
-        }
+    for (term, frequency) in crate::indexed_terms(memory) {
+        let mut k = owner_key(POSTING, &owner);
+        push_component(&mut k, term);
+        k.extend_from_slice(&position);
+        out.insert(k, frequency.to_be_bytes().to_vec());
     }
     if let Some(embedding) = &memory.ranking.embedding {
         let mut k = owner_key(VECTOR, &owner);

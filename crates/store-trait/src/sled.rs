@@ -145,7 +145,8 @@ impl SledCore {
 /// the content in the key-space layout and the new format record in one sled transaction over
 /// the key-space tree and the default tree, flushes, and only then drops the old trees. A crash
 /// before the commit leaves format 3 as it was (a partial key space is never committed); one
-/// after it leaves format 4 with old trees that nothing reads, which the next open drops.
+/// after it leaves the current format with old trees that nothing reads, which the next open
+/// drops.
 fn upgrade(db: &Db) -> Result<(), Error> {
     let io = |e: ::sled::Error| storage("upgrade", &e);
     let legacy = crate::legacy::sled::read(db)?;

@@ -548,7 +548,8 @@ impl Kv for SqliteKv {
 /// may be upgrading it too: the second finds format 2 and does nothing), builds the recall
 /// index of every stored version and moves the format record. An older build still writing
 /// the file would leave versions without index entries: upgrade with every older process
-/// closed (reads then report the index as corrupt rather than answer from it).
+/// closed: its new versions would be reported as a corrupt index (their count disagrees), but
+/// its supersedes and re-embeddings, which change no count, would go unnoticed.
 fn build_index(conn: &mut Connection) -> Result<(), Error> {
     let txn = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
