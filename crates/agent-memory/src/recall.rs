@@ -19,11 +19,9 @@ use crate::service::{MemoryService, internal};
 
 /// How many versions one backend scan reads while collecting candidates for a credential bound
 /// to a context set, which can filter out any number of them. An unbound credential sees every
-/// version, so its scans ask for exactly the candidates it needs, at most [`ALL_BATCH`] at a time.
+/// version, so its one scan asks for exactly the window (at most the default 300: wider windows
+/// read the history instead).
 const CANDIDATE_BATCH: usize = 128;
-/// Versions read per scan of an unbound credential: more than the default window, so that
-/// `latest(300)` stays one scan.
-const ALL_BATCH: usize = 1024;
 
 /// `recall`: `{ "memories": [...], "hidden": n, "considered": n, "semanticSkipped": bool }`.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -218,7 +216,7 @@ impl MemoryService {
         let mut candidates: Vec<Arc<AgentMemory>> = Vec::new();
         loop {
             scan.limit = match binding {
-                ContextBinding::Unbound => (window - candidates.len()).min(ALL_BATCH),
+                ContextBinding::Unbound => window - candidates.len(),
                 _ => CANDIDATE_BATCH,
             };
             let batch = self.backend.scan_shared(owner, &scan).map_err(internal)?;

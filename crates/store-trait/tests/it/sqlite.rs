@@ -388,3 +388,57 @@ fn a_cached_history_never_hides_another_handles_writes() {
     remember("amem_3", None, 20);
     assert_eq!(rows(&reader), [("amem_3".to_owned(), false)]);
 }
+
+/// A real race on the generation: one thread remembers through one handle while another reads
+/// the history through a second handle on the same file, as fast as it can. Every history read
+/// is whole (its statistics agree with its rows, or the read fails), never goes back, and once
+/// the writer is done the next read has every note — a history cached under an old generation
+/// would keep answering the old count.
+#[test]
+fn histories_read_while_another_handle_writes_are_whole_and_end_current() {
+    const NOTES: usize = 150;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let reader = SqliteBackend::create(&path, Durability::Eventual).unwrap();
+    let writer = SqliteBackend::open(&path, Durability::Eventual).unwrap();
+    let alice = owner("ws1", "alice");
+    let cred = CredentialId::new("cred_a").unwrap();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    thread::scope(|s| {
+        s.spawn(|| {
+            for i in 0..NOTES {
+                Remember {
+                    owner: &alice,
+                    credential: &cred,
+                    namespace: "notes",
+                    key: (i % 3 == 0).then_some("tone"),
+                    id: &format!("amem_{i:04}"),
+                    created_at: at(i as i64),
+                    window_ms: 1_000_000,
+                }
+                .run(&writer)
+                .unwrap();
+            }
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
+        });
+        let mut last = 0;
+        let mut reads = 0;
+        loop {
+            let finished = done.load(std::sync::atomic::Ordering::SeqCst);
+            let h = reader.history(&alice, &[]).unwrap();
+            let rows = h.versions.rows().len();
+            assert_eq!(h.versions.stats().documents, rows as u64);
+            assert!(
+                rows >= last,
+                "a history went back from {last} to {rows} rows"
+            );
+            last = rows;
+            reads += 1;
+            if finished {
+                break;
+            }
+        }
+        assert_eq!(last, NOTES, "the read after the writer finished is current");
+        assert!(reads > 1);
+    });
+}
