@@ -424,3 +424,82 @@ fn every_backend_indexes_the_fixture_history_as_it_writes_it() {
     check(&SledBackend::open(dir.path().join("a.sled"), Durability::Eventual).unwrap());
     check(&SqliteBackend::create(dir.path().join("a.sqlite"), Durability::Eventual).unwrap());
 }
+
+/// Notes of a fourth owner (outside [`snapshot`]'s three) whose stored term counts are the
+/// ones analyzer version 1 wrote: every word as the tokenizer gives it, nothing dropped or
+/// stemmed. The format-5 and format-2 fixtures hold them beside [`populate`]'s history.
+pub(crate) const TALK: [(&str, &str); 3] = [
+    ("amem_talk1", "Maya: I was running along the river every morning"),
+    ("amem_talk2", "The dogs were barking at the runners"),
+    ("amem_talk3", "Книги о собаках и бегунах"),
+];
+
+pub(crate) fn talk_owner() -> Owner {
+    owner("ws_c", "carol")
+}
+
+/// Writes [`TALK`] with version-1 term counts.
+pub(crate) fn populate_talk<B: Backend + ?Sized>(b: &B) {
+    let carol = talk_owner();
+    let cred = credential("cred_c");
+    for (i, (id, text)) in TALK.iter().enumerate() {
+        let note = Remember {
+            owner: &carol,
+            credential: &cred,
+            namespace: "talk",
+            key: None,
+            id,
+            created_at: at(50_000 + i as i64 * 1_000),
+            window_ms: 3_600_000,
+        };
+        b.remember(
+            &carol,
+            &cred,
+            None,
+            at(0),
+            Timestamp::MIN,
+            &mut |state| {
+                let mut write = note.accept(state);
+                write.record.text = memory_core::MemoryText::mask(text).0;
+                let tokens = fusion_rank::tokenize(text);
+                write.record.ranking.length = tokens.len() as u32;
+                write.record.ranking.terms = tokens.into_iter().map(|t| (t, 1)).collect();
+                write.record.ranking.terms.sort();
+                Ok(write)
+            },
+        )
+        .unwrap();
+    }
+}
+
+/// Writes the format-5 redb and sled fixtures and the format-2 SQLite one: [`populate`]'s
+/// history and [`TALK`]. Run once by hand with the code of the commit that added them.
+#[test]
+#[ignore = "writes the checked-in fixtures; run by hand at the commit that adds them"]
+fn write_analyzer_1_fixtures() {
+    let dir = fixtures();
+    let redb = dir.join("redb-format5.redb");
+    let sled = dir.join("sled-format5");
+    let sqlite = dir.join("sqlite-format2.sqlite");
+    let _ = std::fs::remove_file(&redb);
+    let _ = std::fs::remove_dir_all(&sled);
+    let _ = std::fs::remove_file(&sqlite);
+    {
+        let b = RedbBackend::create(&redb, Durability::Immediate).unwrap();
+        populate(&b);
+        populate_talk(&b);
+        assert_eq!(b.format_version(), Some(5));
+    }
+    {
+        let b = SledBackend::open(&sled, Durability::Immediate).unwrap();
+        populate(&b);
+        populate_talk(&b);
+        assert_eq!(b.format_version(), Some(5));
+    }
+    {
+        let b = SqliteBackend::create(&sqlite, Durability::Immediate).unwrap();
+        populate(&b);
+        populate_talk(&b);
+        assert_eq!(b.format_version(), Some(2));
+    }
+}
