@@ -313,6 +313,14 @@ pub(crate) fn write_recalled(
             view.source_state.as_str()
         )?;
         writeln!(out, "    {}  {} v{}", view.id, label(view), view.version)?;
+        if m.duplicates > 0 {
+            writeln!(
+                out,
+                "    (also stands for {} identical earlier {})",
+                m.duplicates,
+                if m.duplicates == 1 { "note" } else { "notes" }
+            )?;
+        }
         writeln!(out, "    {}", view.text)?;
     }
     Ok(())

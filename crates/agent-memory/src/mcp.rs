@@ -151,6 +151,16 @@ impl MemoryService {
                     r.hidden,
                     if r.semantic_skipped { "; the semantic ranker was skipped" } else { "" }
                 );
+                // Identical notes answer once: say which note stands for how many others.
+                let summary = r.memories.iter().filter(|m| m.duplicates > 0).fold(summary, |mut s, m| {
+                    s.push_str(&format!(
+                        "\nNote {} also stands for {} identical earlier {}.",
+                        m.view.id.as_str(),
+                        m.duplicates,
+                        if m.duplicates == 1 { "note" } else { "notes" }
+                    ));
+                    s
+                });
                 let views: Vec<memory_core::MemoryView> = r.memories.iter().map(|m| m.view.clone()).collect();
                 let text = fence::render(&views, Some(&summary));
                 ok_result(&r, text)

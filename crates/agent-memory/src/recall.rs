@@ -172,17 +172,29 @@ impl MemoryService {
             prepared = prepared.with_embedding(vector);
         }
         let model = self.embeddings.model_id();
-        let fused = match &history {
-            None => rank_scanned(&prepared, &kept, model, request.limit),
-            Some(history) => {
-                let kept_rows: Vec<u32> = kept_at.iter().map(|&i| rows[i]).collect();
-                rank_indexed(&prepared, &kept, &kept_rows, history, model, request.limit)
+        let weights = self.weights;
+        // Identical texts collapse before the cut: rank a few more than asked for, and all of
+        // them when the collapsed list still falls short.
+        let mut depth = request.limit.saturating_mul(4);
+        let memories = loop {
+            let fused = match &history {
+                None => rank_scanned(&prepared, &kept, model, &weights, depth),
+                Some(history) => {
+                    let kept_rows: Vec<u32> = kept_at.iter().map(|&i| rows[i]).collect();
+                    rank_indexed(&prepared, &kept, &kept_rows, history, model, &weights, depth)
+                }
+            };
+            let complete = fused.len() < depth || depth >= kept.len();
+            let collapsed = collapse_duplicates(&kept, fused, request.limit);
+            if collapsed.len() >= request.limit || complete {
+                break collapsed;
             }
+            depth = kept.len();
         };
-        let memories = fused
+        let memories = memories
             .into_iter()
-            .map(|f| {
-                let (memory, state, _) = &kept[f.index];
+            .map(|(f, shown, duplicates)| {
+                let (memory, state, _) = &kept[shown];
                 RecalledMemory {
                     view: MemoryView::new(memory, *state),
                     score: f.score,
@@ -191,6 +203,7 @@ impl MemoryService {
                         semantic: f.ranks.semantic,
                         entity: f.ranks.entity,
                     },
+                    duplicates,
                 }
             })
             .collect();
@@ -236,6 +249,40 @@ impl MemoryService {
     }
 }
 
+/// Collapses identical masked texts of one namespace in the fused order (one member's
+/// candidates only): each group answers once, at the position of its best-ranked member, with
+/// that member's score and ranks, showing the group's newest version (ties: the larger id) and
+/// how many others it stands for. At most `limit` groups.
+fn collapse_duplicates(
+    kept: &[Kept<'_>],
+    fused: Vec<fusion_rank::Fused>,
+    limit: usize,
+) -> Vec<(fusion_rank::Fused, usize, u32)> {
+    let mut out: Vec<(fusion_rank::Fused, usize, u32)> = Vec::new();
+    let mut groups: std::collections::HashMap<(&str, &str), usize> =
+        std::collections::HashMap::new();
+    for f in fused {
+        let memory = kept[f.index].0;
+        let group = (memory.namespace.as_str(), memory.text.as_str());
+        match groups.get(&group) {
+            Some(&slot) => {
+                let (_, shown, duplicates) = &mut out[slot];
+                *duplicates += 1;
+                let current = kept[*shown].0;
+                if (memory.created_at, &memory.id) > (current.created_at, &current.id) {
+                    *shown = f.index;
+                }
+            }
+            None => {
+                groups.insert(group, out.len());
+                out.push((f, f.index, 0));
+            }
+        }
+    }
+    out.truncate(limit);
+    out
+}
+
 /// A kept candidate: the version, its source state and its entity ids.
 type Kept<'a> = (&'a AgentMemory, memory_core::SourceState, Vec<String>);
 
@@ -255,6 +302,7 @@ fn rank_scanned(
     prepared: &PreparedQuery,
     kept: &[Kept<'_>],
     model: &str,
+    weights: &fusion_rank::Weights,
     limit: usize,
 ) -> Vec<fusion_rank::Fused> {
     // The ranker borrows the stored term counts, which remember stores sorted; only counts
@@ -282,7 +330,8 @@ fn rank_scanned(
             entities,
         })
         .collect();
-    fusion_rank::fuse(prepared, &ranked, limit)
+    let rankings = fusion_rank::Rankings::compute(prepared, &ranked);
+    fusion_rank::fuse_weighted(&ranked, &rankings, weights, limit)
 }
 
 /// Ranks candidates of the history (`rows[i]` is kept candidate `i`'s row): BM25 from the
@@ -293,6 +342,7 @@ fn rank_indexed(
     rows: &[u32],
     history: &store_trait::History,
     model: &str,
+    weights: &fusion_rank::Weights,
     limit: usize,
 ) -> Vec<fusion_rank::Fused> {
     let vectors = history.versions.vectors();
@@ -335,5 +385,5 @@ fn rank_indexed(
             .map_or_else(Vec::new, |q| fusion_rank::semantic_ranking(q, &ranked)),
         entity: fusion_rank::entity_ranking(&prepared.entities, &ranked),
     };
-    fusion_rank::fuse_rankings(&ranked, &rankings, limit)
+    fusion_rank::fuse_weighted(&ranked, &rankings, weights, limit)
 }

@@ -7,7 +7,9 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use citation_verify::{PassageSource, Verdict};
-use fusion_rank::{EmbedError, EmbedPool, Embedder, HashingEmbedder, SEMANTIC_BUDGET, TermStats};
+use fusion_rank::{
+    EmbedError, EmbedPool, Embedder, HashingEmbedder, SEMANTIC_BUDGET, TermStats, Weights,
+};
 use governance_policy as policy;
 use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, ContextBinding, ErrorCode, IdGenerator, MemoryText,
@@ -42,6 +44,7 @@ pub struct MemoryService {
     pub(crate) entities: Arc<dyn EntityResolver>,
     pub(crate) semantic_budget: Duration,
     pub(crate) candidate_window: policy::CandidateWindow,
+    pub(crate) weights: Weights,
     /// The latest instant this service wrote a version at (ms), or `i64::MIN`: the backend may
     /// put a keyed write a few milliseconds past the clock (`store_trait::key_instant`), and
     /// [`now`](MemoryService::now) never runs behind it, so a read right after a write sees it.
@@ -65,6 +68,7 @@ pub struct MemoryServiceBuilder {
     entities: Arc<dyn EntityResolver>,
     semantic_budget: Duration,
     candidate_window: policy::CandidateWindow,
+    weights: Option<Weights>,
     embed_workers: usize,
 }
 
@@ -124,9 +128,21 @@ impl MemoryServiceBuilder {
         self
     }
 
+    /// How much each ranker counts in the fusion. The default depends on the embedder
+    /// ([`Weights::for_embedder`]: BM25 and a language model's cosine alike, the hashing
+    /// embedder's a quarter); [`Weights::EQUAL`] is the contract's plain Reciprocal Rank Fusion.
+    pub fn weights(mut self, weights: Weights) -> Self {
+        self.weights = Some(weights);
+        self
+    }
+
     /// The service; starts the embedding worker pool.
     pub fn build(self) -> Result<MemoryService, BuildError> {
+        let weights = self
+            .weights
+            .unwrap_or_else(|| Weights::for_embedder(self.embedder.as_ref()));
         Ok(MemoryService {
+            weights,
             backend: self.backend,
             passages: self.passages,
             clock: self.clock,
@@ -179,6 +195,7 @@ impl MemoryService {
             entities: Arc::new(DefaultEntityResolver),
             semantic_budget: SEMANTIC_BUDGET,
             candidate_window: policy::CandidateWindow::default(),
+            weights: None,
             embed_workers: 2,
         }
     }

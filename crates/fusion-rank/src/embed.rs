@@ -20,6 +20,16 @@ pub trait Embedder: Send + Sync {
     /// Any length is accepted: [`EmbedPool`](crate::EmbedPool) scales the vector to unit
     /// length, which stored candidate vectors must have.
     fn embed(&self, text: &str) -> Result<Vec<f32>, EmbedError>;
+
+    /// Whether the vectors place texts by meaning (a trained language model), rather than by
+    /// shared words and spellings as [`HashingEmbedder`] does. Hosts read it to choose the
+    /// semantic ranker's default weight in the fusion ([`Weights::for_embedder`]); the default
+    /// is `true`.
+    ///
+    /// [`Weights::for_embedder`]: crate::Weights::for_embedder
+    fn understands_meaning(&self) -> bool {
+        true
+    }
 }
 
 /// Offline, deterministic embedder: feature hashing of the tokenizer's terms and of each term's
@@ -88,6 +98,10 @@ impl Embedder for HashingEmbedder {
 
     fn embed(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
         Ok(self.vector(text))
+    }
+
+    fn understands_meaning(&self) -> bool {
+        false
     }
 }
 

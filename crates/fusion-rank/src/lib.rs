@@ -74,17 +74,20 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod analyze;
 mod embed;
 mod hash;
 mod pool;
 mod rank;
 mod tokenize;
 
+pub use analyze::{ANALYZER_VERSION, Language, analyze};
 pub use embed::{Embedder, HashingEmbedder, normalize};
 pub use pool::{EmbedPool, PendingEmbedding, SEMANTIC_BUDGET};
 pub use rank::{
     BM25_B, BM25_K1, Candidate, Fused, PreparedQuery, RRF_K, Rankings, Ranks, Scored,
-    bm25_postings, bm25_ranking, entity_ranking, fuse, fuse_rankings, semantic_ranking,
+    Weights, bm25_postings, bm25_ranking, entity_ranking, fuse, fuse_rankings, fuse_weighted,
+    semantic_ranking,
 };
 pub use tokenize::{PLACEHOLDERS, TermStats, Terms, tokenize};
 

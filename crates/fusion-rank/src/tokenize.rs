@@ -211,9 +211,9 @@ impl From<TermStats> for StoredTermStats {
 }
 
 impl TermStats {
-    /// Tokenizes `text` (see [`tokenize`]) and counts its terms.
+    /// Analyzes `text` (see [`analyze`](crate::analyze)) and counts its terms.
     pub fn from_text(text: &str) -> Self {
-        Self::from_tokens(tokenize(text))
+        Self::from_tokens(crate::analyze(text))
     }
 
     /// Counts already tokenized terms.
@@ -548,8 +548,22 @@ mod tests {
 
     #[test]
     fn term_stats_count_and_sort() {
-        let stats = TermStats::from_text("b a b c B");
+        let stats = TermStats::from_text("b d b c B");
         assert_eq!(stats.length(), 5);
+        assert_eq!(
+            stats.terms(),
+            [
+                ("b".to_owned(), 3),
+                ("c".to_owned(), 1),
+                ("d".to_owned(), 1)
+            ]
+        );
+        // Terms are the analyzer's: function words dropped, words stemmed.
+        assert_eq!(
+            TermStats::from_text("The dogs were running").terms(),
+            [("dog".to_owned(), 1), ("run".to_owned(), 1)]
+        );
+        let stats = TermStats::from_tokens(["b", "a", "b", "c", "b"].map(str::to_owned).to_vec());
         assert_eq!(
             stats.terms(),
             [
@@ -585,7 +599,7 @@ mod tests {
 
     #[test]
     fn borrowed_sorted_counts_look_up_like_term_stats() {
-        let stats = TermStats::from_text("b a b c B");
+        let stats = TermStats::from_tokens(["b", "a", "b", "c", "b"].map(str::to_owned).to_vec());
         let sorted = Terms::from_sorted(stats.terms(), stats.length()).unwrap();
         let owned = Terms::from(&stats);
         for term in ["a", "b", "c", "z", ""] {

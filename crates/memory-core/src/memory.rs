@@ -501,6 +501,16 @@ pub struct RecalledMemory {
     pub score: f64,
     /// Per-list positions.
     pub ranks: Ranks,
+    /// How many other memories of the member in the same namespace with the same masked text
+    /// this one stands for: recall answers the newest of identical texts once. Absent (0) when
+    /// the text is unique.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
+    pub duplicates: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]

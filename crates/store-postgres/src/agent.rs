@@ -130,6 +130,12 @@ pub(crate) fn insert_row(tx: &mut Transaction<'_>, memory: &AgentMemory) -> Resu
 /// Nothing deletes these rows one by one: they reference their version `ON DELETE CASCADE`, so
 /// every statement that deletes a version (forget, purge, deletion) deletes its index with it.
 fn insert_index(tx: &mut Transaction<'_>, memories: &[AgentMemory]) -> Result<(), Error> {
+    insert_postings(tx, memories)?;
+    insert_vectors(tx, memories)
+}
+
+/// The posting rows of `memories` (one statement).
+fn insert_postings(tx: &mut Transaction<'_>, memories: &[AgentMemory]) -> Result<(), Error> {
     let (mut p_ws, mut p_member, mut p_term, mut p_id, mut p_frequency) = (
         Vec::new(),
         Vec::new(),
@@ -137,8 +143,6 @@ fn insert_index(tx: &mut Transaction<'_>, memories: &[AgentMemory]) -> Result<()
         Vec::new(),
         Vec::<i64>::new(),
     );
-    let (mut v_ws, mut v_member, mut v_id, mut v_model, mut v_vector) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for memory in memories {
         for (term, frequency) in store_trait::indexed_terms(memory) {
             p_ws.push(memory.workspace.as_str());
@@ -146,13 +150,6 @@ fn insert_index(tx: &mut Transaction<'_>, memories: &[AgentMemory]) -> Result<()
             p_term.push(term);
             p_id.push(memory.id.as_str());
             p_frequency.push(i64::from(frequency));
-        }
-        if let Some(embedding) = &memory.ranking.embedding {
-            v_ws.push(memory.workspace.as_str());
-            v_member.push(memory.member.as_str());
-            v_id.push(memory.id.as_str());
-            v_model.push(embedding.model.as_str());
-            v_vector.push(encode_vector(&embedding.vector));
         }
     }
     if !p_term.is_empty() {
@@ -162,6 +159,22 @@ fn insert_index(tx: &mut Transaction<'_>, memories: &[AgentMemory]) -> Result<()
             &[&p_ws, &p_member, &p_term, &p_id, &p_frequency],
         )
         .map_err(db)?;
+    }
+    Ok(())
+}
+
+/// The vector rows of `memories` that have an embedding (one statement).
+fn insert_vectors(tx: &mut Transaction<'_>, memories: &[AgentMemory]) -> Result<(), Error> {
+    let (mut v_ws, mut v_member, mut v_id, mut v_model, mut v_vector) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for memory in memories {
+        if let Some(embedding) = &memory.ranking.embedding {
+            v_ws.push(memory.workspace.as_str());
+            v_member.push(memory.member.as_str());
+            v_id.push(memory.id.as_str());
+            v_model.push(embedding.model.as_str());
+            v_vector.push(encode_vector(&embedding.vector));
+        }
     }
     if !v_id.is_empty() {
         tx.execute(
@@ -214,6 +227,45 @@ pub(crate) fn build_index(tx: &mut Transaction<'_>) -> Result<(), Error> {
             return Ok(());
         }
         insert_index(tx, &decode_all(&rows)?)?;
+    }
+}
+
+/// Schema version 3's step (analyzer version 2): every version's term counts computed again
+/// from its masked text (`store_trait::reanalyzed`), its record rewritten where they changed,
+/// and its postings written (the migration's SQL deleted them all), in batches read through a
+/// portal of the migration's transaction. The portal reads the snapshot it was opened in, so
+/// the rewrites never feed back into it.
+pub(crate) fn reanalyze(tx: &mut Transaction<'_>) -> Result<(), Error> {
+    const BATCH: i32 = 1_000;
+    let portal = tx
+        .bind(&format!("SELECT {COLUMNS} FROM agent_memory_versions"), &[])
+        .map_err(db)?;
+    loop {
+        let rows = tx.query_portal(&portal, BATCH).map_err(db)?;
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let mut batch = Vec::with_capacity(rows.len());
+        for stored in decode_all(&rows)? {
+            let memory = store_trait::reanalyzed(&stored);
+            if memory.ranking != stored.ranking {
+                let record = store_trait::codec::encode(&memory)
+                    .map_err(|e| Error::Backend(format!("encoding a version: {e}")))?;
+                tx.execute(
+                    "UPDATE agent_memory_versions SET record = $4 \
+                     WHERE workspace = $1 AND member = $2 AND id = $3",
+                    &[
+                        &memory.workspace.as_str(),
+                        &memory.member.as_str(),
+                        &memory.id.as_str(),
+                        &record,
+                    ],
+                )
+                .map_err(db)?;
+            }
+            batch.push(memory);
+        }
+        insert_postings(tx, &batch)?;
     }
 }
 

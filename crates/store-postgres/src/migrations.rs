@@ -15,6 +15,11 @@ use store_trait::Error;
 /// and the vector as f32 little-endian bytes). Both reference their version with `ON DELETE
 /// CASCADE`, so deleting a version deletes its index rows in the same statement; the index on
 /// the postings' `(workspace, member, id)` keeps that cascade an index lookup.
+///
+/// Version 3 is analyzer version 2 (`fusion_rank::ANALYZER_VERSION`: function words dropped,
+/// words stemmed): every posting is deleted, and its Rust step computes every version's term
+/// counts again from its masked text, rewrites the record where they changed and writes the new
+/// postings (the vectors do not depend on the analyzer and stay).
 pub(crate) const MIGRATIONS: &[(i32, &str)] = &[
     (
         1,
@@ -90,6 +95,12 @@ CREATE TABLE agent_memory_vectors (
 );
 "#,
     ),
+    (
+        3,
+        r#"
+DELETE FROM agent_memory_postings;
+"#,
+    ),
 ];
 
 /// The Rust step of a version, run after its SQL in the same transaction (before the version is
@@ -97,9 +108,11 @@ CREATE TABLE agent_memory_vectors (
 /// released step never changes.
 ///
 /// - 2: the recall index of every version already stored (`crate::agent::build_index`).
+/// - 3: every version analyzed again (`crate::agent::reanalyze`).
 pub(crate) fn after_sql(version: i32, tx: &mut Transaction<'_>) -> Result<(), Error> {
     match version {
         2 => crate::agent::build_index(tx),
+        3 => crate::agent::reanalyze(tx),
         _ => Ok(()),
     }
 }

@@ -28,6 +28,18 @@ pub fn indexed_terms(memory: &AgentMemory) -> BTreeMap<&str, u32> {
     terms
 }
 
+/// `memory` as this build's analyzer indexes it: the term counts and length computed again from
+/// its masked text with [`fusion_rank::TermStats::from_text`] (what the facade stores at write
+/// time); everything else, the embedding included, as it was. Every backend's upgrade from an
+/// earlier analyzer ([`fusion_rank::ANALYZER_VERSION`]) rewrites its versions through it.
+pub fn reanalyzed(memory: &AgentMemory) -> AgentMemory {
+    let (terms, length) = fusion_rank::TermStats::from_text(memory.text.as_str()).into_counts();
+    let mut out = memory.clone();
+    out.ranking.terms = terms;
+    out.ranking.length = length;
+    out
+}
+
 /// What the inverted index counts over one member's stored versions (expired, superseded and
 /// hidden ones included, until a forget, purge or deletion removes them).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -676,20 +676,31 @@ fn read_postings(
         .collect()
 }
 
-/// The writes that build the recall index (`t`, `v`, `s`) of every version in the key space:
-/// the upgrade of a database written before it existed.
+/// The writes that rebuild the recall index (`t`, `v`, `s`) of every version in the key space
+/// with this build's analyzer: the upgrade of a database written before the index existed, or
+/// by an earlier analyzer ([`fusion_rank::ANALYZER_VERSION`]). Every posting is deleted, every
+/// version whose stored term counts differ from [`crate::reanalyzed`]'s is rewritten, and each
+/// version's index entries and its owner's statistics are written afresh (a new generation),
+/// all derived from the rewritten versions.
 #[cfg_attr(
     not(any(feature = "redb", feature = "sled", feature = "sqlite")),
     allow(dead_code, reason = "only the on-disk backends upgrade")
 )]
 ///
-/// It writes every entry whole (statistics included, counted afresh), so running it twice
-/// writes the same index.
+/// Running it twice writes the same index: its result depends on the versions' texts only.
 pub(crate) fn build_index(r: &dyn KvRead) -> Result<Vec<KvOp>, Error> {
     let mut ops = Vec::new();
+    walk(r, &[POSTING], false, &mut |k, _| {
+        ops.push(KvOp::Delete(k.to_vec()));
+        Ok(true)
+    })?;
     let mut stats: BTreeMap<Vec<u8>, IndexStats> = BTreeMap::new();
-    walk(r, &[VERSION], false, &mut |_, v| {
-        let memory = decode(v)?;
+    walk(r, &[VERSION], false, &mut |k, v| {
+        let stored = decode(v)?;
+        let memory = crate::reanalyzed(&stored);
+        if memory != stored {
+            ops.push(KvOp::Put(k.to_vec(), encode(&memory)?));
+        }
         ops.extend(
             index_entries(&memory)
                 .into_iter()
@@ -1134,7 +1145,8 @@ impl KvRead for Empty {
 pub(crate) fn import(legacy: &crate::legacy::Legacy) -> Result<Vec<KvOp>, Error> {
     let mut p = Pending::new(&Empty);
     for version in &legacy.versions {
-        p.insert_version(version)?;
+        // Format 3 predates the analyzer: its term counts are computed again.
+        p.insert_version(&crate::reanalyzed(version))?;
     }
     for k in &legacy.keys {
         let entry = KeyEntry {

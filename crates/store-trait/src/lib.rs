@@ -105,7 +105,9 @@ pub use backend::{
 };
 pub use database::{Database, Storage, VacuumReport};
 pub use durability::Durability;
-pub use history::{History, IndexStats, MemberHistory, Postings, VectorTable, indexed_terms};
+pub use history::{
+    History, IndexStats, MemberHistory, Postings, VectorTable, indexed_terms, reanalyzed,
+};
 pub use kv_agent::KvBackend;
 pub use memory::{InMemoryBackend, MemoryKv};
 pub use stores::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend};

@@ -18,10 +18,15 @@ use crate::{Durability, Error, VacuumReport};
 /// The layout version this build reads and writes, stored under [`FORMAT_KEY`] in [`META`].
 /// Bump it on any change of a table, a key or a value encoding. Version 4 moved agent memories
 /// from tables of their own (format 3, read by `crate::legacy`) into the key space; version 5
-/// added the recall index (`crate::kv_agent`'s `t`, `v` and `s` kinds).
-const FORMAT_VERSION: u32 = 5;
+/// added the recall index (`crate::kv_agent`'s `t`, `v` and `s` kinds); version 6 holds term
+/// counts and postings of analyzer version 2 (`fusion_rank::ANALYZER_VERSION`: function words
+/// dropped, words stemmed).
+const FORMAT_VERSION: u32 = 6;
 /// The key-space format without the recall index, upgraded by [`build_index`].
 const FORMAT_NO_INDEX: u32 = 4;
+/// The recall index of analyzer version 1 (every word as the tokenizer gives it), rebuilt by
+/// [`build_index`].
+const FORMAT_ANALYZER_1: u32 = 5;
 const FORMAT_KEY: &str = "format_version";
 
 /// `"format_version"` → [`FORMAT_VERSION`].
@@ -107,8 +112,7 @@ fn no_format_record() -> Error {
     Error::Format("the database has no format record: not a store-trait database".into())
 }
 
-/// The answer to a read-only open of a format-3 or format-4 file, which only a writer can
-/// upgrade.
+/// The answer to a read-only open of a format-3, 4 or 5 file, which only a writer can upgrade.
 fn needs_upgrade(found: u32) -> Error {
     Error::Format(format!(
         "the database has format version {found}, written by an earlier build; open it \
@@ -163,7 +167,7 @@ impl KvBackend<RedbKv> {
         let (found, _) = format_of(&db.begin_read().map_err(backend_error)?)?;
         match found {
             Some(FORMAT_VERSION) => {}
-            Some(old @ (crate::legacy::FORMAT | FORMAT_NO_INDEX)) => {
+            Some(old @ (crate::legacy::FORMAT | FORMAT_NO_INDEX | FORMAT_ANALYZER_1)) => {
                 return Err(needs_upgrade(old));
             }
             Some(other) => return Err(format_mismatch(other)),
@@ -190,7 +194,7 @@ impl RedbKv {
         match found {
             Some(FORMAT_VERSION) => {}
             Some(crate::legacy::FORMAT) => upgrade(&db)?,
-            Some(FORMAT_NO_INDEX) => build_index(&db)?,
+            Some(FORMAT_NO_INDEX | FORMAT_ANALYZER_1) => build_index(&db)?,
             Some(other) => return Err(format_mismatch(other)),
             None if init && !has_tables => {
                 // A new database: the table and the format record in one durable commit.
@@ -272,8 +276,10 @@ fn upgrade(db: &Database) -> Result<(), Error> {
     txn.commit().map_err(backend_error)
 }
 
-/// Upgrades a format-4 file in place: builds the recall index of every stored version and sets
-/// the format record, in one durable write transaction (a crash leaves format 4 or 5).
+/// Upgrades a format-4 or format-5 file in place: (re)builds the recall index of every stored
+/// version with this build's analyzer (`crate::kv_agent::build_index`, which rewrites versions
+/// whose term counts change) and sets the format record, in one durable write transaction (a
+/// crash leaves the old format or the new one).
 fn build_index(db: &Database) -> Result<(), Error> {
     let mut txn = db.begin_write().map_err(backend_error)?;
     txn.set_durability(::redb::Durability::Immediate)

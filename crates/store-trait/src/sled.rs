@@ -20,10 +20,13 @@ const FORMAT_KEY: &[u8] = b"store-trait/format";
 /// The storage format this build reads and writes, recorded in every database it creates.
 /// Version 4 moved agent memories from trees of their own (format 3, read by `crate::legacy`)
 /// into the key space; version 5 added the recall index (`crate::kv_agent`'s `t`, `v` and `s`
-/// kinds).
-const FORMAT_VERSION: u32 = 5;
+/// kinds); version 6 holds term counts and postings of analyzer version 2
+/// (`fusion_rank::ANALYZER_VERSION`: function words dropped, words stemmed).
+const FORMAT_VERSION: u32 = 6;
 /// The key-space format without the recall index, upgraded by [`build_index`].
 const FORMAT_NO_INDEX: u32 = 4;
+/// The recall index of analyzer version 1, rebuilt by [`build_index`].
+const FORMAT_ANALYZER_1: u32 = 5;
 /// The tree of the key space.
 const KV: &str = "kv";
 
@@ -90,7 +93,7 @@ impl SledCore {
                     })?;
                 if found == crate::legacy::FORMAT {
                     upgrade(&db)?;
-                } else if found == FORMAT_NO_INDEX {
+                } else if found == FORMAT_NO_INDEX || found == FORMAT_ANALYZER_1 {
                     drop_legacy_trees(&db)?;
                     build_index(&db)?;
                 } else if found == FORMAT_VERSION {
@@ -98,8 +101,8 @@ impl SledCore {
                 } else {
                     return Err(Error::Format(format!(
                         "the sled database at {} has format version {found}, but this build \
-                         reads only format version {FORMAT_VERSION} (and upgrades formats {} and \
-                         {FORMAT_NO_INDEX}); it was left unchanged",
+                         reads only format version {FORMAT_VERSION} (and upgrades formats {}, \
+                         {FORMAT_NO_INDEX} and {FORMAT_ANALYZER_1}); it was left unchanged",
                         path.display(),
                         crate::legacy::FORMAT,
                     )));
@@ -185,9 +188,10 @@ fn commit_upgrade(db: &Db, tree: &Tree, ops: &[KvOp]) -> Result<(), Error> {
     Ok(())
 }
 
-/// Upgrades a format-4 database in place: builds the recall index of every stored version and
+/// Upgrades a format-4 or format-5 database in place: (re)builds the recall index of every
+/// stored version with this build's analyzer (rewriting versions whose term counts change) and
 /// writes the new format record in one sled transaction over the key-space tree and the default
-/// tree, then flushes. A crash leaves format 4 (the index build starts over) or 5.
+/// tree, then flushes. A crash leaves the old format (the build starts over) or the new one.
 fn build_index(db: &Db) -> Result<(), Error> {
     let tree = db.open_tree(KV).map_err(|e| storage("upgrade", &e))?;
     let ops = crate::kv_agent::build_index(&TreeView(&tree))?;

@@ -25,10 +25,14 @@ use crate::{Database, Durability, Error, StorageFailure, VacuumReport};
 
 /// The layout version this build reads and writes, stored under [`FORMAT_KEY`]. Bump it on any
 /// change of a key or value encoding of `crate::kv` or `crate::kv_agent`. Version 2 added the
-/// recall index (`crate::kv_agent`'s `t`, `v` and `s` kinds).
-const FORMAT_VERSION: u32 = 2;
+/// recall index (`crate::kv_agent`'s `t`, `v` and `s` kinds); version 3 holds term counts and
+/// postings of analyzer version 2 (`fusion_rank::ANALYZER_VERSION`: function words dropped,
+/// words stemmed).
+const FORMAT_VERSION: u32 = 3;
 /// The format without the recall index, which a read-write open upgrades in place.
 const FORMAT_NO_INDEX: u32 = 1;
+/// The recall index of analyzer version 1, which a read-write open rebuilds in place.
+const FORMAT_ANALYZER_1: u32 = 2;
 /// The key of the format record: a NUL byte never starts a layout key.
 const FORMAT_KEY: &[u8] = b"\0format_version";
 /// How long a write waits for another process's write transaction before it fails
@@ -177,8 +181,9 @@ enum Found {
     Nothing,
     /// A store-trait database of this build's format.
     Ours,
-    /// A store-trait database of format 1, without the recall index.
-    NoIndex,
+    /// A store-trait database of an earlier format that a writer upgrades in place: format 1
+    /// (without the recall index) or 2 (its index from analyzer version 1).
+    Older(u32),
 }
 
 fn inspect(conn: &Connection) -> Result<Found, Error> {
@@ -202,7 +207,8 @@ fn inspect(conn: &Connection) -> Result<Found, Error> {
         .map_err(sqlite_error)?;
     match format {
         Some(f) if f == FORMAT_VERSION.to_be_bytes() => Ok(Found::Ours),
-        Some(f) if f == FORMAT_NO_INDEX.to_be_bytes() => Ok(Found::NoIndex),
+        Some(f) if f == FORMAT_NO_INDEX.to_be_bytes() => Ok(Found::Older(FORMAT_NO_INDEX)),
+        Some(f) if f == FORMAT_ANALYZER_1.to_be_bytes() => Ok(Found::Older(FORMAT_ANALYZER_1)),
         Some(f) => Err(format_mismatch(&f)),
         None => Err(no_format_record()),
     }
@@ -333,10 +339,10 @@ impl SqliteKv {
         let mut conn = connect(path, access)?;
         // Read first: a foreign file must be refused before anything writes to it.
         let found = inspect(&conn)?;
-        if let Found::NoIndex = found {
+        if let Found::Older(old) = found {
             if !matches!(access, Access::ReadWrite { .. }) {
                 return Err(Error::Format(format!(
-                    "the database has format version {FORMAT_NO_INDEX}, written by an earlier \
+                    "the database has format version {old}, written by an earlier \
                      build; open it read-write once (any command that writes) to upgrade it in \
                      place to version {FORMAT_VERSION}"
                 )));
@@ -544,9 +550,10 @@ impl Kv for SqliteKv {
     }
 }
 
-/// Upgrades a format-1 file in place: in one `BEGIN IMMEDIATE` transaction (another process
-/// may be upgrading it too: the second finds format 2 and does nothing), builds the recall
-/// index of every stored version and moves the format record. An older build still writing
+/// Upgrades a format-1 or format-2 file in place: in one `BEGIN IMMEDIATE` transaction (another
+/// process may be upgrading it too: the second finds the new format and does nothing), (re)builds
+/// the recall index of every stored version with this build's analyzer (rewriting versions whose
+/// term counts change) and moves the format record. An older build still writing
 /// the file would leave versions without index entries: upgrade with every older process
 /// closed: its new versions would be reported as a corrupt index (their count disagrees), but
 /// its supersedes and re-embeddings, which change no count, would go unnoticed.
@@ -554,7 +561,7 @@ fn build_index(conn: &mut Connection) -> Result<(), Error> {
     let txn = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(sqlite_error)?;
-    if let Found::NoIndex = inspect(&txn)? {
+    if let Found::Older(_) = inspect(&txn)? {
         run_step(&txn, &mut |r| Ok(((), crate::kv_agent::build_index(r)?)))?;
         txn.execute(
             "UPDATE kv SET value = ?2 WHERE key = ?1",

@@ -134,8 +134,15 @@ fn recalled_memory_adds_score_and_ranks() {
             semantic: None,
             entity: Some(2),
         },
+        duplicates: 0,
     };
     let value = serde_json::to_value(&recalled).unwrap();
+    assert!(value.get("duplicates").is_none(), "a unique text says nothing");
+    let collapsed = RecalledMemory {
+        duplicates: 2,
+        ..recalled.clone()
+    };
+    assert_eq!(serde_json::to_value(&collapsed).unwrap()["duplicates"], 2);
     assert_eq!(value["score"], 0.5);
     assert_eq!(
         value["ranks"],

@@ -241,6 +241,37 @@ pub(crate) fn expected() -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
+/// [`expected`] as an upgraded database answers it: every version's term counts and length are
+/// the current analyzer's of its text (the upgrade analyzes every stored version again), and
+/// nothing else changes.
+pub(crate) fn expected_upgraded() -> Value {
+    let mut value = expected();
+    reanalyze_json(&mut value);
+    value
+}
+
+/// Replaces the `ranking.terms` and `ranking.length` of every serialized version (an object
+/// with a `text` and a `ranking`) with [`fusion_rank::TermStats::from_text`]'s.
+fn reanalyze_json(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if let (Some(Value::String(text)), Some(Value::Object(_))) =
+                (map.get("text"), map.get("ranking"))
+            {
+                let (terms, length) = fusion_rank::TermStats::from_text(text).into_counts();
+                let ranking = map.get_mut("ranking").unwrap();
+                ranking["terms"] = json!(terms);
+                ranking["length"] = json!(length);
+            }
+            for v in map.values_mut() {
+                reanalyze_json(v);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(reanalyze_json),
+        _ => {}
+    }
+}
+
 /// Copies a fixture (a file, or a directory one level deep) into `dir`.
 pub(crate) fn copy_fixture(name: &str, dir: &Path) -> PathBuf {
     let from = fixtures().join(name);
@@ -304,8 +335,8 @@ fn a_format_3_redb_file_is_upgraded_in_place_by_a_read_write_open() {
     );
     {
         let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
-        assert_eq!(b.format_version(), Some(5));
-        assert_eq!(snapshot(&b), expected());
+        assert_eq!(b.format_version(), Some(6));
+        assert_eq!(snapshot(&b), expected_upgraded());
     }
     // The old tables are gone, and the upgraded file reads alike read-only and read-write.
     {
@@ -322,10 +353,10 @@ fn a_format_3_redb_file_is_upgraded_in_place_by_a_read_write_open() {
         assert_eq!(tables, ["kv", "meta"]);
     }
     let read_only = RedbBackend::open_read_only(&path).unwrap();
-    assert_eq!(read_only.format_version(), Some(5));
+    assert_eq!(read_only.format_version(), Some(6));
     drop(read_only);
     let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
-    assert_eq!(snapshot(&b), expected());
+    assert_eq!(snapshot(&b), expected_upgraded());
 }
 
 #[test]
@@ -334,8 +365,8 @@ fn a_format_3_sled_directory_is_upgraded_in_place_at_open() {
     let path = copy_fixture("sled-format3", dir.path());
     {
         let b = SledBackend::open(&path, Durability::Immediate).unwrap();
-        assert_eq!(b.format_version(), Some(5));
-        assert_eq!(snapshot(&b), expected());
+        assert_eq!(b.format_version(), Some(6));
+        assert_eq!(snapshot(&b), expected_upgraded());
     }
     {
         let db = ::sled::open(&path).unwrap();
@@ -348,7 +379,7 @@ fn a_format_3_sled_directory_is_upgraded_in_place_at_open() {
         assert!(names.iter().any(|n| n == "kv"), "{names:?}");
     }
     let b = SledBackend::open(&path, Durability::Immediate).unwrap();
-    assert_eq!(snapshot(&b), expected());
+    assert_eq!(snapshot(&b), expected_upgraded());
 }
 
 /// The recall index a backend reads for every fixture owner is the one its versions give:
@@ -365,10 +396,11 @@ fn index_matches_versions(b: &dyn store_trait::Storage) {
     }
 }
 
-/// An upgraded database: the new format, every answer the fixture history gave, and its index.
+/// An upgraded database: the new format, every answer the fixture history gave (term counts
+/// the current analyzer's), and its index.
 fn upgraded_as_before(b: &dyn store_trait::Storage, format: u32) {
     assert_eq!(b.format_version(), Some(format));
-    assert_eq!(snapshot(b), expected());
+    assert_eq!(snapshot(b), expected_upgraded());
     index_matches_versions(b);
 }
 
@@ -385,7 +417,7 @@ fn a_format_4_redb_file_gets_its_recall_index_on_a_read_write_open() {
         before,
         "the read-only open wrote"
     );
-    upgraded_as_before(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 5);
+    upgraded_as_before(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 6);
     index_matches_versions(&RedbBackend::open_read_only(&path).unwrap());
 }
 
@@ -393,7 +425,7 @@ fn a_format_4_redb_file_gets_its_recall_index_on_a_read_write_open() {
 fn a_format_4_sled_directory_gets_its_recall_index_at_open() {
     let dir = tempfile::tempdir().unwrap();
     let path = copy_fixture("sled-format4", dir.path());
-    upgraded_as_before(&SledBackend::open(&path, Durability::Immediate).unwrap(), 5);
+    upgraded_as_before(&SledBackend::open(&path, Durability::Immediate).unwrap(), 6);
     index_matches_versions(&SledBackend::open(&path, Durability::Immediate).unwrap());
 }
 
@@ -406,7 +438,7 @@ fn a_format_1_sqlite_file_gets_its_recall_index_on_a_read_write_open() {
     assert!(err.to_string().contains("open it read-write once"), "{err}");
     upgraded_as_before(
         &SqliteBackend::open(&path, Durability::Immediate).unwrap(),
-        2,
+        3,
     );
     index_matches_versions(&SqliteBackend::open_read_only(&path).unwrap());
 }
@@ -417,6 +449,7 @@ fn every_backend_indexes_the_fixture_history_as_it_writes_it() {
     let dir = tempfile::tempdir().unwrap();
     let check = |b: &dyn store_trait::Storage| {
         populate(b);
+        populate_talk(b);
         index_matches_versions(b);
     };
     check(&store_trait::InMemoryBackend::new());
@@ -472,34 +505,68 @@ pub(crate) fn populate_talk<B: Backend + ?Sized>(b: &B) {
     }
 }
 
-/// Writes the format-5 redb and sled fixtures and the format-2 SQLite one: [`populate`]'s
-/// history and [`TALK`]. Run once by hand with the code of the commit that added them.
+/// After an upgrade from analyzer version 1: [`TALK`]'s versions carry the current analyzer's
+/// term counts, their postings are under the stems (`run`, `dog`) and no longer under the old
+/// words (`running`, `dogs`, `the`), and the rest of the fixture history answers as before.
+fn reanalyzed_as_expected(b: &dyn store_trait::Storage, format: u32) {
+    upgraded_as_before(b, format);
+    talk_reanalyzed(b);
+}
+
+/// [`TALK`]'s versions and postings as the current analyzer gives them.
+fn talk_reanalyzed(b: &dyn store_trait::Storage) {
+    let carol = talk_owner();
+    let versions = b.versions(&carol, Timestamp::MIN, None, usize::MAX).unwrap();
+    assert_eq!(versions.len(), TALK.len());
+    for m in &versions {
+        let (terms, length) = fusion_rank::TermStats::from_text(m.text.as_str()).into_counts();
+        assert_eq!((&m.ranking.terms, m.ranking.length), (&terms, length), "{}", m.id);
+    }
+    let probe: Vec<String> = ["run", "dog", "running", "dogs", "the", "книг"]
+        .map(str::to_owned)
+        .to_vec();
+    let history = b.history(&carol, &probe).unwrap();
+    let want = MemberHistory::from_versions(versions.into_iter().map(Arc::new).collect());
+    assert_eq!(*history.versions, want);
+    assert_eq!(history.postings, want.derived_postings(&probe));
+    let found: Vec<usize> = history.postings.iter().map(|p| p.len()).collect();
+    // `run`: talk1 (running) and talk2 (runners → runner, not run); `dog`: talk2; `книг`: talk3.
+    assert_eq!(found, [1, 1, 0, 0, 0, 1], "{:?}", history.postings);
+    assert_eq!(history.versions.stats().documents, TALK.len() as u64);
+}
+
 #[test]
-#[ignore = "writes the checked-in fixtures; run by hand at the commit that adds them"]
-fn write_analyzer_1_fixtures() {
-    let dir = fixtures();
-    let redb = dir.join("redb-format5.redb");
-    let sled = dir.join("sled-format5");
-    let sqlite = dir.join("sqlite-format2.sqlite");
-    let _ = std::fs::remove_file(&redb);
-    let _ = std::fs::remove_dir_all(&sled);
-    let _ = std::fs::remove_file(&sqlite);
-    {
-        let b = RedbBackend::create(&redb, Durability::Immediate).unwrap();
-        populate(&b);
-        populate_talk(&b);
-        assert_eq!(b.format_version(), Some(5));
-    }
-    {
-        let b = SledBackend::open(&sled, Durability::Immediate).unwrap();
-        populate(&b);
-        populate_talk(&b);
-        assert_eq!(b.format_version(), Some(5));
-    }
-    {
-        let b = SqliteBackend::create(&sqlite, Durability::Immediate).unwrap();
-        populate(&b);
-        populate_talk(&b);
-        assert_eq!(b.format_version(), Some(2));
-    }
+fn a_format_5_redb_file_is_analyzed_again_on_a_read_write_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_fixture("redb-format5.redb", dir.path());
+    let before = std::fs::read(&path).unwrap();
+    let err = RedbBackend::open_read_only(&path).expect_err("format 5 is not read read-only");
+    assert!(err.to_string().contains("format version 5"), "{err}");
+    assert!(err.to_string().contains("open it read-write once"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), before, "the read-only open wrote");
+    reanalyzed_as_expected(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 6);
+    let read_only = RedbBackend::open_read_only(&path).unwrap();
+    index_matches_versions(&read_only);
+    talk_reanalyzed(&read_only);
+}
+
+#[test]
+fn a_format_5_sled_directory_is_analyzed_again_at_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_fixture("sled-format5", dir.path());
+    reanalyzed_as_expected(&SledBackend::open(&path, Durability::Immediate).unwrap(), 6);
+    reanalyzed_as_expected(&SledBackend::open(&path, Durability::Immediate).unwrap(), 6);
+}
+
+#[test]
+fn a_format_2_sqlite_file_is_analyzed_again_on_a_read_write_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_fixture("sqlite-format2.sqlite", dir.path());
+    let err = SqliteBackend::open_read_only(&path).expect_err("format 2 is not read read-only");
+    assert!(err.to_string().contains("format version 2"), "{err}");
+    assert!(err.to_string().contains("open it read-write once"), "{err}");
+    reanalyzed_as_expected(&SqliteBackend::open(&path, Durability::Immediate).unwrap(), 3);
+    let read_only = SqliteBackend::open_read_only(&path).unwrap();
+    index_matches_versions(&read_only);
+    talk_reanalyzed(&read_only);
 }
