@@ -88,7 +88,7 @@ impl MemoryService {
         // recall index: the versions shared, the vectors side by side, and the posting lists
         // of the query's terms.
         let window = self.candidate_window;
-        let terms = PreparedQuery::new(&query).terms;
+        let terms = PreparedQuery::with_analyzer(&query, self.analyzer).terms;
         let scan = ScanQuery {
             valid_at: as_of,
             expired_cutoff: cutoff,
@@ -175,7 +175,11 @@ impl MemoryService {
         let weights = self.weights;
         // Identical texts collapse before the cut: rank a few more than asked for, and all of
         // them when the collapsed list still falls short.
-        let mut depth = request.limit.saturating_mul(4);
+        let mut depth = if self.collapse_duplicates {
+            request.limit.saturating_mul(4)
+        } else {
+            request.limit
+        };
         let memories = loop {
             let fused = match &history {
                 None => rank_scanned(&prepared, &kept, model, &weights, depth),
@@ -185,6 +189,9 @@ impl MemoryService {
                 }
             };
             let complete = fused.len() < depth || depth >= kept.len();
+            if !self.collapse_duplicates {
+                break fused.into_iter().map(|f| (f, f.index, 0)).collect();
+            }
             let collapsed = collapse_duplicates(&kept, fused, request.limit);
             if collapsed.len() >= request.limit || complete {
                 break collapsed;

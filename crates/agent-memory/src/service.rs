@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use citation_verify::{PassageSource, Verdict};
 use fusion_rank::{
-    EmbedError, EmbedPool, Embedder, HashingEmbedder, SEMANTIC_BUDGET, TermStats, Weights,
+    Analyzer, EmbedError, EmbedPool, Embedder, HashingEmbedder, SEMANTIC_BUDGET, Weights,
 };
 use governance_policy as policy;
 use memory_core::{
@@ -45,6 +45,8 @@ pub struct MemoryService {
     pub(crate) semantic_budget: Duration,
     pub(crate) candidate_window: policy::CandidateWindow,
     pub(crate) weights: Weights,
+    pub(crate) collapse_duplicates: bool,
+    pub(crate) analyzer: Analyzer,
     /// The latest instant this service wrote a version at (ms), or `i64::MIN`: the backend may
     /// put a keyed write a few milliseconds past the clock (`store_trait::key_instant`), and
     /// [`now`](MemoryService::now) never runs behind it, so a read right after a write sees it.
@@ -69,6 +71,8 @@ pub struct MemoryServiceBuilder {
     semantic_budget: Duration,
     candidate_window: policy::CandidateWindow,
     weights: Option<Weights>,
+    collapse_duplicates: bool,
+    analyzer: Analyzer,
     embed_workers: usize,
 }
 
@@ -136,6 +140,22 @@ impl MemoryServiceBuilder {
         self
     }
 
+    /// Whether recall answers identical masked texts of one namespace once (default `true`):
+    /// the newest stands for the others and says how many (`duplicates`). `false` lists every
+    /// version, as the seeds' contract did (the `replay` runner keeps it so).
+    pub fn collapse_duplicates(mut self, collapse: bool) -> Self {
+        self.collapse_duplicates = collapse;
+        self
+    }
+
+    /// Which terms BM25 counts (default [`Analyzer::Stemmed`], what every storage format
+    /// holds). [`Analyzer::Words`] reproduces the seeds' ranking for recorded scenarios; a
+    /// database written with it holds term counts the default analyzer does not match.
+    pub fn analyzer(mut self, analyzer: Analyzer) -> Self {
+        self.analyzer = analyzer;
+        self
+    }
+
     /// The service; starts the embedding worker pool.
     pub fn build(self) -> Result<MemoryService, BuildError> {
         let weights = self
@@ -143,6 +163,8 @@ impl MemoryServiceBuilder {
             .unwrap_or_else(|| Weights::for_embedder(self.embedder.as_ref()));
         Ok(MemoryService {
             weights,
+            collapse_duplicates: self.collapse_duplicates,
+            analyzer: self.analyzer,
             backend: self.backend,
             passages: self.passages,
             clock: self.clock,
@@ -196,6 +218,8 @@ impl MemoryService {
             semantic_budget: SEMANTIC_BUDGET,
             candidate_window: policy::CandidateWindow::default(),
             weights: None,
+            collapse_duplicates: true,
+            analyzer: Analyzer::default(),
             embed_workers: 2,
         }
     }
@@ -210,7 +234,7 @@ impl MemoryService {
 
     /// Ranking data of a masked text, computed once at write time.
     fn ranking_data(&self, text: &str) -> RankingData {
-        let (terms, length) = TermStats::from_text(text).into_counts();
+        let (terms, length) = self.analyzer.term_stats(text).into_counts();
         RankingData {
             terms,
             length,
@@ -219,6 +243,17 @@ impl MemoryService {
                 vector,
             }),
         }
+    }
+
+    /// How much each ranker counts in recall's fusion.
+    pub fn weights(&self) -> Weights {
+        self.weights
+    }
+
+    /// The query terms BM25 looks for: `query` masked, then analyzed as the stored term counts
+    /// were (what `recall` matches; the CLI's `recall --verbose` prints them).
+    pub fn analyzed_query(&self, query: &str) -> Vec<String> {
+        fusion_rank::PreparedQuery::with_analyzer(&pii_mask::mask(query).text, self.analyzer).terms
     }
 
     /// The clock the service decides with: the host's clock, or the latest instant this service

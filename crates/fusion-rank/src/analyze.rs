@@ -21,6 +21,44 @@ use crate::tokenize::for_each_token;
 /// - 2: function words removed and words stemmed by their script's language.
 pub const ANALYZER_VERSION: u32 = 2;
 
+/// Which terms BM25 and the recall index count: what a text's stored term counts and a query's
+/// terms are made of. Writer and reader must use the same one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Analyzer {
+    /// [`analyze`]: function words dropped, words stemmed by their script's language (analyzer
+    /// version 2, [`ANALYZER_VERSION`]). The default, and what the storage formats hold.
+    #[default]
+    Stemmed,
+    /// [`tokenize`](crate::tokenize) alone: every word as written (analyzer version 1, the
+    /// seeds' contract). For reproducing answers ranked before the analyzer existed, such as
+    /// recorded scenarios; a database the default analyzer reads must not be written with it.
+    Words,
+}
+
+impl Analyzer {
+    /// The analyzer version whose term counts it makes.
+    pub const fn version(self) -> u32 {
+        match self {
+            Analyzer::Stemmed => ANALYZER_VERSION,
+            Analyzer::Words => 1,
+        }
+    }
+
+    /// The terms of `text`, in order, repeats kept.
+    pub fn analyze(self, text: &str) -> Vec<String> {
+        match self {
+            Analyzer::Stemmed => analyze(text),
+            Analyzer::Words => crate::tokenize(text),
+        }
+    }
+
+    /// The term counts and length of `text` (what a writer stores).
+    pub fn term_stats(self, text: &str) -> crate::TermStats {
+        crate::TermStats::from_tokens(self.analyze(text))
+    }
+}
+
 /// The language the analyzer reads a word in, told by the word's script.
 ///
 /// Latin script is read as English: a script alone cannot tell English from French, and

@@ -81,7 +81,7 @@ mod pool;
 mod rank;
 mod tokenize;
 
-pub use analyze::{ANALYZER_VERSION, Language, analyze};
+pub use analyze::{ANALYZER_VERSION, Analyzer, Language, analyze};
 pub use embed::{Embedder, HashingEmbedder, normalize};
 pub use pool::{EmbedPool, PendingEmbedding, SEMANTIC_BUDGET};
 pub use rank::{

@@ -59,6 +59,16 @@ impl PreparedQuery {
         }
     }
 
+    /// Like [`PreparedQuery::new`] with the terms of another [`Analyzer`](crate::Analyzer) (the
+    /// one the candidates' term counts were made with).
+    pub fn with_analyzer(text: &str, analyzer: crate::Analyzer) -> Self {
+        PreparedQuery {
+            terms: distinct(analyzer.analyze(text)),
+            embedding: None,
+            entities: Vec::new(),
+        }
+    }
+
     /// Adds the query embedding, which enables the semantic ranker.
     pub fn with_embedding(mut self, embedding: Vec<f32>) -> Self {
         self.embedding = Some(embedding);

@@ -169,6 +169,10 @@ impl agent_memory::Embedder for ReplayEmbedder {
         self.inner.model_id()
     }
 
+    fn understands_meaning(&self) -> bool {
+        self.inner.understands_meaning()
+    }
+
     fn embed(&self, text: &str) -> Result<Vec<f32>, agent_memory::EmbedError> {
         match self.mode.load(std::sync::atomic::Ordering::SeqCst) {
             0 => {}
@@ -234,6 +238,11 @@ impl Replay {
             .ids(ids)
             .embedder(embedder.clone())
             .candidate_window(window)
+            // The contract's seed ranking, so that scenario answers compare across releases:
+            // every word a term, plain Reciprocal Rank Fusion, every version listed.
+            .analyzer(agent_memory::Analyzer::Words)
+            .weights(agent_memory::Weights::EQUAL)
+            .collapse_duplicates(false)
             .build()?;
         Ok(Replay {
             world: World::default(),

@@ -8,6 +8,7 @@
 //! budget, and the recall-quality table against the hashing embedder.
 
 mod errors;
+mod eval;
 mod facade;
 mod long_history;
 mod minilm;
