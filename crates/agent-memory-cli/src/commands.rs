@@ -71,6 +71,10 @@ pub(crate) struct RecallArgs {
     pub(crate) embedder: EmbedderArgs,
     #[command(flatten)]
     pub(crate) window: crate::embedder::WindowArgs,
+    /// Also print what recall looked for: the query's terms as BM25 matches them (masked,
+    /// function words dropped, words stemmed), the candidate window and the ranker weights.
+    #[arg(long, short)]
+    verbose: bool,
     #[command(flatten)]
     out: JsonFlag,
 }
@@ -399,6 +403,27 @@ fn count(value: u64) -> usize {
 }
 
 pub(crate) fn recall(local: &Local, args: RecallArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    if args.verbose && !args.out.json {
+        let terms = local.service.analyzed_query(&args.query);
+        let w = local.service.weights();
+        writeln!(
+            out,
+            "query terms: {}",
+            if terms.is_empty() {
+                "(none: BM25 sits out)".to_owned()
+            } else {
+                terms.join(" ")
+            }
+        )?;
+        writeln!(
+            out,
+            "window: {}; weights: bm25 {}, semantic {}, entity {}",
+            local.service.candidate_window(),
+            w.bm25,
+            w.semantic,
+            w.entity
+        )?;
+    }
     let result = (|| {
         let mut request = RecallRequest::new(args.query);
         if let Some(namespace) = args.namespace {

@@ -70,15 +70,11 @@ pub(crate) struct EmbedderArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct WindowArgs {
     /// Which versions recall ranks: N, the N most recent matching versions (1-5000), or `all`,
-    /// every version the member may see. The default, 300, is the contract's rule; recall's
+    /// every version the member may see. Without it: the home's setting (`agent-memory config`;
+    /// `init` records `all`), or 300, the contract's rule, where there is no home. Recall's
     /// `considered` says how many were ranked.
-    #[arg(
-        long,
-        env = "AGENT_MEMORY_CANDIDATE_WINDOW",
-        value_name = "N|all",
-        default_value = "300"
-    )]
-    pub(crate) candidate_window: agent_memory::CandidateWindow,
+    #[arg(long, env = "AGENT_MEMORY_CANDIDATE_WINDOW", value_name = "N|all")]
+    pub(crate) candidate_window: Option<agent_memory::CandidateWindow>,
 }
 
 impl EmbedderArgs {

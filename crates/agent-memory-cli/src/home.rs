@@ -13,6 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
+use agent_memory::{CandidateWindow, Weights};
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
@@ -52,7 +53,7 @@ impl BackendKind {
 }
 
 /// What `init` created, as `config.json` records it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct Config {
     /// Layout version of this file.
@@ -67,6 +68,90 @@ pub(crate) struct Config {
     pub(crate) backend: BackendKind,
     /// When `init` ran (RFC 3339).
     pub(crate) created_at: String,
+    /// How recall ranks in this home (`agent-memory config` shows and changes it). A home
+    /// written before the setting existed has none: the contract's latest 300 and the default
+    /// weights.
+    #[serde(default)]
+    pub(crate) recall: RecallConfig,
+}
+
+/// The home's recall settings, as `config.json` records them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct RecallConfig {
+    /// `all`, or the number of most recent versions recall ranks (1–5,000).
+    #[serde(with = "window_text")]
+    pub(crate) candidate_window: CandidateWindow,
+    /// Each ranker's weight in the fusion; absent: the defaults for the embedder in use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) weights: Option<WeightsConfig>,
+}
+
+impl Default for RecallConfig {
+    /// What a home without the setting gets: the library's default window (the latest 300).
+    fn default() -> Self {
+        RecallConfig {
+            candidate_window: CandidateWindow::default(),
+            weights: None,
+        }
+    }
+}
+
+impl RecallConfig {
+    /// What `init` records: a home searches everything its member may see.
+    pub(crate) fn for_new_home() -> Self {
+        RecallConfig {
+            candidate_window: CandidateWindow::All,
+            weights: None,
+        }
+    }
+}
+
+/// Ranker weights as `config.json` records them (each finite and not negative, not all 0).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WeightsConfig {
+    pub(crate) bm25: f64,
+    pub(crate) semantic: f64,
+    pub(crate) entity: f64,
+}
+
+impl WeightsConfig {
+    /// The library's weights, or an error naming the rule a hand-edited file breaks.
+    pub(crate) fn weights(self) -> anyhow::Result<Weights> {
+        Weights::new(self.bm25, self.semantic, self.entity).with_context(|| {
+            "recall weights must be finite, not negative and not all 0".to_owned()
+        })
+    }
+}
+
+impl From<Weights> for WeightsConfig {
+    fn from(w: Weights) -> Self {
+        WeightsConfig {
+            bm25: w.bm25,
+            semantic: w.semantic,
+            entity: w.entity,
+        }
+    }
+}
+
+/// A candidate window as its text (`"all"`, `"300"`).
+mod window_text {
+    use agent_memory::CandidateWindow;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(w: &CandidateWindow, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(w)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<CandidateWindow, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(|_| {
+            serde::de::Error::custom(format!(
+                "candidateWindow {text:?} is neither `all` nor a number from 1 to 5000"
+            ))
+        })
+    }
 }
 
 impl Config {
@@ -80,6 +165,7 @@ impl Config {
             credential: format!("cred_local_{tag}"),
             backend,
             created_at,
+            recall: RecallConfig::for_new_home(),
         }
     }
 }

@@ -133,7 +133,7 @@ impl Local {
     pub(crate) fn open_read_only(
         home: &Home,
         embedder: Arc<dyn Embedder>,
-        window: CandidateWindow,
+        window: Option<CandidateWindow>,
     ) -> anyhow::Result<Local> {
         let config = home.load_config()?;
         Self::start(
@@ -148,19 +148,16 @@ impl Local {
     /// Opens an initialised home with the system clock and the hashing embedder (for commands
     /// that embed nothing).
     pub(crate) fn open(home: &Home) -> anyhow::Result<Local> {
-        Self::open_with_embedder(
-            home,
-            Arc::new(HashingEmbedder::new()),
-            CandidateWindow::default(),
-        )
+        Self::open_with_embedder(home, Arc::new(HashingEmbedder::new()), None)
     }
 
     /// Opens an initialised home with the system clock; `embedder` embeds what is remembered
-    /// and recalled (see `crate::embedder`), and recall ranks the candidates of `window`.
+    /// and recalled (see `crate::embedder`), and recall ranks the candidates of `window` (the
+    /// command's flag), or else of the home's recorded window.
     pub(crate) fn open_with_embedder(
         home: &Home,
         embedder: Arc<dyn Embedder>,
-        window: CandidateWindow,
+        window: Option<CandidateWindow>,
     ) -> anyhow::Result<Local> {
         let config = home.load_config()?;
         Self::start(
@@ -184,7 +181,7 @@ impl Local {
             backend,
             clock,
             Arc::new(HashingEmbedder::new()),
-            CandidateWindow::default(),
+            None,
         )
     }
 
@@ -195,7 +192,7 @@ impl Local {
         backend: BackendKind,
         clock: Arc<dyn Clock>,
         embedder: Arc<dyn Embedder>,
-        window: CandidateWindow,
+        window: Option<CandidateWindow>,
     ) -> anyhow::Result<(Local, Settings)> {
         if home.is_initialized() {
             bail!(
@@ -222,9 +219,16 @@ impl Local {
         home: &Home,
         config: Config,
         clock: Arc<dyn Clock>,
-        (embedder, window): (Arc<dyn Embedder>, CandidateWindow),
+        (embedder, window): (Arc<dyn Embedder>, Option<CandidateWindow>),
         open: Open,
     ) -> anyhow::Result<Local> {
+        // A flag wins over the home's recorded setting.
+        let window = window.unwrap_or(config.recall.candidate_window);
+        let weights = config
+            .recall
+            .weights
+            .map(crate::home::WeightsConfig::weights)
+            .transpose()?;
         let workspace = WorkspaceId::new(config.workspace.clone())?;
         let member = MemberId::new(config.member.clone())?;
         let credential = CredentialId::new(config.credential.clone())?;
@@ -245,6 +249,9 @@ impl Local {
             .clock(clock)
             .embedder(embedder)
             .candidate_window(window);
+        if let Some(weights) = weights {
+            service = service.weights(weights);
+        }
         if open != Open::ReadOnly {
             // One audit log for both facades (store deletions and redactions are events too).
             let audit = Arc::new(JsonLinesAuditSink::open(&home.audit_path())?);

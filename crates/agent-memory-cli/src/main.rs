@@ -13,6 +13,7 @@ mod mask;
 mod mcp;
 mod migrate;
 mod mount;
+mod recall_config;
 mod replay;
 mod serve;
 mod store_commands;
@@ -88,6 +89,8 @@ enum Command {
     Forget(commands::ForgetArgs),
     /// Show the workspace settings, or change them with --enable, --disable, --retention-days.
     Settings(commands::SettingsArgs),
+    /// Show how recall ranks in this home (candidate window, ranker weights), or change it.
+    Config(ConfigCommandArgs),
     /// Remove expired versions now (retention purge); with --all, every agent memory.
     Purge(commands::PurgeArgs),
     /// Print every current memory of the member as JSON lines (hidden ones as `unavailable`).
@@ -154,6 +157,16 @@ enum Command {
     /// Exits 0 when every line was executed (whatever the statuses), 2 when a line was not
     /// valid JSON, named an unknown op or could not run.
     Replay(replay::ReplayArgs),
+}
+
+/// Arguments of `agent-memory config`: the settings and the embedder whose default weights
+/// apply.
+#[derive(Debug, clap::Args)]
+struct ConfigCommandArgs {
+    #[command(flatten)]
+    config: recall_config::ConfigArgs,
+    #[command(flatten)]
+    embedder: embedder::EmbedderArgs,
 }
 
 /// Arguments of `agent-memory init`.
@@ -270,8 +283,7 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
         Command::Demo(args) => demo::run(&args, home_path.filter(|_| home_typed), &mut out)?,
         Command::Init(args) => init(&home, &args, &mut out)?,
         Command::Remember(args) => {
-            let local =
-                Local::open_with_embedder(&home, args.embedder.load()?, Default::default())?;
+            let local = Local::open_with_embedder(&home, args.embedder.load()?, None)?;
             commands::remember(&local, args, &mut out)?
         }
         // list, recall and export only read: they open the database read-only, so that a home
@@ -282,13 +294,15 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
             commands::recall(&local, args, &mut out)?
         }
         Command::Reembed(args) => {
-            let local =
-                Local::open_with_embedder(&home, args.embedder.load()?, Default::default())?;
+            let local = Local::open_with_embedder(&home, args.embedder.load()?, None)?;
             embedder::reembed(&local, &args, &mut out)?
         }
         Command::List(args) => commands::list(&read_only(&home)?, args, &mut out)?,
         Command::Forget(args) => commands::forget(&Local::open(&home)?, args, &mut out)?,
         Command::Settings(args) => commands::settings(&Local::open(&home)?, args, &mut out)?,
+        Command::Config(args) => {
+            recall_config::run(&home, &args.config, args.embedder.load()?.as_ref(), &mut out)?
+        }
         Command::Purge(args) => commands::purge(&Local::open(&home)?, args, &mut out)?,
         Command::Export => commands::export(&read_only(&home)?, &mut out)?,
         Command::Migrate(args) => migrate::run(&home, &args, &mut out)?,

@@ -250,6 +250,11 @@ impl MemoryService {
         self.weights
     }
 
+    /// Which versions recall ranks.
+    pub fn candidate_window(&self) -> policy::CandidateWindow {
+        self.candidate_window
+    }
+
     /// The query terms BM25 looks for: `query` masked, then analyzed as the stored term counts
     /// were (what `recall` matches; the CLI's `recall --verbose` prints them).
     pub fn analyzed_query(&self, query: &str) -> Vec<String> {

@@ -89,7 +89,8 @@ fn replay_on(
     backend: Arc<dyn Storage>,
     output: impl Write,
 ) -> anyhow::Result<bool> {
-    let mut replay = Replay::new(backend, args.embedder.load()?, args.window.candidate_window)?;
+    let window = args.window.candidate_window.unwrap_or_default();
+    let mut replay = Replay::new(backend, args.embedder.load()?, window)?;
     match args.file.as_deref() {
         None => replay.run(std::io::stdin().lock(), output),
         Some(path) if path.as_os_str() == "-" => replay.run(std::io::stdin().lock(), output),
