@@ -88,7 +88,7 @@ pub use audit::{AuditEvent, AuditRecord, AuditSink, MemoryAuditSink, NoopAuditSi
 pub use caller::{AgentCaller, AgentCredential, MemberCaller};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use entity::{DefaultEntityResolver, EntityResolver};
-pub use fusion_rank::{Analyzer, EmbedError, Embedder, HashingEmbedder, Weights};
+pub use fusion_rank::{Analyzer, EmbedError, Embedder, HashingEmbedder, Ranker, Weights};
 pub use governance_policy::{
     CandidateWindow, ForgetRequest, InvalidWindow, ListRequest, MemberDeleteRequest,
     MemberListRequest, RecallRequest, RememberRequest, Request, SettingsPatch,

@@ -384,8 +384,10 @@ fn rank_indexed(
                 .collect()
         })
         .collect();
+    let (bm25, bm25_coverage) = fusion_rank::bm25_postings_with_coverage(&postings, &ranked);
     let rankings = fusion_rank::Rankings {
-        bm25: fusion_rank::bm25_postings(&postings, &ranked),
+        bm25,
+        bm25_coverage,
         semantic: prepared
             .embedding
             .as_deref()

@@ -133,8 +133,9 @@ impl MemoryServiceBuilder {
     }
 
     /// How much each ranker counts in the fusion. The default depends on the embedder
-    /// ([`Weights::for_embedder`]: BM25 and a language model's cosine alike, the hashing
-    /// embedder's a quarter); [`Weights::EQUAL`] is the contract's plain Reciprocal Rank Fusion.
+    /// ([`Weights::for_embedder`]: with a language model BM25 fades as its best match covers
+    /// less of the query; with the hashing embedder BM25 leads and the hashing cosine adds
+    /// 0.3); [`Weights::EQUAL`] is the contract's plain Reciprocal Rank Fusion.
     pub fn weights(mut self, weights: Weights) -> Self {
         self.weights = Some(weights);
         self

@@ -1,5 +1,5 @@
-//! The upgrade to schema version 2 (the recall index), on a database built the way version 1
-//! built it: migration 1 only, versions written by version 1's code path (the version row and
+//! The upgrades to schema version 2 (the recall index) and 3 (analyzer version 2), on a
+//! database built the way version 1 built it: migration 1 only, versions written by version 1's code path (the version row and
 //! nothing else, a supersede updating the row's `superseded_at`). It needs the crate's insides
 //! (migrating to an older version, the row writer), so it is a unit test; like every
 //! PostgreSQL test it is ignored unless asked for and needs `AGENT_MEMORY_TEST_DATABASE_URL`.
@@ -193,9 +193,10 @@ fn a_version_1_database_gets_the_recall_index_of_its_versions() {
         assert!(missing, "schema version 1 has no recall index");
     }
 
-    let backend = PostgresBackend::open(config, 2).unwrap();
-    assert_eq!(backend.schema_version().unwrap(), migrations::latest());
-    assert_eq!(migrations::latest(), 2);
+    // Version 2 first, as a build of that version would have left it.
+    let backend = PostgresBackend::unmigrated(config.clone(), 2).unwrap();
+    backend.migrate_to(2).unwrap();
+    assert_eq!(backend.schema_version().unwrap(), 2);
 
     let mut terms: Vec<String> = TERMS.iter().map(|t| (*t).to_owned()).collect();
     terms.push("absent".into());
@@ -258,14 +259,43 @@ fn a_version_1_database_gets_the_recall_index_of_its_versions() {
         0
     );
 
-    // Reopening migrates nothing again (the backfill would collide with its own rows).
+    // Reopening applies migration 3 and nothing else (the backfill of 2 would collide with
+    // its own rows): every version analyzed again from its text, its record rewritten and its
+    // postings replaced; the vectors stay.
     drop(backend);
     let again = PostgresBackend::connect_in_schema(&schema.url, &schema.name, 1).unwrap();
-    assert_eq!(again.schema_version().unwrap(), 2);
+    assert_eq!(again.schema_version().unwrap(), 3);
+    assert_eq!(migrations::latest(), 3);
+    let reanalyzed: Vec<AgentMemory> = stored.iter().map(store_trait::reanalyzed).collect();
+    let postings: usize = reanalyzed
+        .iter()
+        .map(|m| store_trait::indexed_terms(m).len())
+        .sum();
     assert_eq!(
         count(&mut client, "SELECT count(*) FROM agent_memory_postings"),
         postings as i64
     );
+    assert_eq!(
+        count(&mut client, "SELECT count(*) FROM agent_memory_vectors"),
+        vectors as i64
+    );
+    let probe: Vec<String> = ["note", "b", "a"].map(str::to_owned).to_vec();
+    for who in [&alice, &bob] {
+        let want = MemberHistory::from_versions(
+            reanalyzed
+                .iter()
+                .filter(|m| m.member == who.member && m.workspace == who.workspace)
+                .cloned()
+                .map(Arc::new)
+                .collect(),
+        );
+        let got = again.history(who, &probe).unwrap();
+        assert_same(&got.versions, &want, &format!("{who:?}: after migration 3"));
+        assert_eq!(got.postings, want.derived_postings(&probe), "{who:?}");
+        // `a note`: the function word is gone, the noun is every version's one term.
+        assert_eq!(got.postings[0].len(), want.rows().len());
+        assert!(got.postings[2].is_empty());
+    }
     // A migrated version's embedding is replaced in the index too.
     let plain = stored
         .iter()

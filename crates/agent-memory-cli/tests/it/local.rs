@@ -387,3 +387,59 @@ fn home_is_listable(dir: &Path) -> bool {
         .1
         .contains("no memories")
 }
+
+/// A new home records the window `all`, which `recall` uses unless its flag says otherwise;
+/// `config` shows and changes the window and the weights (validated, nothing written on a bad
+/// value); `recall --verbose` prints the analyzed query terms; identical notes answer once.
+#[test]
+fn the_home_records_how_recall_ranks_and_config_changes_it() {
+    let home = LocalHome::new();
+    home.ok(&["init"]);
+    let shown = home.json(&["config"]);
+    assert_eq!(shown["candidateWindow"], "all");
+    assert_eq!(shown["weights"]["source"], "default");
+    assert_eq!(shown["weights"]["semantic"], 0.3, "the hashing embedder's default");
+    for _ in 0..3 {
+        home.ok(&["remember", "-n", "drinks", "Dana likes running by the river"]);
+    }
+    home.ok(&["remember", "-n", "drinks", "coffee at ten"]);
+    // Three identical notes answer once.
+    let found = home.json(&["recall", "where does Dana go jogging?"]);
+    let memories = found["memories"].as_array().unwrap();
+    let dana: Vec<&Value> = memories
+        .iter()
+        .filter(|m| m["text"] == "Dana likes running by the river")
+        .collect();
+    assert_eq!(dana.len(), 1, "{found}");
+    assert_eq!(dana[0]["duplicates"], 2);
+    let text = home.ok(&["recall", "--verbose", "where does Dana go jogging?"]);
+    assert!(text.starts_with("query terms: dana go jog\n"), "{text}");
+    assert!(text.contains("window: all; weights: bm25 1, semantic 0.3, entity 1"), "{text}");
+    assert!(text.contains("(also stands for 2 identical earlier notes)"), "{text}");
+    // The flag wins over the home's window.
+    let text = home.ok(&["recall", "--verbose", "--candidate-window", "2", "coffee"]);
+    assert!(text.contains("window: 2;"), "{text}");
+
+    // Changing the settings; bad values are refused and change nothing.
+    let changed = home.json(&["config", "--candidate-window", "300", "--weights", "equal"]);
+    assert_eq!(changed["candidateWindow"], "300");
+    assert_eq!(changed["weights"]["semantic"], 1.0);
+    assert_eq!(changed["weights"]["source"], "home");
+    for bad in [
+        &["config", "--weights", "bm25=1"][..],
+        &["config", "--weights", "bm25=-1,semantic=1,entity=1"],
+        &["config", "--candidate-window", "0"],
+    ] {
+        let (status, _, stderr) = home.run(bad);
+        assert_ne!(status, 0, "{bad:?}");
+        assert!(!stderr.is_empty(), "{bad:?} says why");
+    }
+    let kept = home.json(&["config"]);
+    assert_eq!(kept["candidateWindow"], "300");
+    assert_eq!(kept["weights"]["bm25"], 1.0);
+    let text = home.ok(&["recall", "--verbose", "coffee"]);
+    assert!(text.contains("window: 300; weights: bm25 1, semantic 1, entity 1"), "{text}");
+    let back = home.json(&["config", "--weights", "default", "--candidate-window", "all"]);
+    assert_eq!(back["weights"]["source"], "default");
+    assert_eq!(back["candidateWindow"], "all");
+}

@@ -242,3 +242,94 @@ fn reembed_gives_every_version_of_the_member_the_current_model() {
         .expect("the first version is valid then");
     assert!(old.ranks.semantic.is_some());
 }
+
+/// Identical masked texts of one namespace answer once, as the newest of them, saying how many
+/// others it stands for; texts that differ (or sit in another namespace) stay apart; and the
+/// collapse happens before the cut, so `limit` counts distinct texts. Checked on a generated
+/// history of repeated texts in two namespaces, against a count made here.
+#[test]
+fn identical_texts_collapse_to_the_newest_before_the_cut() {
+    let backend = Arc::new(InMemoryBackend::new());
+    let clock = Arc::new(ManualClock::new(
+        Timestamp::parse("2026-01-01T00:00:00Z").unwrap(),
+    ));
+    let build = |collapse: bool| {
+        MemoryService::builder(backend.clone(), Arc::new(InMemoryPassageSource::new()))
+            .clock(clock.clone())
+            .ids(Arc::new(SeededIdGenerator::new(u64::from(collapse))))
+            .collapse_duplicates(collapse)
+            .build()
+            .unwrap()
+    };
+    let service = build(true);
+    service
+        .settings_put(&owner(), &req(json!({"agentMemoriesEnabled": true})))
+        .unwrap();
+    let alice = agent("alice", "cred_a");
+    // Five coffee texts (two differ only in case: the masker keeps case, so they differ) in
+    // two namespaces, in a shuffled order with repeats.
+    let texts = [
+        "coffee at ten",
+        "Coffee at ten",
+        "coffee with oat milk",
+        "coffee beans from Kenya",
+        "decaf coffee after lunch",
+    ];
+    let mut state = 17u64;
+    let mut written: Vec<(String, String, memory_core::AgentMemoryId, Timestamp)> = Vec::new();
+    for _ in 0..60 {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let text = texts[((state >> 33) % texts.len() as u64) as usize];
+        let namespace = if (state >> 40) % 3 == 0 { "b" } else { "a" };
+        let stored = service
+            .remember(&alice, &req(json!({"namespace": namespace, "text": text})))
+            .unwrap();
+        written.push((
+            namespace.to_owned(),
+            text.to_owned(),
+            stored.memory.id.clone(),
+            stored.memory.created_at,
+        ));
+        clock.advance_seconds(31);
+    }
+    let found = service
+        .recall(&alice, &req(json!({"query": "coffee", "limit": 50})))
+        .unwrap();
+    let mut groups: std::collections::BTreeMap<(String, String), Vec<_>> = Default::default();
+    for (ns, text, id, at) in &written {
+        groups
+            .entry((ns.clone(), text.clone()))
+            .or_default()
+            .push((*at, id.clone()));
+    }
+    assert_eq!(found.memories.len(), groups.len(), "one answer per distinct text");
+    for m in &found.memories {
+        let group = &groups[&(m.view.namespace.clone(), m.view.text.clone())];
+        let newest = group.iter().max().unwrap();
+        assert_eq!(m.view.id, newest.1, "the newest of its group answers");
+        assert_eq!(m.duplicates as usize, group.len() - 1);
+        let json = serde_json::to_value(m).unwrap();
+        if group.len() == 1 {
+            assert!(json.get("duplicates").is_none());
+        } else {
+            assert_eq!(json["duplicates"], group.len() - 1);
+        }
+    }
+    // The cut counts distinct texts.
+    let two = service
+        .recall(&alice, &req(json!({"query": "coffee", "limit": 2})))
+        .unwrap();
+    assert_eq!(two.memories.len(), 2);
+    assert_ne!(
+        (&two.memories[0].view.namespace, &two.memories[0].view.text),
+        (&two.memories[1].view.namespace, &two.memories[1].view.text)
+    );
+    // Without the collapse every version answers.
+    let every = build(false)
+        .recall(&alice, &req(json!({"query": "coffee", "limit": 50})))
+        .unwrap();
+    assert_eq!(every.memories.len(), 50);
+    assert!(every.memories.iter().all(|m| m.duplicates == 0));
+}

@@ -1,7 +1,10 @@
 //! Reciprocal Rank Fusion on fixed rank lists, and the tie-breaks inside rankers and fusion.
 
 use crate::{Doc, candidates, ids};
-use fusion_rank::{PreparedQuery, Rankings, Ranks, Scored, entity_ranking, fuse, fuse_rankings};
+use fusion_rank::{
+    PreparedQuery, Ranker, Rankings, Ranks, Scored, Weights, entity_ranking, fuse, fuse_rankings,
+    fuse_weighted,
+};
 
 fn list(indices: &[usize]) -> Vec<Scored> {
     // Only the order matters to the fusion; the scores are placeholders.
@@ -29,6 +32,7 @@ fn rrf_sums_reciprocal_ranks_and_skips_unlisted_candidates() {
         bm25: list(&[0, 1, 2]),
         semantic: list(&[1, 0]),
         entity: list(&[3]),
+        bm25_coverage: 1.0,
     };
     let fused = fuse_rankings(&cands, &rankings, 10);
     // c0: 1/61 + 1/62 and c1: 1/62 + 1/61 are equal (0.032522); c1 is newer, so first.
@@ -76,6 +80,7 @@ fn one_first_place_loses_to_two_fifth_places() {
         bm25: list(&[2, 3, 2, 3, 1]),
         semantic: list(&[3, 2, 3, 2, 1]),
         entity: list(&[0]),
+        bm25_coverage: 1.0,
     };
     let fused = fuse_rankings(&cands, &rankings, 10);
     let order = ids(&cands, fused.iter().map(|f| f.index));
@@ -106,6 +111,7 @@ fn equal_rrf_scores_break_by_recency_then_id() {
         bm25: list(&[0]),
         semantic: list(&[1]),
         entity: list(&[2]),
+        bm25_coverage: 1.0,
     };
     let fused = fuse_rankings(&cands, &rankings, 10);
     assert_eq!(ids(&cands, fused.iter().map(|f| f.index)), ["z", "a", "b"]);
@@ -175,4 +181,47 @@ fn without_a_query_embedding_the_other_rankers_still_fuse() {
     let fused = fuse(&query, &cands, 10);
     assert_eq!(ids(&cands, fused.iter().map(|f| f.index)), ["m2", "m1"]);
     assert!(fused.iter().all(|f| f.ranks.semantic.is_none()));
+}
+
+/// Weights scale each list, depths cut it, and BM25 by coverage fades with the cube of the
+/// share of the query its best match holds; ranks are reported whatever the weights.
+#[test]
+fn weights_scale_lists_and_depths_cut_them() {
+    let docs = [plain("c0", 5), plain("c1", 7), plain("c2", 0)];
+    let cands = candidates(&docs);
+    let mut rankings = Rankings {
+        bm25: list(&[0, 1]),
+        semantic: list(&[1, 2]),
+        entity: list(&[]),
+        bm25_coverage: 0.5,
+    };
+    // Plain RRF: c1 is in both lists.
+    let plain_fused = fuse_weighted(&cands, &rankings, &Weights::EQUAL, 10);
+    assert_eq!(ids(&cands, plain_fused.iter().map(|f| f.index)), ["c1", "c0", "c2"]);
+    // Semantic alone: its own list, with BM25's ranks still reported.
+    let alone = fuse_weighted(&cands, &rankings, &Weights::only(Ranker::Semantic), 10);
+    assert_eq!(ids(&cands, alone.iter().map(|f| f.index)), ["c1", "c2"]);
+    assert_eq!(alone[0].ranks.bm25, Some(2));
+    // BM25 by coverage: 0.5³ of its weight.
+    let by_coverage = Weights {
+        bm25_by_coverage: true,
+        ..Weights::EQUAL
+    };
+    let fused = fuse_weighted(&cands, &rankings, &by_coverage, 10);
+    let c0 = fused.iter().find(|f| cands[f.index].id == "c0").unwrap();
+    assert!((c0.score - 0.125 / 61.0).abs() < 1e-12, "{}", c0.score);
+    // No coverage: BM25 adds nothing, and a candidate only BM25 lists is not returned.
+    rankings.bm25_coverage = 0.0;
+    let fused = fuse_weighted(&cands, &rankings, &by_coverage, 10);
+    assert_eq!(ids(&cands, fused.iter().map(|f| f.index)), ["c1", "c2"]);
+    // A semantic depth of 1 keeps only its first rank.
+    let shallow = Weights {
+        semantic_depth: Some(1),
+        ..Weights::only(Ranker::Semantic)
+    };
+    let fused = fuse_weighted(&cands, &rankings, &shallow, 10);
+    assert_eq!(ids(&cands, fused.iter().map(|f| f.index)), ["c1"]);
+    assert_eq!(Weights::new(1.0, -1.0, 0.0), None);
+    assert_eq!(Weights::new(0.0, 0.0, 0.0), None);
+    assert_eq!(Weights::new(f64::NAN, 1.0, 0.0), None);
 }
