@@ -119,9 +119,8 @@ pub(crate) struct WeightsConfig {
 impl WeightsConfig {
     /// The library's weights, or an error naming the rule a hand-edited file breaks.
     pub(crate) fn weights(self) -> anyhow::Result<Weights> {
-        Weights::new(self.bm25, self.semantic, self.entity).with_context(|| {
-            "recall weights must be finite, not negative and not all 0".to_owned()
-        })
+        Weights::new(self.bm25, self.semantic, self.entity)
+            .with_context(|| "recall weights must be finite, not negative and not all 0".to_owned())
     }
 }
 
@@ -144,7 +143,9 @@ mod window_text {
         s.collect_str(w)
     }
 
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<CandidateWindow, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<CandidateWindow, D::Error> {
         let text = String::deserialize(d)?;
         text.parse().map_err(|_| {
             serde::de::Error::custom(format!(

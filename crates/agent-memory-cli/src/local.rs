@@ -176,13 +176,7 @@ impl Local {
         backend: BackendKind,
         clock: Arc<dyn Clock>,
     ) -> anyhow::Result<(Local, Settings)> {
-        Self::init_with_embedder(
-            home,
-            backend,
-            clock,
-            Arc::new(HashingEmbedder::new()),
-            None,
-        )
+        Self::init_with_embedder(home, backend, clock, Arc::new(HashingEmbedder::new()), None)
     }
 
     /// [`Local::init`], embedding with `embedder` from the start and recalling over `window`

@@ -300,9 +300,12 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
         Command::List(args) => commands::list(&read_only(&home)?, args, &mut out)?,
         Command::Forget(args) => commands::forget(&Local::open(&home)?, args, &mut out)?,
         Command::Settings(args) => commands::settings(&Local::open(&home)?, args, &mut out)?,
-        Command::Config(args) => {
-            recall_config::run(&home, &args.config, args.embedder.load()?.as_ref(), &mut out)?
-        }
+        Command::Config(args) => recall_config::run(
+            &home,
+            &args.config,
+            args.embedder.load()?.as_ref(),
+            &mut out,
+        )?,
         Command::Purge(args) => commands::purge(&Local::open(&home)?, args, &mut out)?,
         Command::Export => commands::export(&read_only(&home)?, &mut out)?,
         Command::Migrate(args) => migrate::run(&home, &args, &mut out)?,

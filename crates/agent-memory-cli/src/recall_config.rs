@@ -97,11 +97,7 @@ pub(crate) fn run(
         writeln!(out, "{answer}")?;
         return Ok(());
     }
-    writeln!(
-        out,
-        "candidate window: {}",
-        config.recall.candidate_window
-    )?;
+    writeln!(out, "candidate window: {}", config.recall.candidate_window)?;
     writeln!(
         out,
         "weights:          bm25 {}, semantic {}, entity {} ({})",

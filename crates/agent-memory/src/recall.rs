@@ -185,7 +185,9 @@ impl MemoryService {
                 None => rank_scanned(&prepared, &kept, model, &weights, depth),
                 Some(history) => {
                     let kept_rows: Vec<u32> = kept_at.iter().map(|&i| rows[i]).collect();
-                    rank_indexed(&prepared, &kept, &kept_rows, history, model, &weights, depth)
+                    rank_indexed(
+                        &prepared, &kept, &kept_rows, history, model, &weights, depth,
+                    )
                 }
             };
             let complete = fused.len() < depth || depth >= kept.len();

@@ -398,9 +398,17 @@ fn the_home_records_how_recall_ranks_and_config_changes_it() {
     let shown = home.json(&["config"]);
     assert_eq!(shown["candidateWindow"], "all");
     assert_eq!(shown["weights"]["source"], "default");
-    assert_eq!(shown["weights"]["semantic"], 0.3, "the hashing embedder's default");
+    assert_eq!(
+        shown["weights"]["semantic"], 0.3,
+        "the hashing embedder's default"
+    );
     for _ in 0..3 {
-        home.ok(&["remember", "-n", "drinks", "Dana likes running by the river"]);
+        home.ok(&[
+            "remember",
+            "-n",
+            "drinks",
+            "Dana likes running by the river",
+        ]);
     }
     home.ok(&["remember", "-n", "drinks", "coffee at ten"]);
     // Three identical notes answer once.
@@ -414,8 +422,14 @@ fn the_home_records_how_recall_ranks_and_config_changes_it() {
     assert_eq!(dana[0]["duplicates"], 2);
     let text = home.ok(&["recall", "--verbose", "where does Dana go jogging?"]);
     assert!(text.starts_with("query terms: dana go jog\n"), "{text}");
-    assert!(text.contains("window: all; weights: bm25 1, semantic 0.3, entity 1"), "{text}");
-    assert!(text.contains("(also stands for 2 identical earlier notes)"), "{text}");
+    assert!(
+        text.contains("window: all; weights: bm25 1, semantic 0.3, entity 1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(also stands for 2 identical earlier notes)"),
+        "{text}"
+    );
     // The flag wins over the home's window.
     let text = home.ok(&["recall", "--verbose", "--candidate-window", "2", "coffee"]);
     assert!(text.contains("window: 2;"), "{text}");
@@ -438,8 +452,17 @@ fn the_home_records_how_recall_ranks_and_config_changes_it() {
     assert_eq!(kept["candidateWindow"], "300");
     assert_eq!(kept["weights"]["bm25"], 1.0);
     let text = home.ok(&["recall", "--verbose", "coffee"]);
-    assert!(text.contains("window: 300; weights: bm25 1, semantic 1, entity 1"), "{text}");
-    let back = home.json(&["config", "--weights", "default", "--candidate-window", "all"]);
+    assert!(
+        text.contains("window: 300; weights: bm25 1, semantic 1, entity 1"),
+        "{text}"
+    );
+    let back = home.json(&[
+        "config",
+        "--weights",
+        "default",
+        "--candidate-window",
+        "all",
+    ]);
     assert_eq!(back["weights"]["source"], "default");
     assert_eq!(back["candidateWindow"], "all");
 }

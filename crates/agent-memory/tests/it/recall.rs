@@ -282,7 +282,11 @@ fn identical_texts_collapse_to_the_newest_before_the_cut() {
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
         let text = texts[((state >> 33) % texts.len() as u64) as usize];
-        let namespace = if (state >> 40) % 3 == 0 { "b" } else { "a" };
+        let namespace = if (state >> 40).is_multiple_of(3) {
+            "b"
+        } else {
+            "a"
+        };
         let stored = service
             .remember(&alice, &req(json!({"namespace": namespace, "text": text})))
             .unwrap();
@@ -304,7 +308,11 @@ fn identical_texts_collapse_to_the_newest_before_the_cut() {
             .or_default()
             .push((*at, id.clone()));
     }
-    assert_eq!(found.memories.len(), groups.len(), "one answer per distinct text");
+    assert_eq!(
+        found.memories.len(),
+        groups.len(),
+        "one answer per distinct text"
+    );
     for m in &found.memories {
         let group = &groups[&(m.view.namespace.clone(), m.view.text.clone())];
         let newest = group.iter().max().unwrap();

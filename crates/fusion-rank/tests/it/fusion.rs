@@ -197,7 +197,10 @@ fn weights_scale_lists_and_depths_cut_them() {
     };
     // Plain RRF: c1 is in both lists.
     let plain_fused = fuse_weighted(&cands, &rankings, &Weights::EQUAL, 10);
-    assert_eq!(ids(&cands, plain_fused.iter().map(|f| f.index)), ["c1", "c0", "c2"]);
+    assert_eq!(
+        ids(&cands, plain_fused.iter().map(|f| f.index)),
+        ["c1", "c0", "c2"]
+    );
     // Semantic alone: its own list, with BM25's ranks still reported.
     let alone = fuse_weighted(&cands, &rankings, &Weights::only(Ranker::Semantic), 10);
     assert_eq!(ids(&cands, alone.iter().map(|f| f.index)), ["c1", "c2"]);

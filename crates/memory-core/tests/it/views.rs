@@ -137,7 +137,10 @@ fn recalled_memory_adds_score_and_ranks() {
         duplicates: 0,
     };
     let value = serde_json::to_value(&recalled).unwrap();
-    assert!(value.get("duplicates").is_none(), "a unique text says nothing");
+    assert!(
+        value.get("duplicates").is_none(),
+        "a unique text says nothing"
+    );
     let collapsed = RecalledMemory {
         duplicates: 2,
         ..recalled.clone()

@@ -462,7 +462,10 @@ fn every_backend_indexes_the_fixture_history_as_it_writes_it() {
 /// ones analyzer version 1 wrote: every word as the tokenizer gives it, nothing dropped or
 /// stemmed. The format-5 and format-2 fixtures hold them beside [`populate`]'s history.
 pub(crate) const TALK: [(&str, &str); 3] = [
-    ("amem_talk1", "Maya: I was running along the river every morning"),
+    (
+        "amem_talk1",
+        "Maya: I was running along the river every morning",
+    ),
     ("amem_talk2", "The dogs were barking at the runners"),
     ("amem_talk3", "Книги о собаках и бегунах"),
 ];
@@ -485,22 +488,15 @@ pub(crate) fn populate_talk<B: Backend + ?Sized>(b: &B) {
             created_at: at(50_000 + i as i64 * 1_000),
             window_ms: 3_600_000,
         };
-        b.remember(
-            &carol,
-            &cred,
-            None,
-            at(0),
-            Timestamp::MIN,
-            &mut |state| {
-                let mut write = note.accept(state);
-                write.record.text = memory_core::MemoryText::mask(text).0;
-                let tokens = fusion_rank::tokenize(text);
-                write.record.ranking.length = tokens.len() as u32;
-                write.record.ranking.terms = tokens.into_iter().map(|t| (t, 1)).collect();
-                write.record.ranking.terms.sort();
-                Ok(write)
-            },
-        )
+        b.remember(&carol, &cred, None, at(0), Timestamp::MIN, &mut |state| {
+            let mut write = note.accept(state);
+            write.record.text = memory_core::MemoryText::mask(text).0;
+            let tokens = fusion_rank::tokenize(text);
+            write.record.ranking.length = tokens.len() as u32;
+            write.record.ranking.terms = tokens.into_iter().map(|t| (t, 1)).collect();
+            write.record.ranking.terms.sort();
+            Ok(write)
+        })
         .unwrap();
     }
 }
@@ -516,11 +512,18 @@ fn reanalyzed_as_expected(b: &dyn store_trait::Storage, format: u32) {
 /// [`TALK`]'s versions and postings as the current analyzer gives them.
 fn talk_reanalyzed(b: &dyn store_trait::Storage) {
     let carol = talk_owner();
-    let versions = b.versions(&carol, Timestamp::MIN, None, usize::MAX).unwrap();
+    let versions = b
+        .versions(&carol, Timestamp::MIN, None, usize::MAX)
+        .unwrap();
     assert_eq!(versions.len(), TALK.len());
     for m in &versions {
         let (terms, length) = fusion_rank::TermStats::from_text(m.text.as_str()).into_counts();
-        assert_eq!((&m.ranking.terms, m.ranking.length), (&terms, length), "{}", m.id);
+        assert_eq!(
+            (&m.ranking.terms, m.ranking.length),
+            (&terms, length),
+            "{}",
+            m.id
+        );
     }
     let probe: Vec<String> = ["run", "dog", "running", "dogs", "the", "книг"]
         .map(str::to_owned)
@@ -543,7 +546,11 @@ fn a_format_5_redb_file_is_analyzed_again_on_a_read_write_open() {
     let err = RedbBackend::open_read_only(&path).expect_err("format 5 is not read read-only");
     assert!(err.to_string().contains("format version 5"), "{err}");
     assert!(err.to_string().contains("open it read-write once"), "{err}");
-    assert_eq!(std::fs::read(&path).unwrap(), before, "the read-only open wrote");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the read-only open wrote"
+    );
     reanalyzed_as_expected(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 6);
     let read_only = RedbBackend::open_read_only(&path).unwrap();
     index_matches_versions(&read_only);
@@ -565,7 +572,10 @@ fn a_format_2_sqlite_file_is_analyzed_again_on_a_read_write_open() {
     let err = SqliteBackend::open_read_only(&path).expect_err("format 2 is not read read-only");
     assert!(err.to_string().contains("format version 2"), "{err}");
     assert!(err.to_string().contains("open it read-write once"), "{err}");
-    reanalyzed_as_expected(&SqliteBackend::open(&path, Durability::Immediate).unwrap(), 3);
+    reanalyzed_as_expected(
+        &SqliteBackend::open(&path, Durability::Immediate).unwrap(),
+        3,
+    );
     let read_only = SqliteBackend::open_read_only(&path).unwrap();
     index_matches_versions(&read_only);
     talk_reanalyzed(&read_only);
