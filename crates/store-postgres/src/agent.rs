@@ -213,10 +213,13 @@ fn corrupt(what: &str) -> Error {
     Error::Backend(format!("inconsistent recall index: {what}"))
 }
 
-/// Schema version 2's backfill: the recall index of every version already stored, read in
-/// batches through a portal of the migration's transaction and decoded with the codec (the
-/// index tables are new, so empty).
-pub(crate) fn build_index(tx: &mut Transaction<'_>) -> Result<(), Error> {
+/// Calls `f` with every stored version, a batch at a time, read through a portal of the
+/// migration's transaction and decoded with the codec. The portal reads the snapshot it was
+/// opened in, so what `f` writes never feeds back into it.
+fn each_batch(
+    tx: &mut Transaction<'_>,
+    mut f: impl FnMut(&mut Transaction<'_>, Vec<AgentMemory>) -> Result<(), Error>,
+) -> Result<(), Error> {
     const BATCH: i32 = 1_000;
     let portal = tx
         .bind(&format!("SELECT {COLUMNS} FROM agent_memory_versions"), &[])
@@ -226,27 +229,23 @@ pub(crate) fn build_index(tx: &mut Transaction<'_>) -> Result<(), Error> {
         if rows.is_empty() {
             return Ok(());
         }
-        insert_index(tx, &decode_all(&rows)?)?;
+        f(tx, decode_all(&rows)?)?;
     }
+}
+
+/// Schema version 2's backfill: the recall index of every version already stored (the index
+/// tables are new, so empty).
+pub(crate) fn build_index(tx: &mut Transaction<'_>) -> Result<(), Error> {
+    each_batch(tx, |tx, batch| insert_index(tx, &batch))
 }
 
 /// Schema version 3's step (analyzer version 2): every version's term counts computed again
 /// from its masked text (`store_trait::reanalyzed`), its record rewritten where they changed,
-/// and its postings written (the migration's SQL deleted them all), in batches read through a
-/// portal of the migration's transaction. The portal reads the snapshot it was opened in, so
-/// the rewrites never feed back into it.
+/// and its postings written (the migration's SQL deleted them all).
 pub(crate) fn reanalyze(tx: &mut Transaction<'_>) -> Result<(), Error> {
-    const BATCH: i32 = 1_000;
-    let portal = tx
-        .bind(&format!("SELECT {COLUMNS} FROM agent_memory_versions"), &[])
-        .map_err(db)?;
-    loop {
-        let rows = tx.query_portal(&portal, BATCH).map_err(db)?;
-        if rows.is_empty() {
-            return Ok(());
-        }
-        let mut batch = Vec::with_capacity(rows.len());
-        for stored in decode_all(&rows)? {
+    each_batch(tx, |tx, stored| {
+        let mut batch = Vec::with_capacity(stored.len());
+        for stored in stored {
             let memory = store_trait::reanalyzed(&stored);
             if memory.ranking != stored.ranking {
                 let record = store_trait::codec::encode(&memory)
@@ -265,8 +264,8 @@ pub(crate) fn reanalyze(tx: &mut Transaction<'_>) -> Result<(), Error> {
             }
             batch.push(memory);
         }
-        insert_postings(tx, &batch)?;
-    }
+        insert_postings(tx, &batch)
+    })
 }
 
 /// Newest first, as the trait answers removals.

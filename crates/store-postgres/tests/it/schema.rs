@@ -10,7 +10,7 @@ use crate::support::Schema;
 fn migrations_are_recorded_and_reopening_keeps_data() {
     let schema = Schema::fresh();
     let backend = schema.backend(2);
-    assert_eq!(backend.schema_version().unwrap(), 2);
+    assert_eq!(backend.schema_version().unwrap(), 3);
     let ws = memory_core::WorkspaceId::new("ws1").unwrap();
     let settings = memory_core::Settings {
         agent_memories_enabled: true,
@@ -20,7 +20,7 @@ fn migrations_are_recorded_and_reopening_keeps_data() {
     drop(backend);
     let again = schema.backend(2);
     assert_eq!(again.settings(&ws).unwrap(), Some(settings));
-    assert_eq!(again.schema_version().unwrap(), 2);
+    assert_eq!(again.schema_version().unwrap(), 3);
 }
 
 #[test]
