@@ -79,6 +79,7 @@ mod embed;
 mod hash;
 mod pool;
 mod rank;
+mod terms;
 mod tokenize;
 
 pub use analyze::{ANALYZER_VERSION, Analyzer, Language, analyze};
@@ -89,7 +90,8 @@ pub use rank::{
     Weights, bm25_postings, bm25_postings_with_coverage, bm25_ranking, bm25_with_coverage,
     entity_ranking, fuse, fuse_rankings, fuse_weighted, semantic_ranking,
 };
-pub use tokenize::{PLACEHOLDERS, TermStats, Terms, tokenize};
+pub use terms::{TermStats, Terms};
+pub use tokenize::{PLACEHOLDERS, tokenize};
 
 use std::time::Duration;
 

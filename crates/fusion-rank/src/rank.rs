@@ -1,7 +1,7 @@
 //! The three rankers (BM25, embedding cosine, entity overlap) and their Reciprocal Rank Fusion.
 
 use crate::analyze::analyze;
-use crate::tokenize::{Probe, Terms};
+use crate::terms::{Probe, Terms};
 use std::cmp::Ordering;
 
 /// BM25 term-frequency saturation.

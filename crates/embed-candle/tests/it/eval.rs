@@ -25,12 +25,12 @@
 //! `all` the fused list's recall@10 is not below either ranker's alone.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use agent_memory::{
-    CandidateWindow, Embedder, HashingEmbedder, InMemoryPassageSource, ManualClock, MemberCaller,
-    MemberId, MemoryService, Ranker, RecallRequest, RememberRequest, Role, SettingsPatch,
-    Timestamp, Weights, WorkspaceId,
+    CandidateWindow, EmbedError, Embedder, HashingEmbedder, InMemoryPassageSource, ManualClock,
+    MemberCaller, MemberId, MemoryService, Ranker, RecallRequest, RememberRequest, Role,
+    SettingsPatch, Timestamp, Weights, WorkspaceId,
 };
 use serde::Deserialize;
 use store_trait::InMemoryBackend;
@@ -58,6 +58,32 @@ struct Note {
 struct Question {
     query: String,
     evidence: Vec<String>,
+}
+
+/// `inner` with every vector kept by text: each set asks its questions under eight rankings,
+/// and the model would embed each question eight times.
+struct Cached {
+    inner: Arc<dyn Embedder>,
+    seen: Mutex<HashMap<String, Vec<f32>>>,
+}
+
+impl Embedder for Cached {
+    fn model_id(&self) -> &str {
+        self.inner.model_id()
+    }
+
+    fn embed(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
+        if let Some(v) = self.seen.lock().unwrap().get(text) {
+            return Ok(v.clone());
+        }
+        let v = self.inner.embed(text)?;
+        self.seen.lock().unwrap().insert(text.to_owned(), v.clone());
+        Ok(v)
+    }
+
+    fn understands_meaning(&self) -> bool {
+        self.inner.understands_meaning()
+    }
 }
 
 /// Recall@1, @5, @10 and MRR@10, averaged over the questions.
@@ -159,6 +185,10 @@ pub(crate) fn evaluate(
     embedder: Arc<dyn Embedder>,
 ) -> HashMap<&'static str, Scores> {
     let set: Set = serde_json::from_str(json).unwrap();
+    let embedder: Arc<dyn Embedder> = Arc::new(Cached {
+        inner: embedder,
+        seen: Mutex::new(HashMap::new()),
+    });
     let (backend, clock, ids) = remember_all(&set, embedder.clone());
     println!(
         "\n{name} ({} notes, {} questions), {embedder_name}:",
