@@ -487,16 +487,6 @@ impl Ranks {
             })
             .sum()
     }
-
-    /// Whether a ranker with a positive weight lists the candidate within its depth.
-    fn is_listed(&self, weights: [f64; 3], depths: [Option<u32>; 3]) -> bool {
-        [self.bm25, self.semantic, self.entity]
-            .into_iter()
-            .zip(weights.into_iter().zip(depths))
-            .any(|(rank, (weight, depth))| {
-                weight > 0.0 && rank.is_some_and(|r| depth.is_none_or(|d| r <= d))
-            })
-    }
 }
 
 /// How much each ranker's list counts in the fusion: a candidate scores
@@ -687,16 +677,30 @@ pub fn fuse_weighted(
         }
     }
     let (w, depths) = weights.for_query(rankings);
-    let mut fused: Vec<Fused> = ranks
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| r.is_listed(w, depths))
-        .map(|(index, r)| Fused {
-            index,
-            score: r.weighted_score(w, depths),
-            ranks: *r,
-        })
-        .collect();
+    let depth = depths.map(|d| d.unwrap_or(u32::MAX));
+    // One pass: the score and whether a counted list names the candidate, summed in the order
+    // bm25, semantic, entity (as `Ranks::weighted_score`).
+    let mut fused: Vec<Fused> = Vec::with_capacity(ranks.len());
+    for (index, r) in ranks.iter().enumerate() {
+        let mut score = 0.0;
+        let mut listed = false;
+        for (k, rank) in [r.bm25, r.semantic, r.entity].into_iter().enumerate() {
+            if let Some(rank) = rank
+                && rank <= depth[k]
+                && w[k] > 0.0
+            {
+                score += w[k] / (RRF_K + f64::from(rank));
+                listed = true;
+            }
+        }
+        if listed {
+            fused.push(Fused {
+                index,
+                score,
+                ranks: *r,
+            });
+        }
+    }
     let order = |a: &Fused, b: &Fused| by_score(candidates, (a.score, a.index), (b.score, b.index));
     if limit == 0 {
         return Vec::new();
