@@ -180,15 +180,18 @@ impl MemoryService {
         } else {
             request.limit
         };
+        // The history rows of the kept candidates (history path only).
+        let kept_rows: Vec<u32> = if history.is_some() {
+            kept_at.iter().map(|&i| rows[i]).collect()
+        } else {
+            Vec::new()
+        };
         let memories = loop {
             let fused = match &history {
                 None => rank_scanned(&prepared, &kept, model, &weights, depth),
-                Some(history) => {
-                    let kept_rows: Vec<u32> = kept_at.iter().map(|&i| rows[i]).collect();
-                    rank_indexed(
-                        &prepared, &kept, &kept_rows, history, model, &weights, depth,
-                    )
-                }
+                Some(history) => rank_indexed(
+                    &prepared, &kept, &kept_rows, history, model, &weights, depth,
+                ),
             };
             let complete = fused.len() < depth || depth >= kept.len();
             if !self.collapse_duplicates {

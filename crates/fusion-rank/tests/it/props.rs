@@ -152,9 +152,74 @@ proptest! {
             .iter()
             .map(|c| Candidate { terms: fusion_rank::Terms::length_only(c.terms.length()), ..*c })
             .collect();
-        prop_assert_eq!(
-            fusion_rank::bm25_postings(&postings, &lengths_only),
-            fusion_rank::bm25_ranking(&prepared.terms, &cands)
-        );
+        let (from_postings, postings_coverage) =
+            fusion_rank::bm25_postings_with_coverage(&postings, &lengths_only);
+        let (from_counts, counts_coverage) =
+            fusion_rank::bm25_with_coverage(&prepared.terms, &cands);
+        prop_assert_eq!(&from_postings, &from_counts);
+        // The fusion weighs BM25 by its coverage: both recall paths must give the same one.
+        prop_assert_eq!(postings_coverage.to_bits(), counts_coverage.to_bits());
+        prop_assert!((0.0..=1.0).contains(&counts_coverage));
+        prop_assert_eq!(counts_coverage == 0.0, from_counts.is_empty() || prepared.terms.is_empty());
+    }
+}
+
+/// Words of every script the analyzer tells apart, with stop words, inflections, apostrophes
+/// (straight and typographic), digits, placeholders and CJK.
+const MIXED: &[&str] = &[
+    "The",
+    "running",
+    "runs",
+    "Dana's",
+    "don’t",
+    "don't",
+    "WHERE",
+    "jogging",
+    "v1.2",
+    "2024s",
+    "книги",
+    "и",
+    "собаках",
+    "και",
+    "βιβλία",
+    "في",
+    "الكتب",
+    "של",
+    "ספרים",
+    "மற்றும்",
+    "புத்தகம்",
+    "東京タワー",
+    "한국어",
+    "[PHONE]",
+    "Ｒｕｎｎｉｎｇ",
+    "İstanbul",
+    "naïve",
+    "x",
+];
+
+fn mixed_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(MIXED), 0..16).prop_map(|w| w.join(" "))
+}
+
+proptest! {
+    /// One analysis at write and at query time: a query made of a stored text's own words finds
+    /// every one of its terms in that text's stored counts, and the counts' length is the number
+    /// of analyzed terms. (A query analyzed otherwise than the stored text, as the tokenizer
+    /// alone would, misses `the`, `running` and the rest.)
+    #[test]
+    fn a_text_asked_for_with_its_own_words_matches_every_query_term(
+        stored in mixed_text(),
+        extra in mixed_text(),
+    ) {
+        let stats = fusion_rank::TermStats::from_text(&stored);
+        prop_assert_eq!(stats.length() as usize, fusion_rank::analyze(&stored).len());
+        for term in PreparedQuery::new(&stored).terms {
+            prop_assert!(stats.frequency(&term) > 0, "{term:?} of {stored:?}");
+        }
+        // Analysis never depends on the neighbouring words.
+        let joined = fusion_rank::analyze(&format!("{stored} {extra}"));
+        let mut apart = fusion_rank::analyze(&stored);
+        apart.extend(fusion_rank::analyze(&extra));
+        prop_assert_eq!(joined, apart);
     }
 }
