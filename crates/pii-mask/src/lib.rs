@@ -1,7 +1,8 @@
-//! Deterministic masking of personal data in text.
+//! Deterministic masking of personal data and credentials in text.
 //!
-//! [`mask`] replaces emails, IBANs, payment cards, Israeli IDs, bank accounts, phone numbers and
-//! long digit runs with placeholders such as `[PHONE]`, and reports where they were.
+//! [`mask`] replaces credentials, emails, IBANs, payment cards, Israeli IDs, US Social Security
+//! numbers, bank accounts, phone numbers, IP addresses and long digit runs with placeholders
+//! such as `[PHONE]` or `[SECRET]`, and reports where they were.
 //! [`contains_personal_data`] answers yes or no for identifiers (namespaces, keys), and
 //! [`only_placeholders`] tells whether anything but placeholders is left of a masked text.
 //!
@@ -25,7 +26,7 @@
 //! forms folded, invisible characters dropped), so look-alike and zero-width evasions are caught;
 //! the output replaces spans in the original text and leaves every other byte as it was. Masking
 //! is idempotent, deterministic and linear in the input length; text without digits, `@`, an at
-//! word or an invisible character is returned after a single byte scan.
+//! word, an invisible character or a credential word is returned after one scan.
 //!
 //! # Numbers are denied by default
 //!
@@ -43,13 +44,35 @@
 //! assert_eq!(mask("ref 12 34 56 78 90").text, "ref [NUMBER]");
 //! assert_eq!(mask("ID 1 2 3 4 5 6 7 8 2").text, "ID [IL_ID]");
 //! assert_eq!(mask("Order #482910375 shipped").text, "Order #482910375 shipped");
-//! assert_eq!(mask("2024-03-15 12:30, 192.168.1.20, v10.4.12").spans.len(), 0);
+//! assert_eq!(mask("2024-03-15 12:30, 127.0.0.1, v10.4.12").spans.len(), 0);
+//! assert_eq!(mask("from 203.0.113.7").text, "from [IP]");
+//! ```
+//!
+//! # Credentials
+//!
+//! Provider keys and tokens are recognised by their published shapes (and their checksum where
+//! the format has one), and so are JWTs, PEM private-key blocks, the password of a URL,
+//! `Authorization` values and whatever is assigned to a credential word, in code, configuration
+//! and sentences. Placeholders and references are not secrets.
+//!
+//! ```
+//! use pii_mask::mask;
+//!
+//! assert_eq!(mask("key AKIAIOSFODNN7EXAMPLE").text, "key [SECRET]");
+//! assert_eq!(mask("DB_PASSWORD=hunter2").text, "DB_PASSWORD=[SECRET]");
+//! assert_eq!(mask("My password is Tr0ub4dor&3").text, "My password is [SECRET]");
+//! assert_eq!(
+//!     mask("postgres://admin:hunter2@db/prod").text,
+//!     "postgres://admin:[SECRET]@db/prod"
+//! );
+//! assert_eq!(mask("export GITHUB_TOKEN=${GITHUB_TOKEN}").spans.len(), 0);
 //! ```
 //!
 //! # No partial mask
 //!
-//! A rule that fires on part of a digit group or an email address masks all of it: there is no
-//! output in which some digits of a value are replaced and others are not.
+//! A rule that fires on part of a digit group, an email address or a token that mixes letters
+//! and digits masks all of it: there is no output in which some digits of a value are replaced
+//! and others are not, and no `[NUMBER]` in the middle of an API key.
 //!
 //! ```
 //! use pii_mask::mask;
@@ -78,13 +101,16 @@ mod view;
 use std::collections::BTreeMap;
 
 /// Version of the detection rule set; bumped on any change to what is detected.
-pub const RULESET_VERSION: u32 = 2;
+pub const RULESET_VERSION: u32 = 3;
 
 /// A category of personal data, in merge priority order (highest first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Category {
+    /// A credential: a provider key or token by its published shape, a JWT, a PEM private key,
+    /// a URL's password, an `Authorization` value, or a value assigned to a credential word.
+    Secret,
     /// An email address, plain or obfuscated.
     Email,
     /// An IBAN validated by mod-97 and country length.
@@ -93,35 +119,46 @@ pub enum Category {
     Card,
     /// An Israeli ID (Teudat Zehut) with a valid check digit.
     IlId,
+    /// A US Social Security number (`ddd-dd-dddd`, or nine digits after an SSN word).
+    UsSsn,
     /// A bank account in a structured form or after an account word.
     BankAccount,
     /// A phone number.
     Phone,
+    /// An IPv4 or IPv6 address (not loopback or unspecified).
+    Ip,
     /// Any other digit group of ten or more digits.
     Number,
 }
 
 impl Category {
     /// Every category, highest merge priority first.
-    pub const ALL: [Category; 7] = [
+    pub const ALL: [Category; 10] = [
+        Category::Secret,
         Category::Email,
         Category::Iban,
         Category::Card,
         Category::IlId,
+        Category::UsSsn,
         Category::BankAccount,
         Category::Phone,
+        Category::Ip,
         Category::Number,
     ];
 
-    /// The wire name: `email`, `iban`, `card`, `il_id`, `bank_account`, `phone`, `number`.
+    /// The wire name: `secret`, `email`, `iban`, `card`, `il_id`, `us_ssn`, `bank_account`,
+    /// `phone`, `ip`, `number`.
     pub fn as_str(self) -> &'static str {
         match self {
+            Category::Secret => "secret",
             Category::Email => "email",
             Category::Iban => "iban",
             Category::Card => "card",
             Category::IlId => "il_id",
+            Category::UsSsn => "us_ssn",
             Category::BankAccount => "bank_account",
             Category::Phone => "phone",
+            Category::Ip => "ip",
             Category::Number => "number",
         }
     }
@@ -129,12 +166,15 @@ impl Category {
     /// The placeholder that replaces a detected value, such as `[EMAIL]`.
     pub fn placeholder(self) -> &'static str {
         match self {
+            Category::Secret => "[SECRET]",
             Category::Email => "[EMAIL]",
             Category::Iban => "[IBAN]",
             Category::Card => "[CARD]",
             Category::IlId => "[IL_ID]",
+            Category::UsSsn => "[SSN]",
             Category::BankAccount => "[BANK_ACCOUNT]",
             Category::Phone => "[PHONE]",
+            Category::Ip => "[IP]",
             Category::Number => "[NUMBER]",
         }
     }

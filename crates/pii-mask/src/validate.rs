@@ -1,5 +1,6 @@
-//! Check-digit validators: Luhn (cards), ISO 7064 mod 97-10 with ISO 13616 lengths (IBAN), and
-//! the Israeli ID (Teudat Zehut) check digit.
+//! Check-digit validators: Luhn (cards), ISO 7064 mod 97-10 with ISO 13616 lengths (IBAN), the
+//! Israeli ID (Teudat Zehut) check digit, US Social Security number ranges, and the checksums
+//! some credential formats carry (CRC-32 in base62, bech32).
 
 /// Luhn check over ASCII digits. Non-digits make the number invalid.
 pub(crate) fn luhn_valid(digits: &[u8]) -> bool {
@@ -112,10 +113,214 @@ pub(crate) fn iban_valid(compact: &[u8]) -> bool {
     rem == 1
 }
 
+/// A US Social Security number's nine digits: area not 000, 666 or 900–999, group not 00,
+/// serial not 0000.
+pub(crate) fn ssn_valid(digits: &[u8]) -> bool {
+    if digits.len() != 9 || !digits.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let area = &digits[..3];
+    area != b"000"
+        && area != b"666"
+        && area[0] != b'9'
+        && &digits[3..5] != b"00"
+        && &digits[5..] != b"0000"
+}
+
+/// The CRC-32 (IEEE 802.3, reflected, as zlib computes it) of `data`.
+pub(crate) fn crc32(data: &[u8]) -> u32 {
+    const TABLE: [u32; 256] = {
+        let mut table = [0u32; 256];
+        let mut n = 0;
+        while n < 256 {
+            let mut c = n as u32;
+            let mut k = 0;
+            while k < 8 {
+                c = if c & 1 == 1 {
+                    0xEDB8_8320 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
+                k += 1;
+            }
+            table[n] = c;
+            n += 1;
+        }
+        table
+    };
+    let mut crc = !0u32;
+    for &b in data {
+        crc = TABLE[usize::from((crc as u8) ^ b)] ^ (crc >> 8);
+    }
+    !crc
+}
+
+/// Reads `text` as a base62 number with the digits `0-9A-Za-z`, if it fits in a `u64`.
+pub(crate) fn base62_value(text: &[u8]) -> Option<u64> {
+    text.iter().try_fold(0u64, |acc, &c| {
+        let d = match c {
+            b'0'..=b'9' => c - b'0',
+            b'A'..=b'Z' => c - b'A' + 10,
+            b'a'..=b'z' => c - b'a' + 36,
+            _ => return None,
+        };
+        acc.checked_mul(62)?.checked_add(u64::from(d))
+    })
+}
+
+/// The checksum of the token format that GitHub and npm publish: thirty base62 characters of
+/// entropy followed by the CRC-32 of those characters written as six base62 digits.
+pub(crate) fn crc32_base62_valid(body: &[u8]) -> bool {
+    if body.len() != 36 {
+        return false;
+    }
+    let (entropy, check) = body.split_at(30);
+    base62_value(check) == Some(u64::from(crc32(entropy)))
+}
+
+/// A bech32 string (`hrp` `1` data, one case) with a valid checksum (BIP 173).
+pub(crate) fn bech32_valid(text: &[u8]) -> bool {
+    const CHARSET: &[u8; 32] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+    const GEN: [u32; 5] = [
+        0x3b6a_57b2,
+        0x2650_8e6d,
+        0x1ea1_19fa,
+        0x3d42_33dd,
+        0x2a14_62b3,
+    ];
+    let Some(sep) = text.iter().rposition(|&b| b == b'1') else {
+        return false;
+    };
+    if sep == 0 || text.len() - sep < 7 || !text.iter().all(u8::is_ascii_graphic) {
+        return false;
+    }
+    let lower: Vec<u8> = text.iter().map(u8::to_ascii_lowercase).collect();
+    let polymod = |chk: u32, v: u32| {
+        let top = chk >> 25;
+        let mut chk = ((chk & 0x01ff_ffff) << 5) ^ v;
+        for (i, g) in GEN.iter().enumerate() {
+            if (top >> i) & 1 == 1 {
+                chk ^= g;
+            }
+        }
+        chk
+    };
+    let mut chk = 1u32;
+    for &c in &lower[..sep] {
+        chk = polymod(chk, u32::from(c >> 5));
+    }
+    chk = polymod(chk, 0);
+    for &c in &lower[..sep] {
+        chk = polymod(chk, u32::from(c & 31));
+    }
+    for &c in &lower[sep + 1..] {
+        let Some(v) = CHARSET.iter().position(|&x| x == c) else {
+            return false;
+        };
+        chk = polymod(chk, v as u32);
+    }
+    chk == 1
+}
+
+/// Decodes the leading base64 or base64url characters of `text` (stopping at the first other
+/// byte) into at most `limit` bytes.
+pub(crate) fn base64_prefix(text: &[u8], limit: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(limit.min(text.len()));
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for &c in text {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => break,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+            if out.len() >= limit {
+                break;
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn ssn_ranges() {
+        assert!(ssn_valid(b"123456789"));
+        assert!(ssn_valid(b"078051120"));
+        for bad in [
+            &b"000456789"[..],
+            b"666456789",
+            b"900456789",
+            b"123006789",
+            b"123450000",
+        ] {
+            assert!(!ssn_valid(bad));
+        }
+    }
+
+    #[test]
+    fn crc32_and_base62_known_values() {
+        // The CRC-32 check value of the standard test string.
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+        assert_eq!(base62_value(b"10"), Some(62));
+        assert_eq!(base62_value(b"z"), Some(61));
+        assert_eq!(base62_value(b"a-"), None);
+    }
+
+    #[test]
+    fn token_checksums() {
+        // Thirty characters of entropy and their CRC-32 in six base62 digits.
+        let entropy = b"abcdefghijABCDEFGHIJ0123456789";
+        let mut check = u64::from(crc32(entropy));
+        let mut digits = [b'0'; 6];
+        for d in digits.iter_mut().rev() {
+            let v = (check % 62) as u8;
+            *d = match v {
+                0..=9 => b'0' + v,
+                10..=35 => b'A' + v - 10,
+                _ => b'a' + v - 36,
+            };
+            check /= 62;
+        }
+        let mut body = entropy.to_vec();
+        body.extend_from_slice(&digits);
+        assert!(crc32_base62_valid(&body));
+        body[0] = b'b';
+        assert!(!crc32_base62_valid(&body));
+    }
+
+    #[test]
+    fn bech32_checksums() {
+        // Test vectors of BIP 173.
+        assert!(bech32_valid(b"A12UEL5L"));
+        assert!(bech32_valid(
+            b"abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxw"
+        ));
+        assert!(!bech32_valid(
+            b"abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxx"
+        ));
+    }
+
+    #[test]
+    fn base64_prefixes() {
+        assert_eq!(
+            base64_prefix(b"eyJhbGciOiJIUzI1NiJ9", 64),
+            br#"{"alg":"HS256"}"#
+        );
+        assert_eq!(base64_prefix(b"eyJhbG.rest", 64), br#"{"al"#);
+    }
 
     #[test]
     fn luhn_known_numbers() {

@@ -147,19 +147,56 @@ pub(crate) struct View<'a> {
     /// multi-byte character or a dropped one), sorted; between anchors, offsets advance
     /// together. Text that folds to itself has none and borrows the original.
     anchors: Vec<(usize, usize)>,
+    /// View offsets of spaces and dashes that were not ASCII in the original, sorted.
+    exotic: Vec<usize>,
+}
+
+/// The length of an encoded at sign at `i` (`%40`, `&#64;`, `&#x40;`, `&commat;`), if any.
+fn encoded_at(b: &[u8], i: usize) -> Option<usize> {
+    let rest = &b[i..];
+    if rest.starts_with(b"%40") {
+        return Some(3);
+    }
+    if rest.len() >= 8 && rest[..8].eq_ignore_ascii_case(b"&commat;") {
+        return Some(8);
+    }
+    if !rest.starts_with(b"&#") {
+        return None;
+    }
+    let hex = matches!(rest.get(2), Some(b'x' | b'X'));
+    let from = if hex { 3 } else { 2 };
+    let len = rest[from..]
+        .iter()
+        .take(8)
+        .take_while(|b| {
+            if hex {
+                b.is_ascii_hexdigit()
+            } else {
+                b.is_ascii_digit()
+            }
+        })
+        .count();
+    if len == 0 || rest.get(from + len) != Some(&b';') {
+        return None;
+    }
+    let digits = std::str::from_utf8(&rest[from..from + len]).ok()?;
+    let value = u32::from_str_radix(digits, if hex { 16 } else { 10 }).ok()?;
+    (value == 0x40).then_some(from + len + 1)
 }
 
 impl<'a> View<'a> {
     /// Builds the view of `original`.
     pub(crate) fn new(original: &'a str) -> Self {
         let bytes = original.as_bytes();
-        if original.is_ascii() && !bytes.contains(&b'\t') {
+        if original.is_ascii() && !bytes.iter().any(|&b| matches!(b, b'\t' | b'&' | b'%')) {
             return View {
                 original,
                 folded: Cow::Borrowed(original),
                 anchors: Vec::new(),
+                exotic: Vec::new(),
             };
         }
+        let mut exotic = Vec::new();
         let mut out = String::new();
         let mut copied = 0;
         let mut anchors: Vec<(usize, usize)> = Vec::new();
@@ -189,6 +226,14 @@ impl<'a> View<'a> {
             if b < 0x80 {
                 if b == b'\t' {
                     replace(&mut out, &mut copied, i, 1, Some(b' '));
+                } else if (b == b'&' || b == b'%')
+                    && let Some(len) = encoded_at(bytes, i)
+                {
+                    // An at sign written as an HTML entity or URL-encoded reads as `@`.
+                    replace(&mut out, &mut copied, i, len, Some(b'@'));
+                    after_digit = false;
+                    i += len;
+                    continue;
                 }
                 after_digit = b.is_ascii_digit();
                 i += 1;
@@ -200,6 +245,9 @@ impl<'a> View<'a> {
                 Fold::Keep => after_digit = false,
                 Fold::Ascii(a) => {
                     replace(&mut out, &mut copied, i, len, Some(a));
+                    if a == b' ' || a == b'-' {
+                        exotic.push(out.len() - 1);
+                    }
                     after_digit = a.is_ascii_digit();
                 }
                 // A dropped character leaves `after_digit` alone: a mark after an invisible
@@ -213,6 +261,7 @@ impl<'a> View<'a> {
                 original,
                 folded: Cow::Borrowed(original),
                 anchors,
+                exotic,
             };
         }
         out.push_str(&original[copied..]);
@@ -220,7 +269,13 @@ impl<'a> View<'a> {
             original,
             folded: Cow::Owned(out),
             anchors,
+            exotic,
         }
+    }
+
+    /// View offsets of the spaces and dashes that were not ASCII in the original, sorted.
+    pub(crate) fn exotic(&self) -> &[usize] {
+        &self.exotic
     }
 
     /// The folded text.
@@ -273,6 +328,25 @@ mod tests {
         assert_eq!(view("1\u{00A0}2\u{3000}3\t4"), "1 2 3 4");
         assert_eq!(view("1\u{2013}2\u{2212}3\u{05BE}4"), "1-2-3-4");
         assert_eq!(view("שלום 5"), "שלום 5");
+    }
+
+    #[test]
+    fn encoded_at_signs_read_as_at() {
+        assert_eq!(view("dana&#64;example.com"), "dana@example.com");
+        assert_eq!(
+            view("dana&#x40;x.io &#064; %40 &commat;"),
+            "dana@x.io @ @ @"
+        );
+        assert_eq!(view("100% &amp; 50%4 &#65;"), "100% &amp; 50%4 &#65;");
+        let v = View::new("a%40b.io");
+        assert_eq!(v.original_range(0, 6), (0, 8));
+    }
+
+    #[test]
+    fn remembers_which_separators_were_not_ascii() {
+        let v = View::new("1\u{00A0}2 3\u{2013}4-5");
+        assert_eq!(v.as_str(), "1 2 3-4-5");
+        assert_eq!(v.exotic(), &[1, 5]);
     }
 
     #[test]

@@ -86,6 +86,27 @@ pub(crate) const CARD_WORDS: Words = words(&[
     w("卡"),
 ]);
 
+/// Words that introduce a US Social Security number.
+pub(crate) const SSN_WORDS: Words = words(&[
+    whole("ssn"),
+    w("social security"),
+    w("soc sec"),
+    whole("ss#"),
+    whole("ss no"),
+    w("ssn#"),
+]);
+
+/// Words that make a dotted quad a version rather than an address.
+pub(crate) const VERSION_WORDS: Words = words(&[
+    w("version"),
+    whole("ver"),
+    w("release"),
+    w("build"),
+    w("firmware"),
+    w("upgraded to"),
+    w("updated to"),
+]);
+
 /// Longest word above, in characters: the search looks this far past the window so that a
 /// word ending inside the window is seen whole.
 const LONGEST_WORD_CHARS: usize = 16;

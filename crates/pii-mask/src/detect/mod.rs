@@ -3,8 +3,10 @@
 
 mod email;
 mod iban;
+mod ip;
 mod keywords;
 mod numeric;
+mod secret;
 
 use crate::Category;
 use crate::view::{View, needs_scan};
@@ -53,7 +55,7 @@ impl Sink {
 
 /// Appends every candidate in `text` to `out`, in original byte offsets, unmerged.
 pub(crate) fn detect(text: &str, out: &mut Vec<Found>) {
-    if !needs_scan(text) {
+    if !needs_scan(text) && !secret::may_hold(text) {
         return;
     }
     let view = View::new(text);
@@ -64,14 +66,18 @@ pub(crate) fn detect(text: &str, out: &mut Vec<Found>) {
     while i < v.len() {
         let b = v[i];
         if b.is_ascii_digit() {
-            i = numeric::scan_group(s, i, &mut sink);
+            i = numeric::scan_group(s, i, view.exotic(), &mut sink);
             continue;
         }
-        if email::STARTS[usize::from(b)] || ((b | 0x20) == b'a' && email::bare_at(v, i)) {
+        if (email::STARTS[usize::from(b)] || ((b | 0x20) == b'a' && email::bare_at(v, i)))
+            && !(b == b'@' && secret::ends_userinfo(v, i))
+        {
             email::at_token(s, i, &mut sink);
         }
         i += 1;
     }
+    secret::scan(s, &mut sink);
+    ip::scan_v6(v, &mut sink);
     sink.grow_to_units();
     out.extend(sink.found.into_iter().map(|f| {
         let (start, end) = view.original_range(f.start, f.end);

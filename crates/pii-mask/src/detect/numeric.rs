@@ -21,10 +21,10 @@
 //! Every unit is also reported to the caller so that a span found by any other rule (an email,
 //! an IBAN) that touches part of a unit grows to cover it.
 
-use super::keywords::{ACCOUNT_WORDS, CARD_WORDS, ID_WORDS, word_before};
+use super::keywords::{ACCOUNT_WORDS, CARD_WORDS, ID_WORDS, SSN_WORDS, VERSION_WORDS, word_before};
 use super::{Sink, iban};
 use crate::Category;
-use crate::validate::{il_id_valid, il_id_valid_padded, luhn_valid};
+use crate::validate::{il_id_valid, il_id_valid_padded, luhn_valid, ssn_valid};
 
 /// A maximal run of ASCII digits in the view.
 #[derive(Clone, Copy, Debug)]
@@ -50,9 +50,11 @@ const MAX_SPLIT_CHUNKS: usize = 12;
 ///
 /// A gap is one to three bytes of space, `-`, `.`, `/`, `(` and `)`. Parentheses may stand
 /// anywhere (at most one of each); what is left must be spaces alone, or one `-` or `/` with
-/// optional spaces around it, or one `.` alone. So `. ` (a sentence end), `--`, `-.` and `..`
-/// end a group, and so does any other character: a letter, a comma, a colon, a newline.
-fn joins(gap: &[u8]) -> bool {
+/// optional spaces around it, or one `.` alone. A `.` followed by spaces (`531. 06. 04`) joins
+/// only chunks of at most four digits on both sides (`short`), since after a whole number it is
+/// a sentence end. So `--`, `-.` and `..` end a group, and so does any other character: a
+/// letter, a comma, a colon, a newline.
+fn joins(gap: &[u8], short: bool) -> bool {
     if gap.is_empty() || gap.len() > MAX_GAP {
         return false;
     }
@@ -77,7 +79,9 @@ fn joins(gap: &[u8]) -> bool {
     let marks = core.iter().filter(|&&b| b != b' ').count();
     match marks {
         0 => true,
-        1 if core.contains(&b'.') => core == b".",
+        1 if core.contains(&b'.') => {
+            core == b"." || (short && core[0] == b'.' && core[1..].iter().all(|&b| b == b' '))
+        }
         1 => true,
         _ => false,
     }
@@ -89,9 +93,12 @@ fn is_gap_byte(b: u8) -> bool {
 
 /// Reads the group that starts with the digit at `first`, reports its units and masked values,
 /// and returns the view offset where scanning resumes.
-pub(super) fn scan_group(s: &str, first: usize, sink: &mut Sink) -> usize {
+///
+/// `exotic` lists, sorted, the view offsets of separators that were not ASCII in the text
+/// (no-break and thin spaces, en and figure dashes): ISBNs are never written with them.
+pub(super) fn scan_group(s: &str, first: usize, exotic: &[usize], sink: &mut Sink) -> usize {
     let v = s.as_bytes();
-    if let Some(end) = uuid_containing(v, first) {
+    if let Some(end) = uuid_containing(v, first).or_else(|| digest_containing(v, first)) {
         sink.unit(first, end);
         return end;
     }
@@ -109,10 +116,12 @@ pub(super) fn scan_group(s: &str, first: usize, sink: &mut Sink) -> usize {
         while q < v.len() && q - p < MAX_GAP && is_gap_byte(v[q]) {
             q += 1;
         }
+        let next_len = v[q..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let short = p - start <= 4 && next_len <= 4;
         if q == p
             || q >= v.len()
             || !v[q].is_ascii_digit()
-            || !joins(&v[p..q])
+            || !joins(&v[p..q], short)
             || uuid_containing(v, q).is_some()
         {
             break;
@@ -122,7 +131,12 @@ pub(super) fn scan_group(s: &str, first: usize, sink: &mut Sink) -> usize {
     if first >= 2 {
         iban::at_country_code(v, first - 2, sink);
     }
-    let group = Group { s, v, chunks };
+    let group = Group {
+        s,
+        v,
+        chunks,
+        exotic,
+    };
     group.decide(sink);
     let end = group.chunks.last().map_or(first + 1, |c| c.end);
     sink.chunks = group.chunks;
@@ -174,6 +188,26 @@ fn uuid_containing(v: &[u8], pos: usize) -> Option<usize> {
     })
 }
 
+/// If the digit at `pos` lies in a hex token of a digest's length (MD5, SHA-1, SHA-224,
+/// SHA-256, SHA-384, SHA-512: 32 to 128 hex digits, with at least three letters), the token's
+/// end: a content hash is an identifier, and the digit runs inside it are not numbers.
+fn digest_containing(v: &[u8], pos: usize) -> Option<usize> {
+    let mut start = pos;
+    while start > 0 && v[start - 1].is_ascii_alphanumeric() {
+        start -= 1;
+    }
+    let mut end = pos;
+    while end < v.len() && v[end].is_ascii_alphanumeric() {
+        end += 1;
+    }
+    let t = &v[start..end];
+    let letters = t.iter().filter(|b| b.is_ascii_alphabetic()).count();
+    let ok = matches!(t.len(), 32 | 40 | 56 | 64 | 96 | 128)
+        && t.iter().all(u8::is_ascii_hexdigit)
+        && letters >= 3;
+    ok.then_some(end)
+}
+
 struct Digits {
     buf: [u8; 40],
     len: usize,
@@ -200,6 +234,7 @@ struct Group<'a> {
     s: &'a str,
     v: &'a [u8],
     chunks: Vec<Chunk>,
+    exotic: &'a [usize],
 }
 
 impl Group<'_> {
@@ -221,6 +256,13 @@ impl Group<'_> {
             Some(next) => &self.v[self.chunks[i].end..next.start],
             None => &[],
         }
+    }
+
+    /// True when the gap after chunk `i` holds a separator that was not ASCII in the text.
+    fn exotic_gap(&self, i: usize) -> bool {
+        let (from, to) = (self.chunks[i].end, self.chunks[i + 1].start);
+        let k = self.exotic.partition_point(|&p| p < from);
+        self.exotic.get(k).is_some_and(|&p| p < to)
     }
 
     /// The numeric value of chunk `i` (chunks longer than nine digits saturate).
@@ -254,6 +296,7 @@ impl Group<'_> {
     fn decide(&self, sink: &mut Sink) {
         let n = self.n();
         let (start, end) = (self.chunks[0].start, self.chunks[n - 1].end);
+        self.ip_addresses(sink);
         if self.all_safe(0, n - 1) {
             sink.unit(start, end);
             return;
@@ -275,6 +318,30 @@ impl Group<'_> {
         }
         if value_from < n {
             self.value_span(value_from, n - 1, sink);
+        }
+    }
+
+    /// Masks every IPv4 address in the group (`[IP]`) but loopback (`127.…`) and unspecified
+    /// (`0.0.0.0`) ones, and those that read as versions: right after a letter or a `.`
+    /// (`v1.2.3.4`), or after a version word (`version 10.0.0.1`). The address stays a
+    /// distinctive shape that cuts the group.
+    fn ip_addresses(&self, sink: &mut Sink) {
+        let mut i = 0;
+        while i + 3 < self.n() {
+            let Some(j) = self.ipv4(i) else {
+                i += 1;
+                continue;
+            };
+            let (start, end) = (self.chunks[i].start, self.chunks[j].end);
+            let before = start.checked_sub(1).map(|p| self.v[p]);
+            let versioned = before.is_some_and(|b| b.is_ascii_alphabetic() || b == b'.')
+                || word_before(self.s, start, 12, &VERSION_WORDS);
+            let first = self.value(i);
+            let unspecified = (i..=j).all(|k| self.value(k) == 0);
+            if !versioned && first != 127 && !unspecified {
+                sink.push(start, end, Category::Ip, true);
+            }
+            i = j + 1;
         }
     }
 
@@ -384,6 +451,14 @@ impl Group<'_> {
         if (13..=19).contains(&n) && luhn_valid(digits) && !plus && digits[0] != b'0' {
             return verdict(Category::Card, true, true);
         }
+        if n == 9 && !plus && ssn_valid(digits) {
+            if self.ssn_structure(from, to) {
+                return verdict(Category::UsSsn, true, true);
+            }
+            if to == from && word_before(self.s, start, 20, &SSN_WORDS) {
+                return verdict(Category::UsSsn, false, false);
+            }
+        }
         if n == 9 && il_id_valid(digits) && !plus {
             return verdict(Category::IlId, true, true);
         }
@@ -417,6 +492,17 @@ impl Group<'_> {
             return verdict(Category::IlId, false, false);
         }
         None
+    }
+
+    /// `NNN-NN-NNNN` or `NNN NN NNNN`, one separator throughout: how a US Social Security
+    /// number is written.
+    fn ssn_structure(&self, from: usize, to: usize) -> bool {
+        to - from == 2
+            && self.len(from) == 3
+            && self.len(from + 1) == 2
+            && self.len(to) == 4
+            && matches!(self.gap(from), b"-" | b" ")
+            && self.gap(from + 1) == self.gap(from)
     }
 
     /// `NN-NNN-N{4,9}` (bank, branch, account) or `NNN/N{4,9}`, as the whole value.
@@ -611,7 +697,7 @@ impl Group<'_> {
             if sep != b"-" && sep != b" " {
                 continue;
             }
-            if !(i..j).all(|k| self.gap(k) == sep) {
+            if !(i..j).all(|k| self.gap(k) == sep && !self.exotic_gap(k)) {
                 continue;
             }
             let d = self.joined(i, j);
@@ -785,7 +871,7 @@ mod tests {
     fn found(text: &str) -> Vec<(String, Category, bool)> {
         let mut sink = Sink::default();
         let first = text.bytes().position(|b| b.is_ascii_digit()).unwrap();
-        scan_group(text, first, &mut sink);
+        scan_group(text, first, &[], &mut sink);
         sink.found
             .iter()
             .map(|f| (text[f.start..f.end].to_owned(), f.category, f.validated))
@@ -804,11 +890,14 @@ mod tests {
             " ", "-", ".", "/", "(", ")", ") ", " (", " - ", "  ", ")-", "(0)",
         ] {
             let gap = gap.replace('0', "");
-            assert!(joins(gap.as_bytes()), "{gap:?}");
+            assert!(joins(gap.as_bytes(), false), "{gap:?}");
         }
         for gap in [". ", "--", "-.", "..", ",", ", ", "((", "", "    ", " / -"] {
-            assert!(!joins(gap.as_bytes()), "{gap:?}");
+            assert!(!joins(gap.as_bytes(), false), "{gap:?}");
         }
+        // Between short chunks, a dot and spaces join (`531. 06. 04`).
+        assert!(joins(b". ", true) && joins(b".  ", true));
+        assert!(!joins(b" .", true) && !joins(b"..", true));
     }
 
     #[test]
@@ -881,8 +970,11 @@ mod tests {
             "15/03/2024",
             "15.03.2024 12.30",
             "2024-03-15 2024-03-16",
-            "192.168.100.200",
+            "127.0.0.1",
+            "0.0.0.0",
             "v10.4.12",
+            "v1.2.3.4",
+            "version 10.0.0.1",
             "0-306-40615-2",
             "978-3-16-148410-0",
             "ISBN 0-8044-2957-X",
@@ -895,6 +987,45 @@ mod tests {
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
         }
+    }
+
+    #[test]
+    fn addresses_ssns_and_spaced_dots() {
+        assert_eq!(
+            found("192.168.100.200"),
+            [("192.168.100.200".to_owned(), Category::Ip, true)]
+        );
+        assert_eq!(
+            found("ssn 123-45-6789"),
+            [("123-45-6789".to_owned(), Category::UsSsn, true)]
+        );
+        assert_eq!(
+            found("ssn 123 45 6789"),
+            [("123 45 6789".to_owned(), Category::UsSsn, true)]
+        );
+        assert_eq!(
+            found("SSN: 078051120"),
+            [("078051120".to_owned(), Category::UsSsn, false)]
+        );
+        // Invalid areas, groups and serials are not SSNs.
+        for text in [
+            "666-45-6789",
+            "000-12-3456",
+            "912-34-5678",
+            "123-00-4567",
+            "123-45-0000",
+        ] {
+            assert!(
+                !found(text).iter().any(|f| f.1 == Category::UsSsn),
+                "{text}"
+            );
+        }
+        assert_eq!(found("531. 06. 04. 106. 25").len(), 1);
+        // After a whole number, `. ` is a sentence end.
+        assert_eq!(
+            found("0523456789. 12"),
+            [("0523456789".to_owned(), Category::Phone, true)]
+        );
     }
 
     #[test]

@@ -613,9 +613,10 @@ fn clean_item(rng: &mut Rng) -> String {
             rng.range(0, 99),
             rng.range(0, 999)
         ),
+        // Versions shaped like addresses, and loopback addresses, are not personal data.
         10 => format!(
-            "{}.{}.{}.{}",
-            rng.range(1, 255),
+            "{}{}.{}.{}",
+            ["v1.", "127."][rng.range(0, 1) as usize],
             rng.range(0, 255),
             rng.range(0, 255),
             rng.range(0, 255)

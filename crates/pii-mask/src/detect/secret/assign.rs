@@ -1,0 +1,553 @@
+//! Values assigned to credential words: `DB_PASSWORD=…`, `"api_key": "…"`, `--token …`,
+//! `password: …` in YAML, `My password is …`, `הסיסמה שלי היא …`, `パスワードは…です`, and
+//! high-entropy tokens a few words after such a word.
+
+use super::value::{assigned_value, is_placeholder, random_looking, secret_looking};
+use crate::Category;
+use crate::detect::Sink;
+
+/// How much a credential word proves about the value after it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Strength {
+    /// `password`, `token`, `api_key`, `client_secret`: any real value assigned to it.
+    Strong,
+    /// `key`, `auth`, `credentials`: only a value that looks machine-generated.
+    Weak,
+    /// `pin`, `pincode`: four to eight digits.
+    Pin,
+}
+
+/// Names that are a credential when they end an identifier (`DB_PASSWORD`, `githubToken`).
+const HEADS: &[&str] = &[
+    "password",
+    "passwd",
+    "pwd",
+    "pw",
+    "pass",
+    "passphrase",
+    "passcode",
+    "secret",
+    "token",
+    "apikey",
+    "secretkey",
+    "accesskey",
+    "privatekey",
+    "authtoken",
+    "accesstoken",
+    "refreshtoken",
+    "clientsecret",
+    "sessiontoken",
+    "bearertoken",
+    "apitoken",
+];
+
+/// Credential names that may be glued to a word before them in one lower-case component
+/// (`dbpassword`, `mytoken`).
+const GLUED: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "token",
+    "apikey",
+];
+
+/// Words that make `key` a credential when they come before it (`API key`, `access_key`).
+const KEY_QUALIFIERS: &[&str] = &[
+    "api",
+    "access",
+    "secret",
+    "private",
+    "auth",
+    "master",
+    "encryption",
+    "enc",
+    "signing",
+    "client",
+    "app",
+    "account",
+    "license",
+    "licence",
+    "session",
+    "jwt",
+    "hmac",
+    "webhook",
+    "service",
+    "admin",
+    "root",
+    "consumer",
+    "subscription",
+    "shared",
+    "storage",
+    "deploy",
+    "ingest",
+    "write",
+    "sas",
+    "x",
+];
+
+/// Components after a credential name that still name its value (`PASSWORD_HASH`,
+/// `SECRET_KEY_BASE`, `password_confirmation`).
+const SUFFIXES: &[&str] = &[
+    "value",
+    "val",
+    "b64",
+    "base64",
+    "hex",
+    "str",
+    "string",
+    "raw",
+    "plain",
+    "plaintext",
+    "hash",
+    "hashed",
+    "base",
+    "confirmation",
+    "confirm",
+    "again",
+    "repeat",
+    "enc",
+    "encrypted",
+    "new",
+];
+
+const WEAK: &[&str] = &["key", "auth", "credential", "credentials", "cred", "creds"];
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+/// Lower-case components of an identifier: split at `_`, `-`, `.`, a lower-to-upper case change
+/// and a letter-digit change.
+fn components(id: &[u8]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut prev: u8 = 0;
+    for &b in id {
+        if matches!(b, b'_' | b'-' | b'.') {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev = b;
+            continue;
+        }
+        let split = (prev.is_ascii_lowercase() && b.is_ascii_uppercase())
+            || (prev.is_ascii_alphabetic() && b.is_ascii_digit())
+            || (prev.is_ascii_digit() && b.is_ascii_alphabetic());
+        if split && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        cur.push(char::from(b.to_ascii_lowercase()));
+        prev = b;
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// Whether the identifier `id` names a credential, and how strongly; `prev_word` is the word
+/// before it in a sentence (`API` in `API key`).
+fn credential_name(id: &[u8], prev_word: &str) -> Option<Strength> {
+    let comps = components(id);
+    let mut k = comps.len();
+    while k > 0 {
+        let c = comps[k - 1].as_str();
+        if SUFFIXES.contains(&c) || c.bytes().all(|b| b.is_ascii_digit()) {
+            k -= 1;
+        } else {
+            break;
+        }
+    }
+    if k == 0 {
+        return None;
+    }
+    let head = comps[k - 1].as_str();
+    let before = if k >= 2 {
+        comps[k - 2].as_str()
+    } else {
+        prev_word
+    };
+    if head == "pin" || head == "pincode" {
+        return Some(Strength::Pin);
+    }
+    if HEADS.contains(&head) {
+        return Some(Strength::Strong);
+    }
+    if GLUED
+        .iter()
+        .any(|g| head.len() > g.len() && head.ends_with(g))
+    {
+        return Some(Strength::Strong);
+    }
+    if head == "key" {
+        return Some(if KEY_QUALIFIERS.contains(&before) {
+            Strength::Strong
+        } else {
+            Strength::Weak
+        });
+    }
+    if let Some(q) = head.strip_suffix("key")
+        && KEY_QUALIFIERS.contains(&q)
+    {
+        return Some(Strength::Strong);
+    }
+    WEAK.contains(&head).then_some(Strength::Weak)
+}
+
+/// The ASCII word before `pos`, across spaces, lower-cased.
+fn prev_word(v: &[u8], pos: usize) -> String {
+    let mut e = pos;
+    while e > 0 && v[e - 1] == b' ' {
+        e -= 1;
+    }
+    let mut s = e;
+    while s > 0 && v[s - 1].is_ascii_alphabetic() {
+        s -= 1;
+    }
+    String::from_utf8_lossy(&v[s..e]).to_ascii_lowercase()
+}
+
+fn skip_blanks(v: &[u8], mut p: usize) -> usize {
+    while p < v.len() && matches!(v[p], b' ' | b'\t') {
+        p += 1;
+    }
+    p
+}
+
+/// A value starting at `p`: a quoted string (on one line), the text of an XML element, or a
+/// run of printable ASCII up to whitespace, with trailing sentence punctuation and unmatched
+/// closing brackets left out. Returns `(start, end, quoted)`.
+pub(super) fn value_at(v: &[u8], p: usize, stop_at: &[u8]) -> Option<(usize, usize, bool)> {
+    let c = *v.get(p)?;
+    if matches!(c, b'"' | b'\'' | b'`') {
+        let mut q = p + 1;
+        while q < v.len() && v[q] != c && v[q] != b'\n' && q - p < 1024 {
+            if v[q] == b'\\' {
+                q += 1;
+            }
+            q += 1;
+        }
+        return (q < v.len() && v[q] == c && q > p + 1).then_some((p + 1, q, true));
+    }
+    if c == b'\\' && matches!(v.get(p + 1), Some(b'"' | b'\'')) {
+        // A string inside an escaped JSON string: `\"…\"`.
+        let quote = [b'\\', v[p + 1]];
+        let from = p + 2;
+        let len = v[from..].windows(2).take(1024).position(|w| w == quote)?;
+        return (len > 0).then_some((from, from + len, true));
+    }
+    let mut end = p;
+    while end < v.len() && v[end] > b' ' && v[end] < 0x7F && !stop_at.contains(&v[end]) {
+        end += 1;
+    }
+    // A literal `\n` (an escaped newline inside a JSON string) ends a value too.
+    if let Some(k) = v[p..end].windows(2).position(|w| w == b"\\n") {
+        end = p + k;
+    }
+    while let Some(&last) = v[p..end].last() {
+        let strip = match last {
+            // An ellipsis (`sk-...`) is part of a placeholder, not sentence punctuation.
+            b'.' => !v[p..end].ends_with(b".."),
+            b',' | b';' | b':' | b'"' | b'\'' | b'`' => true,
+            b')' => count(&v[p..end], b'(') < count(&v[p..end], b')'),
+            b']' => count(&v[p..end], b'[') < count(&v[p..end], b']'),
+            b'}' => count(&v[p..end], b'{') < count(&v[p..end], b'}'),
+            b'>' => count(&v[p..end], b'<') < count(&v[p..end], b'>'),
+            _ => false,
+        };
+        if !strip {
+            break;
+        }
+        end -= 1;
+    }
+    (end > p).then_some((p, end, false))
+}
+
+fn count(v: &[u8], b: u8) -> usize {
+    v.iter().filter(|&&x| x == b).count()
+}
+
+/// Words that join a credential name to its value in a sentence.
+fn is_connector(word: &[u8]) -> bool {
+    [
+        "is", "was", "are", "be", "to", "=", ":", "->", "=>", "is:", "was:", "now",
+    ]
+    .iter()
+    .any(|c| word.eq_ignore_ascii_case(c.as_bytes()))
+}
+
+fn accept(strength: Strength, value: &[u8], quoted: bool, explicit: bool) -> bool {
+    match strength {
+        Strength::Weak => random_looking(value),
+        Strength::Pin => (4..=8).contains(&value.len()) && value.iter().all(u8::is_ascii_digit),
+        Strength::Strong if explicit || quoted => assigned_value(value, quoted),
+        Strength::Strong => secret_looking(value),
+    }
+}
+
+/// True when everything on the line before `pos` is indentation, a list dash, a comment mark
+/// or a shell word such as `export`: the name starts a configuration line.
+fn starts_line(v: &[u8], pos: usize) -> bool {
+    let line_start = v[..pos]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let prefix = &v[line_start..pos];
+    let trimmed: Vec<u8> = prefix
+        .iter()
+        .copied()
+        .filter(|b| !matches!(b, b' ' | b'\t' | b'-' | b'#' | b'{' | b','))
+        .collect();
+    trimmed.is_empty()
+        || ["export", "set", "env", "arg", "setx"]
+            .iter()
+            .any(|w| trimmed.eq_ignore_ascii_case(w.as_bytes()))
+}
+
+/// Handles an English credential word found at `ms..me` in the view.
+pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize), sink: &mut Sink) {
+    let mut is = ms;
+    while is > 0 && is_ident(v[is - 1]) {
+        is -= 1;
+    }
+    let mut ie = me;
+    while ie < v.len() && is_ident(v[ie]) {
+        ie += 1;
+    }
+    while ie > me && matches!(v[ie - 1], b'.' | b'-' | b'_') {
+        ie -= 1;
+    }
+    if (is, ie) == *last {
+        return;
+    }
+    *last = (is, ie);
+    let flag = v[is] == b'-';
+    let mut name = is;
+    while name < ie && matches!(v[name], b'-' | b'_' | b'.') {
+        name += 1;
+    }
+    let Some(strength) = credential_name(&v[name..ie], &prev_word(v, is)) else {
+        return;
+    };
+    let before = if is > 0 { v[is - 1] } else { 0 };
+    let mut p = ie;
+    let mut quoted_key = false;
+    if matches!(before, b'"' | b'\'') && v.get(p) == Some(&before) {
+        p += 1;
+        quoted_key = true;
+    } else if before == b'"' && v.get(p..p + 2) == Some(b"\\\"") {
+        p += 2;
+        quoted_key = true;
+    }
+    let after_name = p;
+    p = skip_blanks(v, p);
+    let query = matches!(before, b'?' | b'&');
+    let stop: &[u8] = if query { b"&#" } else { b"" };
+    match v.get(p) {
+        Some(b'=' | b':') => {
+            let colon = v[p] == b':';
+            p += 1;
+            if matches!(v.get(p), Some(b'=' | b'>')) {
+                p += 1;
+            }
+            let vp = skip_blanks(v, p);
+            // `name: value` starting a line is configuration when the value is one token
+            // (`password: hunter`); with more words after it, it is a sentence
+            // (`Password: reset it tomorrow`).
+            let one_token = {
+                let end = value_at(v, vp, stop).map_or(vp, |(_, e, q)| e + usize::from(q));
+                let rest = skip_blanks(v, end);
+                rest >= v.len() || matches!(v[rest], b'\n' | b'\r' | b'#' | b',' | b'}')
+            };
+            let explicit = !colon || quoted_key || (starts_line(v, is) && one_token);
+            if !try_value(v, vp, strength, explicit, stop, sink) && !explicit {
+                near(v, vp, sink);
+            }
+        }
+        Some(b'>') if before == b'<' => {
+            if let Some((s, e, _)) = value_at(v, p + 1, b"<\n")
+                && accept(strength, &v[s..e], true, true)
+            {
+                sink.push(s, e, Category::Secret, true);
+            }
+        }
+        Some(_) if flag && p > after_name => {
+            try_value(v, p, strength, true, b"", sink);
+        }
+        Some(_) if p > after_name => prose(v, p, strength, sink),
+        _ => {}
+    }
+}
+
+/// Masks the value at `p` if `strength` accepts it; true when it did.
+fn try_value(
+    v: &[u8],
+    p: usize,
+    strength: Strength,
+    explicit: bool,
+    stop: &[u8],
+    sink: &mut Sink,
+) -> bool {
+    match value_at(v, p, stop) {
+        Some((s, e, quoted)) if accept(strength, &v[s..e], quoted, explicit) => {
+            sink.push(s, e, Category::Secret, true);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// A credential word in a sentence: the value after a connector (`is`, `was`, `:`, `set to`)
+/// within a few words, or right after the word, or a high-entropy token nearby.
+fn prose(v: &[u8], from: usize, strength: Strength, sink: &mut Sink) {
+    let mut k = from;
+    for i in 0..6 {
+        if k >= v.len() || v[k] == b'\n' {
+            break;
+        }
+        let mut end = k;
+        while end < v.len() && !v[end].is_ascii_whitespace() {
+            end += 1;
+        }
+        let word = &v[k..end];
+        if i == 0 {
+            // A quoted value right after the name (`WITH PASSWORD 'x'`), or the value itself
+            // (`wifi password Tr0ub4dor&3`), which must then clearly not be a word.
+            let quoted = matches!(word.first(), Some(b'"' | b'\'' | b'`'));
+            if quoted {
+                if try_value(v, k, strength, true, b"", sink) {
+                    return;
+                }
+            } else if let Some((s, e, _)) = value_at(v, k, b"") {
+                let val = &v[s..e];
+                let direct = match strength {
+                    Strength::Strong => secret_looking(val) && !val.iter().all(u8::is_ascii_digit),
+                    _ => accept(strength, val, false, false),
+                };
+                if direct {
+                    sink.push(s, e, Category::Secret, true);
+                    return;
+                }
+            }
+        }
+        if is_connector(word) || (word.len() > 1 && word.len() <= 12 && word.ends_with(b":")) {
+            let vp = skip_blanks(v, end);
+            if try_value(v, vp, strength, false, b"", sink) {
+                return;
+            }
+        }
+        k = skip_blanks(v, end);
+    }
+    if strength != Strength::Pin {
+        near(v, from, sink);
+    }
+}
+
+/// Masks the first high-entropy token among the next few words on the line.
+pub(super) fn near(v: &[u8], from: usize, sink: &mut Sink) {
+    let mut k = skip_blanks(v, from);
+    for _ in 0..5 {
+        if k >= v.len() || v[k] == b'\n' {
+            return;
+        }
+        let mut end = k;
+        while end < v.len() && !v[end].is_ascii_whitespace() {
+            end += 1;
+        }
+        let mut s = k;
+        while s < end && !v[s].is_ascii_alphanumeric() {
+            s += 1;
+        }
+        let mut e = end;
+        while e > s && !(v[e - 1].is_ascii_alphanumeric() || v[e - 1] == b'=') {
+            e -= 1;
+        }
+        let token = &v[s..e];
+        if random_looking(token) && !sha_prefixed(v, s) {
+            sink.push(s, e, Category::Secret, true);
+            return;
+        }
+        k = skip_blanks(v, end);
+    }
+}
+
+/// True when the token at `s` is a digest written with its algorithm (`sha256:…`).
+fn sha_prefixed(v: &[u8], s: usize) -> bool {
+    s > 0 && v[s - 1] == b':' && {
+        let mut a = s - 1;
+        while a > 0 && v[a - 1].is_ascii_alphanumeric() {
+            a -= 1;
+        }
+        let alg = &v[a..s - 1];
+        [
+            "sha1", "sha224", "sha256", "sha384", "sha512", "md5", "blake2b", "blake3",
+        ]
+        .iter()
+        .any(|x| alg.eq_ignore_ascii_case(x.as_bytes()))
+    }
+}
+
+/// Handles a credential word in Hebrew or Japanese: the value is the first ASCII run that
+/// follows on the line, within a short window.
+pub(super) fn foreign(s: &str, me: usize, strength: Strength, sink: &mut Sink) {
+    let v = s.as_bytes();
+    let mut k = me;
+    let mut explicit = false;
+    while k < v.len() && k - me < 64 && v[k] != b'\n' {
+        let b = v[k];
+        if b == b':' || b == b'=' {
+            explicit = true;
+            k += 1;
+            continue;
+        }
+        if b.is_ascii_alphanumeric()
+            || (b.is_ascii_graphic() && !matches!(b, b',' | b'.' | b'(' | b')' | b'-'))
+        {
+            break;
+        }
+        if b.is_ascii() {
+            if matches!(b, b'.' | b',') {
+                return;
+            }
+            k += 1;
+        } else {
+            k += s[k..].chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    if let Some((vs, ve, quoted)) = value_at(v, k, b"")
+        && accept(strength, &v[vs..ve], quoted, explicit)
+        && !is_placeholder(&v[vs..ve])
+    {
+        sink.push(vs, ve, Category::Secret, true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        for (id, want) in [
+            ("DB_PASSWORD", Some(Strength::Strong)),
+            ("githubToken", Some(Strength::Strong)),
+            ("aws_secret_access_key", Some(Strength::Strong)),
+            ("SECRET_KEY_BASE", Some(Strength::Strong)),
+            ("api-key", Some(Strength::Strong)),
+            ("dbpassword", Some(Strength::Strong)),
+            ("password_confirmation", Some(Strength::Strong)),
+            ("key", Some(Strength::Weak)),
+            ("primary_key", Some(Strength::Weak)),
+            ("PASSWORD_MIN_LENGTH", None),
+            ("TOKEN_URL", None),
+            ("passport", None),
+            ("bypass", None),
+            ("max_tokens", None),
+            ("keyboard", None),
+        ] {
+            assert_eq!(credential_name(id.as_bytes(), ""), want, "{id}");
+        }
+        assert_eq!(credential_name(b"key", "api"), Some(Strength::Strong));
+    }
+}

@@ -1,0 +1,527 @@
+//! Credentials (`[SECRET]`): provider keys and tokens by their published shapes, JWTs, PEM
+//! private-key blocks, the password of a URL, `Authorization` values, values assigned to
+//! credential words, and high-entropy tokens next to such words.
+//!
+//! Words and structural marks are found in one pass of an Aho-Corasick automaton (the
+//! `aho-corasick` crate: linear time, no backtracking, and a vectorised prefilter that keeps
+//! text without any of them on a fast path). Provider shapes and JWTs are read from the start
+//! of every token of sixteen or more characters.
+//!
+//! Every token that mixes letters and digits is reported as a unit, so a rule that fires on a
+//! digit run inside it (a `[NUMBER]` in the middle of an API key) masks the whole token.
+
+mod assign;
+mod provider;
+mod value;
+
+use std::sync::LazyLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use self::assign::Strength;
+use self::value::{is_placeholder, plausible_body};
+use super::Sink;
+use crate::Category;
+use crate::validate::base64_prefix;
+
+#[derive(Clone, Copy)]
+enum Anchor {
+    /// An English credential word; its identifier decides how strong it is.
+    Word,
+    Foreign(Strength),
+    Authorization,
+    Bearer,
+    PemBegin,
+    Scheme,
+    CurlUser,
+    Webhook,
+    /// A prefix of a key whose body may hold no digit (`hf_`): only wakes the token pass.
+    Wake,
+}
+
+const ANCHORS: &[(&str, Anchor)] = &[
+    ("password", Anchor::Word),
+    ("passwd", Anchor::Word),
+    ("passphrase", Anchor::Word),
+    ("passcode", Anchor::Word),
+    ("pass", Anchor::Word),
+    ("pwd", Anchor::Word),
+    ("pw", Anchor::Word),
+    ("secret", Anchor::Word),
+    ("token", Anchor::Word),
+    ("apikey", Anchor::Word),
+    ("api_key", Anchor::Word),
+    ("api-key", Anchor::Word),
+    ("key", Anchor::Word),
+    ("auth", Anchor::Word),
+    ("credential", Anchor::Word),
+    ("creds", Anchor::Word),
+    ("pin", Anchor::Word),
+    ("authorization", Anchor::Authorization),
+    ("bearer", Anchor::Bearer),
+    ("-----begin", Anchor::PemBegin),
+    ("://", Anchor::Scheme),
+    ("--user", Anchor::CurlUser),
+    (" -u ", Anchor::CurlUser),
+    ("hooks.slack.com/", Anchor::Webhook),
+    ("discord.com/api/webhooks/", Anchor::Webhook),
+    ("discordapp.com/api/webhooks/", Anchor::Webhook),
+    ("webhook.office.com/", Anchor::Webhook),
+    ("hf_", Anchor::Wake),
+    ("api_org_", Anchor::Wake),
+    ("&commat;", Anchor::Wake),
+    ("eyJ", Anchor::Wake),
+    ("סיסמ", Anchor::Foreign(Strength::Strong)),
+    ("ססמ", Anchor::Foreign(Strength::Strong)),
+    ("טוקן", Anchor::Foreign(Strength::Strong)),
+    ("קוד סודי", Anchor::Foreign(Strength::Strong)),
+    ("קוד גישה", Anchor::Foreign(Strength::Strong)),
+    ("מפתח", Anchor::Foreign(Strength::Weak)),
+    ("パスワード", Anchor::Foreign(Strength::Strong)),
+    ("暗証番号", Anchor::Foreign(Strength::Pin)),
+    ("トークン", Anchor::Foreign(Strength::Strong)),
+    ("シークレット", Anchor::Foreign(Strength::Strong)),
+    ("秘密鍵", Anchor::Foreign(Strength::Strong)),
+    ("アクセスキー", Anchor::Foreign(Strength::Strong)),
+    ("キー", Anchor::Foreign(Strength::Weak)),
+];
+
+static AUTOMATON: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasickBuilder::new()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(ANCHORS.iter().map(|(p, _)| p))
+        .unwrap_or_else(|_| unreachable!("the anchors are a small fixed set"))
+});
+
+/// True when `text` holds a credential word or mark; text without one (and without digits,
+/// which the token pass needs) cannot hold a secret.
+pub(crate) fn may_hold(text: &str) -> bool {
+    AUTOMATON.is_match(text)
+}
+
+/// Reports every credential in the view `s`.
+pub(super) fn scan(s: &str, sink: &mut Sink) {
+    let v = s.as_bytes();
+    let mut last = (usize::MAX, usize::MAX);
+    for m in AUTOMATON.find_iter(s) {
+        let (start, end) = (m.start(), m.end());
+        match ANCHORS[m.pattern().as_usize()].1 {
+            Anchor::Word => assign::english(v, start, end, &mut last, sink),
+            Anchor::Foreign(strength) => assign::foreign(s, end, strength, sink),
+            Anchor::Authorization => authorization(v, end, sink),
+            Anchor::Bearer => bearer(v, start, end, sink),
+            Anchor::PemBegin => pem(v, start, end, sink),
+            Anchor::Scheme => userinfo(v, start, sink),
+            Anchor::CurlUser => curl_user(v, end, sink),
+            Anchor::Webhook => webhook(v, end, sink),
+            Anchor::Wake => {}
+        }
+    }
+    tokens(v, sink);
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+/// Token pass: units for every token that mixes letters and digits, and the credentials that
+/// start a token.
+fn tokens(v: &[u8], sink: &mut Sink) {
+    let mut i = 0;
+    while i < v.len() {
+        if !v[i].is_ascii_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let (mut letter, mut digit) = (false, false);
+        while i < v.len() && is_word(v[i]) {
+            letter |= v[i].is_ascii_alphabetic();
+            digit |= v[i].is_ascii_digit();
+            i += 1;
+        }
+        if letter && digit {
+            let mut end = i;
+            while matches!(v[end - 1], b'-' | b'_') {
+                end -= 1;
+            }
+            sink.unit(start, end);
+        }
+        let mut run = i;
+        while run < v.len()
+            && run - start < provider::SHORTEST
+            && (is_word(v[run]) || matches!(v[run], b'.' | b'+' | b'/' | b'=' | b'~' | b'$'))
+        {
+            run += 1;
+        }
+        if run - start < provider::SHORTEST
+            && !telegram_tail(v, start)
+            && !v[start..].starts_with(b"eyJ")
+        {
+            continue;
+        }
+        if let Some((s, e)) = credential_at(v, start) {
+            sink.unit(s, e);
+            sink.push(s, e, Category::Secret, true);
+            i = i.max(e);
+        }
+    }
+}
+
+/// The credential that starts at `start`, as a view range.
+fn credential_at(v: &[u8], start: usize) -> Option<(usize, usize)> {
+    if let Some((end, _)) = provider::at(v, start) {
+        return Some((start, end));
+    }
+    if let Some(end) = jwt(v, start) {
+        return Some((start, end));
+    }
+    if let Some(s) = telegram(v, start) {
+        return Some(s);
+    }
+    azure_client_secret(v, start)
+        .or_else(|| mailchimp(v, start))
+        .or_else(|| discord_bot(v, start))
+        .map(|end| (start, end))
+}
+
+fn run_of(v: &[u8], from: usize, allowed: impl Fn(u8) -> bool) -> usize {
+    let mut end = from;
+    while end < v.len() && allowed(v[end]) {
+        end += 1;
+    }
+    end
+}
+
+/// A JSON Web Token (or a JWE): base64url segments joined by dots, the first one a JSON
+/// object (`eyJ` is the encoding of `{"`). A truncated token (`eyJhbGciOi…`) counts too.
+fn jwt(v: &[u8], start: usize) -> Option<usize> {
+    if !v[start..].starts_with(b"eyJ") {
+        return None;
+    }
+    let ellipsis = "…".as_bytes();
+    let mut end = start;
+    let mut dots = 0;
+    while end < v.len() {
+        let b = v[end];
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'=' {
+            end += 1;
+        } else if b == b'.'
+            && v.get(end + 1)
+                .is_some_and(|n| n.is_ascii_alphanumeric() || *n == b'_' || *n == b'-')
+        {
+            dots += 1;
+            end += 1;
+        } else if v[end..].starts_with(ellipsis) {
+            end += ellipsis.len();
+        } else {
+            break;
+        }
+    }
+    let first = run_of(v, start, |b| {
+        b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+    });
+    if first - start < 10 {
+        return None;
+    }
+    let header = base64_prefix(&v[start..first], 48);
+    let json = header.starts_with(b"{\"")
+        && header
+            .iter()
+            .all(|&b| (0x20..0x7F).contains(&b) || b == b'\n' || b == b'\r' || b == b'\t');
+    (json && (dots >= 1 || first - start >= 30)).then_some(end)
+}
+
+/// The secret half of a Telegram bot token (`123456789:AA…`), with its bot id.
+fn telegram(v: &[u8], start: usize) -> Option<(usize, usize)> {
+    if !telegram_tail(v, start) {
+        return None;
+    }
+    let end = run_of(v, start, is_word);
+    if end - start != 35 || !plausible_body(&v[start..end]) {
+        return None;
+    }
+    let mut id = start - 1;
+    while id > 0 && v[id - 1].is_ascii_digit() {
+        id -= 1;
+    }
+    Some((id, end))
+}
+
+fn telegram_tail(v: &[u8], start: usize) -> bool {
+    if start < 9 || v[start - 1] != b':' {
+        return false;
+    }
+    let digits = v[..start - 1]
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let id = start - 1 - digits;
+    (8..=10).contains(&digits) && (id == 0 || !v[id - 1].is_ascii_alphanumeric())
+}
+
+/// A Microsoft Entra client secret: three characters, a digit, `Q~`, then 31 to 34 more.
+fn azure_client_secret(v: &[u8], start: usize) -> Option<usize> {
+    let allowed = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'~' | b'.' | b'-');
+    if v.get(start + 4..start + 6) != Some(b"Q~") || !v.get(start + 3)?.is_ascii_digit() {
+        return None;
+    }
+    let end = run_of(v, start, allowed);
+    ((37..=40).contains(&(end - start)) && plausible_body(&v[start..end])).then_some(end)
+}
+
+/// A Mailchimp key: 32 hex digits, `-us` and a data-centre number.
+fn mailchimp(v: &[u8], start: usize) -> Option<usize> {
+    let end = run_of(v, start, is_word);
+    let t = &v[start..end];
+    let ok = (35..=36).contains(&t.len())
+        && t[..32].iter().all(u8::is_ascii_hexdigit)
+        && &t[32..35] == b"-us"
+        && t[35..].iter().all(u8::is_ascii_digit)
+        && plausible_body(&t[..32]);
+    ok.then_some(end)
+}
+
+/// A Discord bot token: a base64 user id starting `M`, `N` or `O`, a six-character timestamp
+/// and an HMAC, dot-separated.
+fn discord_bot(v: &[u8], start: usize) -> Option<usize> {
+    if !matches!(v[start], b'M' | b'N' | b'O') {
+        return None;
+    }
+    let a = run_of(v, start, is_word);
+    if !(24..=28).contains(&(a - start)) || v.get(a) != Some(&b'.') {
+        return None;
+    }
+    let b = run_of(v, a + 1, is_word);
+    if b - a - 1 != 6 || v.get(b) != Some(&b'.') {
+        return None;
+    }
+    let c = run_of(v, b + 1, is_word);
+    ((27..=40).contains(&(c - b - 1)) && plausible_body(&v[start..c])).then_some(c)
+}
+
+fn skip_blanks(v: &[u8], mut p: usize) -> usize {
+    while p < v.len() && matches!(v[p], b' ' | b'\t') {
+        p += 1;
+    }
+    p
+}
+
+fn token_end(v: &[u8], from: usize) -> usize {
+    run_of(v, from, |b| {
+        b.is_ascii_alphanumeric()
+            || matches!(b, b'_' | b'-' | b'.' | b'~' | b'+' | b'/' | b'=' | b':')
+    })
+}
+
+/// `Authorization: <scheme> <credentials>` in a header, JSON, YAML or a curl flag.
+fn authorization(v: &[u8], after: usize, sink: &mut Sink) {
+    let mut p = after;
+    if matches!(v.get(p), Some(b'"' | b'\'')) {
+        p += 1;
+    }
+    p = skip_blanks(v, p);
+    if !matches!(v.get(p), Some(b':' | b'=')) {
+        return;
+    }
+    p = skip_blanks(v, p + 1);
+    if matches!(v.get(p), Some(b'"' | b'\'')) {
+        p += 1;
+    }
+    let word_end = run_of(v, p, |b| b.is_ascii_alphanumeric() || b == b'-');
+    let next = skip_blanks(v, word_end);
+    let (from, to) = if word_end > p
+        && next > word_end
+        && v.get(next)
+            .is_some_and(|b| b.is_ascii_graphic() && !matches!(b, b'"' | b'\''))
+    {
+        let scheme = &v[p..word_end];
+        let whole_line = [
+            "digest",
+            "aws4-hmac-sha256",
+            "hmac",
+            "signature",
+            "hawk",
+            "oauth",
+        ]
+        .iter()
+        .any(|s| scheme.eq_ignore_ascii_case(s.as_bytes()));
+        if whole_line {
+            let end = run_of(v, next, |b| b != b'\n' && b != b'"' && b != b'\'');
+            (next, end)
+        } else {
+            (next, token_end(v, next))
+        }
+    } else {
+        (p, token_end(v, p))
+    };
+    let mut to = to;
+    while to > from && matches!(v[to - 1], b'.' | b',' | b';' | b':') {
+        to -= 1;
+    }
+    let value = &v[from..to];
+    if value.len() >= 8 && !is_placeholder(value) {
+        sink.push(from, to, Category::Secret, true);
+    }
+}
+
+/// `Bearer <token>` anywhere.
+fn bearer(v: &[u8], start: usize, end: usize, sink: &mut Sink) {
+    if start > 0 && v[start - 1].is_ascii_alphabetic() {
+        return;
+    }
+    let p = skip_blanks(v, end);
+    if p == end {
+        return;
+    }
+    let mut to = token_end(v, p);
+    while to > p && matches!(v[to - 1], b'.' | b',' | b';' | b':') {
+        to -= 1;
+    }
+    let t = &v[p..to];
+    let c = value::classes(t);
+    let tokenish = c.digit || (c.upper && c.lower) || t.len() >= 24;
+    if t.len() >= 8 && tokenish && !is_placeholder(t) {
+        sink.push(p, to, Category::Secret, true);
+    }
+}
+
+/// A PEM private-key block from `-----BEGIN … PRIVATE KEY-----` to its `-----END …-----`, with
+/// real or escaped (`\n`) line breaks; without an end, up to where the base64 body stops.
+fn pem(v: &[u8], start: usize, end: usize, sink: &mut Sink) {
+    let label_end = match v[end..].iter().take(48).position(|&b| b == b'-') {
+        Some(k) => end + k,
+        None => return,
+    };
+    let label = &v[end..label_end];
+    if !label.windows(7).any(|w| w.eq_ignore_ascii_case(b"PRIVATE"))
+        || !v[label_end..].starts_with(b"-----")
+    {
+        return;
+    }
+    let body = label_end + 5;
+    let window = &v[body..v.len().min(body + 65_536)];
+    let close = window
+        .windows(8)
+        .position(|w| w.eq_ignore_ascii_case(b"-----END"))
+        .and_then(|k| {
+            let after = body + k + 8;
+            let dashes = v[after..].iter().take(64).position(|&b| b == b'-')?;
+            let e = after + dashes;
+            v[e..].starts_with(b"-----").then_some(e + 5)
+        });
+    let stop = close.unwrap_or_else(|| {
+        let mut p = body;
+        loop {
+            if v[p..].starts_with(b"\\n") || v[p..].starts_with(b"\\r") {
+                p += 2;
+            } else if p < v.len()
+                && (v[p].is_ascii_alphanumeric()
+                    || matches!(
+                        v[p],
+                        b'+' | b'/' | b'=' | b'\n' | b'\r' | b' ' | b':' | b',' | b'-'
+                    ))
+            {
+                p += 1;
+            } else {
+                break p;
+            }
+        }
+    });
+    sink.push(start, stop, Category::Secret, true);
+}
+
+/// The authority of the URL whose `://` is at `at`: `(start, end)` in the view.
+fn authority(v: &[u8], at: usize) -> Option<(usize, usize)> {
+    let mut scheme = at;
+    while scheme > 0
+        && (v[scheme - 1].is_ascii_alphanumeric() || matches!(v[scheme - 1], b'+' | b'.' | b'-'))
+    {
+        scheme -= 1;
+    }
+    if at - scheme < 2 || !v[scheme].is_ascii_alphabetic() {
+        return None;
+    }
+    let from = at + 3;
+    let end = run_of(v, from, |b| {
+        b > b' '
+            && b < 0x7F
+            && !matches!(
+                b,
+                b'/' | b'?' | b'#' | b'"' | b'\'' | b'<' | b'>' | b'`' | b'\\'
+            )
+    });
+    Some((from, end))
+}
+
+/// The password of `scheme://user:PASS@host`.
+fn userinfo(v: &[u8], at: usize, sink: &mut Sink) {
+    let Some((from, end)) = authority(v, at) else {
+        return;
+    };
+    let Some(at_sign) = v[from..end]
+        .iter()
+        .rposition(|&b| b == b'@')
+        .map(|k| from + k)
+    else {
+        return;
+    };
+    let Some(colon) = v[from..at_sign]
+        .iter()
+        .position(|&b| b == b':')
+        .map(|k| from + k)
+    else {
+        return;
+    };
+    let pass = &v[colon + 1..at_sign];
+    if !pass.is_empty() && !is_placeholder(pass) {
+        sink.push(colon + 1, at_sign, Category::Secret, true);
+    }
+}
+
+/// True when the `@` at `at` ends the user information of a URL with a password
+/// (`postgres://admin:pw@db…`): it is not an email address.
+pub(crate) fn ends_userinfo(v: &[u8], at: usize) -> bool {
+    let mut p = at;
+    let mut colon = false;
+    while p > 0 && at - p < 512 {
+        let b = v[p - 1];
+        if b <= b' ' || matches!(b, b'/' | b'"' | b'\'' | b'<' | b'>') {
+            return colon && b == b'/' && p >= 3 && &v[p - 3..p] == b"://";
+        }
+        colon |= b == b':';
+        p -= 1;
+    }
+    false
+}
+
+/// `curl -u user:PASS` and `--user user:PASS`.
+fn curl_user(v: &[u8], after: usize, sink: &mut Sink) {
+    let mut p = skip_blanks(v, after);
+    if matches!(v.get(p), Some(b'"' | b'\'')) {
+        p += 1;
+    }
+    let end = run_of(v, p, |b| b > b' ' && b < 0x7F && !matches!(b, b'"' | b'\''));
+    let Some(colon) = v[p..end].iter().position(|&b| b == b':').map(|k| p + k) else {
+        return;
+    };
+    let pass = &v[colon + 1..end];
+    if !pass.is_empty() && !is_placeholder(pass) {
+        sink.push(colon + 1, end, Category::Secret, true);
+    }
+}
+
+/// The secret path of a chat webhook URL.
+fn webhook(v: &[u8], after: usize, sink: &mut Sink) {
+    let mut end = run_of(v, after, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/')
+    });
+    while end > after && matches!(v[end - 1], b'.' | b'/') {
+        end -= 1;
+    }
+    if end - after >= 10 {
+        sink.push(after, end, Category::Secret, true);
+    }
+}

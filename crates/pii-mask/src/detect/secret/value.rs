@@ -1,0 +1,381 @@
+//! What a candidate value looks like: a placeholder, a variable, a password, random.
+
+/// Values that stand for a secret without being one, compared without case.
+const PLACEHOLDER_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "pass",
+    "pwd",
+    "pw",
+    "secret",
+    "token",
+    "apikey",
+    "api_key",
+    "key",
+    "null",
+    "none",
+    "nil",
+    "undefined",
+    "true",
+    "false",
+    "yes",
+    "no",
+    "on",
+    "off",
+    "empty",
+    "required",
+    "optional",
+    "hidden",
+    "masked",
+    "redacted",
+    "removed",
+    "string",
+    "str",
+    "int",
+    "number",
+    "env",
+    "todo",
+    "tbd",
+    "n/a",
+    "unset",
+    "default",
+    "value",
+    "foo",
+    "bar",
+    "baz",
+    "dummy",
+    "sample",
+    "example",
+    "placeholder",
+];
+
+/// Pieces that mark a documentation placeholder wherever they stand in a value.
+const PLACEHOLDER_PIECES: &[&str] = &[
+    "...",
+    "xxx",
+    "***",
+    "your",
+    "<",
+    ">",
+    "{{",
+    "${",
+    "_here",
+    "-here",
+    "placeholder",
+    "redacted",
+    "replace_me",
+    "replaceme",
+    "changeit",
+];
+
+fn eq_ignore_case(a: &[u8], b: &str) -> bool {
+    a.eq_ignore_ascii_case(b.as_bytes())
+}
+
+fn contains_ignore_case(hay: &[u8], needle: &str) -> bool {
+    let n = needle.as_bytes();
+    hay.len() >= n.len() && hay.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
+/// True when `value` is a documentation placeholder, a template or a reference rather than a
+/// secret: `YOUR_API_KEY`, `${TOKEN}`, `$TOKEN`, `%TOKEN%`, `<token>`, `sk-...`, `xxxx`, `***`,
+/// the bare word `password`, `null`, or one of our own placeholders.
+pub(super) fn is_placeholder(value: &[u8]) -> bool {
+    let Some(&first) = value.first() else {
+        return true;
+    };
+    if matches!(first, b'$' | b'%' | b'<' | b'{' | b'[' | b'(' | b'*' | b'#') {
+        return true;
+    }
+    if value.len() >= 3 && value.iter().all(|&b| b == first) {
+        return true;
+    }
+    // An ellipsis in any form (`…` is three bytes starting 0xE2).
+    if value.windows(3).any(|w| w == "…".as_bytes()) {
+        return true;
+    }
+    if PLACEHOLDER_WORDS.iter().any(|w| eq_ignore_case(value, w)) {
+        return true;
+    }
+    if PLACEHOLDER_PIECES
+        .iter()
+        .any(|p| contains_ignore_case(value, p))
+    {
+        return true;
+    }
+    // `EXAMPLE_PASSWORD`, `dummy-token`: letters only around a placeholder word.
+    let wordy = value
+        .iter()
+        .all(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'-'));
+    wordy
+        && ["example", "dummy", "sample", "fake", "test", "changeme"]
+            .iter()
+            .any(|w| contains_ignore_case(value, w))
+}
+
+/// True when an unquoted value reads as a reference to something else: a call
+/// (`get_password()`), an attribute or index path (`self.password`, `os.environ["TOKEN"]`,
+/// `process.env.API_KEY`), or an identifier without digits that is snake case (`db_password`,
+/// `GITHUB_TOKEN`) or names a credential itself (`userPassword`).
+pub(super) fn is_variable(value: &[u8]) -> bool {
+    let Some(&first) = value.first() else {
+        return false;
+    };
+    let ident_start = first.is_ascii_alphabetic() || first == b'_';
+    if !ident_start {
+        return false;
+    }
+    // The longest `ident(.ident)*` prefix.
+    let mut head = 0;
+    loop {
+        let len = value[head..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        if len == 0 || !(value[head].is_ascii_alphabetic() || value[head] == b'_') {
+            break;
+        }
+        head += len;
+        if value.get(head) == Some(&b'.') && head + 1 < value.len() {
+            head += 1;
+        } else {
+            break;
+        }
+    }
+    let rest = &value[head..];
+    if rest.first().is_some_and(|&b| b == b'(' || b == b'[') {
+        return true;
+    }
+    let digits = value.iter().any(u8::is_ascii_digit);
+    if !rest.is_empty() {
+        return false;
+    }
+    if value.contains(&b'.') {
+        return !digits;
+    }
+    if digits {
+        return false;
+    }
+    if value.contains(&b'_') {
+        return true;
+    }
+    ["pass", "pwd", "secret", "token", "key", "auth", "cred"]
+        .iter()
+        .any(|w| contains_ignore_case(value, w))
+        && value[1..].iter().any(u8::is_ascii_uppercase)
+}
+
+/// Character classes of a value.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Classes {
+    pub(super) lower: bool,
+    pub(super) upper: bool,
+    pub(super) digit: bool,
+    pub(super) symbol: bool,
+}
+
+pub(super) fn classes(value: &[u8]) -> Classes {
+    let mut c = Classes::default();
+    for &b in value {
+        match b {
+            b'a'..=b'z' => c.lower = true,
+            b'A'..=b'Z' => c.upper = true,
+            b'0'..=b'9' => c.digit = true,
+            _ => c.symbol = true,
+        }
+    }
+    c
+}
+
+/// Shannon entropy of the bytes of `value`, in bits per byte.
+pub(super) fn entropy(value: &[u8]) -> f64 {
+    if value.is_empty() {
+        return 0.0;
+    }
+    let mut counts = [0u32; 256];
+    for &b in value {
+        counts[usize::from(b)] += 1;
+    }
+    let n = value.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// Number of distinct bytes in `value`.
+pub(super) fn distinct(value: &[u8]) -> usize {
+    let mut seen = [false; 256];
+    value
+        .iter()
+        .filter(|&&b| !std::mem::replace(&mut seen[usize::from(b)], true))
+        .count()
+}
+
+/// A body that could have come from a random generator rather than a person: not a run of one
+/// character, not a documentation placeholder, enough distinct characters for its length.
+pub(super) fn plausible_body(body: &[u8]) -> bool {
+    if body.is_empty() {
+        return false;
+    }
+    let longest_run = body
+        .chunk_by(|a, b| a == b)
+        .map(<[u8]>::len)
+        .max()
+        .unwrap_or(0);
+    longest_run < 6
+        && distinct(body) >= (body.len() / 3).clamp(1, 8)
+        && ![
+            "your",
+            "xxxx",
+            "replace",
+            "insert",
+            "redacted",
+            "placeholder",
+        ]
+        .iter()
+        .any(|w| contains_ignore_case(body, w))
+}
+
+/// A canonical UUID (8-4-4-4-12 hex digits).
+pub(super) fn is_uuid(value: &[u8]) -> bool {
+    value.len() == 36
+        && value.iter().enumerate().all(|(i, &b)| {
+            if matches!(i, 8 | 13 | 18 | 23) {
+                b == b'-'
+            } else {
+                b.is_ascii_hexdigit()
+            }
+        })
+}
+
+/// A token that looks machine-generated: sixteen or more characters of the base64, base62 or
+/// hex alphabets with letters and digits, spread over many distinct characters. UUIDs are
+/// identifiers, not secrets.
+pub(super) fn random_looking(value: &[u8]) -> bool {
+    if value.len() < 16
+        || !value.iter().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'_' | b'-' | b'.' | b'~')
+        })
+    {
+        return false;
+    }
+    let c = classes(value);
+    (c.lower || c.upper)
+        && c.digit
+        && plausible_body(value)
+        && entropy(value) >= 3.0
+        && !is_uuid(value)
+        && !is_placeholder(value)
+}
+
+/// A value that reads as a password or key when a sentence introduces it ("my password is
+/// …"): four or more characters, not a placeholder, and not a plain word — it mixes letters
+/// with digits or symbols, or is a PIN-like run of digits.
+pub(super) fn secret_looking(value: &[u8]) -> bool {
+    if value.len() < 4 || is_placeholder(value) || is_variable(value) {
+        return false;
+    }
+    if value.last() == Some(&b':') {
+        return false;
+    }
+    let c = classes(value);
+    let letters = c.lower || c.upper;
+    (letters && c.digit)
+        || (letters
+            && c.symbol
+            && value.len() >= 6
+            && !value
+                .iter()
+                .all(|b| b.is_ascii_alphabetic() || *b == b'-' || *b == b'\''))
+        || (!letters && !c.symbol && c.digit && value.len() <= 16)
+}
+
+/// A value assigned with `=` or `:` in code or configuration: anything but a placeholder or a
+/// reference, at least three characters.
+pub(super) fn assigned_value(value: &[u8], quoted: bool) -> bool {
+    value.len() >= 3 && !is_placeholder(value) && (quoted || !is_variable(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_not_secrets() {
+        for p in [
+            "YOUR_API_KEY",
+            "${TOKEN}",
+            "$TOKEN",
+            "%TOKEN%",
+            "<token>",
+            "sk-...",
+            "xxxx",
+            "***",
+            "password",
+            "null",
+            "[SECRET]",
+            "changeme_placeholder",
+            "EXAMPLE_PASSWORD",
+            "…",
+        ] {
+            assert!(is_placeholder(p.as_bytes()), "{p}");
+        }
+        for s in [
+            "Tr0ub4dor&3",
+            "hunter2",
+            "Summer2024!",
+            "AKIAIOSFODNN7EXAMPLE",
+        ] {
+            assert!(!is_placeholder(s.as_bytes()), "{s}");
+        }
+    }
+
+    #[test]
+    fn references_are_variables() {
+        for v in [
+            "get_password()",
+            "self.password",
+            "os.environ[\"TOKEN\"]",
+            "process.env.API_KEY",
+            "db_password",
+            "GITHUB_TOKEN",
+            "userPassword",
+        ] {
+            assert!(is_variable(v.as_bytes()), "{v}");
+        }
+        for s in ["hunter2", "Tr0ub4dor&3", "s3cr3t.pass", "correcthorse"] {
+            assert!(!is_variable(s.as_bytes()), "{s}");
+        }
+    }
+
+    #[test]
+    fn randomness() {
+        assert!(random_looking(b"8f14e45fceea167a5a36dedd4bea2543"));
+        assert!(random_looking(b"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"));
+        assert!(!random_looking(b"550e8400-e29b-41d4-a716-446655440000"));
+        assert!(!random_looking(b"configuration_file"));
+        assert!(!random_looking(b"aaaaaaaaaaaaaaaa1"));
+    }
+
+    #[test]
+    fn sentence_values() {
+        for s in ["Tr0ub4dor&3", "hunter2", "4821", "Summer2024!", "p@ss-w0rd"] {
+            assert!(secret_looking(s.as_bytes()), "{s}");
+        }
+        for s in [
+            "tomorrow",
+            "required",
+            "12",
+            "expired",
+            "well-known",
+            "reset:",
+        ] {
+            assert!(!secret_looking(s.as_bytes()), "{s}");
+        }
+    }
+}
