@@ -3,3 +3,4 @@
 mod adversarial;
 mod examples;
 mod props;
+mod secrets;

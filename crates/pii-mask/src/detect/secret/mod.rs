@@ -86,11 +86,28 @@ const ANCHORS: &[(&str, Anchor)] = &[
     ("キー", Anchor::Foreign(Strength::Weak)),
 ];
 
+/// The anchors, then every provider prefix of four or more characters (so that a key whose
+/// body happens to hold no digit still wakes the token pass) that does not start with an
+/// anchor, which it would otherwise hide from the leftmost-longest search.
+static PATTERNS: LazyLock<Vec<(&'static str, Anchor)>> = LazyLock::new(|| {
+    let mut all: Vec<(&'static str, Anchor)> = ANCHORS.to_vec();
+    for shape in provider::SHAPES {
+        let p = shape.prefix;
+        let hides = ANCHORS.iter().any(|(a, _)| {
+            p.len() >= a.len() && p.as_bytes()[..a.len()].eq_ignore_ascii_case(a.as_bytes())
+        });
+        if p.len() >= 4 && !hides && !all.iter().any(|(q, _)| q.eq_ignore_ascii_case(p)) {
+            all.push((p, Anchor::Wake));
+        }
+    }
+    all
+});
+
 static AUTOMATON: LazyLock<AhoCorasick> = LazyLock::new(|| {
     AhoCorasickBuilder::new()
         .ascii_case_insensitive(true)
         .match_kind(MatchKind::LeftmostLongest)
-        .build(ANCHORS.iter().map(|(p, _)| p))
+        .build(PATTERNS.iter().map(|(p, _)| p))
         .unwrap_or_else(|_| unreachable!("the anchors are a small fixed set"))
 });
 
@@ -106,7 +123,7 @@ pub(super) fn scan(s: &str, sink: &mut Sink) {
     let mut last = (usize::MAX, usize::MAX);
     for m in AUTOMATON.find_iter(s) {
         let (start, end) = (m.start(), m.end());
-        match ANCHORS[m.pattern().as_usize()].1 {
+        match PATTERNS[m.pattern().as_usize()].1 {
             Anchor::Word => assign::english(v, start, end, &mut last, sink),
             Anchor::Foreign(strength) => assign::foreign(s, end, strength, sink),
             Anchor::Authorization => authorization(v, end, sink),
@@ -513,8 +530,13 @@ fn curl_user(v: &[u8], after: usize, sink: &mut Sink) {
     }
 }
 
-/// The secret path of a chat webhook URL.
+/// The secret path of a chat webhook URL (after `services/`, `workflows/`, `triggers/` or
+/// `webhookb2/`, which name the kind of hook).
 fn webhook(v: &[u8], after: usize, sink: &mut Sink) {
+    let after = ["services/", "workflows/", "triggers/", "webhookb2/"]
+        .iter()
+        .find(|k| v[after..].starts_with(k.as_bytes()))
+        .map_or(after, |k| after + k.len());
     let mut end = run_of(v, after, |b| {
         b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/')
     });

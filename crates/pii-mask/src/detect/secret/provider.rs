@@ -78,7 +78,7 @@ pub(super) struct Shape {
     /// What it is, for tests and their messages.
     #[cfg_attr(not(test), allow(dead_code, reason = "read by tests"))]
     pub(super) name: &'static str,
-    prefix: &'static str,
+    pub(super) prefix: &'static str,
     body: Alphabet,
     min: usize,
     max: usize,
@@ -198,7 +198,6 @@ pub(super) const SHAPES: &[Shape] = &[
     shape("mailgun-key", "key-", Hex, 32, 32, Shape),
     shape("brevo-key", "xkeysib-", Url, 60, 90, Shape),
     shape("brevo-smtp-key", "xsmtpsib-", Url, 60, 90, Shape),
-    shape("mattermost-token", "mmauthtoken", Base62, 26, 26, Shape),
     // Payments and commerce.
     shape("stripe-secret-key", "sk_live_", Base62, 16, 255, Shape),
     shape("stripe-test-key", "sk_test_", Base62, 16, 255, Shape),
@@ -292,11 +291,8 @@ fn matches(shape: &Shape, v: &[u8], start: usize) -> Option<usize> {
     while end < v.len() && end - body_start <= shape.max && shape.body.allows(v[end]) {
         end += 1;
     }
-    // Sentence punctuation after a dotted or base64 body is not part of it.
-    while end > body_start && matches!(v[end - 1], b'.' | b'-' | b'=') && shape.body != Hex {
-        if v[end - 1] == b'=' && shape.body == Base64 {
-            break;
-        }
+    // A full stop after a dotted body ends the sentence, not the token.
+    while end > body_start && v[end - 1] == b'.' {
         end -= 1;
     }
     let len = end - body_start;

@@ -216,8 +216,8 @@ pub(super) fn distinct(value: &[u8]) -> usize {
         .count()
 }
 
-/// A body that could have come from a random generator rather than a person: not a run of one
-/// character, not a documentation placeholder, enough distinct characters for its length.
+/// A body that could have come from a random generator rather than a person: no run of eight
+/// equal characters, not a documentation placeholder, enough distinct characters for its length.
 pub(super) fn plausible_body(body: &[u8]) -> bool {
     if body.is_empty() {
         return false;
@@ -227,7 +227,7 @@ pub(super) fn plausible_body(body: &[u8]) -> bool {
         .map(<[u8]>::len)
         .max()
         .unwrap_or(0);
-    longest_run < 6
+    longest_run < 8
         && distinct(body) >= (body.len() / 3).clamp(1, 8)
         && ![
             "your",
