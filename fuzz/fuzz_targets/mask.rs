@@ -1,8 +1,9 @@
 //! R1: `pii_mask::mask` never panics, returns UTF-8, is idempotent, leaves nothing detectable in
 //! its output, and grows the text only by placeholder overhead; and a generated value (a card or
-//! an Israeli ID with a valid check digit, written with separators and invisible characters)
-//! placed on its own line inside the random text is always covered by one span whole, so none
-//! of its digits stays visible.
+//! an Israeli ID with a valid check digit, written with separators and invisible characters; a
+//! US Social Security number; a public IPv4 address; a GitHub token with its CRC-32 checksum;
+//! an AWS key id) placed on its own line inside the random text is always covered by one span
+//! whole, so none of its characters stays visible.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,8 +11,74 @@ use libfuzzer_sys::fuzz_target;
 /// The longest placeholder: the most a single span can add to the text.
 const MAX_PLACEHOLDER: usize = "[BANK_ACCOUNT]".len();
 
+/// CRC-32 (IEEE, reflected) computed bit by bit, independently of the crate's table.
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+/// A personal-data or credential value other than a card or an ID, from the seed.
+fn other_value(seed: u64) -> String {
+    let mut x = seed | 1;
+    let mut next = |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    const BASE62: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    match next(4) {
+        0 => {
+            let area = loop {
+                let a = 1 + next(899);
+                if a != 666 {
+                    break a;
+                }
+            };
+            format!("{area:03}-{:02}-{:04}", 1 + next(99), 1 + next(9999))
+        }
+        1 => {
+            let first = loop {
+                let a = 1 + next(223);
+                if a != 127 {
+                    break a;
+                }
+            };
+            format!("{first}.{}.{}.{}", next(256), next(256), next(256))
+        }
+        2 => {
+            let entropy: Vec<u8> = (0..30).map(|_| BASE62[next(62) as usize]).collect();
+            let mut check = u64::from(crc32(&entropy));
+            let mut digits = [b'0'; 6];
+            for d in digits.iter_mut().rev() {
+                *d = BASE62[(check % 62) as usize];
+                check /= 62;
+            }
+            format!(
+                "ghp_{}{}",
+                String::from_utf8_lossy(&entropy),
+                String::from_utf8_lossy(&digits)
+            )
+        }
+        _ => {
+            const BASE32: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+            let body: String = (0..16).map(|_| char::from(BASE32[next(32) as usize])).collect();
+            format!("AKIA{body}")
+        }
+    }
+}
+
 /// A value with a valid check digit, from the eight seed bytes, and where to put it.
 fn value(seed: u64) -> String {
+    if seed % 3 == 0 {
+        return other_value(seed / 3);
+    }
     let mut x = seed;
     let mut next = |n: u64| {
         x = x
