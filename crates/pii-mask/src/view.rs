@@ -301,11 +301,19 @@ impl<'a> View<'a> {
         while last > start && (v[last] & 0xC0) == 0x80 {
             last -= 1;
         }
+        let view_last = v[last];
         let last = self.original_offset(last);
-        let last_len = self.original[last..]
-            .chars()
-            .next()
-            .map_or(1, char::len_utf8);
+        let ob = self.original.as_bytes();
+        // An encoded at sign (`%40`, `&#64;`) is several ASCII characters read as one.
+        let encoded = (view_last == b'@' && matches!(ob[last], b'%' | b'&'))
+            .then(|| encoded_at(ob, last))
+            .flatten();
+        let last_len = encoded.unwrap_or_else(|| {
+            self.original[last..]
+                .chars()
+                .next()
+                .map_or(1, char::len_utf8)
+        });
         (self.original_offset(start), last + last_len)
     }
 }

@@ -22,6 +22,10 @@ pub(super) fn scan_v6(v: &[u8], sink: &mut Sink) {
             end += 1;
         }
         i = end.max(colon + 1);
+        // A colon that ends a label (`from:`, `接続元：`) is not the address's.
+        if v[start] == b':' && !v[start..].starts_with(b"::") || v[start..].starts_with(b":::") {
+            start += 1;
+        }
         if start > 0 && (v[start - 1].is_ascii_alphanumeric() || v[start - 1] == b'_') {
             continue;
         }

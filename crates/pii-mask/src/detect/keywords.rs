@@ -94,6 +94,10 @@ pub(crate) const SSN_WORDS: Words = words(&[
     whole("ss#"),
     whole("ss no"),
     w("ssn#"),
+    w("social security no"),
+    w("社会保障番号"),
+    w("ソーシャルセキュリティ番号"),
+    w("מספר ביטוח לאומי אמריקאי"),
 ]);
 
 /// Words that make a dotted quad a version rather than an address.

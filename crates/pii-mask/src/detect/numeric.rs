@@ -51,7 +51,8 @@ const MAX_SPLIT_CHUNKS: usize = 12;
 /// A gap is one to three bytes of space, `-`, `.`, `/`, `(` and `)`. Parentheses may stand
 /// anywhere (at most one of each); what is left must be spaces alone, or one `-` or `/` with
 /// optional spaces around it, or one `.` alone. A `.` followed by spaces (`531. 06. 04`) joins
-/// only chunks of at most four digits on both sides (`short`), since after a whole number it is
+/// chunks of at most six digits on both sides, or any chunk after one of up to three digits
+/// (`short`; `83. 362. 393396205`), since after a whole number it is
 /// a sentence end. So `--`, `-.` and `..` end a group, and so does any other character: a
 /// letter, a comma, a colon, a newline.
 fn joins(gap: &[u8], short: bool) -> bool {
@@ -117,12 +118,13 @@ pub(super) fn scan_group(s: &str, first: usize, exotic: &[usize], sink: &mut Sin
             q += 1;
         }
         let next_len = v[q..].iter().take_while(|b| b.is_ascii_digit()).count();
-        let short = p - start <= 4 && next_len <= 4;
+        let short = (p - start <= 6 && next_len <= 6) || p - start <= 3;
         if q == p
             || q >= v.len()
             || !v[q].is_ascii_digit()
             || !joins(&v[p..q], short)
             || uuid_containing(v, q).is_some()
+            || digest_containing(v, q).is_some()
         {
             break;
         }

@@ -316,8 +316,23 @@ fn bank_account() -> impl Strategy<Value = (String, Option<Category>)> {
 }
 
 fn long_number() -> impl Strategy<Value = (String, Option<Category>)> {
-    // Long runs may also read as a card or phone; any placeholder will do.
-    "[0-9]{10,18}".prop_map(|s| (s, None))
+    // Long runs may also read as a card or phone; any placeholder will do. Twelve or fourteen
+    // digits that read as a compact timestamp (`200001010000`) are a documented safe shape.
+    "[0-9]{10,18}"
+        .prop_filter("not a compact timestamp", |s| !compact_timestamp(s))
+        .prop_map(|s| (s, None))
+}
+
+/// `YYYYMMDDhhmm` or `YYYYMMDDhhmmss` with a year from 1900 to 2099.
+fn compact_timestamp(s: &str) -> bool {
+    let n = |a: usize, b: usize| s[a..b].parse::<u32>().unwrap_or(u32::MAX);
+    (s.len() == 12 || s.len() == 14)
+        && (1900..=2099).contains(&n(0, 4))
+        && (1..=12).contains(&n(4, 6))
+        && (1..=31).contains(&n(6, 8))
+        && n(8, 10) <= 23
+        && n(10, 12) <= 59
+        && (s.len() == 12 || n(12, 14) <= 59)
 }
 
 fn email() -> impl Strategy<Value = (String, Option<Category>)> {

@@ -65,6 +65,33 @@ const CARRIERS: &[(&str, &str)] = &[
     ("`", "`"),
 ];
 
+/// CRC-32 (IEEE, reflected), bit by bit.
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// GitHub's and npm's tokens end in the CRC-32 of their thirty random characters, in six
+/// base62 digits (`0-9A-Z a-z`): replaces the last six characters of `body` by it.
+fn with_checksum(body: &mut [u8]) {
+    const DIGITS: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let mut check = u64::from(crc32(&body[..30]));
+    for d in body[30..].iter_mut().rev() {
+        *d = DIGITS[(check % 62) as usize];
+        check /= 62;
+    }
+}
+
 fn token() -> impl Strategy<Value = String> {
     (0..SHAPES.len(), any::<u64>(), 0usize..6).prop_map(|(i, seed, digit_run)| {
         let (prefix, alphabet, len) = SHAPES[i];
@@ -87,6 +114,9 @@ fn token() -> impl Strategy<Value = String> {
                 x ^= x << 17;
                 *b = b'0' + (x % 10) as u8;
             }
+        }
+        if matches!(prefix, "ghp_" | "gho_" | "ghs_" | "npm_") {
+            with_checksum(&mut body);
         }
         let mut t = prefix.as_bytes().to_vec();
         t.extend_from_slice(&body);
@@ -147,6 +177,19 @@ proptest! {
             );
         }
     }
+}
+
+/// A GitHub token whose checksum fails is a key only where the text says a credential follows.
+#[test]
+fn checksum_failures_need_credential_context() {
+    let bad = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+    assert!(
+        mask(&format!("the scanner docs list {bad} as a sample"))
+            .spans
+            .is_empty()
+    );
+    assert_eq!(mask(&format!("my token {bad}")).text, "my token [SECRET]");
+    assert_eq!(mask(&format!("GH_PAT={bad}")).text, "GH_PAT=[SECRET]");
 }
 
 /// Look-alikes that are documentation, identifiers or prose: none is changed.

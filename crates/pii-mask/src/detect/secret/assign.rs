@@ -249,7 +249,7 @@ pub(super) fn value_at(v: &[u8], p: usize, stop_at: &[u8]) -> Option<(usize, usi
         let strip = match last {
             // An ellipsis (`sk-...`) is part of a placeholder, not sentence punctuation.
             b'.' => !v[p..end].ends_with(b".."),
-            b',' | b';' | b':' | b'"' | b'\'' | b'`' => true,
+            b',' | b';' | b':' | b'"' | b'\'' | b'`' | b'(' | b'[' | b'{' | b'<' => true,
             b')' => count(&v[p..end], b'(') < count(&v[p..end], b')'),
             b']' => count(&v[p..end], b'[') < count(&v[p..end], b']'),
             b'}' => count(&v[p..end], b'{') < count(&v[p..end], b'}'),
@@ -271,7 +271,8 @@ fn count(v: &[u8], b: u8) -> usize {
 /// Words that join a credential name to its value in a sentence.
 fn is_connector(word: &[u8]) -> bool {
     [
-        "is", "was", "are", "be", "to", "=", ":", "->", "=>", "is:", "was:", "now",
+        "is", "was", "are", "be", "to", "=", ":", "->", "=>", "is:", "was:", "now", "\u{2192}",
+        "\u{21D2}",
     ]
     .iter()
     .any(|c| word.eq_ignore_ascii_case(c.as_bytes()))
@@ -307,6 +308,18 @@ fn starts_line(v: &[u8], pos: usize) -> bool {
 
 /// Handles an English credential word found at `ms..me` in the view.
 pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize), sink: &mut Sink) {
+    // A short word (`pw`, `pin`, `key`, `auth`) counts only as a part of its own: inside a
+    // random-looking token (`JEfePW8+…`) it is chance.
+    if me - ms <= 4 {
+        let camel_start = ms > 0 && v[ms - 1].is_ascii_lowercase() && v[ms].is_ascii_uppercase();
+        let apart_before = ms == 0 || !v[ms - 1].is_ascii_alphanumeric() || camel_start;
+        let camel_end =
+            v[me - 1].is_ascii_lowercase() && v.get(me).is_some_and(u8::is_ascii_uppercase);
+        let apart_after = v.get(me).is_none_or(|b| !b.is_ascii_alphanumeric()) || camel_end;
+        if !apart_before || !apart_after {
+            return;
+        }
+    }
     let mut is = ms;
     while is > 0 && is_ident(v[is - 1]) {
         is -= 1;
@@ -376,9 +389,59 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
             try_value(v, p, strength, true, b"", sink);
         }
         Some(_) if p > after_name => prose(v, p, strength, sink),
+        // `token, just in case: …`, `token — …`: no value of its own, maybe one nearby.
+        Some(_) if strength != Strength::Pin => near(v, p, sink),
         _ => {}
     }
 }
+
+/// SQL's `IDENTIFIED BY 'password'`: the quoted value after it.
+pub(super) fn quoted_after(v: &[u8], end: usize, sink: &mut Sink) {
+    let p = skip_blanks(v, end);
+    if matches!(v.get(p), Some(b'"' | b'\'' | b'`')) {
+        try_value(v, p, Strength::Strong, true, b"", sink);
+    }
+}
+
+/// Words after a credential name that make the sentence about something else than its value:
+/// `token limit is 4096`, `password manager is 1Password`, `password policy: …`.
+const NOT_ITS_VALUE: &[&str] = &[
+    "limit",
+    "limits",
+    "count",
+    "counts",
+    "budget",
+    "usage",
+    "size",
+    "length",
+    "expiry",
+    "expires",
+    "expired",
+    "ttl",
+    "lifetime",
+    "window",
+    "cost",
+    "costs",
+    "rate",
+    "quota",
+    "policy",
+    "reset",
+    "rotation",
+    "manager",
+    "managers",
+    "strength",
+    "requirements",
+    "requirement",
+    "field",
+    "hint",
+    "type",
+    "format",
+    "prompt",
+    "per",
+    "used",
+    "usage:",
+    "limit:",
+];
 
 /// Masks the value at `p` if `strength` accepts it; true when it did.
 fn try_value(
@@ -401,6 +464,15 @@ fn try_value(
 /// A credential word in a sentence: the value after a connector (`is`, `was`, `:`, `set to`)
 /// within a few words, or right after the word, or a high-entropy token nearby.
 fn prose(v: &[u8], from: usize, strength: Strength, sink: &mut Sink) {
+    let first_end = (from..v.len())
+        .find(|&e| v[e].is_ascii_whitespace())
+        .unwrap_or(v.len());
+    if NOT_ITS_VALUE
+        .iter()
+        .any(|w| v[from..first_end].eq_ignore_ascii_case(w.as_bytes()))
+    {
+        return;
+    }
     let mut k = from;
     for i in 0..6 {
         if k >= v.len() || v[k] == b'\n' {
@@ -447,7 +519,7 @@ fn prose(v: &[u8], from: usize, strength: Strength, sink: &mut Sink) {
 /// Masks the first high-entropy token among the next few words on the line.
 pub(super) fn near(v: &[u8], from: usize, sink: &mut Sink) {
     let mut k = skip_blanks(v, from);
-    for _ in 0..5 {
+    for _ in 0..8 {
         if k >= v.len() || v[k] == b'\n' {
             return;
         }
@@ -494,32 +566,41 @@ pub(super) fn foreign(s: &str, me: usize, strength: Strength, sink: &mut Sink) {
     let v = s.as_bytes();
     let mut k = me;
     let mut explicit = false;
-    while k < v.len() && k - me < 64 && v[k] != b'\n' {
+    let mut runs = 0;
+    while k < v.len() && k - me < 160 && v[k] != b'\n' && runs < 4 {
         let b = v[k];
         if b == b':' || b == b'=' {
             explicit = true;
             k += 1;
             continue;
         }
-        if b.is_ascii_alphanumeric()
-            || (b.is_ascii_graphic() && !matches!(b, b',' | b'.' | b'(' | b')' | b'-'))
-        {
-            break;
+        let starts_value = b.is_ascii_alphanumeric()
+            || (b.is_ascii_graphic()
+                && !matches!(b, b',' | b'.' | b'(' | b')' | b'-' | b'"' | b'\''));
+        let quoted = matches!(b, b'"' | b'\'');
+        if starts_value || quoted {
+            let Some((vs, ve, q)) = value_at(v, k, b"") else {
+                k += 1;
+                continue;
+            };
+            if accept(strength, &v[vs..ve], q, explicit) && !is_placeholder(&v[vs..ve]) {
+                sink.push(vs, ve, Category::Secret, true);
+                return;
+            }
+            // Only the first value after `:` counts as assigned; later ones must stand alone.
+            explicit = false;
+            runs += 1;
+            k = ve + usize::from(q);
+            continue;
         }
         if b.is_ascii() {
-            if matches!(b, b'.' | b',') {
+            if b == b'.' && v.get(k + 1).is_none_or(|n| *n == b' ' || *n == b'\n') {
                 return;
             }
             k += 1;
         } else {
             k += s[k..].chars().next().map_or(1, char::len_utf8);
         }
-    }
-    if let Some((vs, ve, quoted)) = value_at(v, k, b"")
-        && accept(strength, &v[vs..ve], quoted, explicit)
-        && !is_placeholder(&v[vs..ve])
-    {
-        sink.push(vs, ve, Category::Secret, true);
     }
 }
 

@@ -30,6 +30,8 @@ enum Anchor {
     Word,
     Foreign(Strength),
     Authorization,
+    /// SQL's `IDENTIFIED BY 'password'`.
+    IdentifiedBy,
     Bearer,
     PemBegin,
     Scheme,
@@ -58,6 +60,7 @@ const ANCHORS: &[(&str, Anchor)] = &[
     ("creds", Anchor::Word),
     ("pin", Anchor::Word),
     ("authorization", Anchor::Authorization),
+    ("identified by", Anchor::IdentifiedBy),
     ("bearer", Anchor::Bearer),
     ("-----begin", Anchor::PemBegin),
     ("://", Anchor::Scheme),
@@ -127,6 +130,7 @@ pub(super) fn scan(s: &str, sink: &mut Sink) {
             Anchor::Word => assign::english(v, start, end, &mut last, sink),
             Anchor::Foreign(strength) => assign::foreign(s, end, strength, sink),
             Anchor::Authorization => authorization(v, end, sink),
+            Anchor::IdentifiedBy => assign::quoted_after(v, end, sink),
             Anchor::Bearer => bearer(v, start, end, sink),
             Anchor::PemBegin => pem(v, start, end, sink),
             Anchor::Scheme => userinfo(v, start, sink),
@@ -188,7 +192,7 @@ fn tokens(v: &[u8], sink: &mut Sink) {
 
 /// The credential that starts at `start`, as a view range.
 fn credential_at(v: &[u8], start: usize) -> Option<(usize, usize)> {
-    if let Some((end, _)) = provider::at(v, start) {
+    if let Some((end, _)) = provider::at(v, start, || credential_context(v, start)) {
         return Some((start, end));
     }
     if let Some(end) = jwt(v, start) {
@@ -201,6 +205,49 @@ fn credential_at(v: &[u8], start: usize) -> Option<(usize, usize)> {
         .or_else(|| mailchimp(v, start))
         .or_else(|| discord_bot(v, start))
         .map(|end| (start, end))
+}
+
+/// True when the line before `start` says a credential follows: a credential word within
+/// eighty bytes, or an `=` or `:` right before the token.
+fn credential_context(v: &[u8], start: usize) -> bool {
+    if start > 0
+        && matches!(v[start - 1], b'=' | b':' | b'"' | b'\'')
+        && start > 1
+        && v[start - 2] != b' '
+    {
+        return true;
+    }
+    let line = v[..start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let from = line.max(start.saturating_sub(80));
+    let before = &v[from..start];
+    [
+        "token",
+        "key",
+        "secret",
+        "password",
+        "passwd",
+        "pwd",
+        "auth",
+        "bearer",
+        "credential",
+        "login",
+        "pat",
+        "github",
+        "npm",
+        "טוקן",
+        "מפתח",
+        "סיסמ",
+        "トークン",
+        "キー",
+    ]
+    .iter()
+    .any(|w| {
+        let w = w.as_bytes();
+        before.len() >= w.len() && before.windows(w.len()).any(|x| x.eq_ignore_ascii_case(w))
+    })
 }
 
 fn run_of(v: &[u8], from: usize, allowed: impl Fn(u8) -> bool) -> usize {
@@ -340,10 +387,13 @@ fn authorization(v: &[u8], after: usize, sink: &mut Sink) {
         p += 1;
     }
     p = skip_blanks(v, p);
-    if !matches!(v.get(p), Some(b':' | b'=')) {
+    if matches!(v.get(p), Some(b':' | b'=')) {
+        p = skip_blanks(v, p + 1);
+    } else if p == after || !matches!(v.get(p), Some(b'"' | b'\'')) {
+        // Without `:` or `=`, only a quoted value after a space counts, as in nginx's
+        // `proxy_set_header Authorization "Basic …";`.
         return;
     }
-    p = skip_blanks(v, p + 1);
     if matches!(v.get(p), Some(b'"' | b'\'')) {
         p += 1;
     }

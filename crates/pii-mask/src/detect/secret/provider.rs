@@ -62,10 +62,11 @@ impl Alphabet {
 enum Check {
     /// A plausible generated body.
     Shape,
-    /// Thirty characters and their CRC-32 in base62 (GitHub, npm); a body whose checksum fails
-    /// still counts when it is plausible, since a mistyped key is still a key.
+    /// Thirty characters and their CRC-32 in base62 (GitHub, npm). A body whose checksum fails
+    /// is a key only where the text says a credential follows (a credential word before it on
+    /// its line, or an assignment): bare, it is a test fixture or a documentation sample.
     Crc32,
-    /// A bech32 checksum over the whole token (age keys); plausible bodies count too.
+    /// A bech32 checksum over the whole token (age keys), with the same rule when it fails.
     Bech32Sum,
     /// A prefix too short to stand alone (`sk-`, `EAA`): the body must mix letters and digits
     /// with high entropy.
@@ -273,7 +274,13 @@ static BY_FIRST: LazyLock<Vec<Vec<&'static Shape>>> = LazyLock::new(|| {
 pub(super) const SHORTEST: usize = 16;
 
 /// The end of the provider credential that starts at view offset `start`, if there is one.
-pub(super) fn at(v: &[u8], start: usize) -> Option<(usize, &'static Shape)> {
+/// `context` tells whether the text around it names a credential; it is asked only for keys
+/// whose checksum fails.
+pub(super) fn at(
+    v: &[u8],
+    start: usize,
+    context: impl Fn() -> bool,
+) -> Option<(usize, &'static Shape)> {
     let b = v[start];
     if b >= 0x80 {
         return None;
@@ -282,10 +289,10 @@ pub(super) fn at(v: &[u8], start: usize) -> Option<(usize, &'static Shape)> {
     BY_FIRST[usize::from(b)]
         .iter()
         .filter(|s| rest.starts_with(s.prefix.as_bytes()))
-        .find_map(|s| matches(s, v, start).map(|end| (end, *s)))
+        .find_map(|s| matches(s, v, start, &context).map(|end| (end, *s)))
 }
 
-fn matches(shape: &Shape, v: &[u8], start: usize) -> Option<usize> {
+fn matches(shape: &Shape, v: &[u8], start: usize, context: &dyn Fn() -> bool) -> Option<usize> {
     let body_start = start + shape.prefix.len();
     let mut end = body_start;
     while end < v.len() && end - body_start <= shape.max && shape.body.allows(v[end]) {
@@ -306,8 +313,8 @@ fn matches(shape: &Shape, v: &[u8], start: usize) -> Option<usize> {
     let body = &v[body_start..end];
     let ok = match shape.check {
         Shape => plausible_body(body),
-        Crc32 => crc32_base62_valid(body) || plausible_body(body),
-        Bech32Sum => bech32_valid(&v[start..end]) || plausible_body(body),
+        Crc32 => crc32_base62_valid(body) || (plausible_body(body) && context()),
+        Bech32Sum => bech32_valid(&v[start..end]) || (plausible_body(body) && context()),
         Random => {
             let c = classes(body);
             plausible_body(body) && c.digit && (c.lower || c.upper) && entropy(body) >= 3.0
@@ -322,7 +329,7 @@ mod tests {
 
     fn find(token: &str) -> Option<&'static str> {
         let v = token.as_bytes();
-        at(v, 0)
+        at(v, 0, || true)
             .filter(|(end, _)| *end == v.len())
             .map(|(_, s)| s.name)
     }

@@ -84,7 +84,38 @@ pub(super) fn is_placeholder(value: &[u8]) -> bool {
     let Some(&first) = value.first() else {
         return true;
     };
-    if matches!(first, b'$' | b'%' | b'<' | b'{' | b'[' | b'(' | b'*' | b'#') {
+    let last = value[value.len() - 1];
+    let ident =
+        |t: &[u8]| !t.is_empty() && t.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    let templated = match first {
+        // `$TOKEN`, `${TOKEN}`, `$(cat token)`, `$env:TOKEN`.
+        b'$' => {
+            // `$TOKEN`, `${TOKEN}`, `$(cat token)`, `$env:TOKEN`, `$_POST['password']`,
+            // `$this->password`: a variable, whatever follows its name.
+            let rest = &value[1..];
+            let name = rest
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count();
+            matches!(rest.first(), Some(b'{' | b'('))
+                || (name > 0
+                    && rest[0].is_ascii_alphabetic() | (rest[0] == b'_')
+                    && (name == rest.len()
+                        || matches!(rest[name], b'[' | b'(' | b'-' | b'.' | b'{' | b':')))
+        }
+        // `%TOKEN%`, `%s`, `%(token)s`.
+        b'%' => {
+            (last == b'%' && ident(&value[1..value.len() - 1]))
+                || value == b"%s"
+                || value.starts_with(b"%(")
+        }
+        b'<' => last == b'>',
+        b'{' => last == b'}',
+        b'[' => last == b']',
+        b'(' => last == b')',
+        _ => false,
+    };
+    if templated {
         return true;
     }
     if value.len() >= 3 && value.iter().all(|&b| b == first) {
@@ -143,8 +174,17 @@ pub(super) fn is_variable(value: &[u8]) -> bool {
         }
     }
     let rest = &value[head..];
+    // A call or an index closes what it opens: `get_password()`, `os.environ["TOKEN"]`,
+    // `std::env::var("TOKEN")?`.
     if rest.first().is_some_and(|&b| b == b'(' || b == b'[') {
-        return true;
+        // What follows the bracket is an argument (a string, a name) or nothing; a digit after
+        // it is the rest of a password (`hunter2(2023)`).
+        return rest.get(1).is_none_or(|&b| {
+            matches!(b, b'"' | b'\'' | b')' | b']' | b'_') || b.is_ascii_alphabetic()
+        });
+    }
+    if rest.starts_with(b"::") {
+        return rest.contains(&b'(') && rest.contains(&b')');
     }
     let digits = value.iter().any(u8::is_ascii_digit);
     if !rest.is_empty() {
@@ -229,16 +269,9 @@ pub(super) fn plausible_body(body: &[u8]) -> bool {
         .unwrap_or(0);
     longest_run < 8
         && distinct(body) >= (body.len() / 3).clamp(1, 8)
-        && ![
-            "your",
-            "xxxx",
-            "replace",
-            "insert",
-            "redacted",
-            "placeholder",
-        ]
-        .iter()
-        .any(|w| contains_ignore_case(body, w))
+        && !["your", "replace", "insert", "redacted", "placeholder"]
+            .iter()
+            .any(|w| contains_ignore_case(body, w))
 }
 
 /// A canonical UUID (8-4-4-4-12 hex digits).
