@@ -403,7 +403,11 @@ impl MemoryService {
     ) -> Result<RememberResponse, ApiError> {
         let auth = self.authorize(caller, Scope::MemoryWrite)?;
         let request = input.read()?;
-        policy::check_identifiers(&request.namespace, request.key.as_deref())?;
+        policy::check_identifiers(
+            &request.namespace,
+            request.key.as_deref(),
+            request.collection_id.as_deref(),
+        )?;
         let binding = &auth.credential.binding;
         policy::check_remember_anchor(
             binding,

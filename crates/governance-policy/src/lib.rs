@@ -25,7 +25,11 @@
 //!
 //! let body = serde_json::json!({"namespace": "prefs", "key": "tone", "text": "Reply tersely"});
 //! let request = RememberRequest::from_json(&body)?;
-//! check_identifiers(&request.namespace, request.key.as_deref())?;
+//! check_identifiers(
+//!     &request.namespace,
+//!     request.key.as_deref(),
+//!     request.collection_id.as_deref(),
+//! )?;
 //!
 //! let now: Timestamp = "2026-01-01T12:00:00Z".parse()?;
 //! check_rate(&[now.minus_seconds(60)], now)?;

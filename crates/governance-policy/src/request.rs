@@ -1012,17 +1012,27 @@ request_impl!(
     MemberListRequest
 );
 
-/// Step 6 of remember: a namespace or key in which a validated personal-data detector fires →
-/// `400 AGENT_MEMORY_PERSONAL_DATA`. Identifiers are refused, never masked. List and recall
-/// filters are never checked.
-pub fn check_identifiers(namespace: &str, key: Option<&str>) -> Result<(), ApiError> {
+/// Step 6 of remember: a namespace, key or `collectionId` in which a validated personal-data
+/// detector fires → `400 AGENT_MEMORY_PERSONAL_DATA`. Identifiers are refused, never masked.
+/// List and recall filters (`namespace`, `key`, `collectionId`) are never checked: a filter
+/// stores nothing.
+pub fn check_identifiers(
+    namespace: &str,
+    key: Option<&str>,
+    collection_id: Option<&str>,
+) -> Result<(), ApiError> {
     let found = pii_mask::contains_personal_data(namespace)
         || key.is_some_and(pii_mask::contains_personal_data);
     if found {
-        Err(ErrorCode::AgentMemoryPersonalData.into())
-    } else {
-        Ok(())
+        return Err(ErrorCode::AgentMemoryPersonalData.into());
     }
+    if collection_id.is_some_and(pii_mask::contains_personal_data) {
+        return Err(ApiError::new(
+            ErrorCode::AgentMemoryPersonalData,
+            "collectionId contains personal data",
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -143,6 +143,9 @@ error_codes! {
     MemoryPathInvalid = "MEMORY_PATH_INVALID" => 400,
     /// A `reject` store refused content the masker would change.
     MemoryPersonalData = "MEMORY_PERSONAL_DATA" => 400,
+    /// A store with `pii_policy` mask or reject refused a path that holds personal data (paths
+    /// are identifiers there: refused, never masked).
+    MemoryPathPersonalData = "MEMORY_PATH_PERSONAL_DATA" => 400,
     /// More than 8 memory stores attached to a session.
     TooManyMemoryStores = "TOO_MANY_MEMORY_STORES" => 400,
     /// The same memory store attached twice to one session.
@@ -223,6 +226,7 @@ impl ErrorCode {
             ErrorCode::MemoryInvalidRequest => "the request is invalid",
             ErrorCode::MemoryPathInvalid => "the path is invalid",
             ErrorCode::MemoryPersonalData => "the content contains personal data",
+            ErrorCode::MemoryPathPersonalData => "the path contains personal data",
             ErrorCode::TooManyMemoryStores => "at most 8 memory stores can be attached",
             ErrorCode::MemoryStoreDuplicate => "the same memory store is attached twice",
             ErrorCode::MemoryStoreAttachAtCreationOnly => {

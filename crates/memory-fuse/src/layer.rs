@@ -79,7 +79,8 @@ pub(crate) fn errno(err: &ApiError) -> Errno {
         ErrorCode::MemoryTooLarge => Errno::EFBIG,
         ErrorCode::MemoryPathInvalid | ErrorCode::MemoryInvalidRequest => Errno::EINVAL,
         ErrorCode::MemoryPathConflict => Errno::EEXIST,
-        ErrorCode::MemoryPersonalData => Errno::EPERM,
+        // The store's policy refuses the content, or a path with personal data.
+        ErrorCode::MemoryPersonalData | ErrorCode::MemoryPathPersonalData => Errno::EPERM,
         // A lost optimistic-concurrency race, and anything else: the write did not happen.
         _ => Errno::EIO,
     }
@@ -488,6 +489,9 @@ impl MemoryFs {
             if attr.read_only {
                 return Err(Errno::EROFS);
             }
+            // A file stored under a path its store now refuses can be read, moved or removed,
+            // not written: say so at the open rather than at the close.
+            self.check_write(rel)?;
         }
         let read = self
             .service
@@ -548,6 +552,8 @@ impl MemoryFs {
         if self.stat(&mut st, parent_rel)?.read_only {
             return Err(Errno::EROFS);
         }
+        // A name the store refuses (personal data in a path) is refused now, not at the close.
+        self.check_write(&rel)?;
         let ino = st.inodes.ino(&rel);
         let opened = SystemTime::now();
         let fh = st.add_handle(Handle {
@@ -798,6 +804,8 @@ impl MemoryFs {
         if self.stat(&mut st, parent_rel)?.read_only {
             return Err(Errno::EROFS);
         }
+        // Every file under a directory would carry its name.
+        self.check_write(&rel)?;
         st.dirs.insert(rel.clone());
         Ok(self.dir_attr(st.inodes.ino(&rel), false))
     }
@@ -867,6 +875,9 @@ impl MemoryFs {
         if source.read_only {
             return Err(Errno::EROFS);
         }
+        // The destination names what is stored (a directory's files carry its name): refused
+        // before anything moves.
+        self.check_write(&to)?;
         match source.kind {
             Kind::File => self.rename_file(&mut st, &from, &to, &source, dest.as_ref(), no_replace),
             Kind::Dir => self.rename_dir(&mut st, &from, &to, dest.as_ref()),
@@ -966,6 +977,15 @@ impl MemoryFs {
         }
         st.inodes.rename(from, to);
         Ok(())
+    }
+
+    /// Whether a file may be stored at `rel` (or under it, for a directory): the facade's
+    /// [`StoreService::fs_check_write_path`], as an errno (`EPERM` for a path with personal
+    /// data in a store that masks or rejects it).
+    fn check_write(&self, rel: &str) -> FsResult<()> {
+        self.service
+            .fs_check_write_path(&self.caller, &agent_path(rel))
+            .map_err(|e| errno(&e))
     }
 
     /// Every stored file at or under the directory `rel`, depth first.

@@ -4,9 +4,13 @@
 //! Order of checks: the body (`400 MEMORY_INVALID_REQUEST`) → the session (`404
 //! SESSION_NOT_FOUND`) → the path against the session's mounts (`400 MEMORY_PATH_INVALID`, pure
 //! parsing, before any store is read) → a write through a read-only mount (`403
-//! MEMORY_STORE_READ_ONLY`) → the content size (`413`) → the store behind the mount (`404
+//! MEMORY_STORE_READ_ONLY`) → for a write, a path with personal data in a `mask` or `reject`
+//! store (`400 MEMORY_PATH_PERSONAL_DATA`, after a read of the store's policy and before any
+//! memory is looked up) → the content size (`413`) → the store behind the mount (`404
 //! MEMORY_STORE_NOT_FOUND`) → what the backend decides (`404` memory, `409` archived /
-//! precondition / path conflict, `400` personal data).
+//! precondition / path conflict, `400` personal data). The path check covers the path of
+//! `fs.write` (whether a memory is there or not) and the destination of `fs.rename`; reads,
+//! deletes and the source of a rename are not checked.
 //!
 //! Directories are implicit: `fs.list` of a path with nothing under it answers an empty listing,
 //! `fs.list` of a file lists that one file, and `fs.read` / `fs.delete` of a directory is `404
@@ -14,12 +18,13 @@
 //! mount; a rename across two mounts is refused with `400 MEMORY_PATH_INVALID` because it would
 //! be a create in one store and a delete in another, not one atomic write.
 //!
-//! Besides the spec's five operations, three typed helpers serve a real file system on top of
+//! Besides the spec's five operations, four typed helpers serve a real file system on top of
 //! this interface (the `memory-fuse` crate): [`StoreService::fs_stat_path`] (what is at a path,
 //! with a memory's size and times but not its content), [`StoreService::fs_create_path`] (an
-//! exclusive create: a memory already there is `409 MEMORY_PATH_CONFLICT`, never overwritten)
-//! and [`StoreService::fs_rename_replacing_path`] (POSIX `rename(2)`: a file at the destination
-//! is replaced in the same transaction).
+//! exclusive create: a memory already there is `409 MEMORY_PATH_CONFLICT`, never overwritten),
+//! [`StoreService::fs_rename_replacing_path`] (POSIX `rename(2)`: a file at the destination
+//! is replaced in the same transaction) and [`StoreService::fs_check_write_path`] (whether a
+//! write may store a file at a path, asked when a name is made, before anything is stored).
 
 use std::collections::BTreeSet;
 
@@ -32,7 +37,7 @@ use serde::Serialize;
 
 use super::mounts::{Roots, Target, resolve};
 use super::requests::{FsPathRequest, FsRenameRequest, FsWriteRequest};
-use super::{SessionCaller, StoreService, internal, trace_op};
+use super::{SessionCaller, StoreService, check_path, internal, trace_op};
 use crate::input::Input;
 
 /// Memories read per backend call while a listing walks a store.
@@ -300,6 +305,8 @@ impl StoreService {
         }
         let ws = &s.workspace;
         let store = &mount.memory_store_id;
+        // Before the path is looked up: the answer does not depend on a memory being there.
+        self.check_new_path(ws, store, &path)?;
         let mut attempt = 0;
         loop {
             attempt += 1;
@@ -453,7 +460,10 @@ impl StoreService {
         if mount.access == Access::ReadOnly {
             return Err(read_only());
         }
-        self.mounted_store(s, &mount)?;
+        let store = self.mounted_store(s, &mount)?;
+        // The destination is a path the rename stores; the source is not checked, so a file
+        // under a path with personal data can be moved to a clean one.
+        check_path(Some(store.pii_policy), &to)?;
         let memory = self
             .memory_at(s, &mount, &from)?
             .ok_or_else(memory_not_found)?;
@@ -537,6 +547,33 @@ impl StoreService {
                 }
             }
         }
+    }
+
+    /// Whether a write may store a file at `path`, writing nothing: `404 SESSION_NOT_FOUND`,
+    /// `400 MEMORY_PATH_INVALID` (a path inside no mount, or a mount root), `403
+    /// MEMORY_STORE_READ_ONLY`, `404 MEMORY_STORE_NOT_FOUND`, and `400 MEMORY_PATH_PERSONAL_DATA`
+    /// when the store masks or rejects personal data and the path holds some. A file system asks
+    /// it where a name is made before anything is stored (a new file, a directory, the
+    /// destination of a rename), so that the refusal reaches the program then rather than when
+    /// the file is closed. One read of the session and one of the store.
+    pub fn fs_check_write_path(&self, s: &SessionCaller, path: &str) -> Result<(), ApiError> {
+        let result = self.fs_check_write_inner(s, path);
+        trace_op("fs.check", &s.workspace, &result, |()| {
+            tracing::info!(op = "fs.check", session_id = s.session.as_str());
+        });
+        result
+    }
+
+    fn fs_check_write_inner(&self, s: &SessionCaller, path: &str) -> Result<(), ApiError> {
+        let (_, target) = self.target(s, path, Roots::MountOnly, false)?;
+        let Target::Inside(mount, path) = target else {
+            return Err(not_a_memory_path());
+        };
+        if mount.access == Access::ReadOnly {
+            return Err(read_only());
+        }
+        let store = self.mounted_store(s, &mount)?;
+        check_path(Some(store.pii_policy), &path)
     }
 
     /// Creates the memory at `path` with `content`, refusing with `409 MEMORY_PATH_CONFLICT`

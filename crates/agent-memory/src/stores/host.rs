@@ -16,7 +16,10 @@ use super::requests::{
     ListStoresRequest, ListVersionsRequest, MemoryIdRequest, RestoreMemoryRequest, StoreIdRequest,
     UpdateMemoryRequest, UpdateStoreRequest, VersionIdRequest, normalized_prefix,
 };
-use super::{StoreCaller, StoreService, internal, prepare_content, trace_op, trace_page};
+use super::{
+    StoreCaller, StoreService, check_path, internal, masked_store_text, prepare_content, trace_op,
+    trace_page,
+};
 use crate::audit::AuditEvent;
 use crate::input::Input;
 
@@ -38,6 +41,13 @@ fn archived() -> ApiError {
         "the memory store is archived",
     )
 }
+
+/// The refusal of a name that the masker's placeholders make too long.
+const NAME_RULE: &str = "name has more than 255 characters once its personal data is masked";
+
+/// The refusal of a description that the masker's placeholders make too long.
+const DESCRIPTION_RULE: &str =
+    "description has more than 4096 characters once its personal data is masked";
 
 pub(crate) fn parse_path(path: String) -> Result<StorePath, ApiError> {
     StorePath::parse(path).map_err(ApiError::from)
@@ -89,6 +99,18 @@ impl StoreService {
         Ok(self.store_of(workspace, store)?.map(|s| s.pii_policy))
     }
 
+    /// Step 3 of the validation order for a path a write would store in `store`: reads the
+    /// store's policy and refuses a path with personal data under `mask` and `reject` (`400
+    /// MEMORY_PATH_PERSONAL_DATA`). A missing store passes: the write answers `404` itself.
+    pub(crate) fn check_new_path(
+        &self,
+        workspace: &WorkspaceId,
+        store: &MemoryStoreId,
+        path: &StorePath,
+    ) -> Result<(), ApiError> {
+        check_path(self.policy_of(workspace, store)?, path)
+    }
+
     // -----------------------------------------------------------------------------------------
     // Stores
 
@@ -125,13 +147,19 @@ impl StoreService {
     ) -> Result<MemoryStore, ApiError> {
         self.authorize(c, true)?;
         let body = input.read()?.into_owned();
+        let name = masked_store_text(body.name, MemoryStore::name_valid, NAME_RULE)?;
+        let description = masked_store_text(
+            body.description.unwrap_or_default(),
+            MemoryStore::description_valid,
+            DESCRIPTION_RULE,
+        )?;
         let now = self.now();
         let store = MemoryStore {
             id: MemoryStoreId::generate(&*self.ids, now)
                 .map_err(|_| ApiError::new(ErrorCode::InternalError, "the id generator failed"))?,
             kind: MemoryStoreTag,
-            name: body.name,
-            description: body.description.unwrap_or_default(),
+            name,
+            description,
             pii_policy: body.pii_policy,
             created_at: now,
             updated_at: now,
@@ -257,6 +285,15 @@ impl StoreService {
     ) -> Result<MemoryStore, ApiError> {
         self.authorize(c, true)?;
         let body = input.read()?.into_owned();
+        // Masked before the store is read: a refusal of the masked text is a validation error.
+        let name = body
+            .name
+            .map(|n| masked_store_text(n, MemoryStore::name_valid, NAME_RULE))
+            .transpose()?;
+        let description = body
+            .description
+            .map(|d| masked_store_text(d, MemoryStore::description_valid, DESCRIPTION_RULE))
+            .transpose()?;
         let mut store = self
             .store_of(c.workspace(), &body.memory_store_id)?
             .ok_or_else(store_not_found)?;
@@ -264,11 +301,11 @@ impl StoreService {
             return Err(archived());
         }
         let mut changed = false;
-        if let Some(name) = body.name.filter(|n| *n != store.name) {
+        if let Some(name) = name.filter(|n| *n != store.name) {
             store.name = name;
             changed = true;
         }
-        if let Some(description) = body.description.filter(|d| *d != store.description) {
+        if let Some(description) = description.filter(|d| *d != store.description) {
             store.description = description;
             changed = true;
         }
@@ -428,7 +465,8 @@ impl StoreService {
         )
     }
 
-    /// Creates a memory: size and policy first (see the module docs), then the backend.
+    /// Creates a memory: the path's personal data, then size and policy (see the module docs),
+    /// then the backend.
     pub(crate) fn create_memory(
         &self,
         workspace: &WorkspaceId,
@@ -438,6 +476,7 @@ impl StoreService {
         actor: Actor,
     ) -> Result<StoreMemory, ApiError> {
         let policy = self.policy_of(workspace, store)?;
+        check_path(policy, &path)?;
         let prepared = prepare_content(policy, content)?;
         if policy.is_none() {
             return Err(store_not_found());
@@ -626,9 +665,19 @@ impl StoreService {
         precondition: Option<memory_core::Precondition>,
         actor: Actor,
     ) -> Result<StoreMemory, ApiError> {
+        // The store's policy, read once when a path or content is to be checked against it
+        // (`None` inside: the store does not exist).
+        let policy = if content.is_some() || path.is_some() {
+            Some(self.policy_of(workspace, store)?)
+        } else {
+            None
+        };
+        if let (Some(policy), Some(path)) = (policy, &path) {
+            check_path(policy, path)?;
+        }
         let (content, personal_data) = match content {
             Some(raw) => {
-                let policy = self.policy_of(workspace, store)?;
+                let policy = policy.flatten();
                 let prepared = prepare_content(policy, raw)?;
                 if policy.is_none() {
                     return Err(store_not_found());

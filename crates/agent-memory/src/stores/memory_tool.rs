@@ -43,7 +43,7 @@ use store_trait::MemoryChange;
 
 use super::fs::read_only;
 use super::mounts::{Roots, Target, resolve};
-use super::{SessionCaller, StoreService, trace_op};
+use super::{SessionCaller, StoreService, check_path, trace_op};
 
 /// Attempts of a read-edit-write before a concurrent writer wins for good.
 const EDIT_ATTEMPTS: usize = 8;
@@ -128,6 +128,9 @@ fn static_message(err: &ApiError) -> &'static str {
         ErrorCode::MemoryStoreNotFound => "the memory store behind this mount no longer exists",
         ErrorCode::MemoryTooLarge => "the content would be larger than 102400 bytes",
         ErrorCode::MemoryPersonalData => "the store refuses content with personal data",
+        ErrorCode::MemoryPathPersonalData => {
+            "the store refuses paths with personal data; choose a path without it"
+        }
         ErrorCode::MemoryPreconditionFailed => {
             "the file kept changing while it was being edited; try again"
         }
@@ -591,8 +594,11 @@ impl StoreService {
                 if mount.access == Access::ReadOnly {
                     return Err(from_api(read_only(), path));
                 }
-                self.mounted_store(s, &mount)
+                let store = self
+                    .mounted_store(s, &mount)
                     .map_err(|e| from_api(e, path))?;
+                // An edit stores the file's path again: the same rule as a create.
+                check_path(Some(store.pii_policy), &inner).map_err(|e| from_api(e, path))?;
                 Ok((mount, inner))
             }
             Target::Mounts | Target::MountRoot(_) => Err(missing(path)),
@@ -619,6 +625,9 @@ impl StoreService {
         if mount.access == Access::ReadOnly {
             return Err(from_api(read_only(), path));
         }
+        // A validation error: answered before the path is looked up.
+        self.check_new_path(&s.workspace, &mount.memory_store_id, &inner)
+            .map_err(|e| from_api(e, path))?;
         let taken = |this: &Self| -> Result<bool, MemoryToolFailure> {
             Ok(this
                 .memory_at(s, &mount, &inner)
@@ -888,8 +897,13 @@ impl StoreService {
         if mount.access == Access::ReadOnly {
             return Err(from_api(read_only(), old_path));
         }
-        self.mounted_store(s, &mount)
-            .map_err(|e| from_api(e, old_path))?;
+        let policy = self
+            .mounted_store(s, &mount)
+            .map_err(|e| from_api(e, old_path))?
+            .pii_policy;
+        // The destination is checked before anything is looked up (the source is not: a file
+        // under a path with personal data can be moved to a clean one).
+        check_path(Some(policy), &to).map_err(|e| from_api(e, new_path))?;
         let ws = &s.workspace;
         let store = &mount.memory_store_id;
         let file = self
@@ -931,22 +945,22 @@ impl StoreService {
                 format!("Error: The destination {new_path} already exists"),
             ));
         }
-        // Every new path first, so a rule broken by one of them (length, segment count) refuses
-        // the whole rename before anything is written.
+        // Every new path first, so a rule broken by one of them (length, segment count, personal
+        // data) refuses the whole rename before anything is written.
         let moves: Vec<(StoreMemoryMetadata, StorePath)> = sources
             .into_iter()
             .map(|m| {
                 let suffix = &m.path.as_str()[from.as_str().len()..];
-                StorePath::parse(format!("{}{suffix}", to.as_str()))
-                    .map(|p| (m, p))
-                    .map_err(|_| {
-                        fail(
-                            "Error: The rename would give a file a path that breaks the path rules",
-                            format!("Error: Renaming {old_path} to {new_path} would give a file a path that breaks the path rules (too long or too deep)"),
-                        )
-                    })
+                let target = StorePath::parse(format!("{}{suffix}", to.as_str())).map_err(|_| {
+                    fail(
+                        "Error: The rename would give a file a path that breaks the path rules",
+                        format!("Error: Renaming {old_path} to {new_path} would give a file a path that breaks the path rules (too long or too deep)"),
+                    )
+                })?;
+                check_path(Some(policy), &target).map_err(|e| from_api(e, new_path))?;
+                Ok((m, target))
             })
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, MemoryToolFailure>>()?;
         for (memory, target) in moves {
             match self.update_memory(ws, store, &memory.id, None, Some(target), None, s.actor()) {
                 Ok(_) => {}

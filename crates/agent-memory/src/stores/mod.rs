@@ -5,9 +5,21 @@
 //! response object or an [`ApiError`]; [`crate::json::JsonApi`] serves the same operations for a
 //! JSON body. The order of checks is the spec's: `403` (role, read-only mount) → `400`/`413`
 //! validation → `404` → `409` archived → `409` precondition → `409` path conflict → `400`
-//! personal data. The last four are decided by the backend in the same transaction as the write
-//! ([`StoreBackend::write_memory`]); the facade validates, masks and sizes the content before it
-//! calls the backend.
+//! personal data. Validation runs in this order:
+//!
+//! 1. the body's fields (`400 MEMORY_INVALID_REQUEST`);
+//! 2. the path's syntax, or where a session path leads (`400 MEMORY_PATH_INVALID`) — pure, no
+//!    storage;
+//! 3. a path the write would store, in a store whose policy is `mask` or `reject`, that holds
+//!    personal data (`400 MEMORY_PATH_PERSONAL_DATA`);
+//! 4. the content's size as it would be stored (`413 MEMORY_TOO_LARGE`).
+//!
+//! Steps 3 and 4 need the store's policy: the facade reads the store for it (a point read that
+//! decides nothing) and writes nothing before the backend's step; for a store that does not exist
+//! step 3 has no policy to apply and the answer is `404` after step 4. The checks after `404` —
+//! archived, precondition, path conflict, personal data in the content — are decided by the
+//! backend in the same transaction as the write ([`StoreBackend::write_memory`]); the facade
+//! validates, masks and sizes the content before it calls the backend.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -52,6 +64,20 @@
 //! refused with `413` before any masking, whatever the policy, so a huge body costs no masking
 //! work.
 //!
+//! # Paths and store texts
+//!
+//! In a `mask` or `reject` store a path is an identifier, like an agent memory's namespace or
+//! key: a path for which [`pii_mask::contains_personal_data`] is true is refused with `400
+//! MEMORY_PATH_PERSONAL_DATA`, never rewritten (a masked path would silently name another file).
+//! The check applies to every path a write names — `memories.create`, the new `path` of
+//! `memories.update`, `fs.write`, the destination of `fs.rename`, the memory tool's `create`,
+//! `str_replace`, `insert` and every path a `rename` would give — and not to reads, deletes or
+//! the source of a rename, so a file stored under such a path before the rule can still be read,
+//! moved to a clean path or deleted. An `allow` store stores paths as given.
+//!
+//! A store's `name` and `description` are stored as the masker leaves them, whatever the policy;
+//! their length limits apply to the masked text too.
+//!
 //! # Traces
 //!
 //! Each operation emits one `tracing` event with ids, counts and the error code of a refusal —
@@ -69,7 +95,7 @@ use std::sync::Arc;
 
 use memory_core::{
     Actor, ApiError, ErrorCode, IdGenerator, MemoryStore, MemoryStoreId, PiiPolicy,
-    RandomIdGenerator, Role, SessionId, StoreMemory, Timestamp, WorkspaceId,
+    RandomIdGenerator, Role, SessionId, StoreMemory, StorePath, Timestamp, WorkspaceId,
 };
 use store_trait::{Database, Storage, StoreBackend, VacuumReport};
 
@@ -301,6 +327,43 @@ pub(crate) fn prepare_content(
         return Err(too_large());
     }
     Ok(prepared)
+}
+
+fn path_personal_data() -> ApiError {
+    ApiError::new(
+        ErrorCode::MemoryPathPersonalData,
+        "the path contains personal data and the store masks or rejects it",
+    )
+}
+
+/// Step 3 of the validation order (see the module docs): under `mask` and `reject` a path that
+/// holds personal data is refused with `400 MEMORY_PATH_PERSONAL_DATA`. `policy` is `None` when
+/// the store was not found (the write answers `404` later); `allow` stores any valid path.
+pub(crate) fn check_path(policy: Option<PiiPolicy>, path: &StorePath) -> Result<(), ApiError> {
+    match policy {
+        Some(PiiPolicy::Mask | PiiPolicy::Reject)
+            if pii_mask::contains_personal_data(path.as_str()) =>
+        {
+            Err(path_personal_data())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A store's `name` or `description` as it is stored: masked, whatever the policy. `valid` is
+/// the field's length rule, which the masked text must keep too (a placeholder can be longer
+/// than what it replaces); `message` is the refusal's.
+pub(crate) fn masked_store_text(
+    raw: String,
+    valid: fn(&str) -> bool,
+    message: &'static str,
+) -> Result<String, ApiError> {
+    let masked = pii_mask::mask(&raw).text;
+    if valid(&masked) {
+        Ok(masked)
+    } else {
+        Err(invalid(message))
+    }
 }
 
 /// Traces the end of one operation: `on_success` logs ids and counts; a refusal logs its code.

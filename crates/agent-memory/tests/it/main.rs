@@ -6,6 +6,8 @@
 mod audit;
 mod bad_input;
 mod fence;
+mod generate;
+mod identifiers;
 #[cfg(feature = "openapi")]
 mod openapi;
 mod races;

@@ -402,16 +402,133 @@ fn member_requests() {
 
 #[test]
 fn personal_data_in_identifiers() {
-    assert!(check_identifiers("prefs", Some("tone")).is_ok());
-    assert!(check_identifiers("prefs", None).is_ok());
-    let err = check_identifiers("user a@b.io", None).unwrap_err();
+    assert!(check_identifiers("prefs", Some("tone"), None).is_ok());
+    assert!(check_identifiers("prefs", None, Some("c1")).is_ok());
+    let err = check_identifiers("user a@b.io", None, None).unwrap_err();
     assert_eq!(
         (err.code(), err.http_status()),
         (ErrorCode::AgentMemoryPersonalData, 400)
     );
     assert!(!err.message().contains("a@b.io"));
-    let err = check_identifiers("prefs", Some("john.doe@example.com")).unwrap_err();
+    let err = check_identifiers("prefs", Some("john.doe@example.com"), None).unwrap_err();
     assert_eq!(err.code(), ErrorCode::AgentMemoryPersonalData);
+    // collectionId follows the same rule, with a message naming it (never the value).
+    let err = check_identifiers("prefs", Some("tone"), Some("crm +14155550100")).unwrap_err();
+    assert_eq!(
+        (err.code(), err.message()),
+        (
+            ErrorCode::AgentMemoryPersonalData,
+            "collectionId contains personal data"
+        )
+    );
+    // The namespace and key answer first.
+    let err = check_identifiers("a@b.io", None, Some("+14155550100")).unwrap_err();
+    assert_eq!(err.message(), "namespace or key contains personal data");
+}
+
+/// A small deterministic generator (xorshift64*), so every run checks the same values.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    fn digits(&mut self, n: usize) -> String {
+        (0..n)
+            .map(|_| char::from(b'0' + self.below(10) as u8))
+            .collect()
+    }
+
+    fn word(&mut self) -> &'static str {
+        const WORDS: &[&str] = &["crm", "notes", "clients", "docs", "team", "inbox"];
+        WORDS[self.below(WORDS.len() as u64) as usize]
+    }
+
+    /// An email, an international or Israeli phone number, an Israeli ID with its check
+    /// digit, or a run of 10 to 14 digits, alone or beside a word.
+    fn personal(&mut self) -> String {
+        let value = match self.below(5) {
+            0 => format!("{}{}@example.com", self.word(), self.below(100)),
+            1 => format!("+1415{}", self.digits(7)),
+            2 => format!("05{}-{}-{}", self.below(10), self.digits(3), self.digits(4)),
+            3 => {
+                let prefix = format!("{}{}", 1 + self.below(9), self.digits(7));
+                let sum: u32 = prefix
+                    .bytes()
+                    .enumerate()
+                    .map(|(i, b)| {
+                        let p = u32::from(b - b'0') * if i % 2 == 0 { 1 } else { 2 };
+                        if p > 9 { p - 9 } else { p }
+                    })
+                    .sum();
+                format!("{prefix}{}", (10 - sum % 10) % 10)
+            }
+            _ => {
+                let n = 9 + self.below(5) as usize;
+                format!("{}{}", 1 + self.below(9), self.digits(n))
+            }
+        };
+        match self.below(3) {
+            0 => value,
+            1 => format!("{} {value}", self.word()),
+            _ => format!("{value} {}", self.word()),
+        }
+    }
+
+    /// Words, dates, versions and short numbers.
+    fn clean(&mut self) -> String {
+        match self.below(4) {
+            0 => self.word().to_owned(),
+            1 => format!(
+                "{}-{}-{:02}-{:02}",
+                self.word(),
+                2000 + self.below(30),
+                1 + self.below(12),
+                1 + self.below(28)
+            ),
+            2 => format!(
+                "{}-v{}.{}.{}",
+                self.word(),
+                self.below(10),
+                self.below(10),
+                self.below(100)
+            ),
+            _ => format!("{}_{}", self.word(), self.below(1000)),
+        }
+    }
+}
+
+#[test]
+fn generated_identifiers_are_refused_in_every_field_and_clean_ones_pass() {
+    let mut g = Gen(0x1d5);
+    for _ in 0..300 {
+        let (personal, clean) = (g.personal(), g.clean());
+        for (namespace, key, collection) in [
+            (personal.as_str(), None, None),
+            (clean.as_str(), Some(personal.as_str()), None),
+            (
+                clean.as_str(),
+                Some(clean.as_str()),
+                Some(personal.as_str()),
+            ),
+        ] {
+            let err = check_identifiers(namespace, key, collection).unwrap_err();
+            assert_eq!(err.code(), ErrorCode::AgentMemoryPersonalData, "{personal}");
+            assert!(!err.message().contains(&personal));
+        }
+        assert!(
+            check_identifiers(&clean, Some(&clean), Some(&clean)).is_ok(),
+            "{clean}"
+        );
+    }
 }
 
 // ---- one set of rules: a request built in Rust and the same request read from JSON ----

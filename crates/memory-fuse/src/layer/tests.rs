@@ -491,6 +491,113 @@ fn unlink_deletes_and_a_file_still_being_created_leaves_nothing() {
     assert_eq!(w.fs.readdir(ROOT_INO).unwrap().len(), 2);
 }
 
+/// A session with `notes` (allow), `private` (mask) and `strict` (reject), all read-write, and a
+/// layer over it.
+fn policy_world() -> (Arc<StoreService>, MemoryFs, [String; 3]) {
+    use memory_core::PiiPolicy;
+    let service = Arc::new(StoreService::builder(Arc::new(InMemoryBackend::new())).build());
+    let ids = [
+        ("Notes", PiiPolicy::Allow),
+        ("Private", PiiPolicy::Mask),
+        ("Strict", PiiPolicy::Reject),
+    ]
+    .map(|(name, policy)| {
+        service
+            .stores_create(&editor(), &CreateStoreRequest::new(name).pii_policy(policy))
+            .unwrap()
+            .id
+    });
+    let session = ids.iter().fold(CreateSessionRequest::new(), |r, id| {
+        r.memory_store(id.clone(), Access::ReadWrite)
+    });
+    let session = service.sessions_create(&editor(), &session).unwrap();
+    let agent = SessionCaller {
+        workspace: WorkspaceId::new("ws1").unwrap(),
+        session: session.id,
+    };
+    let fs = MemoryFs::new(service.clone(), agent);
+    (service, fs, ids.map(MemoryStoreId::into_string))
+}
+
+#[test]
+fn names_with_personal_data_are_refused_with_eperm_where_the_store_masks_or_rejects() {
+    let (service, fs, stores) = policy_world();
+    let versions = |store: &str| {
+        service
+            .versions_list(
+                &editor(),
+                &ListVersionsRequest::new(MemoryStoreId::parse(store).unwrap()).limit(100),
+            )
+            .unwrap()
+            .data
+            .len()
+    };
+    let lookup = |rel: &str| {
+        let mut ino = ROOT_INO;
+        for name in rel.split('/') {
+            ino = fs.lookup(ino, os(name))?.ino;
+        }
+        Ok::<u64, Errno>(ino)
+    };
+    let name = "dana.levi@example.com";
+    for (mount, store) in ["private", "strict"].iter().zip(&stores[1..]) {
+        let dir = lookup(mount).unwrap();
+        // A new file: refused at create, before any handle exists.
+        assert_eq!(
+            fs.create(dir, os(&format!("{name}.md")), TRUNC).err(),
+            Some(Errno::EPERM)
+        );
+        assert_eq!(
+            fs.create(dir, os("+14155550100"), TRUNC).err(),
+            Some(Errno::EPERM)
+        );
+        // A directory: refused at mkdir.
+        assert_eq!(fs.mkdir(dir, os(name)).err(), Some(Errno::EPERM));
+        // A rename onto such a name, of a file and of a directory.
+        let (_, fh) = fs.create(dir, os("a.md"), TRUNC).unwrap();
+        fs.write(fh, 0, b"a", Some(OWNER)).unwrap();
+        fs.release(fh).unwrap();
+        assert_eq!(
+            fs.rename(dir, os("a.md"), dir, os(name), false),
+            Err(Errno::EPERM)
+        );
+        assert_eq!(
+            fs.rename(dir, os("a.md"), dir, os(name), true),
+            Err(Errno::EPERM)
+        );
+        let sub = fs.mkdir(dir, os("sub")).unwrap().ino;
+        let (_, fh) = fs.create(sub, os("b.md"), TRUNC).unwrap();
+        fs.write(fh, 0, b"b", Some(OWNER)).unwrap();
+        fs.release(fh).unwrap();
+        assert_eq!(
+            fs.rename(dir, os("sub"), dir, os(name), false),
+            Err(Errno::EPERM)
+        );
+        // Nothing but the two clean files was stored, and they did not move.
+        assert_eq!(versions(store), 2, "{mount}");
+        let mut names: Vec<String> = fs
+            .readdir(dir)
+            .unwrap()
+            .into_iter()
+            .map(|(_, _, n)| n)
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.md", "sub"], "{mount}");
+    }
+    // The allow store keeps such names as given.
+    let notes = lookup("notes").unwrap();
+    let (_, fh) = fs.create(notes, os(&format!("{name}.md")), TRUNC).unwrap();
+    fs.write(fh, 0, b"x", Some(OWNER)).unwrap();
+    fs.release(fh).unwrap();
+    fs.mkdir(notes, os(name)).unwrap();
+    assert_eq!(versions(&stores[0]), 1);
+    assert!(
+        service
+            .fs_read_path(&fs.caller, &format!("/mnt/memory/notes/{name}.md"))
+            .is_ok()
+    );
+}
+
 #[test]
 fn refusals_map_to_errno() {
     for (code, want) in [
@@ -503,6 +610,7 @@ fn refusals_map_to_errno() {
         (ErrorCode::MemoryPathInvalid, Errno::EINVAL),
         (ErrorCode::MemoryPathConflict, Errno::EEXIST),
         (ErrorCode::MemoryPersonalData, Errno::EPERM),
+        (ErrorCode::MemoryPathPersonalData, Errno::EPERM),
         (ErrorCode::MemoryPreconditionFailed, Errno::EIO),
         (ErrorCode::InternalError, Errno::EIO),
     ] {

@@ -1,6 +1,6 @@
 //! Create, read back, overwrite, rename (onto an existing file too), delete, read-only refusal,
-//! size limit, names, directories and a lost race — through the kernel — with the exact version
-//! listing after each.
+//! size limit, names, names with personal data in a masking store, directories and a lost race —
+//! through the kernel — with the exact version listing after each.
 
 use std::fs::{self, OpenOptions};
 use std::io::{ErrorKind, Write};
@@ -12,7 +12,7 @@ use agent_memory::{
     Access, CreateMemoryRequest, CreateSessionRequest, CreateStoreRequest, ListVersionsRequest,
     MemberCaller, SessionCaller, StoreCaller, StoreService,
 };
-use memory_core::{MemberId, MemoryStoreId, Role, VersionOperation, WorkspaceId};
+use memory_core::{MemberId, MemoryStoreId, PiiPolicy, Role, VersionOperation, WorkspaceId};
 use store_trait::InMemoryBackend;
 
 fn editor() -> StoreCaller {
@@ -23,13 +23,15 @@ fn editor() -> StoreCaller {
     })
 }
 
-/// A session with `notes` (read-write, empty) and `shared` (read-only, `/fact.md`), mounted at
-/// a temporary directory. Dropping it unmounts, also when the test panicked.
+/// A session with `notes` (read-write, empty) and `shared` (read-only, `/fact.md`), and with
+/// [`mounted_with_private`] `private` too (read-write, policy `mask`), mounted at a temporary
+/// directory. Dropping it unmounts, also when the test panicked.
 struct Mounted {
     service: Arc<StoreService>,
     agent: SessionCaller,
     notes: String,
     shared: String,
+    private: Option<String>,
     mount: Option<memory_fuse::Mount>,
     dir: tempfile::TempDir,
 }
@@ -57,6 +59,14 @@ fn unavailable(why: String) -> ! {
 }
 
 fn mounted() -> Mounted {
+    mounted_stores(false)
+}
+
+fn mounted_with_private() -> Mounted {
+    mounted_stores(true)
+}
+
+fn mounted_stores(with_private: bool) -> Mounted {
     if let Err(e) = OpenOptions::new().read(true).write(true).open("/dev/fuse") {
         unavailable(format!("/dev/fuse cannot be opened ({e})"));
     }
@@ -74,15 +84,24 @@ fn mounted() -> Mounted {
             &CreateMemoryRequest::new(shared.clone(), "/fact.md", "fixed\n"),
         )
         .unwrap();
-    let session = service
-        .sessions_create(
-            &editor(),
-            &CreateSessionRequest::new()
-                .memory_store(notes.clone(), Access::ReadWrite)
-                .memory_store(shared.clone(), Access::ReadOnly),
-        )
-        .unwrap();
+    let mut session = CreateSessionRequest::new()
+        .memory_store(notes.clone(), Access::ReadWrite)
+        .memory_store(shared.clone(), Access::ReadOnly);
+    let private = with_private.then(|| {
+        service
+            .stores_create(
+                &editor(),
+                &CreateStoreRequest::new("Private").pii_policy(PiiPolicy::Mask),
+            )
+            .unwrap()
+            .id
+    });
+    if let Some(private) = &private {
+        session = session.memory_store(private.clone(), Access::ReadWrite);
+    }
+    let session = service.sessions_create(&editor(), &session).unwrap();
     let (notes, shared) = (notes.into_string(), shared.into_string());
+    let private = private.map(MemoryStoreId::into_string);
     let agent = SessionCaller {
         workspace: WorkspaceId::new("ws1").unwrap(),
         session: session.id,
@@ -94,6 +113,7 @@ fn mounted() -> Mounted {
             agent,
             notes,
             shared,
+            private,
             mount: Some(mount),
             dir,
         },
@@ -366,5 +386,47 @@ fn a_write_that_lost_a_race_is_eio_and_the_other_version_stays() {
             (Created, "/shared.md".into(), some("base\n")),
             (Modified, "/shared.md".into(), some("theirs\n")),
         ]
+    );
+}
+
+#[test]
+#[ignore = "needs FUSE: /dev/fuse, and root or fusermount3 (Debian's fuse3 package)"]
+fn names_with_personal_data_are_eperm_in_a_masking_store_and_write_nothing() {
+    let m = mounted_with_private();
+    let private = m.private.clone().unwrap();
+    let dir = m.dir.path();
+    // A new file, refused at its creation (not at the close, which programs often ignore).
+    let e = fs::write(m.path("private/dana.levi@example.com.md"), "x").unwrap_err();
+    assert_eq!(errno(&e), Some(EPERM), "{e}");
+    let e = fs::File::create(m.path("private/+14155550100.md")).unwrap_err();
+    assert_eq!(errno(&e), Some(EPERM), "{e}");
+    let e = fs::create_dir(m.path("private/dana.levi@example.com")).unwrap_err();
+    assert_eq!(errno(&e), Some(EPERM), "{e}");
+    // A rename onto such a name, with mv and with std::fs.
+    fs::write(m.path("private/2024-03-15.md"), "notes\n").unwrap();
+    let (ok, _, err) = run(
+        dir,
+        "mv",
+        &["private/2024-03-15.md", "private/050-123-4567.md"],
+    );
+    assert!(!ok);
+    assert!(err.contains("Operation not permitted"), "{err}");
+    let e = fs::rename(
+        m.path("private/2024-03-15.md"),
+        m.path("private/123456782.md"),
+    )
+    .unwrap_err();
+    assert_eq!(errno(&e), Some(EPERM), "{e}");
+    let (_, out, _) = run(dir, "ls", &["private"]);
+    assert_eq!(out, "2024-03-15.md\n");
+    assert_eq!(
+        m.versions(&private),
+        [(Created, "/2024-03-15.md".into(), some("notes\n"))]
+    );
+    // The allow store keeps such a name as given.
+    fs::write(m.path("notes/dana.levi@example.com.md"), "x").unwrap();
+    assert_eq!(
+        m.versions(&m.notes),
+        [(Created, "/dana.levi@example.com.md".into(), some("x"))]
     );
 }

@@ -7,6 +7,7 @@ mod host;
 mod json_edge;
 mod memory_tool;
 mod paths;
+mod personal_data;
 mod prompt;
 mod races;
 mod sessions;
