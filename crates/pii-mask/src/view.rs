@@ -188,7 +188,7 @@ impl<'a> View<'a> {
     /// Builds the view of `original`.
     pub(crate) fn new(original: &'a str) -> Self {
         let bytes = original.as_bytes();
-        if original.is_ascii() && !bytes.iter().any(|&b| matches!(b, b'\t' | b'&' | b'%')) {
+        if original.is_ascii() && memchr::memchr3(b'\t', b'&', b'%', bytes).is_none() {
             return View {
                 original,
                 folded: Cow::Borrowed(original),

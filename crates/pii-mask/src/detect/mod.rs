@@ -78,7 +78,7 @@ pub(crate) fn detect(text: &str, out: &mut Vec<Found>) {
     }
     secret::scan(s, &mut sink);
     ip::scan_v6(v, &mut sink);
-    sink.grow_to_units();
+    sink.grow_to_units(v);
     out.extend(sink.found.into_iter().map(|f| {
         let (start, end) = view.original_range(f.start, f.end);
         Found { start, end, ..f }
@@ -86,10 +86,11 @@ pub(crate) fn detect(text: &str, out: &mut Vec<Found>) {
 }
 
 impl Sink {
-    /// Grows every detection over each unit it overlaps, until none overlaps a unit partly:
+    /// Grows every detection over each unit it overlaps, and over each run of letters, digits,
+    /// `_` and `-` that mixes letters and digits and that it cuts into, until none is cut:
     /// this is what makes a partial mask impossible whatever rule fired.
-    fn grow_to_units(&mut self) {
-        if self.found.is_empty() || self.units.is_empty() {
+    fn grow_to_units(&mut self, v: &[u8]) {
+        if self.found.is_empty() {
             return;
         }
         // Overlapping units (a digit group inside an address) merge first; growing a detection
@@ -104,14 +105,55 @@ impl Sink {
             }
         }
         for f in &mut self.found {
-            let mut k = merged.partition_point(|u| u.1 <= f.start);
-            while k < merged.len() && merged[k].0 < f.end {
-                f.start = f.start.min(merged[k].0);
-                f.end = f.end.max(merged[k].1);
-                k += 1;
+            loop {
+                let before = (f.start, f.end);
+                let mut k = merged.partition_point(|u| u.1 <= f.start);
+                while k < merged.len() && merged[k].0 < f.end {
+                    f.start = f.start.min(merged[k].0);
+                    f.end = f.end.max(merged[k].1);
+                    k += 1;
+                }
+                if let Some((s, _)) = mixed_token(v, f.start) {
+                    f.start = f.start.min(s);
+                }
+                if let Some((_, e)) = mixed_token(v, f.end - 1) {
+                    f.end = f.end.max(e);
+                }
+                if (f.start, f.end) == before {
+                    break;
+                }
             }
         }
     }
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+/// The run of letters, digits, `_` and `-` that holds the byte at `at`, without `_` and `-` at
+/// its ends, if it mixes letters and digits: a token that is masked whole or not at all.
+fn mixed_token(v: &[u8], at: usize) -> Option<(usize, usize)> {
+    if !v.get(at).is_some_and(|&b| is_word(b)) {
+        return None;
+    }
+    let mut s = at;
+    while s > 0 && is_word(v[s - 1]) {
+        s -= 1;
+    }
+    let mut e = at + 1;
+    while e < v.len() && is_word(v[e]) {
+        e += 1;
+    }
+    while s < e && matches!(v[s], b'-' | b'_') {
+        s += 1;
+    }
+    while e > s && matches!(v[e - 1], b'-' | b'_') {
+        e -= 1;
+    }
+    let t = &v[s..e];
+    let mixed = t.iter().any(u8::is_ascii_alphabetic) && t.iter().any(u8::is_ascii_digit);
+    (mixed && s <= at && at < e).then_some((s, e))
 }
 
 /// Start of the character that ends at `end` (a character boundary greater than zero).

@@ -168,14 +168,27 @@ fn uuid_containing(v: &[u8], pos: usize) -> Option<usize> {
     if !hex_letter(before) && !hex_letter(after) && !whole_block {
         return None;
     }
+    // A UUID lies inside the run of hex digits and hyphens around `pos`; most runs (dates,
+    // phone numbers) are shorter than one.
+    let mut lo = run_start;
+    while lo > 0 && hexish(v[lo - 1]) && run_start - lo < 36 {
+        lo -= 1;
+    }
+    let mut hi = run_end;
+    while hi < v.len() && hexish(v[hi]) && hi - run_end < 36 {
+        hi += 1;
+    }
+    if hi - lo < 36 {
+        return None;
+    }
     // Try every 36-byte window that holds `pos`: the bytes before a UUID may be hex letters or
     // a hyphen of the sentence (`ב-550e8400-…`).
     let alnum_at = |p: Option<usize>| {
         p.and_then(|p| v.get(p))
             .is_some_and(u8::is_ascii_alphanumeric)
     };
-    let first = pos.saturating_sub(35);
-    (first..=pos).find_map(|start| {
+    let first = pos.saturating_sub(35).max(lo);
+    (first..=pos.min(hi - 36)).find_map(|start| {
         let end = start + 36;
         let t = v.get(start..end)?;
         let shape_ok = t.iter().enumerate().all(|(i, &b)| {
@@ -194,6 +207,17 @@ fn uuid_containing(v: &[u8], pos: usize) -> Option<usize> {
 /// SHA-256, SHA-384, SHA-512: 32 to 128 hex digits, with at least three letters), the token's
 /// end: a content hash is an identifier, and the digit runs inside it are not numbers.
 fn digest_containing(v: &[u8], pos: usize) -> Option<usize> {
+    // A digit run inside a digest touches a hex letter or another digit run glued to one;
+    // a run between spaces or separators (every phone, date and amount) is not inside one.
+    let before = pos.checked_sub(1).map(|p| v[p]);
+    let mut after = pos;
+    while after < v.len() && v[after].is_ascii_digit() {
+        after += 1;
+    }
+    let letter = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_alphabetic());
+    if !letter(before) && !letter(v.get(after).copied()) {
+        return None;
+    }
     let mut start = pos;
     while start > 0 && v[start - 1].is_ascii_alphanumeric() {
         start -= 1;

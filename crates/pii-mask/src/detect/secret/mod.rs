@@ -16,7 +16,7 @@ mod value;
 
 use std::sync::LazyLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use self::assign::Strength;
 use self::value::{is_placeholder, plausible_body};
@@ -37,8 +37,10 @@ enum Anchor {
     Scheme,
     CurlUser,
     Webhook,
-    /// A prefix of a key whose body may hold no digit (`hf_`): only wakes the token pass.
+    /// A mark that only wakes the detection: an encoded at sign without digits.
     Wake,
+    /// The start of a JWT, also one shortened by an ellipsis (`eyJhbGciOi….eyJzdWIi…`).
+    Jwt,
 }
 
 const ANCHORS: &[(&str, Anchor)] = &[
@@ -70,10 +72,8 @@ const ANCHORS: &[(&str, Anchor)] = &[
     ("discord.com/api/webhooks/", Anchor::Webhook),
     ("discordapp.com/api/webhooks/", Anchor::Webhook),
     ("webhook.office.com/", Anchor::Webhook),
-    ("hf_", Anchor::Wake),
-    ("api_org_", Anchor::Wake),
     ("&commat;", Anchor::Wake),
-    ("eyJ", Anchor::Wake),
+    ("eyJ", Anchor::Jwt),
     ("סיסמ", Anchor::Foreign(Strength::Strong)),
     ("ססמ", Anchor::Foreign(Strength::Strong)),
     ("טוקן", Anchor::Foreign(Strength::Strong)),
@@ -89,35 +89,39 @@ const ANCHORS: &[(&str, Anchor)] = &[
     ("キー", Anchor::Foreign(Strength::Weak)),
 ];
 
-/// The anchors, then every provider prefix of four or more characters (so that a key whose
-/// body happens to hold no digit still wakes the token pass) that does not start with an
-/// anchor, which it would otherwise hide from the leftmost-longest search.
-static PATTERNS: LazyLock<Vec<(&'static str, Anchor)>> = LazyLock::new(|| {
-    let mut all: Vec<(&'static str, Anchor)> = ANCHORS.to_vec();
-    for shape in provider::SHAPES {
-        let p = shape.prefix;
-        let hides = ANCHORS.iter().any(|(a, _)| {
-            p.len() >= a.len() && p.as_bytes()[..a.len()].eq_ignore_ascii_case(a.as_bytes())
-        });
-        if p.len() >= 4 && !hides && !all.iter().any(|(q, _)| q.eq_ignore_ascii_case(p)) {
-            all.push((p, Anchor::Wake));
-        }
-    }
-    all
-});
-
 static AUTOMATON: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    // A DFA: one table lookup per byte, the fastest search the crate has for a pattern set
+    // this small, which matters because every text without digits is searched once.
     AhoCorasickBuilder::new()
         .ascii_case_insensitive(true)
         .match_kind(MatchKind::LeftmostLongest)
-        .build(PATTERNS.iter().map(|(p, _)| p))
+        .kind(Some(AhoCorasickKind::DFA))
+        .build(ANCHORS.iter().map(|(p, _)| p))
         .unwrap_or_else(|_| unreachable!("the anchors are a small fixed set"))
 });
+
+/// True when `text` holds a run of sixteen or more letters, digits, `_` and `-`: the shortest
+/// provider key. Prose words are shorter, so this is what lets a key without a digit
+/// (`AKIAJZRXOOGPRJUXPOAQ`) wake the token pass without searching for every prefix.
+fn has_long_token(text: &[u8]) -> bool {
+    let mut run = 0;
+    for &b in text {
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' {
+            run += 1;
+            if run >= provider::SHORTEST {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
+}
 
 /// True when `text` holds a credential word or mark; text without one (and without digits,
 /// which the token pass needs) cannot hold a secret.
 pub(crate) fn may_hold(text: &str) -> bool {
-    AUTOMATON.is_match(text)
+    has_long_token(text.as_bytes()) || AUTOMATON.is_match(text)
 }
 
 /// Reports every credential in the view `s`.
@@ -126,7 +130,7 @@ pub(super) fn scan(s: &str, sink: &mut Sink) {
     let mut last = (usize::MAX, usize::MAX);
     for m in AUTOMATON.find_iter(s) {
         let (start, end) = (m.start(), m.end());
-        match PATTERNS[m.pattern().as_usize()].1 {
+        match ANCHORS[m.pattern().as_usize()].1 {
             Anchor::Word => assign::english(v, start, end, &mut last, sink),
             Anchor::Foreign(strength) => assign::foreign(s, end, strength, sink),
             Anchor::Authorization => authorization(v, end, sink),
@@ -137,6 +141,14 @@ pub(super) fn scan(s: &str, sink: &mut Sink) {
             Anchor::CurlUser => curl_user(v, end, sink),
             Anchor::Webhook => webhook(v, end, sink),
             Anchor::Wake => {}
+            Anchor::Jwt => {
+                if (start == 0 || CLASS[usize::from(v[start - 1])] & WORD == 0)
+                    && let Some(e) = jwt(v, start)
+                {
+                    sink.unit(start, e);
+                    sink.push(start, e, Category::Secret, true);
+                }
+            }
         }
     }
     tokens(v, sink);
@@ -146,47 +158,74 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
 }
 
-/// Token pass: units for every token that mixes letters and digits, and the credentials that
-/// start a token.
+const WORD: u8 = 1;
+const LETTER: u8 = 2;
+const DIGIT: u8 = 4;
+/// Characters a key may hold besides word characters (`.`, `+`, `/`, `=`, `~`, `$`).
+const KEYISH: u8 = 8;
+
+/// Character classes of ASCII bytes, so the token pass takes one lookup per byte.
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_alphabetic() {
+            WORD | LETTER | KEYISH
+        } else if c.is_ascii_digit() {
+            WORD | DIGIT | KEYISH
+        } else if c == b'_' || c == b'-' {
+            WORD | KEYISH
+        } else if matches!(c, b'.' | b'+' | b'/' | b'=' | b'~' | b'$') {
+            KEYISH
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
+
+/// Token pass: the credentials that start a token of sixteen or more characters. It probes
+/// every sixteenth byte and reads only the runs that a probe lands in, since a run that long
+/// must hold a probed byte.
 fn tokens(v: &[u8], sink: &mut Sink) {
-    let mut i = 0;
-    while i < v.len() {
-        if !v[i].is_ascii_alphanumeric() {
-            i += 1;
+    let n = v.len();
+    let keyish = |b: u8| CLASS[usize::from(b)] & KEYISH != 0;
+    let mut probe = provider::SHORTEST - 1;
+    while probe < n {
+        if !keyish(v[probe]) {
+            probe += provider::SHORTEST;
             continue;
         }
-        let start = i;
-        let (mut letter, mut digit) = (false, false);
-        while i < v.len() && is_word(v[i]) {
-            letter |= v[i].is_ascii_alphabetic();
-            digit |= v[i].is_ascii_digit();
-            i += 1;
+        let mut start = probe;
+        while start > 0 && keyish(v[start - 1]) {
+            start -= 1;
         }
-        if letter && digit {
-            let mut end = i;
-            while matches!(v[end - 1], b'-' | b'_') {
-                end -= 1;
-            }
-            sink.unit(start, end);
+        let mut end = probe + 1;
+        while end < n && keyish(v[end]) {
+            end += 1;
         }
-        let mut run = i;
-        while run < v.len()
-            && run - start < provider::SHORTEST
-            && (is_word(v[run]) || matches!(v[run], b'.' | b'+' | b'/' | b'=' | b'~' | b'$'))
-        {
-            run += 1;
+        if end - start >= provider::SHORTEST {
+            run(v, start, end, sink);
         }
-        if run - start < provider::SHORTEST
-            && !telegram_tail(v, start)
-            && !v[start..].starts_with(b"eyJ")
-        {
-            continue;
-        }
-        if let Some((s, e)) = credential_at(v, start) {
+        probe = end + provider::SHORTEST;
+    }
+}
+
+/// Tries every token start inside the run `start..end` of key characters.
+fn run(v: &[u8], start: usize, end: usize, sink: &mut Sink) {
+    let mut i = start;
+    while i < end {
+        let at_start = CLASS[usize::from(v[i])] & (LETTER | DIGIT) != 0
+            && (i == 0 || CLASS[usize::from(v[i - 1])] & WORD == 0);
+        if at_start && let Some((s, e)) = credential_at(v, i) {
             sink.unit(s, e);
             sink.push(s, e, Category::Secret, true);
-            i = i.max(e);
+            i = e.max(i + 1);
+            continue;
         }
+        i += 1;
     }
 }
 

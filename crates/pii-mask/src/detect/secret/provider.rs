@@ -79,7 +79,7 @@ pub(super) struct Shape {
     /// What it is, for tests and their messages.
     #[cfg_attr(not(test), allow(dead_code, reason = "read by tests"))]
     pub(super) name: &'static str,
-    pub(super) prefix: &'static str,
+    prefix: &'static str,
     body: Alphabet,
     min: usize,
     max: usize,
