@@ -204,8 +204,9 @@ fn uuid_containing(v: &[u8], pos: usize) -> Option<usize> {
 }
 
 /// If the digit at `pos` lies in a hex token of a digest's length (MD5, SHA-1, SHA-224,
-/// SHA-256, SHA-384, SHA-512: 32 to 128 hex digits, with at least three letters), the token's
-/// end: a content hash is an identifier, and the digit runs inside it are not numbers.
+/// SHA-256, SHA-384, SHA-512: 32 to 128 hex digits; or the twelve of a short container image
+/// id), with at least three letters, the token's end: a content hash is an identifier, and the
+/// digit runs inside it are not numbers.
 fn digest_containing(v: &[u8], pos: usize) -> Option<usize> {
     // A digit run inside a digest touches a hex letter or another digit run glued to one;
     // a run between spaces or separators (every phone, date and amount) is not inside one.
@@ -228,7 +229,7 @@ fn digest_containing(v: &[u8], pos: usize) -> Option<usize> {
     }
     let t = &v[start..end];
     let letters = t.iter().filter(|b| b.is_ascii_alphabetic()).count();
-    let ok = matches!(t.len(), 32 | 40 | 56 | 64 | 96 | 128)
+    let ok = matches!(t.len(), 12 | 32 | 40 | 56 | 64 | 96 | 128)
         && t.iter().all(u8::is_ascii_hexdigit)
         && letters >= 3;
     ok.then_some(end)
@@ -782,14 +783,21 @@ impl Group<'_> {
         ok.then_some(i)
     }
 
-    /// A version: dot-joined parts right after `v` or `V` (`v10.4.12`), from the group's start.
+    /// A version: dot-joined parts right after `v` or `V` (`v10.4.12`), or after a product name
+    /// and a slash (`Chrome/120.0.6099.71`, as user agents write them), from the group's start.
     fn version(&self, i: usize) -> Option<usize> {
         let start = self.chunks[i].start;
         let after_v = i == 0
             && start > 0
             && matches!(self.v[start - 1], b'v' | b'V')
             && (start < 2 || !self.v[start - 2].is_ascii_alphabetic());
-        if !after_v {
+        let after_product = i == 0
+            && start >= 2
+            && self.v[start - 1] == b'/'
+            && self.v[start - 2].is_ascii_alphabetic()
+            && self.n() > 1
+            && self.gap(0) == b".";
+        if !after_v && !after_product {
             return None;
         }
         let mut j = i;

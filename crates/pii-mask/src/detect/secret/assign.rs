@@ -86,6 +86,27 @@ const KEY_QUALIFIERS: &[&str] = &[
     "x",
 ];
 
+/// Words that make `code` a credential when they come before it (`wifi code`, `door code`).
+const CODE_QUALIFIERS: &[&str] = &[
+    "wifi",
+    "wi-fi",
+    "door",
+    "alarm",
+    "gate",
+    "access",
+    "security",
+    "entry",
+    "lock",
+    "garage",
+    "safe",
+    "verification",
+    "backup",
+    "recovery",
+    "unlock",
+    "building",
+    "keypad",
+];
+
 /// Components after a credential name that still name its value (`PASSWORD_HASH`,
 /// `SECRET_KEY_BASE`, `password_confirmation`).
 const SUFFIXES: &[&str] = &[
@@ -180,6 +201,11 @@ fn credential_name(id: &[u8], prev_word: &str) -> Option<Strength> {
     {
         return Some(Strength::Strong);
     }
+    if head == "code" {
+        return CODE_QUALIFIERS
+            .contains(&before)
+            .then_some(Strength::Strong);
+    }
     if head == "key" {
         return Some(if KEY_QUALIFIERS.contains(&before) {
             Strength::Strong
@@ -238,7 +264,17 @@ pub(super) fn value_at(v: &[u8], p: usize, stop_at: &[u8]) -> Option<(usize, usi
         return (len > 0).then_some((from, from + len, true));
     }
     let mut end = p;
-    while end < v.len() && v[end] > b' ' && v[end] < 0x7F && !stop_at.contains(&v[end]) {
+    while end < v.len() && v[end] > b' ' && v[end] < 0x7F {
+        if stop_at.contains(&v[end]) {
+            // In a URL query, `&` ends the value only where the next parameter starts.
+            let next_param = v[end] != b'&' || {
+                let name = run_of_name(v, end + 1);
+                name > end + 1 && v.get(name) == Some(&b'=')
+            };
+            if next_param {
+                break;
+            }
+        }
         end += 1;
     }
     // A literal `\n` (an escaped newline inside a JSON string) ends a value too.
@@ -264,6 +300,17 @@ pub(super) fn value_at(v: &[u8], p: usize, stop_at: &[u8]) -> Option<(usize, usi
     (end > p).then_some((p, end, false))
 }
 
+/// The end of the parameter name starting at `from`.
+fn run_of_name(v: &[u8], from: usize) -> usize {
+    let mut e = from;
+    while e < v.len()
+        && (v[e].is_ascii_alphanumeric() || matches!(v[e], b'_' | b'-' | b'.' | b'[' | b']'))
+    {
+        e += 1;
+    }
+    e
+}
+
 fn count(v: &[u8], b: u8) -> usize {
     v.iter().filter(|&&x| x == b).count()
 }
@@ -271,8 +318,24 @@ fn count(v: &[u8], b: u8) -> usize {
 /// Words that join a credential name to its value in a sentence.
 fn is_connector(word: &[u8]) -> bool {
     [
-        "is", "was", "are", "be", "to", "=", ":", "->", "=>", "is:", "was:", "now", "\u{2192}",
+        "is",
+        "was",
+        "are",
+        "be",
+        "to",
+        "=",
+        ":",
+        "->",
+        "=>",
+        "is:",
+        "was:",
+        "now",
+        "\u{2192}",
         "\u{21D2}",
+        "\u{306F}",
+        "\u{304C}",
+        "\u{3092}",
+        "\u{306F}:",
     ]
     .iter()
     .any(|c| word.eq_ignore_ascii_case(c.as_bytes()))
@@ -335,7 +398,8 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
         return;
     }
     *last = (is, ie);
-    let flag = v[is] == b'-';
+    // A CLI flag starts after a space (`--password x`), not after a Hebrew prefix (`ה-password`).
+    let flag = v[is] == b'-' && (is == 0 || v[is - 1].is_ascii_whitespace() || v[is - 1] == b'"');
     let mut name = is;
     while name < ie && matches!(v[name], b'-' | b'_' | b'.') {
         name += 1;
@@ -349,9 +413,19 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
     if matches!(before, b'"' | b'\'') && v.get(p) == Some(&before) {
         p += 1;
         quoted_key = true;
+        // An index: `app.config["SECRET_KEY"] = …`, `ENV['TOKEN'] = …`.
+        if v.get(p) == Some(&b']') {
+            p += 1;
+        }
     } else if before == b'"' && v.get(p..p + 2) == Some(b"\\\"") {
         p += 2;
         quoted_key = true;
+    }
+    // `- name: DB_PASSWORD` then `value: …` (Kubernetes, ECS): the value of the pair is the
+    // credential's.
+    if let Some(vp) = pair_value(v, is, p) {
+        try_value(v, vp, strength, true, b"", sink);
+        return;
     }
     let after_name = p;
     p = skip_blanks(v, p);
@@ -364,7 +438,22 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
             if matches!(v.get(p), Some(b'=' | b'>')) {
                 p += 1;
             }
-            let vp = skip_blanks(v, p);
+            let mut vp = skip_blanks(v, p);
+            // A type between the name and the value: `SECRET: &str = "…"`, `token: string =
+            // "…"`, `password: str = "…"`.
+            let mut colon = colon;
+            if colon
+                && let Some((ts, te, false)) = value_at(v, vp, b"")
+                && v[ts..te]
+                    .iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || b"&<>[]:._'".contains(&b))
+            {
+                let eq = skip_blanks(v, te);
+                if eq > te && v.get(eq) == Some(&b'=') && v.get(eq + 1) != Some(&b'=') {
+                    vp = skip_blanks(v, eq + 1);
+                    colon = false;
+                }
+            }
             // `name: value` starting a line is configuration when the value is one token
             // (`password: hunter`); with more words after it, it is a sentence
             // (`Password: reset it tomorrow`).
@@ -393,6 +482,51 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
         Some(_) if strength != Strength::Pin => near(v, p, sink),
         _ => {}
     }
+}
+
+/// Where the value of a name/value pair starts, when the credential name at `is` is the name of
+/// one: `- name: DB_PASSWORD` followed by `value: …` on the next line, or
+/// `{"name": "DB_PASSWORD", "value": "…"}`.
+fn pair_value(v: &[u8], is: usize, after: usize) -> Option<usize> {
+    let line_start = v[..is]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let prefix = &v[line_start..is];
+    let named = prefix
+        .windows(4)
+        .rposition(|w| w.eq_ignore_ascii_case(b"name"))
+        .is_some_and(|k| {
+            prefix[k + 4..]
+                .iter()
+                .all(|b| matches!(b, b'"' | b'\'' | b':' | b'=' | b' '))
+                && prefix[k + 4..].iter().any(|b| matches!(b, b':' | b'='))
+        });
+    if !named {
+        return None;
+    }
+    let window = &v[after..v.len().min(after + 120)];
+    let mut lines = 0;
+    let mut k = 0;
+    while k + 5 <= window.len() {
+        if window[k] == b'\n' {
+            lines += 1;
+            if lines > 1 {
+                return None;
+            }
+        }
+        if window[k..k + 5].eq_ignore_ascii_case(b"value") {
+            let mut q = k + 5;
+            while q < window.len() && matches!(window[q], b'"' | b'\'' | b' ') {
+                q += 1;
+            }
+            if q < window.len() && matches!(window[q], b':' | b'=') {
+                return Some(skip_blanks(v, after + q + 1));
+            }
+        }
+        k += 1;
+    }
+    None
 }
 
 /// SQL's `IDENTIFIED BY 'password'`: the quoted value after it.
@@ -502,6 +636,15 @@ fn prose(v: &[u8], from: usize, strength: Strength, sink: &mut Sink) {
                     return;
                 }
             }
+        }
+        // A Hebrew preposition glued with a hyphen (`ל-…`, `ב-…`): what follows it is a value.
+        if word.first().is_some_and(|&b| b == 0xD7)
+            && let Some(h) = word.iter().position(|&b| b == b'-')
+            && word[..h].iter().all(|&b| b >= 0x80)
+            && h <= 4
+            && try_value(v, k + h + 1, strength, false, b"", sink)
+        {
+            return;
         }
         if is_connector(word) || (word.len() > 1 && word.len() <= 12 && word.ends_with(b":")) {
             let vp = skip_blanks(v, end);

@@ -61,6 +61,7 @@ const ANCHORS: &[(&str, Anchor)] = &[
     ("credential", Anchor::Word),
     ("creds", Anchor::Word),
     ("pin", Anchor::Word),
+    ("code", Anchor::Word),
     ("authorization", Anchor::Authorization),
     ("identified by", Anchor::IdentifiedBy),
     ("bearer", Anchor::Bearer),
@@ -273,9 +274,6 @@ fn credential_context(v: &[u8], start: usize) -> bool {
         "bearer",
         "credential",
         "login",
-        "pat",
-        "github",
-        "npm",
         "טוקן",
         "מפתח",
         "סיסמ",
@@ -433,7 +431,8 @@ fn authorization(v: &[u8], after: usize, sink: &mut Sink) {
         // `proxy_set_header Authorization "Basic …";`.
         return;
     }
-    if matches!(v.get(p), Some(b'"' | b'\'')) {
+    let quote = v.get(p).copied().filter(|b| matches!(b, b'"' | b'\''));
+    if quote.is_some() {
         p += 1;
     }
     let word_end = run_of(v, p, |b| b.is_ascii_alphanumeric() || b == b'-');
@@ -455,7 +454,18 @@ fn authorization(v: &[u8], after: usize, sink: &mut Sink) {
         .iter()
         .any(|s| scheme.eq_ignore_ascii_case(s.as_bytes()));
         if whole_line {
-            let end = run_of(v, next, |b| b != b'\n' && b != b'"' && b != b'\'');
+            // The parameter list runs to the end of the line, or to the quote that opened the
+            // header's value; quotes inside it (`username="…"`) are its own.
+            let mut end = next;
+            while end < v.len() && v[end] != b'\n' {
+                if Some(v[end]) == quote && v[end - 1] != b'\\' {
+                    break;
+                }
+                end += 1;
+            }
+            while end > next && v[end - 1].is_ascii_whitespace() {
+                end -= 1;
+            }
             (next, end)
         } else {
             (next, token_end(v, next))

@@ -196,8 +196,13 @@ pub(super) fn is_variable(value: &[u8]) -> bool {
     if digits {
         return false;
     }
+    // Snake case: every part one case (`db_password`, `GITHUB_TOKEN`), not a random mix
+    // (`nxuQToYURK_H_UV`).
     if value.contains(&b'_') {
-        return true;
+        return value.split(|&b| b == b'_').all(|part| {
+            part.iter().all(|b| !b.is_ascii_uppercase())
+                || part.iter().all(|b| !b.is_ascii_lowercase())
+        });
     }
     ["pass", "pwd", "secret", "token", "key", "auth", "cred"]
         .iter()
