@@ -3,5 +3,6 @@
 mod adversarial;
 mod corpus;
 mod examples;
+mod heldout;
 mod props;
 mod secrets;

@@ -52,7 +52,6 @@ const PLACEHOLDER_WORDS: &[&str] = &[
 /// Pieces that mark a documentation placeholder wherever they stand in a value.
 const PLACEHOLDER_PIECES: &[&str] = &[
     "...",
-    "xxx",
     "***",
     "your",
     "<",
@@ -132,6 +131,10 @@ pub(super) fn is_placeholder(value: &[u8]) -> bool {
         .iter()
         .any(|p| contains_ignore_case(value, p))
     {
+        return true;
+    }
+    // A run of four `x` or `X` (`sk-xxxx`, `XXXX-XXXX`), not a mixed-case chance (`cxXXY`).
+    if value.windows(4).any(|w| w == b"xxxx" || w == b"XXXX") {
         return true;
     }
     // `EXAMPLE_PASSWORD`, `dummy-token`: letters only around a placeholder word.
