@@ -11,7 +11,7 @@ fn is_v6_char(b: u8) -> bool {
 /// Reports every IPv6 address in the view `s`.
 pub(super) fn scan_v6(v: &[u8], sink: &mut Sink) {
     let mut i = 0;
-    while let Some(k) = v[i..].iter().position(|&b| b == b':') {
+    while let Some(k) = memchr::memchr(b':', &v[i..]) {
         let colon = i + k;
         let mut start = colon;
         while start > 0 && is_v6_char(v[start - 1]) {

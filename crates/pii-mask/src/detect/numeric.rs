@@ -353,6 +353,9 @@ impl Group<'_> {
     /// (`v1.2.3.4`), or after a version word (`version 10.0.0.1`). The address stays a
     /// distinctive shape that cuts the group.
     fn ip_addresses(&self, sink: &mut Sink) {
+        if self.n() < 4 {
+            return;
+        }
         let mut i = 0;
         while i + 3 < self.n() {
             let Some(j) = self.ipv4(i) else {
