@@ -237,4 +237,38 @@ impl StoreBackend for PostgresBackend {
     ) -> Result<Option<Session>, Error> {
         kv::get_session(self, workspace, id)
     }
+
+    fn put_passage(&self, workspace: &WorkspaceId, id: &str, record: &[u8]) -> Result<(), Error> {
+        kv::put_passage(self, workspace, id, record)
+    }
+
+    fn passages(
+        &self,
+        workspace: &WorkspaceId,
+        ids: &[&str],
+    ) -> Result<store_trait::PassageRecords, Error> {
+        kv::passages(self, workspace, ids)
+    }
+
+    fn list_passages(
+        &self,
+        workspace: &WorkspaceId,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<(String, Vec<u8>)>, Error> {
+        kv::list_passages(self, workspace, after, limit)
+    }
+
+    fn delete_passage(&self, workspace: &WorkspaceId, id: &str) -> Result<bool, Error> {
+        kv::delete_passage(self, workspace, id)
+    }
+
+    fn import_passages(
+        &self,
+        workspace: &WorkspaceId,
+        source: &str,
+        records: &[(String, Vec<u8>)],
+    ) -> Result<bool, Error> {
+        kv::import_passages(self, workspace, source, records)
+    }
 }

@@ -25,6 +25,8 @@
 //! | `O` | store id, order(`created_at`), version id | memory id |
 //! | `H` | store id, memory id, order(`created_at`), version id | empty |
 //! | `N` | session id | the session (JSON) |
+//! | `C` | passage id bytes | the host's passage record (its own bytes) |
+//! | `I` | import source | empty: the source's passages were imported |
 //!
 //! Lower-case kinds are those of agent memories (see `crate::kv_agent`).
 //!
@@ -126,6 +128,8 @@ const VERSION: u8 = b'V';
 const ORDER: u8 = b'O';
 const HISTORY: u8 = b'H';
 const SESSION: u8 = b'N';
+const PASSAGE: u8 = b'C';
+const IMPORTED: u8 = b'I';
 
 fn key(kind: u8, workspace: &WorkspaceId, parts: &[&str]) -> Vec<u8> {
     let mut out = vec![kind];
@@ -1046,6 +1050,106 @@ pub fn get_session(
     kv.read(&mut |r| get_json(r, &key(SESSION, workspace, &[id.as_str()])))
 }
 
+/// The key of passage `id`: the id's raw bytes after the workspace, so key order is id order.
+fn passage_key(workspace: &WorkspaceId, id: &str) -> Vec<u8> {
+    with_raw(key(PASSAGE, workspace, &[]), &[id.as_bytes()])
+}
+
+#[doc(hidden)]
+pub fn put_passage(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    id: &str,
+    record: &[u8],
+) -> Result<(), Error> {
+    let k = passage_key(workspace, id);
+    kv.step(&mut |_| Ok(((), vec![KvOp::Put(k.clone(), record.to_vec())])))
+}
+
+#[doc(hidden)]
+pub fn passages(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    ids: &[&str],
+) -> Result<crate::PassageRecords, Error> {
+    kv.read(&mut |r| {
+        ids.iter()
+            .map(|id| r.get(&passage_key(workspace, id)))
+            .collect()
+    })
+}
+
+#[doc(hidden)]
+pub fn list_passages(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    after: Option<&str>,
+    limit: usize,
+) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    let prefix = key(PASSAGE, workspace, &[]);
+    let end = prefix_end(&prefix);
+    let start = match after {
+        // The first key after `after`'s own: its bytes and a zero byte.
+        Some(after) => with_raw(passage_key(workspace, after), &[&[0]]),
+        None => prefix.clone(),
+    };
+    kv.read(&mut |r| {
+        let mut out = Vec::new();
+        let mut failed = None;
+        if limit > 0 {
+            r.range(&start, &end, false, &mut |k, v| {
+                match String::from_utf8(k[prefix.len()..].to_vec()) {
+                    Ok(id) => out.push((id, v.to_vec())),
+                    Err(_) => {
+                        failed = Some(Error::Backend(
+                            "corrupt key space: a passage id is not UTF-8".into(),
+                        ));
+                        return false;
+                    }
+                }
+                out.len() < limit
+            })?;
+        }
+        failed.map_or(Ok(out), Err)
+    })
+}
+
+#[doc(hidden)]
+pub fn delete_passage(kv: &impl Kv, workspace: &WorkspaceId, id: &str) -> Result<bool, Error> {
+    let k = passage_key(workspace, id);
+    kv.step(&mut |r| {
+        if r.get(&k)?.is_none() {
+            return Ok((false, vec![]));
+        }
+        Ok((true, vec![KvOp::Delete(k.clone())]))
+    })
+}
+
+#[doc(hidden)]
+pub fn import_passages(
+    kv: &impl Kv,
+    workspace: &WorkspaceId,
+    source: &str,
+    records: &[(String, Vec<u8>)],
+) -> Result<bool, Error> {
+    let marker = key(IMPORTED, workspace, &[source]);
+    kv.step(&mut |r| {
+        if r.get(&marker)?.is_some() {
+            return Ok((false, vec![]));
+        }
+        let mut ops = vec![KvOp::Put(marker.clone(), Vec::new())];
+        let mut seen = std::collections::HashSet::new();
+        for (id, record) in records {
+            let k = passage_key(workspace, id);
+            // A passage put since is kept; of an id given twice, the first record wins.
+            if seen.insert(k.clone()) && r.get(&k)?.is_none() {
+                ops.push(KvOp::Put(k, record.clone()));
+            }
+        }
+        Ok((true, ops))
+    })
+}
+
 /// Memory stores over any key space: every method is the function of this module of its name.
 impl<K: Kv + Send + Sync> StoreBackend for KvBackend<K> {
     fn create_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<(), Error> {
@@ -1151,5 +1255,39 @@ impl<K: Kv + Send + Sync> StoreBackend for KvBackend<K> {
         id: &SessionId,
     ) -> Result<Option<Session>, Error> {
         get_session(self.kv(), workspace, id)
+    }
+
+    fn put_passage(&self, workspace: &WorkspaceId, id: &str, record: &[u8]) -> Result<(), Error> {
+        put_passage(self.kv(), workspace, id, record)
+    }
+
+    fn passages(
+        &self,
+        workspace: &WorkspaceId,
+        ids: &[&str],
+    ) -> Result<crate::PassageRecords, Error> {
+        passages(self.kv(), workspace, ids)
+    }
+
+    fn list_passages(
+        &self,
+        workspace: &WorkspaceId,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<(String, Vec<u8>)>, Error> {
+        list_passages(self.kv(), workspace, after, limit)
+    }
+
+    fn delete_passage(&self, workspace: &WorkspaceId, id: &str) -> Result<bool, Error> {
+        delete_passage(self.kv(), workspace, id)
+    }
+
+    fn import_passages(
+        &self,
+        workspace: &WorkspaceId,
+        source: &str,
+        records: &[(String, Vec<u8>)],
+    ) -> Result<bool, Error> {
+        import_passages(self.kv(), workspace, source, records)
     }
 }

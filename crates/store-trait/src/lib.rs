@@ -110,4 +110,6 @@ pub use history::{
 };
 pub use kv_agent::KvBackend;
 pub use memory::{InMemoryBackend, MemoryKv};
-pub use stores::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend};
+pub use stores::{
+    MemoryChange, MemoryWrite, MemoryWriteOutcome, PassageRecords, RedactOutcome, StoreBackend,
+};

@@ -1,5 +1,6 @@
 //! The [`StoreBackend`] trait: persistence for memory stores — path-addressed memories, their
-//! immutable versions, and agent sessions. Every mutation of a memory is decided and written in
+//! immutable versions, agent sessions, and the host's passages that agent memories cite (a CLI
+//! home keeps them in its database, beside everything else). Every mutation of a memory is decided and written in
 //! one transaction (existence, archive state, no-op, precondition, path conflict, personal data).
 
 use memory_core::{
@@ -11,6 +12,9 @@ use memory_core::{
 use std::ops::Deref;
 
 use crate::Error;
+
+/// The answer of [`StoreBackend::passages`]: one record per asked id, in input order.
+pub type PassageRecords = Vec<Option<Vec<u8>>>;
 
 /// One mutation of one memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -237,6 +241,60 @@ pub trait StoreBackend: Send + Sync {
         workspace: &WorkspaceId,
         id: &SessionId,
     ) -> Result<Option<Session>, Error>;
+
+    /// Inserts or replaces (by id) one of the workspace's passages: the host's record of a
+    /// passage that memories may cite, bytes the backend keeps without reading them. One
+    /// transaction, durable as the backend's other writes; the next read of any process sharing
+    /// the database sees it.
+    ///
+    /// The passage methods' defaults answer [`Error::Unsupported`], so that a backend written
+    /// before they existed still builds; every backend of this crate and `store-postgres`
+    /// implements them, and the conformance suite checks them.
+    fn put_passage(&self, workspace: &WorkspaceId, id: &str, record: &[u8]) -> Result<(), Error> {
+        let _ = (workspace, id, record);
+        Err(Error::Unsupported("put_passage"))
+    }
+
+    /// The records of `ids` in the workspace, one answer per id in input order (`None` for an
+    /// id without one), read in one consistent view.
+    fn passages(&self, workspace: &WorkspaceId, ids: &[&str]) -> Result<PassageRecords, Error> {
+        let _ = (workspace, ids);
+        Err(Error::Unsupported("passages"))
+    }
+
+    /// The workspace's passages in id order (byte order), strictly after `after`, at most
+    /// `limit`, as `(id, record)`.
+    fn list_passages(
+        &self,
+        workspace: &WorkspaceId,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<(String, Vec<u8>)>, Error> {
+        let _ = (workspace, after, limit);
+        Err(Error::Unsupported("list_passages"))
+    }
+
+    /// Removes one of the workspace's passages; `false` when it had none of that id.
+    fn delete_passage(&self, workspace: &WorkspaceId, id: &str) -> Result<bool, Error> {
+        let _ = (workspace, id);
+        Err(Error::Unsupported("delete_passage"))
+    }
+
+    /// Imports passages kept elsewhere (a host's earlier file, named by `source`) once: in one
+    /// transaction, unless the workspace already records an import of `source`, writes each
+    /// record whose id has none yet (a passage put since is never overwritten) and records the
+    /// import. Returns whether it imported; a second call with the same `source` writes nothing
+    /// and answers `false`, so a host that crashed before removing its file imports it again
+    /// harmlessly.
+    fn import_passages(
+        &self,
+        workspace: &WorkspaceId,
+        source: &str,
+        records: &[(String, Vec<u8>)],
+    ) -> Result<bool, Error> {
+        let _ = (workspace, source, records);
+        Err(Error::Unsupported("import_passages"))
+    }
 }
 
 // One store shared by several users (a facade and a mount over one database) is still a store.
@@ -348,5 +406,35 @@ where
         id: &SessionId,
     ) -> Result<Option<Session>, Error> {
         (**self).get_session(workspace, id)
+    }
+
+    fn put_passage(&self, workspace: &WorkspaceId, id: &str, record: &[u8]) -> Result<(), Error> {
+        (**self).put_passage(workspace, id, record)
+    }
+
+    fn passages(&self, workspace: &WorkspaceId, ids: &[&str]) -> Result<PassageRecords, Error> {
+        (**self).passages(workspace, ids)
+    }
+
+    fn list_passages(
+        &self,
+        workspace: &WorkspaceId,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<(String, Vec<u8>)>, Error> {
+        (**self).list_passages(workspace, after, limit)
+    }
+
+    fn delete_passage(&self, workspace: &WorkspaceId, id: &str) -> Result<bool, Error> {
+        (**self).delete_passage(workspace, id)
+    }
+
+    fn import_passages(
+        &self,
+        workspace: &WorkspaceId,
+        source: &str,
+        records: &[(String, Vec<u8>)],
+    ) -> Result<bool, Error> {
+        (**self).import_passages(workspace, source, records)
     }
 }

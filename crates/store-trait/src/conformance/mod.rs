@@ -131,6 +131,7 @@ macro_rules! __conformance_checks {
             memories_list_by_path_with_prefix_and_pages,
             store_delete_removes_everything_of_the_store_only,
             sessions_roundtrip_per_workspace,
+            passages_roundtrip_per_workspace,
             race_store_preconditions,
             race_store_reads_see_whole_steps,
             store_model_matches_backend,

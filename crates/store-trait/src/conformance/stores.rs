@@ -821,6 +821,95 @@ pub fn sessions_roundtrip_per_workspace<B: StoreBackend>(make: &dyn Fn() -> B) {
     assert_eq!(backend.get_session(&ws("ws2"), &session.id).unwrap(), None);
 }
 
+/// Passages: upsert by id, batched lookup in input order, id-ordered keyset pages, delete, a
+/// one-time import that never overwrites a passage put since — all per workspace.
+pub fn passages_roundtrip_per_workspace<B: StoreBackend>(make: &dyn Fn() -> B) {
+    let backend = make();
+    let (w1, w2) = (ws("ws1"), ws("ws2"));
+    assert!(backend.list_passages(&w1, None, 10).unwrap().is_empty());
+    backend.put_passage(&w1, "p2", b"two").unwrap();
+    backend.put_passage(&w1, "p1", b"one").unwrap();
+    backend.put_passage(&w1, "p10", b"ten").unwrap();
+    backend.put_passage(&w2, "p1", b"other workspace").unwrap();
+    // Upsert.
+    backend.put_passage(&w1, "p2", b"two, again").unwrap();
+    assert_eq!(
+        backend.passages(&w1, &["p2", "nope", "p1", "p2"]).unwrap(),
+        vec![
+            Some(b"two, again".to_vec()),
+            None,
+            Some(b"one".to_vec()),
+            Some(b"two, again".to_vec())
+        ]
+    );
+    assert_eq!(
+        backend.passages(&w2, &["p1", "p2"]).unwrap(),
+        vec![Some(b"other workspace".to_vec()), None]
+    );
+    assert!(backend.passages(&ws("ws3"), &[]).unwrap().is_empty());
+    // Byte order of the ids, keyset pages.
+    let ids = |page: Vec<(String, Vec<u8>)>| page.into_iter().map(|(id, _)| id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(backend.list_passages(&w1, None, 10).unwrap()),
+        ["p1", "p10", "p2"]
+    );
+    assert_eq!(
+        ids(backend.list_passages(&w1, None, 2).unwrap()),
+        ["p1", "p10"]
+    );
+    assert_eq!(
+        ids(backend.list_passages(&w1, Some("p1"), 10).unwrap()),
+        ["p10", "p2"]
+    );
+    assert_eq!(
+        ids(backend.list_passages(&w1, Some("p10"), 1).unwrap()),
+        ["p2"]
+    );
+    assert!(
+        backend
+            .list_passages(&w1, Some("p2"), 10)
+            .unwrap()
+            .is_empty()
+    );
+    assert!(backend.list_passages(&w1, None, 0).unwrap().is_empty());
+    assert_eq!(
+        backend.list_passages(&w2, None, 10).unwrap(),
+        vec![("p1".to_owned(), b"other workspace".to_vec())]
+    );
+    // Delete.
+    assert!(backend.delete_passage(&w1, "p10").unwrap());
+    assert!(!backend.delete_passage(&w1, "p10").unwrap());
+    assert_eq!(backend.passages(&w1, &["p10"]).unwrap(), vec![None]);
+    assert_eq!(
+        backend.passages(&w2, &["p1"]).unwrap(),
+        vec![Some(b"other workspace".to_vec())]
+    );
+    // Import: once per source, never over a passage already there.
+    let records = vec![
+        ("p1".to_owned(), b"imported one".to_vec()),
+        ("p3".to_owned(), b"imported three".to_vec()),
+        ("p3".to_owned(), b"a later duplicate".to_vec()),
+    ];
+    assert!(backend.import_passages(&w1, "file", &records).unwrap());
+    assert_eq!(
+        backend.passages(&w1, &["p1", "p3"]).unwrap(),
+        vec![Some(b"one".to_vec()), Some(b"imported three".to_vec())]
+    );
+    backend.delete_passage(&w1, "p3").unwrap();
+    assert!(!backend.import_passages(&w1, "file", &records).unwrap());
+    assert_eq!(backend.passages(&w1, &["p3"]).unwrap(), vec![None]);
+    // Another workspace imports the same source on its own.
+    assert!(
+        backend
+            .import_passages(&w2, "file", &records[1..2])
+            .unwrap()
+    );
+    assert_eq!(
+        ids(backend.list_passages(&w2, None, 10).unwrap()),
+        ["p1", "p3"]
+    );
+}
+
 /// R4: 8 writers update one memory with `content_sha256` preconditions, retrying on a mismatch.
 /// No update is lost and the versions form one chain: each version's predecessor holds exactly
 /// the content its writer read.
