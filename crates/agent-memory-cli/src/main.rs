@@ -9,6 +9,7 @@ mod demo;
 mod embedder;
 mod home;
 mod local;
+mod logs;
 mod mask;
 mod mcp;
 mod migrate;
@@ -190,6 +191,10 @@ fn main() -> ExitCode {
     let home_typed = matches.value_source("home") == Some(ValueSource::CommandLine);
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
     let json = json_requested(&matches);
+    logs::install(match cli.command {
+        Command::Serve(_) => Some(serve::DEFAULT_LOG_FILTER),
+        _ => None,
+    });
     match run(cli, home_typed) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(2),

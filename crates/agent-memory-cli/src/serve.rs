@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use agent_memory_http::{Api, StaticTokens, StreamableHttpServerConfig};
+use agent_memory_http::{Api, ServeOptions, StaticTokens, StreamableHttpServerConfig};
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
@@ -29,10 +29,74 @@ pub(crate) struct ServeArgs {
         value_name = "ADDR"
     )]
     listen: SocketAddr,
+    /// A browser origin (`https://app.example`) allowed to call /mcp besides the server's own;
+    /// repeat the flag or separate with commas
+    #[arg(
+        long = "allowed-origin",
+        env = "AGENT_MEMORY_ALLOWED_ORIGINS",
+        value_delimiter = ',',
+        value_name = "ORIGIN"
+    )]
+    allowed_origins: Vec<String>,
+    /// Open connections at most; at the cap a new connection closes the longest-idle one
+    #[arg(long, env = "AGENT_MEMORY_MAX_CONNECTIONS", default_value_t = ServeOptions::DEFAULT.max_connections, value_name = "N")]
+    max_connections: usize,
+    /// Seconds a connection may stay open with no request in flight and no byte moving
+    #[arg(long, env = "AGENT_MEMORY_IDLE_TIMEOUT", default_value_t = ServeOptions::DEFAULT.idle_timeout.as_secs_f64(), value_name = "SECONDS")]
+    idle_timeout: f64,
+    /// Seconds a request's head may take once its first byte arrived
+    #[arg(long, env = "AGENT_MEMORY_HEADER_TIMEOUT", default_value_t = ServeOptions::DEFAULT.header_read_timeout.as_secs_f64(), value_name = "SECONDS")]
+    header_timeout: f64,
+    /// Live MCP sessions at most over /mcp
+    #[arg(long, env = "AGENT_MEMORY_MAX_MCP_SESSIONS", default_value_t = agent_memory_http::DEFAULT_MAX_MCP_SESSIONS, value_name = "N")]
+    max_mcp_sessions: usize,
     #[command(flatten)]
     embedder: crate::embedder::EmbedderArgs,
     #[command(flatten)]
     window: crate::embedder::WindowArgs,
+}
+
+/// `serve`'s log filter when `RUST_LOG` is unset: warnings, and one line per request.
+pub(crate) const DEFAULT_LOG_FILTER: &str = "warn,agent_memory_http=info";
+
+/// File descriptors `serve` keeps for the database, the audit log and the runtime besides
+/// its connections.
+const RESERVED_FILES: u64 = 64;
+
+/// Raises the soft open-file limit to the hard one; the limit in force afterwards (`None` when
+/// it cannot be read).
+fn raise_file_limit() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use rustix::process::{Resource, getrlimit, setrlimit};
+        let mut limit = getrlimit(Resource::Nofile);
+        if limit.current < limit.maximum {
+            let raised = rustix::process::Rlimit {
+                current: limit.maximum,
+                maximum: limit.maximum,
+            };
+            match setrlimit(Resource::Nofile, raised) {
+                Ok(()) => limit = raised,
+                Err(err) => tracing::warn!(
+                    target: "agent_memory_http",
+                    error = %err,
+                    "could not raise the open-file limit"
+                ),
+            }
+        }
+        limit.current
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+fn seconds(value: f64, flag: &str) -> anyhow::Result<Duration> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .with_context(|| format!("{flag} must be a positive number of seconds"))
 }
 
 /// Which token `agent-memory token` prints.
@@ -118,17 +182,36 @@ pub(crate) fn token(home: &Home, args: &TokenArgs, out: &mut dyn Write) -> anyho
 
 /// `agent-memory serve`.
 pub(crate) fn run(home: &Home, args: ServeArgs) -> anyhow::Result<()> {
+    let files = raise_file_limit();
+    let mut options = ServeOptions {
+        max_connections: args.max_connections.max(1),
+        header_read_timeout: seconds(args.header_timeout, "--header-timeout")?,
+        idle_timeout: seconds(args.idle_timeout, "--idle-timeout")?,
+    };
+    // Connections never take the descriptors the database and the runtime need.
+    if let Some(files) = files {
+        let room =
+            usize::try_from(files.saturating_sub(RESERVED_FILES).max(1)).unwrap_or(usize::MAX);
+        options.max_connections = options.max_connections.min(room);
+    }
     let local =
         Local::open_with_embedder(home, args.embedder.load()?, args.window.candidate_window)?;
     let tokens = ensure_tokens(home)?;
     let auth = StaticTokens::new()
         .agent(&tokens.agent, local.agent())
         .member(&tokens.owner, local.owner());
+    let owner = local.owner();
     let backend = local.config.backend.name();
     let workspace = local.config.workspace.clone();
     let Local {
         service, stores, ..
     } = local;
+    let service = Arc::new(service);
+    // Ready when the database answers a read of the owner's settings.
+    let ready: agent_memory_http::ReadyCheck = {
+        let service = service.clone();
+        Arc::new(move || service.settings_get(&owner).is_ok())
+    };
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -161,9 +244,12 @@ pub(crate) fn run(home: &Home, args: ServeArgs) -> anyhow::Result<()> {
         let mcp = StreamableHttpServerConfig::default()
             .with_allowed_hosts(hosts)
             .with_cancellation_token(stop.clone());
-        let router = Api::new(Arc::new(service), auth)
+        let router = Api::new(service, auth)
             .with_stores(Arc::new(stores))
             .with_mcp(mcp)
+            .with_allowed_origins(&args.allowed_origins)
+            .with_max_mcp_sessions(args.max_mcp_sessions)
+            .with_ready_check(ready)
             .router();
         let shutdown = {
             let stop = stop.clone();
@@ -174,8 +260,7 @@ pub(crate) fn run(home: &Home, args: ServeArgs) -> anyhow::Result<()> {
                 stop.cancel();
             }
         };
-        axum::serve(listener, router)
-            .with_graceful_shutdown(shutdown)
+        agent_memory_http::serve_with(listener, router, options, shutdown)
             .await
             .context("serving HTTP")
     })?;

@@ -30,15 +30,19 @@
 //! `Retry-After` header on 429). The routes, their bodies and every status are in
 //! `docs/http.md`; the router serves the same as an OpenAPI 3.1 document at `/openapi.json`.
 //! The facade is synchronous: each call runs on tokio's blocking pool. Logs (the
-//! `agent_memory_http` tracing target) name the route's template, the operation and the status,
-//! never a path parameter, a query or a body.
+//! `agent_memory_http` tracing target) name the method, the route's template, the operation,
+//! the caller kind, the status and the latency, never a path parameter, a query or a body.
+//! [`serve_with`] serves the router with a connection cap and header-read and idle timeouts;
+//! `/healthz` and `/readyz` answer without credentials.
 #![forbid(unsafe_code)]
 
 mod auth;
+mod health;
 mod mcp;
 pub mod openapi;
 mod rest;
 pub mod routes;
+pub mod server;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -52,6 +56,7 @@ pub use auth::{Authenticator, StaticTokens, bearer_token, new_token};
 pub use mcp::{call_tool_result, from_tool_result, tool};
 pub use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 pub use routes::{CallerKind, ROUTES, Route, RouteMethod};
+pub use server::{ServeOptions, serve_with};
 
 use rest::Shared;
 
@@ -70,6 +75,28 @@ pub const ROUTE_NOT_FOUND: &str = "ROUTE_NOT_FOUND";
 /// `405` for a method the path's routes do not serve.
 pub const METHOD_NOT_ALLOWED: &str = "METHOD_NOT_ALLOWED";
 
+/// `403` for a request to `/mcp` whose `Origin` is neither the server's own nor an allowed one
+/// (`null` included): MCP's guard against DNS rebinding.
+pub const ORIGIN_NOT_ALLOWED: &str = "ORIGIN_NOT_ALLOWED";
+/// `503` for a request that would open an MCP session while the server holds its maximum.
+pub const MCP_SESSIONS_EXHAUSTED: &str = "MCP_SESSIONS_EXHAUSTED";
+/// `503` from `/readyz` when the host's readiness check fails or does not answer in time.
+pub const NOT_READY: &str = "NOT_READY";
+
+/// Live MCP sessions a router holds at most unless [`Api::with_max_mcp_sessions`] says
+/// otherwise.
+pub const DEFAULT_MAX_MCP_SESSIONS: usize = 256;
+
+/// Liveness: answers `200 {"status": "ok"}` while the process serves, without credentials.
+pub const HEALTHZ_PATH: &str = "/healthz";
+/// Readiness: `200 {"status": "ready"}` when the host's check (the database answers) passes,
+/// else `503 NOT_READY`; without credentials.
+pub const READYZ_PATH: &str = "/readyz";
+
+/// A host's readiness check (for example: the database answers a read). Runs on the blocking
+/// pool.
+pub type ReadyCheck = Arc<dyn Fn() -> bool + Send + Sync>;
+
 /// The path the OpenAPI document is served at.
 pub const OPENAPI_PATH: &str = "/openapi.json";
 
@@ -82,6 +109,9 @@ pub struct Api<A> {
     stores: Option<Arc<StoreService>>,
     auth: A,
     mcp: Option<StreamableHttpServerConfig>,
+    allowed_origins: Vec<String>,
+    max_mcp_sessions: usize,
+    ready: Option<ReadyCheck>,
 }
 
 impl<A: Authenticator> Api<A> {
@@ -92,6 +122,9 @@ impl<A: Authenticator> Api<A> {
             stores: None,
             auth,
             mcp: None,
+            allowed_origins: Vec::new(),
+            max_mcp_sessions: DEFAULT_MAX_MCP_SESSIONS,
+            ready: None,
         }
     }
 
@@ -110,11 +143,44 @@ impl<A: Authenticator> Api<A> {
         self
     }
 
+    /// Browser origins (`https://app.example`, `http://localhost:3000`) allowed to call `/mcp`
+    /// besides the server's own: a request whose `Origin` is neither is refused `403
+    /// ORIGIN_NOT_ALLOWED`, and `Origin: null` always is. Requests without `Origin` (clients
+    /// that are not browsers) pass. An entry that is not `http(s)://host[:port]` is ignored.
+    pub fn with_allowed_origins<I, S>(mut self, origins: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.allowed_origins = origins
+            .into_iter()
+            .filter_map(|o| mcp::normalize_origin(o.as_ref()))
+            .collect();
+        self
+    }
+
+    /// Live MCP sessions at most (default [`DEFAULT_MAX_MCP_SESSIONS`]); a request that would
+    /// open one more is refused `503 MCP_SESSIONS_EXHAUSTED`. A session ends when its client
+    /// deletes it or after rmcp's keep-alive (5 minutes without a message).
+    pub fn with_max_mcp_sessions(mut self, max: usize) -> Self {
+        self.max_mcp_sessions = max;
+        self
+    }
+
+    /// What `/readyz` asks (default: nothing, so it answers like `/healthz`).
+    pub fn with_ready_check(mut self, check: ReadyCheck) -> Self {
+        self.ready = Some(check);
+        self
+    }
+
     /// The router: every route of [`ROUTES`], their OpenAPI document at [`OPENAPI_PATH`]
     /// (no credentials needed), JSON answers for unknown paths (404) and methods (405), and
     /// `/mcp` when configured.
     pub fn router(self) -> Router {
         let mcp = self.mcp;
+        let allowed_origins = self.allowed_origins;
+        let max_mcp_sessions = self.max_mcp_sessions;
+        let ready = self.ready;
         let shared = Arc::new(Shared {
             memories: self.memories,
             stores: self.stores,
@@ -165,10 +231,22 @@ impl<A: Authenticator> Api<A> {
                 }
             }),
         );
+        router = router
+            .route(HEALTHZ_PATH, axum::routing::get(health::healthz))
+            .route(
+                READYZ_PATH,
+                axum::routing::get(move || health::readyz(ready.clone())),
+            );
         if let Some(config) = mcp {
-            let service = mcp::service(shared.memories.clone(), config);
+            let (service, sessions) = mcp::service(shared.memories.clone(), config);
+            let guard = Arc::new(mcp::Guard {
+                allowed_origins,
+                max_sessions: max_mcp_sessions,
+                sessions,
+                creating: tokio::sync::Mutex::new(()),
+            });
             let layer =
-                axum::middleware::from_fn_with_state(shared.clone(), mcp::authenticate::<A>);
+                axum::middleware::from_fn_with_state((shared.clone(), guard), mcp::guard::<A>);
             router = router.nest_service(
                 MCP_PATH,
                 tower::ServiceBuilder::new().layer(layer).service(service),

@@ -2,17 +2,21 @@
 //! (rmcp), and the conversions between the facade's tool surface and rmcp's types that the
 //! CLI's stdio server uses too.
 //!
-//! Every HTTP request to `/mcp` is authenticated by the host's
+//! Every HTTP request to `/mcp` passes the guard first: an `Origin` other than the server's own
+//! or an allowed one is refused (DNS rebinding), then the request is authenticated by the host's
 //! [`Authenticator::agent`](crate::Authenticator::agent) before rmcp sees it; a request without
 //! a valid agent credential answers `401` with the error body. The resolved caller travels in
 //! the request's extensions to the tool call, so each call acts as the credential of the HTTP
-//! request that carried it.
+//! request that carried it. A request that would open a session beyond the cap is refused.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use agent_memory::{AgentCaller, MemoryService, ToolDescriptor, ToolResult};
 use axum::extract::{Request, State};
+use axum::http::header::{HOST, ORIGIN};
 use axum::http::request::Parts;
+use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 use rmcp::model::{
@@ -26,6 +30,9 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use crate::Authenticator;
+
+/// The header that names a Streamable HTTP session.
+const SESSION_ID: &str = "mcp-session-id";
 use crate::rest::Shared;
 
 /// An rmcp [`Tool`] from a facade descriptor.
@@ -122,37 +129,165 @@ impl ServerHandler for HttpTools {
     }
 }
 
-/// The Streamable HTTP service of the tools, for [`Api::with_mcp`](crate::Api::with_mcp).
+/// The Streamable HTTP service of the tools, for [`Api::with_mcp`](crate::Api::with_mcp), and
+/// its session manager (the session cap counts its sessions).
 pub(crate) fn service(
     memories: Arc<MemoryService>,
     config: StreamableHttpServerConfig,
-) -> StreamableHttpService<HttpTools, LocalSessionManager> {
+) -> (
+    StreamableHttpService<HttpTools, LocalSessionManager>,
+    Arc<LocalSessionManager>,
+) {
     let tools = Arc::new(agent_memory::tools().iter().map(tool).collect::<Vec<_>>());
     let handler = HttpTools { memories, tools };
-    StreamableHttpService::new(
-        move || Ok(handler.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    )
+    let sessions = Arc::new(LocalSessionManager::default());
+    let service = StreamableHttpService::new(move || Ok(handler.clone()), sessions.clone(), config);
+    (service, sessions)
 }
 
-/// Authenticates a request to `/mcp`: `401` without a valid agent credential, else the caller
-/// rides in the request's extensions.
-pub(crate) async fn authenticate<A: Authenticator>(
-    State(shared): State<Arc<Shared<A>>>,
+/// What the `/mcp` guard checks before rmcp sees a request.
+pub(crate) struct Guard {
+    /// Browser origins allowed besides the server's own (normalized `scheme://host:port`).
+    pub(crate) allowed_origins: Vec<String>,
+    /// Live sessions at most.
+    pub(crate) max_sessions: usize,
+    pub(crate) sessions: Arc<LocalSessionManager>,
+    /// Held while a request without a session id runs, so that two initializes cannot both
+    /// take the last place.
+    pub(crate) creating: tokio::sync::Mutex<()>,
+}
+
+/// `scheme://host:port` of an origin or allow-list entry, lowercase, with the scheme's default
+/// port filled in; `None` for anything else (`null` included).
+pub(crate) fn normalize_origin(origin: &str) -> Option<String> {
+    let origin = origin.trim().to_ascii_lowercase();
+    let (scheme, rest) = origin.split_once("://")?;
+    let default_port = match scheme {
+        "http" => 80,
+        "https" => 443,
+        _ => return None,
+    };
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    if rest.is_empty() || rest.contains(['/', '?', '#', '@']) {
+        return None;
+    }
+    let (host, port) = split_host_port(rest, default_port)?;
+    Some(format!("{scheme}://{host}:{port}"))
+}
+
+/// `host` and port of an authority (`[::1]:8080`, `example.com`).
+fn split_host_port(authority: &str, default_port: u16) -> Option<(String, u16)> {
+    let authority = authority.to_ascii_lowercase();
+    if let Some(rest) = authority.strip_prefix('[') {
+        let (host, after) = rest.split_once(']')?;
+        let port = match after.strip_prefix(':') {
+            Some(port) => port.parse().ok()?,
+            None if after.is_empty() => default_port,
+            None => return None,
+        };
+        return Some((format!("[{host}]"), port));
+    }
+    match authority.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() => Some((host.to_owned(), port.parse().ok()?)),
+        Some(_) => None,
+        None if authority.is_empty() => None,
+        None => Some((authority, default_port)),
+    }
+}
+
+/// Whether `origin` may call: the request's own `Host` (same origin) or an allowed origin.
+fn origin_allowed(guard: &Guard, origin: &str, host: Option<&str>) -> bool {
+    let Some(origin) = normalize_origin(origin) else {
+        return false;
+    };
+    if guard.allowed_origins.contains(&origin)
+    {
+        return true;
+    }
+    let Some(host) = host else {
+        return false;
+    };
+    let (scheme, authority) = origin.split_once("://").unwrap_or_default();
+    let default_port = if scheme == "https" { 443 } else { 80 };
+    match split_host_port(host.trim(), default_port) {
+        Some((host, port)) => authority == format!("{host}:{port}"),
+        None => false,
+    }
+}
+
+/// Guards a request to `/mcp`: its `Origin` (DNS rebinding), its credential, and the session
+/// cap for requests that would open a session; logs the request.
+pub(crate) async fn guard<A: Authenticator>(
+    State((shared, guard)): State<(Arc<Shared<A>>, Arc<Guard>)>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let response = guarded(&shared, &guard, request, next).await;
+    tracing::info!(
+        target: "agent_memory_http",
+        method = method.as_str(),
+        route = crate::MCP_PATH,
+        operation = "mcp",
+        caller = "agent",
+        status = response.status().as_u16(),
+        micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+        "request"
+    );
+    response
+}
+
+async fn guarded<A: Authenticator>(
+    shared: &Shared<A>,
+    guard: &Guard,
     request: Request,
     next: Next,
 ) -> Response {
     let (mut parts, body) = request.into_parts();
+    if let Some(origin) = parts.headers.get(ORIGIN) {
+        let host = parts
+            .headers
+            .get(HOST)
+            .and_then(|h| h.to_str().ok())
+            .or_else(|| parts.uri.authority().map(|a| a.as_str()));
+        let allowed = origin
+            .to_str()
+            .is_ok_and(|origin| origin_allowed(guard, origin, host));
+        if !allowed {
+            return crate::rest::router_error(
+                StatusCode::FORBIDDEN,
+                crate::ORIGIN_NOT_ALLOWED,
+                "this Origin may not call /mcp: only the server's own origin and the configured \
+                 allowed origins may",
+            );
+        }
+    }
     match shared.auth.agent(&parts).await {
         Some(caller @ AgentCaller::Resolved(_)) => {
             parts.extensions.insert(McpCaller(Arc::new(caller)));
-            next.run(Request::from_parts(parts, body)).await
         }
-        Some(AgentCaller::Unresolved) | None => crate::rest::router_error(
-            axum::http::StatusCode::UNAUTHORIZED,
-            agent_memory::ErrorCode::AgentCredentialInvalid.as_str(),
-            "the agent credential is missing, unknown or not valid here",
-        ),
+        Some(AgentCaller::Unresolved) | None => {
+            return crate::rest::router_error(
+                StatusCode::UNAUTHORIZED,
+                agent_memory::ErrorCode::AgentCredentialInvalid.as_str(),
+                "the agent credential is missing, unknown or not valid here",
+            );
+        }
     }
+    let opens_session = parts.method == Method::POST && !parts.headers.contains_key(SESSION_ID);
+    let request = Request::from_parts(parts, body);
+    if !opens_session {
+        return next.run(request).await;
+    }
+    let _creating = guard.creating.lock().await;
+    if guard.sessions.sessions.read().await.len() >= guard.max_sessions {
+        return crate::rest::router_error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            crate::MCP_SESSIONS_EXHAUSTED,
+            "the server holds as many MCP sessions as it may: end one (DELETE /mcp with its \
+             Mcp-Session-Id) or retry when an idle one has expired",
+        );
+    }
+    next.run(request).await
 }

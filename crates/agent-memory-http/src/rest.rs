@@ -184,9 +184,10 @@ pub(crate) async fn handle<A: Authenticator>(
     // or a body.
     tracing::info!(
         target: "agent_memory_http",
-        method = route.method.name(),
+        method = route.method.method().as_str(),
         route = route.path,
         operation = route.operation.name(),
+        caller = route.caller.name(),
         status = response.status().as_u16(),
         micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
         "request"

@@ -23,6 +23,17 @@ pub enum CallerKind {
     Store,
 }
 
+impl CallerKind {
+    /// `agent`, `member` or `store`: the caller kind a request log names.
+    pub fn name(self) -> &'static str {
+        match self {
+            CallerKind::Agent => "agent",
+            CallerKind::Member => "member",
+            CallerKind::Store => "store",
+        }
+    }
+}
+
 /// Where an operation's input comes from besides the path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Input {

@@ -12,6 +12,7 @@ mod mount;
 mod replay_db;
 mod scenarios;
 mod serve;
+mod serve_limits;
 mod shared_home;
 mod storage;
 mod stores;
