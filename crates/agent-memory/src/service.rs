@@ -842,41 +842,6 @@ impl MemoryService {
         Ok(DeletedResponse { deleted })
     }
 
-    /// All of the member's own current, unexpired memories, newest first, as [`member_list`]
-    /// shows them (hidden ones as `unavailable`), read in one backend read: one consistent
-    /// snapshot, whatever other processes commit meanwhile. The quota bounds its size (5,000
-    /// versions per member and workspace). `agent-memory export` writes this.
-    ///
-    /// [`member_list`]: MemoryService::member_list
-    pub fn member_export(&self, caller: &MemberCaller) -> Result<Vec<MemoryView>, ApiError> {
-        let settings = self.settings_of(&caller.workspace)?;
-        let owner = Owner {
-            workspace: caller.workspace.clone(),
-            member: caller.member.clone(),
-        };
-        let now = self.read_now(&owner)?;
-        let cutoff = policy::expired_cutoff(now, settings.retention_days);
-        let memories = self
-            .backend
-            .scan(&owner, &ScanQuery::new(now, cutoff, usize::MAX))
-            .map_err(internal)?;
-        let refs: Vec<&AgentMemory> = memories.iter().collect();
-        let verification = citation_verify::verify(
-            self.passages.as_ref(),
-            &owner.workspace,
-            &owner.member,
-            &refs,
-        );
-        Ok(memories
-            .iter()
-            .zip(&verification.verdicts)
-            .map(|(memory, verdict)| match verdict {
-                Verdict::Hidden => MemoryView::new(memory, SourceState::Unavailable),
-                Verdict::Visible(state) => MemoryView::new(memory, *state),
-            })
-            .collect())
-    }
-
     /// The member's own current, unexpired memories, hidden ones shown as `unavailable`; allowed
     /// at any time, also while agent memories are disabled.
     pub fn member_list(

@@ -12,7 +12,6 @@ mod identifiers;
 mod openapi;
 mod races;
 mod recall;
-mod snapshot;
 mod stores;
 mod tracing_logs;
 mod window;
