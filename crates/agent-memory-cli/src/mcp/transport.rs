@@ -20,20 +20,66 @@
 //! A notification (no `id`) gets no answer even when it is malformed: JSON-RPC never answers
 //! one. The one writer task owns stdout, so answers written here and rmcp's responses never
 //! interleave within a line.
+//!
+//! Output is bounded: while [`MAX_UNWRITTEN`] lines wait for stdout, or [`MAX_IN_FLIGHT`]
+//! requests wait for their answer, the transport reads no further line. A client that stops
+//! reading its stdout therefore stops the server reading requests (its writes to our stdin
+//! block once the pipe is full), and the server's memory stays bounded.
 
 use std::future::Future;
 use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rmcp::RoleServer;
-use rmcp::model::{ClientRequest, JsonRpcMessage};
+use rmcp::model::{ClientNotification, ClientRequest, JsonRpcMessage};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::Notify;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 /// The longest line read (rmcp's own default): a longer one is dropped and answered.
 pub(crate) const MAX_LINE: usize = 16 * 1024 * 1024;
+
+/// Lines queued for stdout at most before the transport stops reading.
+pub(crate) const MAX_UNWRITTEN: usize = 64;
+/// Requests read and not answered yet at most before the transport stops reading.
+pub(crate) const MAX_IN_FLIGHT: usize = 64;
+
+/// What the reader waits on: lines not written yet, requests not answered yet.
+#[derive(Default)]
+pub(crate) struct Backlog {
+    unwritten: AtomicUsize,
+    in_flight: AtomicUsize,
+    /// Woken whenever either count drops.
+    dropped: Notify,
+}
+
+impl Backlog {
+    fn full(&self) -> bool {
+        self.unwritten.load(Ordering::Acquire) >= MAX_UNWRITTEN
+            || self.in_flight.load(Ordering::Acquire) >= MAX_IN_FLIGHT
+    }
+
+    fn decrement(counter: &AtomicUsize) {
+        let _ = counter.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1));
+    }
+
+    /// Waits until there is room (cancel safe: it changes nothing).
+    async fn room(&self) {
+        loop {
+            let dropped = self.dropped.notified();
+            tokio::pin!(dropped);
+            dropped.as_mut().enable();
+            if !self.full() {
+                return;
+            }
+            dropped.await;
+        }
+    }
+}
 
 /// JSON-RPC's error codes for messages that cannot be served.
 const PARSE_ERROR: i64 = -32700;
@@ -49,6 +95,7 @@ pub(crate) struct LineTransport<R> {
     /// Skipping the rest of a line longer than [`MAX_LINE`].
     discarding: bool,
     out: Option<UnboundedSender<Vec<u8>>>,
+    backlog: Arc<Backlog>,
 }
 
 /// A transport over `read`, and the task that writes every outgoing line to `write` (and gives
@@ -62,13 +109,15 @@ where
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let (out, lines) = unbounded_channel();
+    let backlog = Arc::new(Backlog::default());
     let transport = LineTransport {
         read: BufReader::new(read),
         line: Vec::new(),
         discarding: false,
         out: Some(out),
+        backlog: backlog.clone(),
     };
-    (transport, write_lines(write, lines))
+    (transport, write_lines(write, lines, backlog))
 }
 
 /// Writes each queued line whole, flushing whenever the queue is empty; ends when every sender
@@ -76,12 +125,15 @@ where
 async fn write_lines<W: AsyncWrite + Unpin>(
     mut write: W,
     mut lines: UnboundedReceiver<Vec<u8>>,
+    backlog: Arc<Backlog>,
 ) -> io::Result<W> {
     while let Some(line) = lines.recv().await {
         write.write_all(&line).await?;
         if lines.is_empty() {
             write.flush().await?;
         }
+        Backlog::decrement(&backlog.unwritten);
+        backlog.dropped.notify_waiters();
     }
     write.flush().await?;
     Ok(write)
@@ -231,8 +283,11 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
         if let Some(out) = &self.out {
             let mut bytes = answer.to_string().into_bytes();
             bytes.push(b'\n');
+            self.backlog.unwritten.fetch_add(1, Ordering::AcqRel);
             // The writer is gone only when stdout failed; rmcp then stops on its next send.
-            let _ = out.send(bytes);
+            if out.send(bytes).is_err() {
+                Backlog::decrement(&self.backlog.unwritten);
+            }
         }
     }
 }
@@ -245,17 +300,36 @@ impl<R: AsyncRead + Unpin + Send> Transport<RoleServer> for LineTransport<R> {
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let out = self.out.clone();
+        let backlog = self.backlog.clone();
+        // Counted now, not when rmcp's task gets to run the future: the reader sees it at once.
+        backlog.unwritten.fetch_add(1, Ordering::AcqRel);
+        if matches!(item, JsonRpcMessage::Response(_) | JsonRpcMessage::Error(_)) {
+            Backlog::decrement(&backlog.in_flight);
+            backlog.dropped.notify_waiters();
+        }
         async move {
-            let mut bytes = serde_json::to_vec(&item).map_err(io::Error::other)?;
-            bytes.push(b'\n');
-            out.ok_or_else(|| io::Error::new(io::ErrorKind::NotConnected, "transport closed"))?
-                .send(bytes)
-                .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "stdout is closed"))
+            let sent = serde_json::to_vec(&item)
+                .map_err(io::Error::other)
+                .and_then(|mut bytes| {
+                    bytes.push(b'\n');
+                    out.ok_or_else(|| {
+                        io::Error::new(io::ErrorKind::NotConnected, "transport closed")
+                    })?
+                    .send(bytes)
+                    .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "stdout is closed"))
+                });
+            if sent.is_err() {
+                Backlog::decrement(&backlog.unwritten);
+                backlog.dropped.notify_waiters();
+            }
+            sent
         }
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
+            // Backpressure: no new line while answers wait for a client that does not read.
+            self.backlog.room().await;
             let read = match self.read_line().await {
                 Ok(read) => read,
                 Err(err) => {
@@ -280,7 +354,24 @@ impl<R: AsyncRead + Unpin + Send> Transport<RoleServer> for LineTransport<R> {
                 }
             };
             match incoming {
-                Incoming::Message(message) => return Some(*message),
+                Incoming::Message(message) => {
+                    match &*message {
+                        JsonRpcMessage::Request(_) => {
+                            self.backlog.in_flight.fetch_add(1, Ordering::AcqRel);
+                        }
+                        // A cancelled request may never be answered: count it as done.
+                        JsonRpcMessage::Notification(n)
+                            if matches!(
+                                n.notification,
+                                ClientNotification::CancelledNotification(_)
+                            ) =>
+                        {
+                            Backlog::decrement(&self.backlog.in_flight);
+                        }
+                        _ => {}
+                    }
+                    return Some(*message);
+                }
                 Incoming::Skip => {}
                 Incoming::Answer(answer) => {
                     let code = answer["error"]["code"].as_i64().unwrap_or_default();

@@ -6,6 +6,7 @@ mod embedder;
 mod local;
 mod mask;
 mod mcp;
+mod mcp_backpressure;
 mod migrate;
 #[cfg(target_os = "linux")]
 mod mount;
