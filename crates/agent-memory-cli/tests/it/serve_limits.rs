@@ -431,3 +431,90 @@ fn request_logs_name_the_route_template_status_latency_and_caller_kind_only() {
         }
     }
 }
+
+/// p50 and p99 of `samples`.
+fn percentiles(mut samples: Vec<Duration>) -> (Duration, Duration) {
+    samples.sort();
+    let at = |p: f64| samples[((samples.len() as f64 * p) as usize).min(samples.len() - 1)];
+    (at(0.50), at(0.99))
+}
+
+/// 20 clients listing memories concurrently, `per_client` requests each: the latencies.
+fn list_load(base: &str, token: &str, per_client: usize) -> Vec<Duration> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut clients = Vec::new();
+        for _ in 0..20 {
+            let url = format!("{base}/api/agent/v1/memories/list");
+            let token = token.to_owned();
+            clients.push(tokio::spawn(async move {
+                let client = reqwest::Client::new();
+                let mut latencies = Vec::with_capacity(per_client);
+                for _ in 0..per_client {
+                    let started = Instant::now();
+                    let response = client
+                        .post(&url)
+                        .bearer_auth(&token)
+                        .json(&json!({"limit": 20}))
+                        .timeout(Duration::from_secs(30))
+                        .send()
+                        .await
+                        .unwrap();
+                    assert_eq!(response.status().as_u16(), 200);
+                    response.bytes().await.unwrap();
+                    latencies.push(started.elapsed());
+                }
+                latencies
+            }));
+        }
+        let mut all = Vec::new();
+        for client in clients {
+            all.extend(client.await.unwrap());
+        }
+        all
+    })
+}
+
+/// The closing figures of the server's hardening: p50/p99 of an authenticated list under 20
+/// concurrent clients, then again while 1,100 idle connections are open (default limits).
+/// `cargo test -p agent-memory-cli --test it serve_load_figures -- --ignored --nocapture`
+/// (`AGENT_MEMORY_SERVE_LOAD_REQUESTS` requests per client, default 100).
+#[test]
+#[ignore = "a measurement: prints figures"]
+fn serve_load_figures() {
+    let per_client: usize = std::env::var("AGENT_MEMORY_SERVE_LOAD_REQUESTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    let dir = tempfile::tempdir().unwrap();
+    let served = Served::start(dir.path(), &[], &[("RUST_LOG", "warn")], "");
+    let token = served.token(dir.path(), "agent");
+    for i in 0..20 {
+        let runtime = runtime();
+        let (status, _, body) = request(
+            &runtime,
+            reqwest::Method::POST,
+            &format!("{}/api/agent/v1/memories/remember", served.base),
+            &[("authorization", &format!("Bearer {token}"))],
+            Some(
+                json!({"namespace": "load", "text": format!("note number {i} about the load test")}),
+            ),
+        );
+        assert_eq!(status, 200, "{body}");
+    }
+    let (p50, p99) = percentiles(list_load(&served.base, &token, per_client));
+    eprintln!("serve list, 20 clients x {per_client}: p50 {p50:?}, p99 {p99:?}");
+    let idle: Vec<TcpStream> = (0..1100)
+        .map(|_| TcpStream::connect(&served.addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let (p50, p99) = percentiles(list_load(&served.base, &token, per_client));
+    eprintln!(
+        "serve list, 20 clients x {per_client}, 1,100 idle connections opened: p50 {p50:?}, p99 {p99:?}"
+    );
+    drop(idle);
+}
