@@ -5,8 +5,8 @@
 use std::io::{Read, Write};
 
 use agent_memory::{
-    ApiError, ErrorCode, ForgetRequest, ListRequest, ListResponse, MemberListRequest,
-    RecallRequest, RecallResponse, RememberRequest, RememberResponse, SettingsPatch,
+    ApiError, ErrorCode, ForgetRequest, ListRequest, ListResponse, RecallRequest, RecallResponse,
+    RememberRequest, RememberResponse, SettingsPatch,
 };
 use anyhow::Context;
 use citation_verify::{Entity, Passage};
@@ -536,22 +536,12 @@ pub(crate) fn purge(local: &Local, args: PurgeArgs, out: &mut dyn Write) -> anyh
 /// `export`: every current memory of the member, hidden ones included as `unavailable`, one
 /// MemoryView JSON per line, newest first.
 pub(crate) fn export(local: &Local, out: &mut dyn Write) -> anyhow::Result<()> {
-    let owner = local.owner();
-    let mut cursor: Option<String> = None;
-    loop {
-        let mut request = MemberListRequest::new().limit(100);
-        if let Some(c) = cursor.take() {
-            request = request.cursor(c);
-        }
-        let page = local.service.member_list(&owner, &request)?;
-        for view in &page.memories {
-            writeln!(out, "{}", serde_json::to_string(view)?)?;
-        }
-        match page.next_cursor {
-            Some(next) => cursor = Some(next),
-            None => return Ok(()),
-        }
+    // One read: the export is one snapshot of the member's memories, whatever other
+    // processes commit while it runs.
+    for view in local.service.member_export(&local.owner())? {
+        writeln!(out, "{}", serde_json::to_string(&view)?)?;
     }
+    Ok(())
 }
 
 pub(crate) fn passage(

@@ -280,6 +280,23 @@ impl MemoryService {
     /// still take the millisecond after their predecessor, so another facade or process over the
     /// same backend may have written a version a little ahead of this clock; reading "now" must
     /// still show it.
+    /// Waits until this facade's clock reads later than `instant`: at most a few milliseconds
+    /// for a running clock, and not at all for one that stands still (a replay's), where no
+    /// other writer runs meanwhile.
+    fn wait_past(&self, instant: Timestamp) {
+        let started = std::time::Instant::now();
+        let first = self.now();
+        while self.now() <= instant {
+            let waited = started.elapsed();
+            if waited > Duration::from_millis(50)
+                || (waited > Duration::from_millis(3) && self.now() == first)
+            {
+                return;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+
     pub(crate) fn read_now(&self, owner: &Owner) -> Result<Timestamp, ApiError> {
         let now = self.now();
         let newest = self
@@ -592,11 +609,18 @@ impl MemoryService {
     ) -> Result<ListResponse, ApiError> {
         let sent_as_of = requested_as_of.map(Timestamp::as_millis);
         let (as_of, first_sent_as_of, mut after) = match cursor {
-            None => (
-                policy::effective_as_of(requested_as_of, now),
-                sent_as_of,
-                None,
-            ),
+            // Every page reads at the first page's `asOf`. Before the first page, a remember of
+            // the owner in flight commits, and this clock passes that instant before the next
+            // one may start: a remember reads its clock inside its step, so every version
+            // committed from then on is newer than the listing's instant, and all its pages
+            // read one snapshot whatever commits between them.
+            None => {
+                let as_of = policy::effective_as_of(requested_as_of, now);
+                self.backend
+                    .between_writes(owner, &mut || self.wait_past(as_of))
+                    .map_err(internal)?;
+                (as_of, sent_as_of, None)
+            }
             Some(cursor) => {
                 let cursor_as_of = cursor.as_of()?;
                 if cursor.kind != kind
@@ -840,6 +864,41 @@ impl MemoryService {
             AuditEvent::OwnerDeleteAll { deleted },
         );
         Ok(DeletedResponse { deleted })
+    }
+
+    /// All of the member's own current, unexpired memories, newest first, as [`member_list`]
+    /// shows them (hidden ones as `unavailable`), read in one backend read: one consistent
+    /// snapshot, whatever other processes commit meanwhile. The quota bounds its size (5,000
+    /// versions per member and workspace). `agent-memory export` writes this.
+    ///
+    /// [`member_list`]: MemoryService::member_list
+    pub fn member_export(&self, caller: &MemberCaller) -> Result<Vec<MemoryView>, ApiError> {
+        let settings = self.settings_of(&caller.workspace)?;
+        let owner = Owner {
+            workspace: caller.workspace.clone(),
+            member: caller.member.clone(),
+        };
+        let now = self.read_now(&owner)?;
+        let cutoff = policy::expired_cutoff(now, settings.retention_days);
+        let memories = self
+            .backend
+            .scan(&owner, &ScanQuery::new(now, cutoff, usize::MAX))
+            .map_err(internal)?;
+        let refs: Vec<&AgentMemory> = memories.iter().collect();
+        let verification = citation_verify::verify(
+            self.passages.as_ref(),
+            &owner.workspace,
+            &owner.member,
+            &refs,
+        );
+        Ok(memories
+            .iter()
+            .zip(&verification.verdicts)
+            .map(|(memory, verdict)| match verdict {
+                Verdict::Hidden => MemoryView::new(memory, SourceState::Unavailable),
+                Verdict::Visible(state) => MemoryView::new(memory, *state),
+            })
+            .collect())
     }
 
     /// The member's own current, unexpired memories, hidden ones shown as `unavailable`; allowed

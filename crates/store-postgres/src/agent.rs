@@ -574,6 +574,16 @@ impl Backend for PostgresBackend {
         row.as_ref().map(decode).transpose()
     }
 
+    fn between_writes(&self, owner: &Owner, settle: &mut dyn FnMut()) -> Result<(), Error> {
+        let mut conn = self.conn()?;
+        let mut tx = conn.transaction().map_err(db)?;
+        // The owner's lock: a remember of the owner in flight commits first, later ones wait.
+        lock_owner(&mut tx, owner)?;
+        settle();
+        tx.commit().map_err(db)?;
+        Ok(())
+    }
+
     fn scan(&self, owner: &Owner, query: &ScanQuery) -> Result<Vec<AgentMemory>, Error> {
         let cutoff = query.expired_cutoff.as_millis();
         let valid_at = query.valid_at.as_millis();

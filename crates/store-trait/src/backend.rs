@@ -321,6 +321,13 @@ pub trait Backend: Send + Sync {
     /// starting strictly after `query.after`, at most `query.limit`.
     fn scan(&self, owner: &Owner, query: &ScanQuery) -> Result<Vec<AgentMemory>, Error>;
 
+    /// Calls `settle` while no remember of the owner runs: after a remember in flight has
+    /// committed, and before a waiting one goes on. A remember reads its clock inside its step,
+    /// so a caller whose `settle` returns once its clock has passed an instant knows that every
+    /// version committed afterwards takes a later instant: reads at that instant, however many
+    /// they are, see one snapshot (a paged listing's pages).
+    fn between_writes(&self, owner: &Owner, settle: &mut dyn FnMut()) -> Result<(), Error>;
+
     /// [`scan`](Self::scan) with each version behind an `Arc`, for read paths that only borrow
     /// the versions (recall reads up to 300 per call). A backend that keeps its versions in
     /// memory hands out shared references instead of deep copies, which cost more than the
@@ -482,6 +489,10 @@ where
 
     fn scan(&self, owner: &Owner, query: &ScanQuery) -> Result<Vec<AgentMemory>, Error> {
         (**self).scan(owner, query)
+    }
+
+    fn between_writes(&self, owner: &Owner, settle: &mut dyn FnMut()) -> Result<(), Error> {
+        (**self).between_writes(owner, settle)
     }
 
     fn scan_shared(

@@ -967,6 +967,15 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
         self.scan_shared(owner, query).map(owned)
     }
 
+    fn between_writes(&self, owner: &Owner, settle: &mut dyn FnMut()) -> Result<(), Error> {
+        // A step without writes runs while no other step does: no remember is in flight.
+        let _ = owner;
+        self.kv.step(&mut |_| {
+            settle();
+            Ok(((), Vec::new()))
+        })
+    }
+
     fn history(&self, owner: &Owner, terms: &[String]) -> Result<History, Error> {
         let stats_key = owner_key(STATS, owner);
         self.kv.read(&mut |r| {

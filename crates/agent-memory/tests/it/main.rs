@@ -12,6 +12,7 @@ mod identifiers;
 mod openapi;
 mod races;
 mod recall;
+mod snapshot;
 mod stores;
 mod tracing_logs;
 mod window;
