@@ -180,6 +180,24 @@ enum PassageCommand {
         #[arg(long = "entity", value_name = "NAME")]
         entities: Vec<String>,
     },
+    /// Print a passage as JSON (`id`, `documentId`, `collectionId`, `documentVersion`, `text`,
+    /// `entities`).
+    Get {
+        /// The passage id.
+        #[arg(long)]
+        id: String,
+    },
+    /// List the passages in id order: one line each, or with --json one JSON object a line.
+    List {
+        #[command(flatten)]
+        out: JsonFlag,
+    },
+    /// Delete a passage: the memories citing it are hidden from then on.
+    Delete {
+        /// The passage id.
+        #[arg(long)]
+        id: String,
+    },
 }
 
 /// Prints `result` as JSON or through `human`; a spec error is returned for `main` to report
@@ -544,11 +562,7 @@ pub(crate) fn export(local: &Local, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub(crate) fn passage(
-    local: &mut Local,
-    args: PassageArgs,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
+pub(crate) fn passage(local: &Local, args: PassageArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     match args.command {
         PassageCommand::Put {
             id,
@@ -568,6 +582,40 @@ pub(crate) fn passage(
                 out,
                 "passage {id} stored (document {document} v{version}, collection {collection})"
             )?;
+        }
+        PassageCommand::Get { id } => match local.get_passage(&id)? {
+            Some(passage) => writeln!(out, "{}", serde_json::to_string(&passage)?)?,
+            None => anyhow::bail!("no passage {id} in this home"),
+        },
+        PassageCommand::List { out: flag } => {
+            let mut after: Option<String> = None;
+            loop {
+                let page = local.list_passages(after.as_deref(), 100)?;
+                for passage in &page {
+                    if flag.json {
+                        writeln!(out, "{}", serde_json::to_string(passage)?)?;
+                    } else {
+                        writeln!(
+                            out,
+                            "{} (document {} v{}, collection {})",
+                            passage.id,
+                            passage.document_id,
+                            passage.document_version,
+                            passage.collection_id
+                        )?;
+                    }
+                }
+                match page.last() {
+                    Some(last) if page.len() == 100 => after = Some(last.id.clone()),
+                    _ => break,
+                }
+            }
+        }
+        PassageCommand::Delete { id } => {
+            if !local.delete_passage(&id)? {
+                anyhow::bail!("no passage {id} in this home");
+            }
+            writeln!(out, "passage {id} deleted")?;
         }
     }
     Ok(())

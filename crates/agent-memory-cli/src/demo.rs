@@ -59,7 +59,7 @@ pub(crate) fn run(
 
     // 1. init (first: a home that is not fresh is refused before anything is printed)
     let embedder = args.embedder.load()?;
-    let (mut local, settings) = Local::init_with_embedder(
+    let (local, settings) = Local::init_with_embedder(
         &home,
         args.backend,
         clock.clone(),

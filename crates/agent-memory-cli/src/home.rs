@@ -7,7 +7,8 @@
 //!                       memory.sqlite-wal and memory.sqlite-shm while a process has it open, or
 //! <home>/memory.redb    the redb database file (backend redb), or
 //! <home>/memory.sled/   the sled database directory (backend sled)
-//! <home>/passages.json  passages stored with `agent-memory passage put` (for citations)
+//! <home>/passages.json  passages of a home written before they moved into its database; the
+//!                       first read-write open moves them there and removes the file
 //! <home>/audit.jsonl    one governance event per line; events carry ids and counts, no content
 //! ```
 
@@ -219,7 +220,7 @@ impl Home {
         }
     }
 
-    /// `passages.json`.
+    /// `passages.json` of an older home (moved into the database by its first read-write open).
     pub(crate) fn passages_path(&self) -> PathBuf {
         self.root.join("passages.json")
     }

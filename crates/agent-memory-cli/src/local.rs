@@ -1,5 +1,5 @@
 //! Opening the facades on a local home: the embedded backend `config.json` names (agent memories
-//! and memory stores share it), the passages kept in `passages.json`, the JSON-lines audit log,
+//! and memory stores share it, and the passages memories cite), the JSON-lines audit log,
 //! and the callers every local command acts as (the owner member, and the agent credential `init`
 //! created for them).
 
@@ -10,12 +10,13 @@ use agent_memory::{
     MemoryService, StoreCaller, StoreService, SystemClock,
 };
 use anyhow::{Context, bail};
-use citation_verify::{InMemoryPassageSource, Passage};
+use citation_verify::Passage;
 use memory_core::{ContextBinding, CredentialId, MemberId, Role, Scope, Settings, WorkspaceId};
 use store_trait::{Durability, RedbBackend, SledBackend, SqliteBackend, Storage};
 
 use crate::audit_log::JsonLinesAuditSink;
-use crate::home::{BackendKind, Config, Home, require_unused_database, write_atomically};
+use crate::home::{BackendKind, Config, Home, require_unused_database};
+use crate::passages::StoredPassages;
 
 /// The facades opened on a home, with the identities `init` created.
 pub(crate) struct Local {
@@ -24,8 +25,8 @@ pub(crate) struct Local {
     pub(crate) service: MemoryService,
     /// Memory stores, over the same database as `service`.
     pub(crate) stores: StoreService,
-    passages: Arc<InMemoryPassageSource>,
-    stored_passages: Vec<Passage>,
+    /// The database both facades use, which keeps the passages too.
+    storage: Arc<dyn Storage>,
     workspace: WorkspaceId,
     member: MemberId,
     credential: CredentialId,
@@ -78,6 +79,20 @@ pub(crate) fn open_backend(
         }
         BackendKind::Sqlite => match SqliteBackend::open(path, Durability::Immediate) {
             Ok(opened) => Arc::new(opened),
+            Err(err) if err.failure() == store_trait::StorageFailure::Full => {
+                return Err(anyhow::Error::new(err).context(context()));
+            }
+            // A full disk can fail the open as an I/O error (growing the WAL index): said as a
+            // full disk, not as the read-only home of the fallback below.
+            Err(store_trait::Error::Storage { .. })
+                if let Some(full) = path.parent().and_then(no_space_in) =>
+            {
+                return Err(anyhow::Error::new(store_trait::Error::io(
+                    "sqlite: no space left to open the database for writing",
+                    full,
+                ))
+                .context(context()));
+            }
             // A file SQLite cannot open for writing (a read-only mount, no permission) is still
             // read; its writes then answer STORAGE_READ_ONLY.
             Err(err @ store_trait::Error::Storage { .. }) => {
@@ -100,6 +115,27 @@ pub(crate) fn open_backend(
         BackendKind::Postgres => unreachable!("opened above"),
     };
     Ok(opened)
+}
+
+/// The full-disk error of a probe write beside the database — 64 KiB, about what opening a
+/// SQLite file for writing needs (its WAL index, a first WAL frame) — or `None` when there is room
+/// (or the failure is another one).
+fn no_space_in(dir: &std::path::Path) -> Option<std::io::Error> {
+    use std::io::Write;
+    let probe = dir.join(format!(".space-probe-{}", std::process::id()));
+    let written = std::fs::File::create(&probe).and_then(|mut file| {
+        file.write_all(&[0; 64 * 1024])?;
+        file.sync_all()
+    });
+    let _ = std::fs::remove_file(&probe);
+    match written {
+        Err(err)
+            if store_trait::StorageFailure::of_io(&err) == store_trait::StorageFailure::Full =>
+        {
+            Some(err)
+        }
+        _ => None,
+    }
 }
 
 /// Opens the database of `backend` at `path` for commands that only read (`list`, `recall`,
@@ -232,14 +268,17 @@ impl Local {
             Open::ReadWrite => open_backend(config.backend, &path, false)?,
             Open::ReadOnly => open_backend_read_only(config.backend, &path)?,
         };
-        let stored_passages = load_passages(home)?;
-        let passages = Arc::new(InMemoryPassageSource::new());
-        for passage in &stored_passages {
-            passages.put_passage(&workspace, passage.clone());
-        }
+        // A home written before passages moved into the database moves them there now.
+        let legacy = crate::passages::import_legacy_file(
+            home,
+            backend.as_ref(),
+            &workspace,
+            open != Open::ReadOnly,
+        )?;
+        let passages = Arc::new(StoredPassages::new(backend.clone(), legacy));
         // One handle (one open SQLite or redb file, one sled directory) serves both facades.
         let mut stores = StoreService::over(backend.clone()).clock(clock.clone());
-        let mut service = MemoryService::builder(backend, passages.clone())
+        let mut service = MemoryService::builder(backend.clone(), passages)
             .clock(clock)
             .embedder(embedder)
             .candidate_window(window);
@@ -259,8 +298,7 @@ impl Local {
             config,
             service,
             stores,
-            passages,
-            stored_passages,
+            storage: backend,
             workspace,
             member,
             credential,
@@ -295,18 +333,50 @@ impl Local {
         })
     }
 
-    /// Inserts or replaces a passage (by id) and saves `passages.json`.
-    pub(crate) fn put_passage(&mut self, passage: Passage) -> anyhow::Result<()> {
-        match self.stored_passages.iter_mut().find(|p| p.id == passage.id) {
-            Some(existing) => *existing = passage.clone(),
-            None => self.stored_passages.push(passage.clone()),
-        }
-        write_atomically(
-            &self.home.passages_path(),
-            &serde_json::to_string_pretty(&self.stored_passages)?,
-        )?;
-        self.passages.put_passage(&self.workspace, passage);
-        Ok(())
+    /// Inserts or replaces a passage (by id) in the home's database, in one transaction.
+    pub(crate) fn put_passage(&self, passage: Passage) -> anyhow::Result<()> {
+        let record = crate::passages::encode(&passage)?;
+        self.storage
+            .put_passage(&self.workspace, &passage.id, &record)
+            .map_err(anyhow::Error::new)
+            .with_context(|| format!("storing passage {}", passage.id))
+    }
+
+    /// The passage `id`, if the home has one.
+    pub(crate) fn get_passage(&self, id: &str) -> anyhow::Result<Option<Passage>> {
+        let record = self
+            .storage
+            .passages(&self.workspace, &[id])
+            .map_err(anyhow::Error::new)
+            .context("reading passages")?
+            .pop()
+            .flatten();
+        record
+            .map(|bytes| crate::passages::decode(id, &bytes))
+            .transpose()
+    }
+
+    /// The home's passages in id order, strictly after `after`, at most `limit`.
+    pub(crate) fn list_passages(
+        &self,
+        after: Option<&str>,
+        limit: usize,
+    ) -> anyhow::Result<Vec<Passage>> {
+        self.storage
+            .list_passages(&self.workspace, after, limit)
+            .map_err(anyhow::Error::new)
+            .context("listing passages")?
+            .into_iter()
+            .map(|(id, bytes)| crate::passages::decode(&id, &bytes))
+            .collect()
+    }
+
+    /// Removes the passage `id`; `false` when there was none.
+    pub(crate) fn delete_passage(&self, id: &str) -> anyhow::Result<bool> {
+        self.storage
+            .delete_passage(&self.workspace, id)
+            .map_err(anyhow::Error::new)
+            .with_context(|| format!("deleting passage {id}"))
     }
 }
 
@@ -319,16 +389,4 @@ enum Open {
     ReadWrite,
     /// An existing database, for `list`, `recall` and `export`.
     ReadOnly,
-}
-
-/// The passages saved in `passages.json` (none when the file does not exist).
-fn load_passages(home: &Home) -> anyhow::Result<Vec<Passage>> {
-    let path = home.passages_path();
-    if !path.exists() {
-        return Ok(Vec::new());
-    }
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a JSON array of passages", path.display()))
 }

@@ -14,6 +14,7 @@ mod mask;
 mod mcp;
 mod migrate;
 mod mount;
+mod passages;
 mod recall_config;
 mod replay;
 mod serve;
@@ -314,7 +315,7 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
         Command::Purge(args) => commands::purge(&Local::open(&home)?, args, &mut out)?,
         Command::Export => commands::export(&read_only(&home)?, &mut out)?,
         Command::Migrate(args) => migrate::run(&home, &args, &mut out)?,
-        Command::Passage(args) => commands::passage(&mut Local::open(&home)?, args, &mut out)?,
+        Command::Passage(args) => commands::passage(&Local::open(&home)?, args, &mut out)?,
         Command::Stores(args) => store_commands::stores(&Local::open(&home)?, args, &mut out)?,
         Command::Memories(args) => store_commands::memories(&Local::open(&home)?, args, &mut out)?,
         Command::Versions(args) => store_commands::versions(&Local::open(&home)?, args, &mut out)?,

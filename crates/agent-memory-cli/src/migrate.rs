@@ -1,8 +1,8 @@
 //! `agent-memory migrate --to sqlite`: copies a home's database into another embedded database
 //! in the same home — the settings, every agent-memory version with its id, version number,
 //! instants, supersession and embedding, and every memory store with every version of its
-//! memories (ids, operations, authors, instants, redactions) — then points `config.json` at the
-//! copy. The old database is left where it was, unchanged.
+//! memories (ids, operations, authors, instants, redactions), and the passages memories cite —
+//! then points `config.json` at the copy. The old database is left where it was, unchanged.
 //!
 //! The copy goes through the storage traits, written the way the facade writes, so that each
 //! backend keeps its own indexes and counts: agent-memory versions oldest first (each keyed one
@@ -84,6 +84,7 @@ pub(crate) fn run(home: &Home, args: &MigrateArgs, out: &mut dyn Write) -> anyho
     }
     copy_agent_memories(&*source, &*target, &owner, &mut copied)?;
     copy_stores(&*source, &*target, &workspace, &mut copied)?;
+    copy_passages(&*source, &*target, &workspace)?;
     drop(target);
     drop(source);
     // Last, and atomically: an interrupted migrate leaves the home on its old database.
@@ -129,6 +130,25 @@ pub(crate) fn run(home: &Home, args: &MigrateArgs, out: &mut dyn Write) -> anyho
         "  sessions are not copied: create new ones with `agent-memory sessions create`"
     )?;
     Ok(())
+}
+
+/// Every passage of the workspace, record for record.
+fn copy_passages(
+    source: &dyn Storage,
+    target: &dyn Storage,
+    workspace: &WorkspaceId,
+) -> anyhow::Result<()> {
+    let mut after: Option<String> = None;
+    loop {
+        let page = source.list_passages(workspace, after.as_deref(), PAGE)?;
+        for (id, record) in &page {
+            target.put_passage(workspace, id, record)?;
+        }
+        if page.len() < PAGE {
+            return Ok(());
+        }
+        after = page.last().map(|(id, _)| id.clone());
+    }
 }
 
 /// Every version of the owner, oldest first, each written as the remember that made it.

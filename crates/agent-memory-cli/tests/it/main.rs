@@ -10,6 +10,7 @@ mod mcp_backpressure;
 mod migrate;
 #[cfg(target_os = "linux")]
 mod mount;
+mod passages;
 mod replay_db;
 mod scenarios;
 mod serve;

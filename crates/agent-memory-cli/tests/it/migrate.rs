@@ -18,6 +18,20 @@ fn string(value: &Value) -> String {
 /// ids the reads below need: (store, archived store, session).
 fn fill(home: &LocalHome) -> (String, String, String) {
     home.ok(&["settings", "--retention-days", "90"]);
+    for id in ["p1", "p2"] {
+        home.ok(&[
+            "passage",
+            "put",
+            "--id",
+            id,
+            "--document",
+            "handbook",
+            "--collection",
+            "policies",
+            "--text",
+            "Refunds take 14 days.",
+        ]);
+    }
     home.ok(&["remember", "-n", "prefs", "-k", "tone", "Reply tersely."]);
     home.ok(&[
         "remember",
@@ -89,6 +103,7 @@ fn reads(home: &LocalHome, store: &str, old: &str) -> Vec<String> {
         home.ok(&["list", "--json"]),
         home.ok(&["list", "--json", "--namespace", "prefs"]),
         home.ok(&["settings", "--json"]),
+        home.ok(&["passage", "list", "--json"]),
         home.ok(&["stores", "list", "--include-archived", "--json"]),
     ];
     for s in [store, old] {
