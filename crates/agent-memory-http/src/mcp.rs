@@ -200,8 +200,7 @@ fn origin_allowed(guard: &Guard, origin: &str, host: Option<&str>) -> bool {
     let Some(origin) = normalize_origin(origin) else {
         return false;
     };
-    if guard.allowed_origins.contains(&origin)
-    {
+    if guard.allowed_origins.contains(&origin) {
         return true;
     }
     let Some(host) = host else {
@@ -290,4 +289,81 @@ async fn guarded<A: Authenticator>(
         );
     }
     next.run(request).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn guard(allowed: &[&str]) -> Guard {
+        Guard {
+            allowed_origins: allowed.iter().filter_map(|o| normalize_origin(o)).collect(),
+            max_sessions: 1,
+            sessions: Arc::new(LocalSessionManager::default()),
+            creating: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    #[test]
+    fn same_origin_means_the_requests_own_host_and_port() {
+        let g = guard(&[]);
+        for (origin, host) in [
+            ("http://127.0.0.1:8787", "127.0.0.1:8787"),
+            ("http://LOCALHOST:8787", "localhost:8787"),
+            ("http://localhost", "localhost:80"),
+            ("http://localhost:80", "localhost"),
+            ("http://[::1]:8787", "[::1]:8787"),
+        ] {
+            assert!(origin_allowed(&g, origin, Some(host)), "{origin} {host}");
+        }
+        for (origin, host) in [
+            ("http://evil.example", "127.0.0.1:8787"),
+            ("http://127.0.0.1:9999", "127.0.0.1:8787"),
+            ("https://localhost", "localhost:80"),
+            ("null", "127.0.0.1:8787"),
+            ("file://", "127.0.0.1:8787"),
+            ("http://user@127.0.0.1:8787", "127.0.0.1:8787"),
+            ("http://127.0.0.1:8787/path", "127.0.0.1:8787"),
+        ] {
+            assert!(!origin_allowed(&g, origin, Some(host)), "{origin} {host}");
+        }
+        assert!(!origin_allowed(&g, "http://127.0.0.1:8787", None));
+    }
+
+    #[test]
+    fn allowed_origins_compare_by_scheme_host_and_port() {
+        let g = guard(&[
+            "https://App.Example",
+            "http://localhost:3000/",
+            "null",
+            "nonsense",
+        ]);
+        assert_eq!(g.allowed_origins.len(), 2, "null and nonsense are ignored");
+        assert!(origin_allowed(
+            &g,
+            "https://app.example",
+            Some("127.0.0.1:8787")
+        ));
+        assert!(origin_allowed(
+            &g,
+            "https://app.example:443",
+            Some("127.0.0.1:8787")
+        ));
+        assert!(origin_allowed(
+            &g,
+            "http://localhost:3000",
+            Some("127.0.0.1:8787")
+        ));
+        assert!(!origin_allowed(
+            &g,
+            "http://app.example",
+            Some("127.0.0.1:8787")
+        ));
+        assert!(!origin_allowed(
+            &g,
+            "http://localhost:3001",
+            Some("127.0.0.1:8787")
+        ));
+        assert!(!origin_allowed(&g, "null", Some("127.0.0.1:8787")));
+    }
 }
