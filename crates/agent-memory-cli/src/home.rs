@@ -10,7 +10,14 @@
 //! <home>/passages.json  passages of a home written before they moved into its database; the
 //!                       first read-write open moves them there and removes the file
 //! <home>/audit.jsonl    one governance event per line; events carry ids and counts, no content
+//! <home>/tokens.json    the bearer tokens of `serve` (`agent-memory token`)
 //! ```
+//!
+//! A home is its user's only: the CLI runs with the umask 077 ([`private_by_default`]), so the
+//! directory is created 0700 and every file in it — the database and whatever files its engine
+//! adds (SQLite's `-wal` and `-shm`, sled's directory), `config.json`, `audit.jsonl`,
+//! `tokens.json` — 0600, and so is every file `vacuum` and `migrate` write later. A home
+//! whose modes let other users in still opens, with a warning ([`Home::warn_if_not_private`]).
 
 use std::path::{Path, PathBuf};
 
@@ -230,6 +237,32 @@ impl Home {
         self.root.join("audit.jsonl")
     }
 
+    /// Warns on stderr, once per process, about the home's directory and files that other users
+    /// may read or write (a home created before homes were private, or opened up by hand): each
+    /// path with its mode, and the command that makes the home private again. Nothing else is
+    /// printed, and the home opens as usual.
+    pub(crate) fn warn_if_not_private(&self) {
+        static WARNED: std::sync::Once = std::sync::Once::new();
+        WARNED.call_once(|| {
+            let open = open_to_others(&self.root);
+            for (path, mode) in open.iter().take(MAX_WARNED) {
+                eprintln!(
+                    "warning: {} is open to other users (mode {mode:04o}); make the home \
+                     private with `chmod -R go-rwx {}`",
+                    path.display(),
+                    self.root.display()
+                );
+            }
+            if open.len() > MAX_WARNED {
+                eprintln!(
+                    "warning: and {} more paths in {}",
+                    open.len() - MAX_WARNED,
+                    self.root.display()
+                );
+            }
+        });
+    }
+
     /// Whether `init` already ran here.
     pub(crate) fn is_initialized(&self) -> bool {
         self.config_path().exists()
@@ -256,6 +289,7 @@ impl Home {
                 config.format
             );
         }
+        self.warn_if_not_private();
         Ok(config)
     }
 
@@ -263,6 +297,56 @@ impl Home {
     /// a config behind).
     pub(crate) fn write_config(&self, config: &Config) -> anyhow::Result<()> {
         write_atomically(&self.config_path(), &serde_json::to_string_pretty(config)?)
+    }
+}
+
+/// How many paths [`Home::warn_if_not_private`] names before it counts the rest.
+const MAX_WARNED: usize = 8;
+
+/// The paths under `root` (itself included) that grant other users any access, with their
+/// modes; at most a few thousand entries are looked at (a home holds a handful).
+fn open_to_others(root: &Path) -> Vec<(PathBuf, u32)> {
+    let mut open = Vec::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mut stack = vec![root.to_path_buf()];
+        let mut seen = 0;
+        while let Some(path) = stack.pop() {
+            seen += 1;
+            if seen > 4096 {
+                break;
+            }
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            let mode = meta.permissions().mode() & 0o7777;
+            if mode & 0o077 != 0 && !meta.file_type().is_symlink() {
+                open.push((path.clone(), mode));
+            }
+            if meta.is_dir()
+                && let Ok(entries) = std::fs::read_dir(&path)
+            {
+                stack.extend(entries.filter_map(|e| e.ok().map(|e| e.path())));
+            }
+        }
+        open.sort();
+    }
+    #[cfg(not(unix))]
+    let _ = root;
+    open
+}
+
+/// Makes every file and directory this process creates from now on its user's only: the umask
+/// 077. Set once at start, it holds for whatever creates a file — this crate, SQLite (the
+/// database, its `-wal` and `-shm`, which SQLite gives the database's mode), redb, sled, a
+/// vacuum's or a migration's new database — where a mode passed at each creation would cover
+/// only the files this crate opens itself.
+pub(crate) fn private_by_default() {
+    #[cfg(unix)]
+    {
+        use nix::sys::stat::{Mode, umask};
+        umask(Mode::from_bits_truncate(0o077));
     }
 }
 

@@ -186,6 +186,8 @@ struct InitArgs {
 }
 
 fn main() -> ExitCode {
+    // Before anything is created: every file and directory of a home is its user's only.
+    home::private_by_default();
     let matches = Cli::command().get_matches();
     // The demo uses --home only when it was typed: a home from AGENT_MEMORY_HOME is the user's
     // real one, which the demo must not take over.

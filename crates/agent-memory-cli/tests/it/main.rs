@@ -11,6 +11,8 @@ mod migrate;
 #[cfg(target_os = "linux")]
 mod mount;
 mod passages;
+#[cfg(unix)]
+mod private_home;
 mod replay_db;
 mod scenarios;
 mod serve;
