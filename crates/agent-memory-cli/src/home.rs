@@ -11,12 +11,13 @@
 //!                       first read-write open moves them there and removes the file
 //! <home>/audit.jsonl    one governance event per line; events carry ids and counts, no content
 //! <home>/tokens.json    the bearer tokens of `serve` (`agent-memory token`)
+//! <home>/home.lock      held while a process creates the home or its tokens (first use)
 //! ```
 //!
 //! A home is its user's only: the CLI runs with the umask 077 ([`private_by_default`]), so the
 //! directory is created 0700 and every file in it — the database and whatever files its engine
 //! adds (SQLite's `-wal` and `-shm`, sled's directory), `config.json`, `audit.jsonl`,
-//! `tokens.json` — 0600, and so is every file `vacuum` and `migrate` write later. A home
+//! `tokens.json`, the lock — 0600, and so is every file `vacuum` and `migrate` write later. A home
 //! whose modes let other users in still opens, with a warning ([`Home::warn_if_not_private`]).
 
 use std::path::{Path, PathBuf};
@@ -237,6 +238,31 @@ impl Home {
         self.root.join("audit.jsonl")
     }
 
+    /// `home.lock`: held while a process creates the home or its tokens.
+    fn lock_path(&self) -> PathBuf {
+        self.root.join("home.lock")
+    }
+
+    /// Waits for, then holds, the home's lock (released when the guard drops or the process
+    /// ends, however it ends). First use — `init`, creating the tokens — happens under it, so
+    /// that concurrent processes make one workspace and one pair of tokens.
+    pub(crate) fn lock(&self) -> anyhow::Result<HomeLock> {
+        let path = self.lock_path();
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            // Classified as the database's failures are: a read-only home is STORAGE_READ_ONLY.
+            .map_err(|e| store_trait::Error::io("opening the home's lock file", e))
+            .with_context(|| format!("opening {}", path.display()))?;
+        file.lock()
+            .map_err(|e| store_trait::Error::io("locking the home", e))
+            .with_context(|| format!("locking {}", path.display()))?;
+        Ok(HomeLock { _file: file })
+    }
+
     /// Warns on stderr, once per process, about the home's directory and files that other users
     /// may read or write (a home created before homes were private, or opened up by hand): each
     /// path with its mode, and the command that makes the home private again. Nothing else is
@@ -300,6 +326,12 @@ impl Home {
     }
 }
 
+/// The guard of [`Home::lock`]: the lock is held until it drops.
+#[derive(Debug)]
+pub(crate) struct HomeLock {
+    _file: std::fs::File,
+}
+
 /// How many paths [`Home::warn_if_not_private`] names before it counts the rest.
 const MAX_WARNED: usize = 8;
 
@@ -350,12 +382,26 @@ pub(crate) fn private_by_default() {
     }
 }
 
-/// Replaces `path` with `contents` through a sibling temporary file and a rename.
+/// Replaces `path` with `contents` through a new temporary file of its own (readable by its
+/// user only, synced) and a rename: a reader sees the old file or the new one, a crash leaves no
+/// half-written file, and concurrent writers never share a temporary name. I/O failures are
+/// classified as the database's are (a full disk is `STORAGE_FULL`, a read-only home
+/// `STORAGE_READ_ONLY`).
 pub(crate) fn write_atomically(path: &Path, contents: &str) -> anyhow::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, contents).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
-    Ok(())
+    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    let written = (|| {
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".")
+            .suffix(".tmp")
+            .tempfile_in(dir)?;
+        std::io::Write::write_all(&mut tmp, contents.as_bytes())?;
+        tmp.as_file().sync_all()?;
+        tmp.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    })();
+    written
+        .map_err(|e| store_trait::Error::io("writing a file of the home", e))
+        .with_context(|| format!("replacing {}", path.display()))
 }
 
 /// Refuses `path` unless it can hold a new `backend` database: it does not exist yet, or it is an

@@ -224,16 +224,26 @@ impl Local {
         embedder: Arc<dyn Embedder>,
         window: Option<CandidateWindow>,
     ) -> anyhow::Result<(Local, Settings)> {
-        if home.is_initialized() {
-            bail!(
+        let already = || {
+            anyhow::anyhow!(
                 "{} is already initialised ({} exists); use it as it is, or remove the \
                  directory to start over",
                 home.root().display(),
                 home.config_path().display()
-            );
+            )
+        };
+        if home.is_initialized() {
+            return Err(already());
         }
         std::fs::create_dir_all(home.root())
             .with_context(|| format!("creating {}", home.root().display()))?;
+        // One init at a time: a concurrent one finds config.json once it holds the lock, and
+        // says the home is initialised, as an init run after this one would.
+        let _lock = home.lock()?;
+        if home.is_initialized() {
+            return Err(already());
+        }
+        home.warn_if_not_private();
         require_unused_database(&home.database_path(backend), backend)?;
         let config = Config::new(backend, clock.now().to_string());
         let local = Self::start(home, config, clock, (embedder, window), Open::Create)?;

@@ -15,7 +15,7 @@ use agent_memory_http::{Api, ServeOptions, StaticTokens, StreamableHttpServerCon
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
-use crate::home::Home;
+use crate::home::{Home, write_atomically};
 use crate::local::Local;
 
 /// Arguments of `agent-memory serve`.
@@ -128,41 +128,41 @@ fn tokens_path(home: &Home) -> std::path::PathBuf {
     home.root().join("tokens.json")
 }
 
-/// Creates the home's tokens when it has none; the existing ones otherwise.
+/// Creates the home's tokens when it has none; the existing ones otherwise. Concurrent callers
+/// of a home without tokens get the same ones: the file is created once, under the home's lock,
+/// and appears whole (a new file renamed into place).
 pub(crate) fn ensure_tokens(home: &Home) -> anyhow::Result<Tokens> {
     let path = tokens_path(home);
-    if path.exists() {
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading {}", path.display()))?;
-        return serde_json::from_str(&text)
-            .with_context(|| format!("{} is not a valid tokens file", path.display()));
+    if let Some(tokens) = read_tokens(&path)? {
+        return Ok(tokens);
+    }
+    let _lock = home.lock()?;
+    // Another process may have created them while this one waited for the lock.
+    if let Some(tokens) = read_tokens(&path)? {
+        return Ok(tokens);
     }
     let token = || agent_memory_http::new_token().context("drawing a random token");
     let tokens = Tokens {
         agent: token()?,
         owner: token()?,
     };
-    write_private(&path, &serde_json::to_string_pretty(&tokens)?)?;
+    // A new temporary file of the user's only (0600), synced, then renamed into place.
+    write_atomically(&path, &serde_json::to_string_pretty(&tokens)?)?;
     Ok(tokens)
 }
 
-/// Writes `contents` to a new sibling file that only its user may read or write, then renames
-/// it over `path`.
-fn write_private(path: &Path, contents: &str) -> anyhow::Result<()> {
-    let tmp = path.with_extension("tmp");
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let _ = std::fs::remove_file(&tmp);
-    let mut file = options
-        .open(&tmp)
-        .with_context(|| format!("creating {}", tmp.display()))?;
-    file.write_all(contents.as_bytes())
-        .and_then(|()| file.sync_all())
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
-    Ok(())
+/// The tokens in `path`; `None` when there is no such file.
+fn read_tokens(path: &Path) -> anyhow::Result<Option<Tokens>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => {
+            return Err(anyhow::Error::new(err).context(format!("reading {}", path.display())));
+        }
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .with_context(|| format!("{} is not a valid tokens file", path.display()))
 }
 
 /// `agent-memory token KIND`.

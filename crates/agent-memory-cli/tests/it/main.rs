@@ -3,6 +3,7 @@
 mod architecture;
 mod demo;
 mod embedder;
+mod first_use;
 mod local;
 mod mask;
 mod mcp;
