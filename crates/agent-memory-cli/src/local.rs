@@ -57,10 +57,22 @@ pub(crate) fn open_backend(
     path: &std::path::Path,
     create: bool,
 ) -> anyhow::Result<Arc<dyn Storage>> {
+    open_storage(backend, path, create).map(|(storage, _)| storage)
+}
+
+/// [`open_backend`], and whether the database could only be opened for reading: an existing
+/// SQLite or redb database that cannot be written (a read-only mount, no write permission on
+/// the file or its directory) is opened read-only, and then every write answers
+/// `STORAGE_READ_ONLY` while reads work.
+fn open_storage(
+    backend: BackendKind,
+    path: &std::path::Path,
+    create: bool,
+) -> anyhow::Result<(Arc<dyn Storage>, bool)> {
     if backend == BackendKind::Postgres {
         let backend = store_postgres::PostgresBackend::connect(database_url()?, POSTGRES_POOL)
             .context("opening the PostgreSQL database")?;
-        return Ok(Arc::new(backend));
+        return Ok((Arc::new(backend), false));
     }
     if !create && !path.exists() {
         bail!(
@@ -71,14 +83,27 @@ pub(crate) fn open_backend(
         );
     }
     let context = || format!("opening the {} database {}", backend.name(), path.display());
+    // A database this process may not write, or in a directory it may not write (SQLite keeps
+    // its -wal and -shm there), is opened read-only at once: SQLite may otherwise open it for
+    // writing and fail only at the first write.
+    if !create && matches!(backend, BackendKind::Sqlite | BackendKind::Redb) && !writable(path) {
+        let opened: Arc<dyn Storage> = match backend {
+            BackendKind::Sqlite => {
+                Arc::new(SqliteBackend::open_read_only(path).with_context(context)?)
+            }
+            _ => Arc::new(RedbBackend::open_read_only(path).with_context(context)?),
+        };
+        return Ok((opened, true));
+    }
     // Every acknowledged command is on disk: the CLI's writes are few and a person is waiting
     // for exactly one of them.
-    let opened: Arc<dyn Storage> = match backend {
-        BackendKind::Sqlite if create => {
-            Arc::new(SqliteBackend::create(path, Durability::Immediate).with_context(context)?)
-        }
+    let opened: (Arc<dyn Storage>, bool) = match backend {
+        BackendKind::Sqlite if create => (
+            Arc::new(SqliteBackend::create(path, Durability::Immediate).with_context(context)?),
+            false,
+        ),
         BackendKind::Sqlite => match SqliteBackend::open(path, Durability::Immediate) {
-            Ok(opened) => Arc::new(opened),
+            Ok(opened) => (Arc::new(opened), false),
             Err(err) if err.failure() == store_trait::StorageFailure::Full => {
                 return Err(anyhow::Error::new(err).context(context()));
             }
@@ -97,21 +122,32 @@ pub(crate) fn open_backend(
             // read; its writes then answer STORAGE_READ_ONLY.
             Err(err @ store_trait::Error::Storage { .. }) => {
                 match SqliteBackend::open_read_only(path) {
-                    Ok(opened) => Arc::new(opened),
+                    Ok(opened) => (Arc::new(opened), true),
                     Err(_) => return Err(anyhow::Error::new(err).context(context())),
                 }
             }
             Err(err) => return Err(anyhow::Error::new(err).context(context())),
         },
-        BackendKind::Redb if create => {
-            Arc::new(RedbBackend::create(path, Durability::Immediate).with_context(context)?)
-        }
-        BackendKind::Redb => {
-            Arc::new(RedbBackend::open(path, Durability::Immediate).with_context(context)?)
-        }
-        BackendKind::Sled => {
-            Arc::new(SledBackend::open(path, Durability::Immediate).with_context(context)?)
-        }
+        BackendKind::Redb if create => (
+            Arc::new(RedbBackend::create(path, Durability::Immediate).with_context(context)?),
+            false,
+        ),
+        BackendKind::Redb => match RedbBackend::open(path, Durability::Immediate) {
+            Ok(opened) => (Arc::new(opened), false),
+            // The same for a redb file: read, and its writes answer STORAGE_READ_ONLY.
+            Err(err) if err.failure() == store_trait::StorageFailure::ReadOnly => {
+                match RedbBackend::open_read_only(path) {
+                    Ok(opened) => (Arc::new(opened), true),
+                    Err(_) => return Err(anyhow::Error::new(err).context(context())),
+                }
+            }
+            Err(err) => return Err(anyhow::Error::new(err).context(context())),
+        },
+        // sled 0.34 writes its directory on every open: a read-only sled home does not open.
+        BackendKind::Sled => (
+            Arc::new(SledBackend::open(path, Durability::Immediate).with_context(context)?),
+            false,
+        ),
         BackendKind::Postgres => unreachable!("opened above"),
     };
     Ok(opened)
@@ -135,6 +171,25 @@ fn no_space_in(dir: &std::path::Path) -> Option<std::io::Error> {
             Some(err)
         }
         _ => None,
+    }
+}
+
+/// Whether this process may write `path` and create files beside it (`access(2)`: a read-only
+/// mount or missing write permission says no; root may write wherever the mount allows).
+fn writable(path: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use nix::unistd::{AccessFlags, access};
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => std::path::Path::new("."),
+        };
+        access(path, AccessFlags::W_OK).is_ok() && access(dir, AccessFlags::W_OK).is_ok()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        true
     }
 }
 
@@ -273,18 +328,15 @@ impl Local {
         let member = MemberId::new(config.member.clone())?;
         let credential = CredentialId::new(config.credential.clone())?;
         let path = home.database_path(config.backend);
-        let backend = match open {
-            Open::Create => open_backend(config.backend, &path, true)?,
-            Open::ReadWrite => open_backend(config.backend, &path, false)?,
-            Open::ReadOnly => open_backend_read_only(config.backend, &path)?,
+        // `read_only`: no write can succeed, so no governance event can happen either.
+        let (backend, read_only) = match open {
+            Open::Create => open_storage(config.backend, &path, true)?,
+            Open::ReadWrite => open_storage(config.backend, &path, false)?,
+            Open::ReadOnly => (open_backend_read_only(config.backend, &path)?, true),
         };
         // A home written before passages moved into the database moves them there now.
-        let legacy = crate::passages::import_legacy_file(
-            home,
-            backend.as_ref(),
-            &workspace,
-            open != Open::ReadOnly,
-        )?;
+        let legacy =
+            crate::passages::import_legacy_file(home, backend.as_ref(), &workspace, !read_only)?;
         let passages = Arc::new(StoredPassages::new(backend.clone(), legacy));
         // One handle (one open SQLite or redb file, one sled directory) serves both facades.
         let mut stores = StoreService::over(backend.clone()).clock(clock.clone());
@@ -295,7 +347,7 @@ impl Local {
         if let Some(weights) = weights {
             service = service.weights(weights);
         }
-        if open != Open::ReadOnly {
+        if !read_only {
             // One audit log for both facades (store deletions and redactions are events too).
             let audit = Arc::new(JsonLinesAuditSink::open(&home.audit_path())?);
             stores = stores.audit(audit.clone());

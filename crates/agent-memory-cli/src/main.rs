@@ -49,7 +49,8 @@ Exit status:
   4  STORAGE_FULL: no space left on the device under the database (or the disk quota or
      file-size limit is used up); free space and run the command again
   5  STORAGE_READ_ONLY: the database cannot be written (a read-only file system or mount, no
-     write permission); `list`, `recall` and `export` still read it
+     write permission); the commands that only read (list, recall, export, stores list, …)
+     and `serve` and `mcp` still work on a SQLite or redb home, and refuse writes with it
   Exits 3-5 print `error: CODE: message` and the cause on stderr; with --json the error body
   `{\"error\":{\"code\",\"message\"}}` is printed on stdout too.
 

@@ -14,6 +14,7 @@ mod mount;
 mod passages;
 #[cfg(unix)]
 mod private_home;
+mod read_only_home;
 mod replay_db;
 mod scenarios;
 mod serve;
