@@ -325,7 +325,8 @@ pub trait Backend: Send + Sync {
     /// committed, and before a waiting one goes on. A remember reads its clock inside its step,
     /// so a caller whose `settle` returns once its clock has passed an instant knows that every
     /// version committed afterwards takes a later instant: reads at that instant, however many
-    /// they are, see one snapshot (a paged listing's pages).
+    /// they are, see one snapshot (a paged listing's pages). A backend opened read-only, which
+    /// cannot hold another process's writers back, only calls `settle`.
     fn between_writes(&self, owner: &Owner, settle: &mut dyn FnMut()) -> Result<(), Error>;
 
     /// [`scan`](Self::scan) with each version behind an `Arc`, for read paths that only borrow

@@ -970,10 +970,22 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
     fn between_writes(&self, owner: &Owner, settle: &mut dyn FnMut()) -> Result<(), Error> {
         // A step without writes runs while no other step does: no remember is in flight.
         let _ = owner;
-        self.kv.step(&mut |_| {
+        let mut settled = false;
+        let stepped = self.kv.step(&mut |_| {
             settle();
+            settled = true;
             Ok(((), Vec::new()))
-        })
+        });
+        match stepped {
+            // A database opened read-only cannot hold writers back; it still settles.
+            Err(e) if e.failure() == crate::StorageFailure::ReadOnly => {
+                if !settled {
+                    settle();
+                }
+                Ok(())
+            }
+            other => other,
+        }
     }
 
     fn history(&self, owner: &Owner, terms: &[String]) -> Result<History, Error> {

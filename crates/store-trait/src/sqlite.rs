@@ -509,6 +509,10 @@ impl Kv for SqliteKv {
         };
         let ended = w.conn.execute_batch(end).map_err(sqlite_error);
         let group = w.group.as_mut().expect("opened above");
+        // A step that writes nothing still answers only once the writes of the steps before it
+        // in its group are committed: "no write in flight" then holds for what it read and for
+        // what it lets happen (`Backend::between_writes`).
+        let earlier_writes = group.wrote;
         group.steps += 1;
         group.wrote |= kept;
         let outcome = group.outcome.clone();
@@ -528,7 +532,7 @@ impl Kv for SqliteKv {
         };
         ended?;
         let (out, wrote) = answer?;
-        if !wrote {
+        if !wrote && !earlier_writes {
             return Ok(out);
         }
         match committed_here {

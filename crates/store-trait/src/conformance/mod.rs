@@ -46,8 +46,8 @@ mod stores;
 pub use guarded::Guarded;
 pub use model::{model_matches_backend, model_matches_backend_with};
 pub use race::{
-    assert_key_history, race_one_key, race_one_key_history_follows_commit_order, race_quota_edge,
-    race_rate_limit_edge,
+    assert_key_history, race_between_writes_orders_later_commits_after_it, race_one_key,
+    race_one_key_history_follows_commit_order, race_quota_edge, race_rate_limit_edge,
 };
 pub use scenarios::*;
 pub use store_model::{store_model_matches_backend, store_model_matches_backend_with};
@@ -122,6 +122,7 @@ macro_rules! __conformance_checks {
             race_rate_limit_edge,
             race_one_key,
             race_one_key_history_follows_commit_order,
+            race_between_writes_orders_later_commits_after_it,
             model_matches_backend,
             stores_roundtrip_and_list,
             memory_lifecycle_writes_one_version_per_change,

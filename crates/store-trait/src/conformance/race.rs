@@ -311,3 +311,69 @@ pub fn assert_key_history<B: Backend + ?Sized>(
         );
     }
 }
+
+/// The versions of `owner` valid at `at`, as ids.
+fn valid_ids<B: Backend>(b: &B, owner: &Owner, at: Timestamp) -> Vec<String> {
+    let mut ids: Vec<String> = b
+        .scan(owner, &ScanQuery::new(at, Timestamp::MIN, usize::MAX))
+        .unwrap()
+        .into_iter()
+        .map(|m| m.id.as_str().to_owned())
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// [`Backend::between_writes`] against 4 threads superseding 20 keys 40 times each, each reading its instant
+/// inside its step and taking a millisecond to commit: every version committed after a
+/// `between_writes` whose `settle` moved the clock past an instant is newer than that instant,
+/// so what is valid at the instant never changes afterwards — the guarantee a paged listing
+/// pins its snapshot on. A backend whose `between_writes` does not wait for a remember in flight
+/// lets such a version commit with an older instant.
+pub fn race_between_writes_orders_later_commits_after_it<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let ticks = Ticks(AtomicI64::new(1));
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let pins = Mutex::new(Vec::new());
+    thread::scope(|scope| {
+        for thread in 0..4 {
+            let (b, alice, ticks, stop) = (&b, &alice, &ticks, &stop);
+            scope.spawn(move || {
+                for i in 0..40usize {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let note = Note::new(alice, "n", t(0))
+                        .key(&format!("k{}", (i * 7 + thread) % 20))
+                        .credential(&format!("cred_{thread}"))
+                        .window_start(Timestamp::MIN);
+                    note.remember_with(b, &mut |state| {
+                        let mut write = note.accept(state);
+                        write.record.created_at = ticks.next();
+                        thread::sleep(std::time::Duration::from_millis(1));
+                        Ok(write)
+                    })
+                    .expect("remember succeeds");
+                }
+            });
+        }
+        for _ in 0..20 {
+            let mut pin = None;
+            // The clock moves past the instant before any remember may go on.
+            b.between_writes(&alice, &mut || pin = Some(ticks.next()))
+                .expect("between_writes succeeds");
+            let pin = pin.expect("settle ran");
+            pins.lock().unwrap().push((pin, valid_ids(&b, &alice, pin)));
+            thread::sleep(std::time::Duration::from_millis(2));
+        }
+        stop.store(true, Ordering::SeqCst);
+    });
+    for (pin, before) in pins.into_inner().unwrap() {
+        assert_eq!(
+            valid_ids(&b, &alice, pin),
+            before,
+            "a version committed after between_writes took an instant at or before {pin:?}"
+        );
+    }
+}
