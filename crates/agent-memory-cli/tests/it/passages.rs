@@ -342,16 +342,14 @@ fn running_as_root() -> bool {
 }
 
 #[test]
-#[cfg_attr(
-    not(target_os = "linux"),
-    ignore = "needs a tmpfs mounted in a mount namespace of its own (Linux, root)"
-)]
+#[ignore = "needs root and `unshare -m` for a tmpfs in a mount namespace of its own (Linux); \
+            .ci/run provides them"]
 fn passage_put_on_a_full_disk_is_exit_4_and_writes_nothing() {
     // A small tmpfs in a mount namespace of its own (root), filled up after `init`.
-    if !running_as_root() || sh("unshare -m true", &[]).0 != 0 {
-        eprintln!("skipped: a tmpfs needs root and `unshare -m`");
-        return;
-    }
+    assert!(
+        running_as_root() && sh("unshare -m true", &[]).0 == 0,
+        "a tmpfs needs root and `unshare -m`: run this test as root on Linux"
+    );
     let dir = tempfile::tempdir().unwrap();
     let big: String = (0..100_000u32)
         .map(|i| char::from(b'a' + (i.wrapping_mul(2_654_435_761) >> 27) as u8 % 26))
