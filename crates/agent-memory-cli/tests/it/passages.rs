@@ -2,12 +2,12 @@
 //! running `serve` sees a passage put after it started, a home's `passages.json` moves into the
 //! database once, and a full disk is exit 4 `STORAGE_FULL` with nothing half-written.
 
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
 use crate::local::LocalHome;
+use crate::serve::Served;
 
 const BIN: &str = env!("CARGO_BIN_EXE_agent-memory");
 
@@ -141,48 +141,13 @@ fn put_get_list_delete_and_a_deleted_passage_hides_its_memories() {
     );
 }
 
-/// `init` then `serve --listen 127.0.0.1:0` on `home`; the child and the base URL.
-fn serve(home: &LocalHome) -> (Child, String) {
-    let mut child = Command::new(BIN)
-        .arg("--home")
-        .arg(home.path())
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .env_remove("AGENT_MEMORY_HOME")
-        .env_remove("AGENT_MEMORY_EMBEDDER")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("serve starts");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let base = first
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("first line: {first:?}"))
-        .to_owned();
-    (child, base)
-}
-
-/// Kills the child when dropped, so a failing test leaves no server behind.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn serve_sees_a_passage_put_after_it_started() {
     let home = LocalHome::new();
     home.ok(&["init"]);
     let token = home.ok(&["token", "agent"]).trim().to_owned();
-    let (child, base) = serve(&home);
-    let _served = Killed(child);
+    let served = Served::on(home.path().to_str().unwrap());
+    let base = served.base.clone();
 
     // Put and cited from the CLI while serve runs.
     put(&home, "late", "1", "Refunds take 14 days.");

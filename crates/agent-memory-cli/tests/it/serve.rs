@@ -8,9 +8,11 @@ use serde_json::{Value, json};
 
 use crate::run_cli;
 
-struct Served {
+/// A running `serve`, killed when dropped so that a failing test leaves no server behind.
+pub(crate) struct Served {
     child: Child,
-    base: String,
+    /// `http://127.0.0.1:PORT`.
+    pub(crate) base: String,
 }
 
 impl Served {
@@ -18,6 +20,11 @@ impl Served {
     fn start(home: &str) -> Served {
         let (status, _, err) = run_cli(&["--home", home, "init"], "");
         assert_eq!(status, 0, "{err}");
+        Served::on(home)
+    }
+
+    /// `serve --listen 127.0.0.1:0` on the initialised `home`; waits for the first line.
+    pub(crate) fn on(home: &str) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_agent-memory"))
             .args(["--home", home, "serve", "--listen", "127.0.0.1:0"])
             .env_remove("AGENT_MEMORY_HOME")

@@ -234,7 +234,7 @@ fn prev_word(v: &[u8], pos: usize) -> String {
     String::from_utf8_lossy(&v[s..e]).to_ascii_lowercase()
 }
 
-fn skip_blanks(v: &[u8], mut p: usize) -> usize {
+pub(super) fn skip_blanks(v: &[u8], mut p: usize) -> usize {
     while p < v.len() && matches!(v[p], b' ' | b'\t') {
         p += 1;
     }

@@ -18,9 +18,9 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
-use self::assign::Strength;
+use self::assign::{Strength, skip_blanks};
 use self::value::{is_placeholder, plausible_body};
-use super::Sink;
+use super::{Sink, is_word};
 use crate::Category;
 use crate::validate::base64_prefix;
 
@@ -153,10 +153,6 @@ pub(super) fn scan(s: &str, sink: &mut Sink) {
         }
     }
     tokens(v, sink);
-}
-
-fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
 }
 
 const WORD: u8 = 1;
@@ -401,13 +397,6 @@ fn discord_bot(v: &[u8], start: usize) -> Option<usize> {
     }
     let c = run_of(v, b + 1, is_word);
     ((27..=40).contains(&(c - b - 1)) && plausible_body(&v[start..c])).then_some(c)
-}
-
-fn skip_blanks(v: &[u8], mut p: usize) -> usize {
-    while p < v.len() && matches!(v[p], b' ' | b'\t') {
-        p += 1;
-    }
-    p
 }
 
 fn token_end(v: &[u8], from: usize) -> usize {
