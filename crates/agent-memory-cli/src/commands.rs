@@ -324,14 +324,17 @@ pub(crate) fn write_recalled(
     )?;
     for (i, m) in response.memories.iter().enumerate() {
         let view = &m.view;
+        let ranks: Vec<String> = m
+            .ranks
+            .iter()
+            .map(|(ranker, r)| format!("{} {}", ranker.name(), rank(r)))
+            .collect();
         writeln!(
             out,
-            "#{}  score {:.4}  ranks: bm25 {}, semantic {}, entity {}  [{}]",
+            "#{}  score {:.4}  ranks: {}  [{}]",
             i + 1,
             m.score,
-            rank(m.ranks.bm25),
-            rank(m.ranks.semantic),
-            rank(m.ranks.entity),
+            ranks.join(", "),
             view.source_state.as_str()
         )?;
         writeln!(out, "    {}  {} v{}", view.id, label(view), view.version)?;

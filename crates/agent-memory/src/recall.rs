@@ -8,9 +8,7 @@ use std::sync::Arc;
 use citation_verify::Verdict;
 use fusion_rank::{Candidate, PreparedQuery, TermStats, Terms};
 use governance_policy as policy;
-use memory_core::{
-    AgentMemory, ApiError, ContextBinding, MemoryView, Ranks, RecalledMemory, Scope,
-};
+use memory_core::{AgentMemory, ApiError, ContextBinding, MemoryView, RecalledMemory, Scope};
 use serde::Serialize;
 use store_trait::ScanQuery;
 
@@ -210,11 +208,7 @@ impl MemoryService {
                 RecalledMemory {
                     view: MemoryView::new(memory, *state),
                     score: f.score,
-                    ranks: Ranks {
-                        bm25: f.ranks.bm25,
-                        semantic: f.ranks.semantic,
-                        entity: f.ranks.entity,
-                    },
+                    ranks: f.ranks,
                     duplicates,
                 }
             })
@@ -389,15 +383,7 @@ fn rank_indexed(
                 .collect()
         })
         .collect();
-    let (bm25, bm25_coverage) = fusion_rank::bm25_postings_with_coverage(&postings, &ranked);
-    let rankings = fusion_rank::Rankings {
-        bm25,
-        bm25_coverage,
-        semantic: prepared
-            .embedding
-            .as_deref()
-            .map_or_else(Vec::new, |q| fusion_rank::semantic_ranking(q, &ranked)),
-        entity: fusion_rank::entity_ranking(&prepared.entities, &ranked),
-    };
+    let bm25 = fusion_rank::bm25_postings_with_coverage(&postings, &ranked);
+    let rankings = fusion_rank::Rankings::with_bm25(prepared, &ranked, bm25);
     fusion_rank::fuse_weighted(&ranked, &rankings, weights, limit)
 }

@@ -70,7 +70,9 @@
 //! # Crate features
 //!
 //! - `serde`: derives `Serialize` and `Deserialize` for [`TermStats`] (stored at write time)
-//!   and [`Ranks`].
+//!   and [`Ranks`] (an answer's `ranks` object).
+//! - `openapi`: derives `utoipa::ToSchema` for [`Ranks`], so that a REST host's OpenAPI document
+//!   describes the `ranks` object.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -79,6 +81,7 @@ mod embed;
 mod hash;
 mod pool;
 mod rank;
+mod ranks;
 mod terms;
 mod tokenize;
 
@@ -86,10 +89,11 @@ pub use analyze::{ANALYZER_VERSION, Analyzer, Language, analyze};
 pub use embed::{Embedder, HashingEmbedder, normalize};
 pub use pool::{EmbedPool, PendingEmbedding, SEMANTIC_BUDGET};
 pub use rank::{
-    BM25_B, BM25_K1, Candidate, Fused, PreparedQuery, RRF_K, Ranker, Rankings, Ranks, Scored,
-    Weights, bm25_postings, bm25_postings_with_coverage, bm25_ranking, bm25_with_coverage,
-    entity_ranking, fuse, fuse_rankings, fuse_weighted, semantic_ranking,
+    BM25_B, BM25_K1, Candidate, Fused, PreparedQuery, RRF_K, Rankings, Scored, Weights,
+    bm25_postings, bm25_postings_with_coverage, bm25_ranking, bm25_with_coverage, entity_ranking,
+    fuse, fuse_rankings, fuse_weighted, semantic_ranking,
 };
+pub use ranks::{Ranker, Ranks};
 pub use terms::{TermStats, Terms};
 pub use tokenize::{PLACEHOLDERS, tokenize};
 

@@ -1,6 +1,7 @@
 //! The three rankers (BM25, embedding cosine, entity overlap) and their Reciprocal Rank Fusion.
 
 use crate::analyze::analyze;
+use crate::ranks::{Ranker, Ranks};
 use crate::terms::{Probe, Terms};
 use std::cmp::Ordering;
 
@@ -426,66 +427,82 @@ pub fn entity_ranking(entities: &[String], candidates: &[Candidate<'_>]) -> Vec<
     out
 }
 
-/// The three rank lists of one query, each best first.
+/// The rank lists of one query, one per [`Ranker`], each best first.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Rankings {
-    /// [`bm25_ranking`] of the query terms.
-    pub bm25: Vec<Scored>,
-    /// [`semantic_ranking`] of the query embedding; empty without one.
-    pub semantic: Vec<Scored>,
-    /// [`entity_ranking`] of the query entities.
-    pub entity: Vec<Scored>,
+    /// The lists by [`Ranker::slot`].
+    lists: [Vec<Scored>; Ranker::COUNT],
     /// BM25's coverage of the query ([`bm25_with_coverage`]).
     pub bm25_coverage: f64,
 }
 
 impl Rankings {
-    /// Runs the three rankers.
+    /// Runs every ranker: [`bm25_ranking`] of the query terms, [`semantic_ranking`] of the query
+    /// embedding (an empty list without one) and [`entity_ranking`] of the query entities.
     pub fn compute(query: &PreparedQuery, candidates: &[Candidate<'_>]) -> Self {
-        let (bm25, bm25_coverage) = bm25_with_coverage(&query.terms, candidates);
-        Rankings {
-            bm25,
-            bm25_coverage,
-            semantic: query
+        Rankings::with_bm25(
+            query,
+            candidates,
+            bm25_with_coverage(&query.terms, candidates),
+        )
+    }
+
+    /// Like [`Rankings::compute`] with BM25's list and coverage already computed (as
+    /// [`bm25_postings_with_coverage`] does from posting lists): runs every other ranker.
+    pub fn with_bm25(
+        query: &PreparedQuery,
+        candidates: &[Candidate<'_>],
+        (mut bm25, bm25_coverage): (Vec<Scored>, f64),
+    ) -> Self {
+        let lists = Ranker::ALL.map(|ranker| match ranker {
+            Ranker::Bm25 => std::mem::take(&mut bm25),
+            Ranker::Semantic => query
                 .embedding
                 .as_deref()
                 .map_or_else(Vec::new, |q| semantic_ranking(q, candidates)),
-            entity: entity_ranking(&query.entities, candidates),
+            Ranker::Entity => entity_ranking(&query.entities, candidates),
+        });
+        Rankings {
+            lists,
+            bm25_coverage,
         }
     }
-}
 
-/// 1-based rank of a candidate in each ranker's list, `None` where that ranker left it out.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Ranks {
-    /// Rank by BM25.
-    pub bm25: Option<u32>,
-    /// Rank by embedding cosine.
-    pub semantic: Option<u32>,
-    /// Rank by shared entities.
-    pub entity: Option<u32>,
-}
-
-impl Ranks {
-    /// `Σ 1 / (RRF_K + rank)` over the rankers that list the candidate: the fusion with
-    /// [`Weights::EQUAL`].
-    pub fn rrf_score(&self) -> f64 {
-        self.weighted_score([1.0; 3], [None; 3])
+    /// Rankings from given lists (only their order matters to the fusion); a ranker not named
+    /// has an empty list, one named twice keeps its last.
+    pub fn from_lists<I>(lists: I, bm25_coverage: f64) -> Self
+    where
+        I: IntoIterator<Item = (Ranker, Vec<Scored>)>,
+    {
+        let mut rankings = Rankings {
+            lists: Default::default(),
+            bm25_coverage,
+        };
+        for (ranker, list) in lists {
+            rankings[ranker] = list;
+        }
+        rankings
     }
 
-    /// `Σ w_r / (RRF_K + rank_r)` over the rankers that list the candidate within their depth
-    /// (weights and depths in the order bm25, semantic, entity), always summed in that order so
-    /// that equal rank combinations give bit-equal scores.
-    pub fn weighted_score(&self, weights: [f64; 3], depths: [Option<u32>; 3]) -> f64 {
-        [self.bm25, self.semantic, self.entity]
+    /// Each ranker with its list, in [`Ranker::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (Ranker, &[Scored])> + '_ {
+        Ranker::ALL
             .into_iter()
-            .zip(weights.into_iter().zip(depths))
-            .filter_map(|(rank, (weight, depth))| {
-                let rank = rank.filter(|r| depth.is_none_or(|d| *r <= d))?;
-                Some(weight / (RRF_K + f64::from(rank)))
-            })
-            .sum()
+            .map(|ranker| (ranker, self[ranker].as_slice()))
+    }
+}
+
+impl std::ops::Index<Ranker> for Rankings {
+    type Output = Vec<Scored>;
+
+    fn index(&self, ranker: Ranker) -> &Vec<Scored> {
+        &self.lists[ranker.slot()]
+    }
+}
+
+impl std::ops::IndexMut<Ranker> for Rankings {
+    fn index_mut(&mut self, ranker: Ranker) -> &mut Vec<Scored> {
+        &mut self.lists[ranker.slot()]
     }
 }
 
@@ -595,29 +612,27 @@ impl Weights {
         }
     }
 
-    /// The weight of each ranker for one query (bm25, semantic, entity), and the depths.
-    fn for_query(&self, rankings: &Rankings) -> ([f64; 3], [Option<u32>; 3]) {
-        let bm25 = if self.bm25_by_coverage {
-            self.bm25 * rankings.bm25_coverage.clamp(0.0, 1.0).powi(3)
-        } else {
-            self.bm25
-        };
-        (
-            [bm25, self.semantic, self.entity],
-            [self.bm25_depth, self.semantic_depth, None],
-        )
+    /// The weight of each ranker for one query and how deep its list counts, by
+    /// [`Ranker::slot`].
+    fn for_query(
+        &self,
+        rankings: &Rankings,
+    ) -> ([f64; Ranker::COUNT], [Option<u32>; Ranker::COUNT]) {
+        let weights = Ranker::ALL.map(|ranker| match ranker {
+            Ranker::Bm25 if self.bm25_by_coverage => {
+                self.bm25 * rankings.bm25_coverage.clamp(0.0, 1.0).powi(3)
+            }
+            Ranker::Bm25 => self.bm25,
+            Ranker::Semantic => self.semantic,
+            Ranker::Entity => self.entity,
+        });
+        let depths = Ranker::ALL.map(|ranker| match ranker {
+            Ranker::Bm25 => self.bm25_depth,
+            Ranker::Semantic => self.semantic_depth,
+            Ranker::Entity => None,
+        });
+        (weights, depths)
     }
-}
-
-/// One of the rankers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ranker {
-    /// BM25.
-    Bm25,
-    /// Embedding cosine.
-    Semantic,
-    /// Shared entities.
-    Entity,
 }
 
 impl Default for Weights {
@@ -638,7 +653,7 @@ pub struct Fused {
     pub ranks: Ranks,
 }
 
-/// Fuses three rank lists (only their order matters) with Reciprocal Rank Fusion and returns
+/// Fuses the rank lists (only their order matters) with Reciprocal Rank Fusion and returns
 /// the best `limit`: RRF descending, then newer first, then id ascending. Candidates that no
 /// list names are not returned; an index out of range or repeated within a list is ignored
 /// after its first valid position.
@@ -660,31 +675,29 @@ pub fn fuse_weighted(
     limit: usize,
 ) -> Vec<Fused> {
     let mut ranks = vec![Ranks::default(); candidates.len()];
-    let lists = [&rankings.bm25, &rankings.semantic, &rankings.entity];
-    for (ranker, list) in lists.into_iter().enumerate() {
+    for (ranker, list) in rankings.iter() {
         for (position, scored) in list.iter().enumerate() {
             let Some(r) = ranks.get_mut(scored.index) else {
                 continue;
             };
-            let slot = match ranker {
-                0 => &mut r.bm25,
-                1 => &mut r.semantic,
-                _ => &mut r.entity,
-            };
-            if slot.is_none() {
-                *slot = Some(u32::try_from(position + 1).unwrap_or(u32::MAX));
+            if r[ranker].is_none() {
+                r.set(
+                    ranker,
+                    Some(u32::try_from(position + 1).unwrap_or(u32::MAX)),
+                );
             }
         }
     }
     let (w, depths) = weights.for_query(rankings);
     let depth = depths.map(|d| d.unwrap_or(u32::MAX));
-    // One pass: the score and whether a counted list names the candidate, summed in the order
-    // bm25, semantic, entity (as `Ranks::weighted_score`).
+    // One pass: the score and whether a counted list names the candidate, summed in
+    // `Ranker::ALL` order (as `Ranks::weighted_score`).
     let mut fused: Vec<Fused> = Vec::with_capacity(ranks.len());
     for (index, r) in ranks.iter().enumerate() {
         let mut score = 0.0;
         let mut listed = false;
-        for (k, rank) in [r.bm25, r.semantic, r.entity].into_iter().enumerate() {
+        for (ranker, rank) in r.iter() {
+            let k = ranker.slot();
             if let Some(rank) = rank
                 && rank <= depth[k]
                 && w[k] > 0.0
@@ -714,7 +727,7 @@ pub fn fuse_weighted(
     fused
 }
 
-/// Ranks `candidates` for `query` with the three rankers and fuses them: the whole recall
+/// Ranks `candidates` for `query` with every ranker and fuses them: the whole recall
 /// ranking in one call. See [`fuse_rankings`] for the order and [`Rankings`] for the lists.
 pub fn fuse(query: &PreparedQuery, candidates: &[Candidate<'_>], limit: usize) -> Vec<Fused> {
     fuse_rankings(candidates, &Rankings::compute(query, candidates), limit)

@@ -2,8 +2,10 @@
 //! stores, sessions, error codes and their JSON views.
 //!
 //! Everything here is plain data with its invariants: no storage, no policy decisions, no I/O.
-//! The one dependency inside the project is `pii-mask`, because a storable agent-memory text
-//! ([`MemoryText`]) can only be built from the masker's output.
+//! Its dependencies inside the project are the two leaves: `pii-mask`, because a storable
+//! agent-memory text ([`MemoryText`]) can only be built from the masker's output, and
+//! `fusion-rank`, whose [`Ranks`] (a recalled memory's rank by each [`Ranker`]) is the `ranks`
+//! object of a recall answer, one type from the fusion to the JSON.
 //!
 //! ```
 //! use memory_core::{
@@ -70,7 +72,7 @@ pub use id::{
     SeededIdGenerator, SessionId, StoreMemoryId,
 };
 pub use memory::{
-    AgentMemory, Citation, MaskedCounts, MemoryText, MemoryView, RankingData, Ranks,
+    AgentMemory, Citation, MaskedCounts, MemoryText, MemoryView, Ranker, RankingData, Ranks,
     RecalledMemory, SourceState, StoredEmbedding,
 };
 pub use session::{Access, Session, SessionResource};

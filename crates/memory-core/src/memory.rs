@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+pub use fusion_rank::{Ranker, Ranks};
 use pii_mask::Category;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
@@ -473,21 +474,6 @@ impl MemoryView {
             trust: Untrusted,
         }
     }
-}
-
-/// The 1-based positions of a recalled memory in each ranked list (`null` when not ranked there).
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Ranks {
-    /// Position in the BM25 list.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub bm25: Option<u32>,
-    /// Position in the semantic list.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub semantic: Option<u32>,
-    /// Position in the entity-overlap list.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub entity: Option<u32>,
 }
 
 /// A recall result: a [`MemoryView`] plus `score` and `ranks`.

@@ -192,10 +192,10 @@ fn the_masker_and_the_ranker_depend_on_no_workspace_crate() {
 }
 
 #[test]
-fn the_domain_model_depends_on_the_masker_only() {
+fn the_domain_model_depends_on_the_masker_and_the_ranker_only() {
     let graph = Graph::default_features();
     let inside = graph.workspace_crates_in(&graph.closure("memory-core", &[]));
-    assert_eq!(inside, BTreeSet::from(["pii-mask"]));
+    assert_eq!(inside, BTreeSet::from(["fusion-rank", "pii-mask"]));
 }
 
 #[test]

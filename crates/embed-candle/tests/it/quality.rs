@@ -7,7 +7,7 @@
 //! the first ten and 0 otherwise; MRR is `1 / rank` (0 when the ranking does not list it).
 
 use fusion_rank::{
-    Candidate, Embedder, HashingEmbedder, PreparedQuery, Rankings, TermStats, fuse_rankings,
+    Candidate, Embedder, HashingEmbedder, PreparedQuery, Ranker, Rankings, TermStats, fuse_rankings,
 };
 use serde_json::Value;
 
@@ -121,14 +121,23 @@ fn score(set: &Set, queries: &[Query], embedder: &dyn Embedder) -> Scores {
             .with_entities(entities.iter().cloned());
         let rankings = Rankings::compute(&prepared, &candidates);
         let fused = fuse_rankings(&candidates, &rankings, candidates.len());
-        let semantic = rank_of(rankings.semantic.iter().map(|x| x.index), *expected);
+        let semantic = rank_of(
+            rankings[Ranker::Semantic].iter().map(|x| x.index),
+            *expected,
+        );
         let fused = rank_of(fused.iter().map(|f| f.index), *expected);
         s.semantic_mrr += reciprocal(semantic);
         s.semantic_ndcg += ndcg10(semantic);
         s.fused_mrr += reciprocal(fused);
         s.fused_ndcg += ndcg10(fused);
-        s.bm25_mrr += reciprocal(rank_of(rankings.bm25.iter().map(|x| x.index), *expected));
-        s.entity_mrr += reciprocal(rank_of(rankings.entity.iter().map(|x| x.index), *expected));
+        s.bm25_mrr += reciprocal(rank_of(
+            rankings[Ranker::Bm25].iter().map(|x| x.index),
+            *expected,
+        ));
+        s.entity_mrr += reciprocal(rank_of(
+            rankings[Ranker::Entity].iter().map(|x| x.index),
+            *expected,
+        ));
     }
     let n = queries.len() as f64;
     Scores {

@@ -28,12 +28,14 @@ fn rrf_sums_reciprocal_ranks_and_skips_unlisted_candidates() {
         plain("c4", 9),
     ];
     let cands = candidates(&docs);
-    let rankings = Rankings {
-        bm25: list(&[0, 1, 2]),
-        semantic: list(&[1, 0]),
-        entity: list(&[3]),
-        bm25_coverage: 1.0,
-    };
+    let rankings = Rankings::from_lists(
+        [
+            (Ranker::Bm25, list(&[0, 1, 2])),
+            (Ranker::Semantic, list(&[1, 0])),
+            (Ranker::Entity, list(&[3])),
+        ],
+        1.0,
+    );
     let fused = fuse_rankings(&cands, &rankings, 10);
     // c0: 1/61 + 1/62 and c1: 1/62 + 1/61 are equal (0.032522); c1 is newer, so first.
     // c3: 1/61 = 0.016393; c2: 1/63 = 0.015873; c4 is in no list.
@@ -76,12 +78,14 @@ fn one_first_place_loses_to_two_fifth_places() {
         plain("f2", 0),
     ];
     let cands = candidates(&docs);
-    let rankings = Rankings {
-        bm25: list(&[2, 3, 2, 3, 1]),
-        semantic: list(&[3, 2, 3, 2, 1]),
-        entity: list(&[0]),
-        bm25_coverage: 1.0,
-    };
+    let rankings = Rankings::from_lists(
+        [
+            (Ranker::Bm25, list(&[2, 3, 2, 3, 1])),
+            (Ranker::Semantic, list(&[3, 2, 3, 2, 1])),
+            (Ranker::Entity, list(&[0])),
+        ],
+        1.0,
+    );
     let fused = fuse_rankings(&cands, &rankings, 10);
     let order = ids(&cands, fused.iter().map(|f| f.index));
     let (both, solo) = (
@@ -107,12 +111,14 @@ fn equal_rrf_scores_break_by_recency_then_id() {
     let docs = [plain("b", 3), plain("a", 3), plain("z", 4)];
     let cands = candidates(&docs);
     // Each candidate first in exactly one ranker: three equal scores of 1/61.
-    let rankings = Rankings {
-        bm25: list(&[0]),
-        semantic: list(&[1]),
-        entity: list(&[2]),
-        bm25_coverage: 1.0,
-    };
+    let rankings = Rankings::from_lists(
+        [
+            (Ranker::Bm25, list(&[0])),
+            (Ranker::Semantic, list(&[1])),
+            (Ranker::Entity, list(&[2])),
+        ],
+        1.0,
+    );
     let fused = fuse_rankings(&cands, &rankings, 10);
     assert_eq!(ids(&cands, fused.iter().map(|f| f.index)), ["z", "a", "b"]);
 }
@@ -131,7 +137,7 @@ fn rankers_break_ties_by_recency_then_id() {
         .with_embedding(docs[0].embedding.clone())
         .with_entities(["e1"]);
     let rankings = Rankings::compute(&query, &cands);
-    for list in [&rankings.bm25, &rankings.semantic, &rankings.entity] {
+    for (_, list) in rankings.iter() {
         assert_eq!(ids(&cands, list.iter().map(|s| s.index)), expected);
     }
     let fused = fuse(&query, &cands, 10);
@@ -189,12 +195,14 @@ fn without_a_query_embedding_the_other_rankers_still_fuse() {
 fn weights_scale_lists_and_depths_cut_them() {
     let docs = [plain("c0", 5), plain("c1", 7), plain("c2", 0)];
     let cands = candidates(&docs);
-    let mut rankings = Rankings {
-        bm25: list(&[0, 1]),
-        semantic: list(&[1, 2]),
-        entity: list(&[]),
-        bm25_coverage: 0.5,
-    };
+    let mut rankings = Rankings::from_lists(
+        [
+            (Ranker::Bm25, list(&[0, 1])),
+            (Ranker::Semantic, list(&[1, 2])),
+            (Ranker::Entity, list(&[])),
+        ],
+        0.5,
+    );
     // Plain RRF: c1 is in both lists.
     let plain_fused = fuse_weighted(&cands, &rankings, &Weights::EQUAL, 10);
     assert_eq!(

@@ -89,9 +89,7 @@ proptest! {
         let q = query(&q, &entities);
         let all = fuse(&q, &cands, usize::MAX);
         let rankings = Rankings::compute(&q, &cands);
-        let listed = |i: usize| [&rankings.bm25, &rankings.semantic, &rankings.entity]
-            .iter()
-            .any(|l| l.iter().any(|s| s.index == i));
+        let listed = |i: usize| rankings.iter().any(|(_, l)| l.iter().any(|s| s.index == i));
         // Exactly the candidates some ranker lists, each once.
         prop_assert_eq!(all.len(), (0..cands.len()).filter(|&i| listed(i)).count());
         for pair in all.windows(2) {

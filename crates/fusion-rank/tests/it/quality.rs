@@ -6,7 +6,7 @@
 //! rank counts 1 / rank of the expected text, and 0 when a ranking does not list it.
 
 use crate::{Doc, candidates};
-use fusion_rank::{HashingEmbedder, PreparedQuery, Rankings, Scored, fuse_rankings};
+use fusion_rank::{HashingEmbedder, PreparedQuery, Ranker, Rankings, Scored, fuse_rankings};
 use serde_json::Value;
 
 const RECALL_SET: &str = include_str!("../data/recall-set.json");
@@ -91,9 +91,9 @@ fn fusion_beats_every_single_ranker_on_mean_reciprocal_rank() {
         let rankings = Rankings::compute(&prepared, &cands);
         let fused = fuse_rankings(&cands, &rankings, cands.len());
         let rr = [
-            reciprocal_rank(order(&rankings.bm25), expected),
-            reciprocal_rank(order(&rankings.semantic), expected),
-            reciprocal_rank(order(&rankings.entity), expected),
+            reciprocal_rank(order(&rankings[Ranker::Bm25]), expected),
+            reciprocal_rank(order(&rankings[Ranker::Semantic]), expected),
+            reciprocal_rank(order(&rankings[Ranker::Entity]), expected),
             reciprocal_rank(fused.iter().map(|f| f.index), expected),
         ];
         println!(
