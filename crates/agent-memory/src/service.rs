@@ -80,8 +80,9 @@ pub struct MemoryServiceBuilder {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum BuildError {
-    /// The embedding worker pool could not start.
-    #[error("the embedding worker pool could not start: {0}")]
+    /// The embedding worker pool could not start; the [`EmbedError`] is the
+    /// [`source`](std::error::Error::source) (printed by whoever prints the chain).
+    #[error("the embedding worker pool could not start")]
     EmbedPool(#[from] EmbedError),
 }
 
@@ -180,9 +181,7 @@ impl MemoryServiceBuilder {
     }
 }
 
-pub(crate) fn internal(err: store_trait::Error) -> ApiError {
-    crate::stores::internal(err)
-}
+pub(crate) use crate::stores::internal;
 
 fn not_found() -> ApiError {
     ApiError::new(ErrorCode::AgentMemoryNotFound, "memory not found")

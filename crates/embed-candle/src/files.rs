@@ -249,6 +249,21 @@ mod tests {
         assert_eq!(directory_name(&root.join("my model (v2)")), "my-model--v2-");
     }
 
+    #[test]
+    fn a_read_error_names_the_file_and_leaves_the_io_error_to_its_source() {
+        use std::error::Error as _;
+        let path = tempfile_free_root().join("config.json");
+        let err = read(&path).unwrap_err();
+        let io = err.source().expect("the I/O error is the source");
+        assert_eq!(
+            io.downcast_ref::<std::io::Error>()
+                .map(std::io::Error::kind),
+            Some(std::io::ErrorKind::NotFound)
+        );
+        // Printed once, by whoever walks the chain.
+        assert_eq!(err.to_string(), format!("reading {}", path.display()));
+    }
+
     /// A path that does not exist: canonicalize fails and the path is used as given.
     fn tempfile_free_root() -> PathBuf {
         PathBuf::from("/nonexistent-embed-candle-test")

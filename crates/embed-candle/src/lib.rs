@@ -103,8 +103,9 @@ pub enum Error {
         /// The missing file's name.
         file: &'static str,
     },
-    /// A file could not be read.
-    #[error("reading {}: {source}", .path.display())]
+    /// A file could not be read; the I/O error is the [`source`](std::error::Error::source)
+    /// (printed by whoever prints the chain, not by this error's `Display`).
+    #[error("reading {}", .path.display())]
     Read {
         /// The file.
         path: PathBuf,

@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -290,13 +291,30 @@ impl<'de> Deserialize<'de> for ErrorCode {
 /// `{"error":{"code":…,"message":…,"retryAfterSeconds":…,"current_content_sha256":…}}`, where the
 /// last two keys appear only when set. Messages are `'static` so that they cannot carry memory
 /// text, a query or a detected personal value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// An answer to a failure of the host's storage keeps that failure as its
+/// [`source`](std::error::Error::source) ([`ApiError::with_source`]), for the log of the place
+/// that turns it into a 500; the source is never part of the answer: not of its `Display`, its
+/// JSON, nor of equality (two errors are equal when their answers are).
+#[derive(Debug, Clone)]
 pub struct ApiError {
     code: ErrorCode,
     message: Cow<'static, str>,
     retry_after_seconds: Option<u64>,
     current_content_sha256: Option<String>,
+    source: Option<Arc<dyn std::error::Error + Send + Sync>>,
 }
+
+impl PartialEq for ApiError {
+    fn eq(&self, other: &Self) -> bool {
+        self.code == other.code
+            && self.message == other.message
+            && self.retry_after_seconds == other.retry_after_seconds
+            && self.current_content_sha256 == other.current_content_sha256
+    }
+}
+
+impl Eq for ApiError {}
 
 impl ApiError {
     /// An error with an explicit message.
@@ -306,7 +324,15 @@ impl ApiError {
             message: Cow::Borrowed(message),
             retry_after_seconds: None,
             current_content_sha256: None,
+            source: None,
         }
+    }
+
+    /// Keeps `source`, the failure this error answers, as its
+    /// [`source`](std::error::Error::source): for logs only, never in the answer.
+    pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Self {
+        self.source = Some(Arc::new(source));
+        self
     }
 
     /// A `429 AGENT_MEMORY_RATE_LIMITED` answer; `retry_after_seconds` is raised to at least 1.
@@ -380,7 +406,13 @@ impl fmt::Display for ApiError {
     }
 }
 
-impl std::error::Error for ApiError {}
+impl std::error::Error for ApiError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
 
 #[derive(Serialize, Deserialize)]
 struct ErrorBody<'a> {
@@ -426,6 +458,7 @@ impl<'de> Deserialize<'de> for ApiError {
             message: Cow::Owned(body.error.message.into_owned()),
             retry_after_seconds: body.error.retry_after_seconds,
             current_content_sha256: body.error.current_content_sha256,
+            source: None,
         })
     }
 }
@@ -447,6 +480,25 @@ mod tests {
     #[test]
     fn retry_after_is_at_least_one() {
         assert_eq!(ApiError::rate_limited(0).retry_after_seconds(), Some(1));
+    }
+
+    #[test]
+    fn the_source_is_kept_for_logs_and_left_out_of_the_answer() {
+        use std::error::Error as _;
+        let cause = std::io::Error::other("disk on fire");
+        let err = ApiError::new(ErrorCode::InternalError, "the storage backend failed");
+        let with_cause = err.clone().with_source(cause);
+        assert!(err.source().is_none());
+        let kept = with_cause.source().expect("the cause is kept");
+        assert_eq!(kept.to_string(), "disk on fire");
+        assert!(kept.downcast_ref::<std::io::Error>().is_some());
+        assert_eq!(with_cause, err);
+        assert_eq!(with_cause.to_string(), err.to_string());
+        assert_eq!(
+            serde_json::to_string(&with_cause).unwrap(),
+            serde_json::to_string(&err).unwrap()
+        );
+        assert!(with_cause.clone().source().is_some());
     }
 
     #[test]

@@ -341,3 +341,17 @@ fn identical_texts_collapse_to_the_newest_before_the_cut() {
     assert_eq!(every.memories.len(), 50);
     assert!(every.memories.iter().all(|m| m.duplicates == 0));
 }
+
+/// The builder's error names what failed and leaves the embedding error to its source, so that
+/// a printer of the whole chain prints each message once.
+#[test]
+fn a_build_error_prints_its_cause_once() {
+    use std::error::Error as _;
+    let err = agent_memory::BuildError::from(EmbedError::Spawn("no threads left".into()));
+    assert_eq!(err.to_string(), "the embedding worker pool could not start");
+    let cause = err.source().expect("the embedding error is the source");
+    assert_eq!(
+        cause.to_string(),
+        "could not start an embedding worker: no threads left"
+    );
+}
