@@ -2,6 +2,8 @@
 
 mod adversarial;
 mod corpus;
+mod digit_groups;
+mod emails;
 mod examples;
 mod heldout;
 mod props;
