@@ -15,7 +15,7 @@
 //! an exclusive create: when another writer changed, deleted or created the memory in between,
 //! the commit is refused as a whole (`EIO`) and the other writer's version stays as it is.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
@@ -25,8 +25,8 @@ use fuser::Errno;
 use memory_core::session::{FsEntry, MOUNT_ROOT};
 use memory_core::{Precondition, StoreMemory, Timestamp};
 
-/// The inode of the mount directory (the directory of mounts).
-pub(crate) const ROOT_INO: u64 = 1;
+pub(crate) use state::ROOT_INO;
+use state::{Handle, State, at_or_under, join, parent_of};
 
 /// The largest file: a memory's content limit, 102,400 bytes.
 pub(crate) const MAX_FILE_BYTES: usize = StoreMemory::CONTENT_MAX_BYTES;
@@ -91,205 +91,12 @@ fn agent_path(rel: &str) -> String {
     format!("{MOUNT_ROOT}{rel}")
 }
 
-fn join(parent: &str, name: &str) -> String {
-    if parent.is_empty() {
-        name.to_owned()
-    } else {
-        format!("{parent}/{name}")
-    }
-}
-
-/// The parent of `rel` (`""` for a mount root; `None` for the directory of mounts).
-fn parent_of(rel: &str) -> Option<&str> {
-    if rel.is_empty() {
-        return None;
-    }
-    Some(rel.rsplit_once('/').map_or("", |(parent, _)| parent))
-}
-
-/// True when `rel` is `dir` or lies under it.
-fn at_or_under(rel: &str, dir: &str) -> bool {
-    rel == dir
-        || rel
-            .strip_prefix(dir)
-            .is_some_and(|rest| rest.starts_with('/'))
-}
-
 fn system_time(t: Timestamp) -> SystemTime {
     let ms = t.as_millis();
     if ms >= 0 {
         SystemTime::UNIX_EPOCH + Duration::from_millis(ms.unsigned_abs())
     } else {
         SystemTime::UNIX_EPOCH - Duration::from_millis(ms.unsigned_abs())
-    }
-}
-
-/// Inode numbers: one per path, stable while the filesystem object lives.
-struct Inodes {
-    by_path: HashMap<String, u64>,
-    by_ino: HashMap<u64, String>,
-    next: u64,
-}
-
-impl Inodes {
-    fn new() -> Self {
-        Inodes {
-            by_path: HashMap::from([(String::new(), ROOT_INO)]),
-            by_ino: HashMap::from([(ROOT_INO, String::new())]),
-            next: ROOT_INO + 1,
-        }
-    }
-
-    fn get(&self, rel: &str) -> Option<u64> {
-        self.by_path.get(rel).copied()
-    }
-
-    /// The inode of `rel`, handed out now if it has none.
-    fn ino(&mut self, rel: &str) -> u64 {
-        if let Some(ino) = self.by_path.get(rel) {
-            return *ino;
-        }
-        let ino = self.next;
-        self.next += 1;
-        self.by_path.insert(rel.to_owned(), ino);
-        self.by_ino.insert(ino, rel.to_owned());
-        ino
-    }
-
-    fn path(&self, ino: u64) -> FsResult<String> {
-        self.by_ino.get(&ino).cloned().ok_or(Errno::ENOENT)
-    }
-
-    /// Drops `rel` and everything under it: a later file there gets a new number.
-    fn forget(&mut self, rel: &str) {
-        let gone: Vec<String> = self
-            .by_path
-            .keys()
-            .filter(|p| at_or_under(p, rel))
-            .cloned()
-            .collect();
-        for path in gone {
-            if let Some(ino) = self.by_path.remove(&path) {
-                self.by_ino.remove(&ino);
-            }
-        }
-    }
-
-    /// Moves the numbers of `from` and everything under it to `to`, whose own are dropped.
-    fn rename(&mut self, from: &str, to: &str) {
-        self.forget(to);
-        let moved: Vec<(String, u64)> = self
-            .by_path
-            .iter()
-            .filter(|(p, _)| at_or_under(p, from))
-            .map(|(p, ino)| (p.clone(), *ino))
-            .collect();
-        for (old, ino) in moved {
-            let new = format!("{to}{}", &old[from.len()..]);
-            self.by_path.remove(&old);
-            self.by_path.insert(new.clone(), ino);
-            self.by_ino.insert(ino, new);
-        }
-    }
-}
-
-/// An open file.
-struct Handle {
-    ino: u64,
-    /// The content as this handle sees it.
-    buffer: Vec<u8>,
-    /// The hash of the stored content the buffer started from (or last committed); `None` for a
-    /// file this handle created and has not committed yet.
-    base: Option<String>,
-    /// The buffer differs from what was committed.
-    dirty: bool,
-    writable: bool,
-    append: bool,
-    /// The file was unlinked or replaced while open: nothing is committed any more.
-    discarded: bool,
-    /// A write was refused (`EFBIG`): the unsaved content is abandoned, and the next commit
-    /// answers this instead of storing anything.
-    refused: Option<Errno>,
-    /// The lock owner (the writing process's descriptor table) of the last write: a flush from
-    /// another owner — a child that inherited the descriptor and closed it, at `exec` say — is
-    /// not the writer's close, and commits nothing.
-    writer: Option<u64>,
-    opened: SystemTime,
-}
-
-impl Handle {
-    /// A file being created: it exists only in this handle until its first commit (after a
-    /// failed one, the store answers for the path again).
-    fn pending(&self) -> bool {
-        self.base.is_none() && self.dirty && !self.discarded
-    }
-}
-
-#[derive(Default)]
-struct Open {
-    handles: HashMap<u64, Handle>,
-    next: u64,
-}
-
-struct State {
-    inodes: Inodes,
-    /// Directories made with `mkdir`: they live here, not in storage (a directory is implicit in
-    /// the paths of the memories under it), until `rmdir`.
-    dirs: BTreeSet<String>,
-    open: Open,
-}
-
-impl State {
-    fn child(&self, parent: u64, name: &OsStr) -> FsResult<String> {
-        let parent = self.inodes.path(parent)?;
-        let name = name.to_str().ok_or(Errno::EINVAL)?;
-        Ok(join(&parent, name))
-    }
-
-    fn handle(&mut self, fh: u64) -> FsResult<&mut Handle> {
-        self.open.handles.get_mut(&fh).ok_or(Errno::EBADF)
-    }
-
-    /// The handle creating the file `ino`, if one is.
-    fn pending(&self, ino: u64) -> Option<&Handle> {
-        self.open
-            .handles
-            .values()
-            .find(|h| h.ino == ino && h.pending())
-    }
-
-    /// The size of the largest unsaved buffer of `ino`: what a reader of the open file sees.
-    fn unsaved_size(&self, ino: u64) -> Option<u64> {
-        self.open
-            .handles
-            .values()
-            .filter(|h| h.ino == ino && h.writable && h.dirty && !h.discarded)
-            .map(|h| h.buffer.len() as u64)
-            .max()
-    }
-
-    /// Nothing is committed any more for `ino` (it was unlinked or replaced).
-    fn discard(&mut self, ino: u64) {
-        for h in self.open.handles.values_mut().filter(|h| h.ino == ino) {
-            h.discarded = true;
-        }
-    }
-
-    /// Paths of files being created.
-    fn pending_paths(&self) -> Vec<String> {
-        self.open
-            .handles
-            .values()
-            .filter(|h| h.pending())
-            .filter_map(|h| self.inodes.by_ino.get(&h.ino).cloned())
-            .collect()
-    }
-
-    fn add_handle(&mut self, handle: Handle) -> u64 {
-        self.open.next += 1;
-        let fh = self.open.next;
-        self.open.handles.insert(fh, handle);
-        fh
     }
 }
 
@@ -308,11 +115,7 @@ impl MemoryFs {
             service,
             caller,
             mounted_at: SystemTime::now(),
-            state: Mutex::new(State {
-                inodes: Inodes::new(),
-                dirs: BTreeSet::new(),
-                open: Open::default(),
-            }),
+            state: Mutex::new(State::new()),
         }
     }
 
@@ -1014,5 +817,6 @@ fn lost_race(err: &ApiError, race: Errno) -> Errno {
     }
 }
 
+mod state;
 #[cfg(test)]
 mod tests;
