@@ -6,9 +6,6 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::id::IdKind;
-use crate::store::PathRejection;
-
 /// The error type of this crate: a value handed to a constructor or parser was refused.
 ///
 /// Messages name what was wrong, never the refused value itself (it may be memory text, a path
@@ -48,13 +45,6 @@ pub enum Error {
 }
 
 impl Error {
-    pub(crate) fn invalid_id(kind: IdKind, reason: &'static str) -> Self {
-        Error::InvalidId {
-            kind: kind.prefix(),
-            reason,
-        }
-    }
-
     /// The API error code that best answers this error when it comes from a request.
     pub fn code(&self) -> ErrorCode {
         match self {
@@ -70,6 +60,55 @@ impl Error {
             | Error::UnknownScope
             | Error::UnknownErrorCode => ErrorCode::AgentMemoryInvalidRequest,
         }
+    }
+}
+
+/// Why a memory-store path was refused (see [`StorePath`](crate::StorePath)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PathRejection {
+    /// Does not start with `/`.
+    NotAbsolute,
+    /// Longer than 1,024 bytes.
+    TooLong,
+    /// More than 32 segments.
+    TooManySegments,
+    /// An empty segment (`//`, or a trailing `/`, or the bare root).
+    EmptySegment,
+    /// A segment longer than 255 bytes.
+    SegmentTooLong,
+    /// A `.` or `..` segment.
+    DotSegment,
+    /// A NUL or other control character.
+    ControlCharacter,
+    /// A backslash.
+    Backslash,
+    /// A segment that percent-decodes to `.` or `..`, or to text containing `/` or `\`.
+    EncodedDotOrSeparator,
+}
+
+impl PathRejection {
+    /// A human-readable reason (never containing the path).
+    pub const fn message(self) -> &'static str {
+        match self {
+            PathRejection::NotAbsolute => "the path must start with /",
+            PathRejection::TooLong => "the path is longer than 1024 bytes",
+            PathRejection::TooManySegments => "the path has more than 32 segments",
+            PathRejection::EmptySegment => "the path has an empty segment",
+            PathRejection::SegmentTooLong => "a path segment is longer than 255 bytes",
+            PathRejection::DotSegment => "a path segment is . or ..",
+            PathRejection::ControlCharacter => "the path contains a control character",
+            PathRejection::Backslash => "the path contains a backslash",
+            PathRejection::EncodedDotOrSeparator => {
+                "a path segment percent-decodes to . or .. or contains an encoded separator"
+            }
+        }
+    }
+}
+
+impl fmt::Display for PathRejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
     }
 }
 

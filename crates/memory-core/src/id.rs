@@ -61,6 +61,14 @@ impl IdKind {
         }
     }
 
+    /// The error refusing an id of this kind, for `reason`.
+    fn invalid(self, reason: &'static str) -> Error {
+        Error::InvalidId {
+            kind: self.prefix(),
+            reason,
+        }
+    }
+
     /// The kind whose prefix `id` starts with (prefixes never overlap).
     pub fn of(id: &str) -> Option<IdKind> {
         IdKind::ALL.into_iter().find(|k| id.starts_with(k.prefix()))
@@ -70,18 +78,15 @@ impl IdKind {
     pub fn validate(self, id: &str) -> Result<(), Error> {
         let body = id
             .strip_prefix(self.prefix())
-            .ok_or_else(|| Error::invalid_id(self, "wrong prefix"))?;
+            .ok_or_else(|| self.invalid("wrong prefix"))?;
         if body.is_empty() || body.len() > ID_BODY_MAX_LEN {
-            return Err(Error::invalid_id(self, "body must be 1-64 characters"));
+            return Err(self.invalid("body must be 1-64 characters"));
         }
         if !body
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
         {
-            return Err(Error::invalid_id(
-                self,
-                "body has a character outside [A-Za-z0-9_-]",
-            ));
+            return Err(self.invalid("body has a character outside [A-Za-z0-9_-]"));
         }
         Ok(())
     }

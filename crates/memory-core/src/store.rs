@@ -9,6 +9,7 @@ use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+pub use crate::error::PathRejection;
 use crate::{Error, MemoryStoreId, MemoryVersionId, SessionId, StoreMemoryId, Timestamp};
 
 /// Lowercase hex SHA-256 of `content`'s UTF-8 bytes.
@@ -31,55 +32,6 @@ pub fn is_sha256_hex(s: &str) -> bool {
 
 // ---------------------------------------------------------------------------------------------
 // Paths
-
-/// Why a path was refused (see [`StorePath`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum PathRejection {
-    /// Does not start with `/`.
-    NotAbsolute,
-    /// Longer than 1,024 bytes.
-    TooLong,
-    /// More than 32 segments.
-    TooManySegments,
-    /// An empty segment (`//`, or a trailing `/`, or the bare root).
-    EmptySegment,
-    /// A segment longer than 255 bytes.
-    SegmentTooLong,
-    /// A `.` or `..` segment.
-    DotSegment,
-    /// A NUL or other control character.
-    ControlCharacter,
-    /// A backslash.
-    Backslash,
-    /// A segment that percent-decodes to `.` or `..`, or to text containing `/` or `\`.
-    EncodedDotOrSeparator,
-}
-
-impl PathRejection {
-    /// A human-readable reason (never containing the path).
-    pub const fn message(self) -> &'static str {
-        match self {
-            PathRejection::NotAbsolute => "the path must start with /",
-            PathRejection::TooLong => "the path is longer than 1024 bytes",
-            PathRejection::TooManySegments => "the path has more than 32 segments",
-            PathRejection::EmptySegment => "the path has an empty segment",
-            PathRejection::SegmentTooLong => "a path segment is longer than 255 bytes",
-            PathRejection::DotSegment => "a path segment is . or ..",
-            PathRejection::ControlCharacter => "the path contains a control character",
-            PathRejection::Backslash => "the path contains a backslash",
-            PathRejection::EncodedDotOrSeparator => {
-                "a path segment percent-decodes to . or .. or contains an encoded separator"
-            }
-        }
-    }
-}
-
-impl fmt::Display for PathRejection {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
-    }
-}
 
 /// A valid memory path: absolute, `/`-separated, never decoded, compared byte-exactly.
 ///
