@@ -2,9 +2,11 @@
 //!
 //! Everything that handles all rankers alike (the fusion, [`Ranks::weighted_score`], the answer's
 //! `ranks` object, a host's display) goes through [`Ranker::ALL`], so a new ranker is added in
-//! this crate only: a variant of [`Ranker`] (with its name), its field of [`Ranks`], its list in
-//! [`Rankings::compute`](crate::Rankings::compute) and its weight in
-//! [`Weights`](crate::Weights). Every `match` the compiler then flags is one of these.
+//! this crate only: a variant of [`Ranker`], last, and in [`Ranker::ALL`] (with
+//! [`Ranker::COUNT`]); then every `match` the compiler flags: its name, its field of [`Ranks`],
+//! its list in [`Rankings::with_bm25`](crate::Rankings::with_bm25) and its weight in
+//! [`Weights`](crate::Weights). The unit tests check that `ALL` follows the slots and that the
+//! JSON keys are the names, in order.
 
 use std::ops::Index;
 
