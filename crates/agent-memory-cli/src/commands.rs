@@ -5,12 +5,10 @@
 use std::io::{Read, Write};
 
 use agent_memory::{
-    ApiError, ErrorCode, ForgetRequest, ListRequest, ListResponse, RecallRequest, RecallResponse,
-    RememberRequest, RememberResponse, SettingsPatch,
+    ApiError, Entity, ErrorCode, ForgetRequest, ListRequest, ListResponse, MemoryView, Passage,
+    RecallRequest, RecallResponse, RememberRequest, RememberResponse, SettingsPatch, Timestamp,
 };
 use anyhow::Context;
-use citation_verify::{Entity, Passage};
-use memory_core::{MemoryView, Timestamp};
 use serde::Serialize;
 use serde_json::Value;
 

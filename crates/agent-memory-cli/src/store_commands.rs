@@ -6,20 +6,18 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use agent_memory::types::StoreMemoryMetadata;
+use agent_memory::types::session::{FsEntry, FsListing, TextAnswer};
+use agent_memory::types::store::Page;
 use agent_memory::{
-    Access, ApiError, CreateMemoryRequest, CreateSessionRequest, CreateStoreRequest,
+    Access, Actor, ApiError, CreateMemoryRequest, CreateSessionRequest, CreateStoreRequest,
     DeleteMemoryRequest, ErrorCode, FsPathRequest, FsRenameRequest, FsWriteRequest,
-    ListMemoriesRequest, ListStoresRequest, ListVersionsRequest, MemoryIdRequest, PiiPolicy,
-    RestoreMemoryRequest, SessionCaller, SessionIdRequest, StoreIdRequest, UpdateMemoryRequest,
-    UpdateStoreRequest, VersionIdRequest,
+    ListMemoriesRequest, ListStoresRequest, ListVersionsRequest, MemoryIdRequest, MemoryStore,
+    MemoryStoreId, MemoryVersion, MemoryVersionId, PiiPolicy, RestoreMemoryRequest, Session,
+    SessionCaller, SessionId, SessionIdRequest, SessionResource, StoreIdRequest, StoreMemory,
+    StoreMemoryId, UpdateMemoryRequest, UpdateStoreRequest, VersionIdRequest, VersionOperation,
 };
 use anyhow::Context;
-use memory_core::session::{FsEntry, FsListing, TextAnswer};
-use memory_core::store::Page;
-use memory_core::{
-    Actor, MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Session, SessionId,
-    SessionResource, StoreMemory, StoreMemoryId, StoreMemoryMetadata, VersionOperation,
-};
 use serde_json::json;
 
 use crate::commands::{JsonFlag, emit};

@@ -16,12 +16,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use agent_memory::json::{Caller, Operation};
 use agent_memory::{
-    AgentCaller, MemberCaller, MemoryService, StoreCaller, StoreService, WorkspaceId,
+    AgentCaller, ApiError, ErrorCode, MemberCaller, MemoryService, StoreCaller, StoreService,
+    WorkspaceId,
 };
 use agent_memory_http::routes::{Input, path_parameters};
 use agent_memory_http::{Api, Authenticator, CallerKind, ROUTES, bearer_token};
 use axum::http::request::Parts;
-use memory_core::{ApiError, ErrorCode};
 use serde_json::Value;
 
 /// Who a bearer token stands for during one request.
@@ -296,7 +296,7 @@ mod tests {
     use std::path::{Path, PathBuf};
 
     use agent_memory::HashingEmbedder;
-    use store_trait::InMemoryBackend;
+    use agent_memory::backends::InMemoryBackend;
 
     use super::*;
     use crate::replay::Replay;

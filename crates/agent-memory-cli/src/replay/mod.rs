@@ -10,17 +10,16 @@ use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
-use agent_memory::{Clock, ManualClock, MemoryService, StoreService, json};
-use anyhow::Context;
-use citation_verify::InMemoryPassageSource;
-use memory_core::{
-    ApiError, ContextSet, CredentialId, ErrorCode, MemberId, Role, Scope, SeededIdGenerator,
-    Timestamp, WorkspaceId,
+use agent_memory::backends::{InMemoryBackend, PostgresBackend, Storage};
+use agent_memory::{
+    ApiError, Clock, ContextSet, CredentialId, ErrorCode, InMemoryPassageSource, ManualClock,
+    MemberId, MemoryService, Role, Scope, SeededIdGenerator, StoreService, Timestamp, WorkspaceId,
+    json,
 };
+use anyhow::Context;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use store_trait::{InMemoryBackend, Storage};
 
 use crate::home::{BackendKind, require_unused_database};
 use crate::local::open_backend;
@@ -63,11 +62,10 @@ pub(crate) fn run(args: &ReplayArgs, output: impl Write) -> anyhow::Result<bool>
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos())
         );
-        let backend = store_postgres::PostgresBackend::connect_in_schema(url, &schema, 4)
+        let backend = PostgresBackend::connect_in_schema(url, &schema, 4)
             .context("opening the PostgreSQL database");
         let result = backend.and_then(|b| replay_on(args, Arc::new(b), output));
-        store_postgres::PostgresBackend::drop_schema(url, &schema)
-            .context("dropping the replay's schema")?;
+        PostgresBackend::drop_schema(url, &schema).context("dropping the replay's schema")?;
         return result;
     }
     let backend: Arc<dyn Storage> = match &args.db {
@@ -463,7 +461,7 @@ impl Replay {
                 struct B {
                     workspace: String,
                     #[serde(flatten)]
-                    passage: citation_verify::Passage,
+                    passage: agent_memory::Passage,
                 }
                 let b: B = parse_body(body)?;
                 self.passages

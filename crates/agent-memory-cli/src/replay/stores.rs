@@ -2,8 +2,7 @@
 //! an API key (`api_actor`), and the agent's file interface made as a session (`session_actor`).
 
 use agent_memory::json;
-use agent_memory::{SessionCaller, StoreCaller};
-use memory_core::{ApiError, ErrorCode, SessionId, WorkspaceId};
+use agent_memory::{ApiError, ErrorCode, SessionCaller, SessionId, StoreCaller, WorkspaceId};
 use serde::Deserialize;
 use serde_json::{Value, json};
 

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use agent_memory::{AgentCaller, AgentCredential, MemberCaller};
-use memory_core::{
-    ContextBinding, ContextSet, CredentialId, MemberId, Role, Scope, SessionId, WorkspaceId,
+use agent_memory::{
+    AgentCaller, AgentCredential, ContextBinding, ContextSet, CredentialId, MemberCaller, MemberId,
+    Role, Scope, SessionId, WorkspaceId,
 };
 
 /// A member of one workspace (ids are unique across a script, so a member id names one

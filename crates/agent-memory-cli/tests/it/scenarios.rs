@@ -415,7 +415,7 @@ fn the_expected_answers_reach_every_memory_store_error_code() {
     }
     let mut missing = Vec::new();
     for &code in MEMORY_STORE_CODES {
-        let catalogued = memory_core::ErrorCode::from_name(code)
+        let catalogued = agent_memory::ErrorCode::from_name(code)
             .unwrap_or_else(|| panic!("{code} is in the error catalogue"));
         match seen.get(code) {
             None => missing.push(code),
