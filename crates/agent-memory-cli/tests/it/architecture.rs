@@ -277,28 +277,49 @@ fn facade_alone() -> BTreeSet<String> {
 
 /// The workspace crates the CLI may name: the facade, which re-exports the library's parts by
 /// namespace (`agent_memory::types`, `::storage`, `::backends`, …), and the crates that exist
-/// for a command of their own.
-const CLI_MAY_USE: &[&str] = &["agent-memory", "agent-memory-http", "memory-fuse"];
+/// for a command of their own (`serve`, `replay`, `mount`).
+const CLI_MAY_USE: &[&str] = &[
+    "agent-memory",
+    "agent-memory-http",
+    "agent-memory-replay",
+    "memory-fuse",
+];
 
 #[test]
 fn the_cli_reaches_the_library_through_the_facade_only() {
+    through_the_facade_only("agent-memory-cli", CLI_MAY_USE);
+}
+
+#[test]
+fn the_replay_runner_reaches_the_library_through_the_facade_only() {
+    through_the_facade_only("agent-memory-replay", &["agent-memory"]);
+}
+
+/// `member`'s direct workspace dependencies are among `allowed`, and its sources name no other
+/// workspace crate (a path such as `memory_core::…`, which a dependency of a dependency would
+/// otherwise not make possible, or a `use` of one).
+fn through_the_facade_only(member: &str, allowed: &[&str]) {
     let graph = Graph::default_features();
-    let inside = graph.workspace_crates_in(&graph.direct("agent-memory-cli"));
-    let allowed: BTreeSet<&str> = CLI_MAY_USE.iter().copied().collect();
+    let inside = graph.workspace_crates_in(&graph.direct(member));
+    let allowed: BTreeSet<&str> = allowed.iter().copied().collect();
     assert!(
         inside.is_subset(&allowed),
-        "agent-memory-cli depends directly on {:?}",
+        "{member} depends directly on {:?}",
         inside.difference(&allowed).collect::<Vec<_>>()
     );
-    // Nor do its sources name another workspace crate (a path such as `memory_core::…`, which
-    // a dependency of a dependency would otherwise not make possible, or a `use` of one).
     let forbidden: Vec<String> = graph
         .members
         .iter()
-        .filter(|(name, (_, has_lib))| *has_lib && !allowed.contains(name.as_str()))
+        .filter(|(name, (_, has_lib))| {
+            *has_lib && name.as_str() != member && !allowed.contains(name.as_str())
+        })
         .map(|(name, _)| name.replace('-', "_"))
         .collect();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    // Every workspace crate lives in `crates/<its name>`.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(member)
+        .join("src");
     let mut found = Vec::new();
     for file in rust_files(&src) {
         let text = std::fs::read_to_string(&file).unwrap();
@@ -312,7 +333,7 @@ fn the_cli_reaches_the_library_through_the_facade_only() {
     }
     assert!(
         found.is_empty(),
-        "the CLI names crates behind the facade:\n{}",
+        "{member} names crates behind the facade:\n{}",
         found.join("\n")
     );
 }

@@ -5,6 +5,8 @@
 //! After an intended behaviour change, `UPDATE_SCENARIOS=1 cargo test -p agent-memory-cli`
 //! rewrites the expected files; review the diff like code before committing it.
 
+mod http;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
