@@ -12,8 +12,8 @@ use std::sync::Arc;
 use agent_memory::{CandleEmbedder, Embedder, HashingEmbedder};
 use anyhow::Context;
 
-use crate::commands::{JsonFlag, emit};
 use crate::local::Local;
+use crate::output::{JsonFlag, emit};
 
 /// A parsed `--embedder` value.
 #[derive(Debug, Clone, PartialEq, Eq)]

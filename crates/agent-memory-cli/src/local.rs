@@ -239,7 +239,7 @@ impl Local {
     }
 
     /// Opens an initialised home with the system clock; `embedder` embeds what is remembered
-    /// and recalled (see `crate::embedder`), and recall ranks the candidates of `window` (the
+    /// and recalled (see `--embedder`), and recall ranks the candidates of `window` (the
     /// command's flag), or else of the home's recorded window.
     pub(crate) fn open_with_embedder(
         home: &Home,

@@ -14,6 +14,7 @@ mod mask;
 mod mcp;
 mod migrate;
 mod mount;
+mod output;
 mod passages;
 mod recall_config;
 mod replay;
@@ -184,7 +185,7 @@ struct InitArgs {
     #[arg(long, value_enum, default_value_t = BackendKind::Sqlite)]
     backend: BackendKind,
     #[command(flatten)]
-    out: commands::JsonFlag,
+    out: output::JsonFlag,
 }
 
 fn main() -> ExitCode {

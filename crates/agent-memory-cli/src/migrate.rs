@@ -34,7 +34,7 @@ pub(crate) struct MigrateArgs {
     #[arg(long, value_enum, default_value_t = BackendKind::Sqlite)]
     to: BackendKind,
     #[command(flatten)]
-    out: crate::commands::JsonFlag,
+    out: crate::output::JsonFlag,
 }
 
 /// Versions read per page.
