@@ -26,7 +26,7 @@ impl JsonLinesAuditSink {
             .open(path)
             // Classified as the database's failures are: a home on a read-only mount answers
             // STORAGE_READ_ONLY (exit 5) here when its database opened for reading.
-            .map_err(|e| store_trait::Error::io("opening the audit log", e))
+            .map_err(|e| agent_memory::backends::Error::io("opening the audit log", e))
             .with_context(|| format!("opening the audit log {}", path.display()))?;
         Ok(JsonLinesAuditSink {
             file: Mutex::new(file),
@@ -58,7 +58,7 @@ impl AuditSink for JsonLinesAuditSink {
 mod tests {
     use super::*;
     use agent_memory::AuditEvent;
-    use memory_core::{MemberId, Timestamp, WorkspaceId};
+    use agent_memory::{MemberId, Timestamp, WorkspaceId};
 
     #[test]
     fn each_record_becomes_one_json_line() {

@@ -5,26 +5,16 @@
 use std::io::{Read, Write};
 
 use agent_memory::{
-    ApiError, ErrorCode, ForgetRequest, ListRequest, ListResponse, RecallRequest, RecallResponse,
-    RememberRequest, RememberResponse, SettingsPatch,
+    ApiError, Entity, ErrorCode, ForgetRequest, ListRequest, ListResponse, MemoryView, Passage,
+    RecallRequest, RecallResponse, RememberRequest, RememberResponse, SettingsPatch, Timestamp,
 };
 use anyhow::Context;
-use citation_verify::{Entity, Passage};
-use memory_core::{MemoryView, Timestamp};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::embedder::EmbedderArgs;
+use crate::embedder::{EmbedderArgs, WindowArgs};
 use crate::local::Local;
-
-/// `--json`, shared by the commands that answer with a facade response.
-#[derive(Debug, Clone, Copy, clap::Args)]
-pub(crate) struct JsonFlag {
-    /// Print the facade's response JSON exactly, on one line; on a spec error, print the spec's
-    /// error body (`{"error":{"code",…}}`) on stdout as well.
-    #[arg(long)]
-    pub(crate) json: bool,
-}
+use crate::output::{JsonFlag, emit};
 
 /// Arguments of `agent-memory remember`.
 #[derive(Debug, clap::Args)]
@@ -70,7 +60,7 @@ pub(crate) struct RecallArgs {
     #[command(flatten)]
     pub(crate) embedder: EmbedderArgs,
     #[command(flatten)]
-    pub(crate) window: crate::embedder::WindowArgs,
+    pub(crate) window: WindowArgs,
     /// Also print what recall looked for: the query's terms as BM25 matches them (masked,
     /// function words dropped, words stemmed), the candidate window and the ranker weights.
     #[arg(long, short)]
@@ -198,31 +188,6 @@ enum PassageCommand {
         #[arg(long)]
         id: String,
     },
-}
-
-/// Prints `result` as JSON or through `human`; a spec error is returned for `main` to report
-/// (with the stored content's hash after a failed `content_sha256` precondition, so that the
-/// human can retry against it).
-pub(crate) fn emit<T: Serialize>(
-    out: &mut dyn Write,
-    flag: JsonFlag,
-    result: Result<T, ApiError>,
-    human: impl FnOnce(&mut dyn Write, &T) -> std::io::Result<()>,
-) -> anyhow::Result<()> {
-    match result {
-        Ok(response) if flag.json => writeln!(out, "{}", serde_json::to_string(&response)?)?,
-        Ok(response) => human(out, &response)?,
-        Err(err) => {
-            if flag.json {
-                writeln!(out, "{}", serde_json::to_string(&err)?)?;
-            }
-            if let Some(current) = err.current_content_sha256() {
-                anyhow::bail!("{err} (current content_sha256: {current})");
-            }
-            return Err(err.into());
-        }
-    }
-    Ok(())
 }
 
 /// `namespace/key`, or the namespace alone for a keyless memory.

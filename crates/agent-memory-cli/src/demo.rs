@@ -7,11 +7,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use agent_memory::{
-    Clock, ForgetRequest, ListRequest, ManualClock, RecallRequest, RememberRequest,
+    Clock, Entity, ForgetRequest, ListRequest, ManualClock, Passage, RecallRequest,
+    RememberRequest, Timestamp,
 };
 use anyhow::Context;
-use citation_verify::{Entity, Passage};
-use memory_core::Timestamp;
 
 use crate::commands::{write_listed, write_recalled, write_remembered};
 use crate::home::{BackendKind, Home};

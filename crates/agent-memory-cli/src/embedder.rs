@@ -9,12 +9,11 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use agent_memory::{Embedder, HashingEmbedder};
+use agent_memory::{CandleEmbedder, Embedder, HashingEmbedder};
 use anyhow::Context;
-use embed_candle::CandleEmbedder;
 
-use crate::commands::{JsonFlag, emit};
 use crate::local::Local;
+use crate::output::{JsonFlag, emit};
 
 /// A parsed `--embedder` value.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -255,10 +255,10 @@ impl Home {
             .truncate(false)
             .open(&path)
             // Classified as the database's failures are: a read-only home is STORAGE_READ_ONLY.
-            .map_err(|e| store_trait::Error::io("opening the home's lock file", e))
+            .map_err(|e| agent_memory::backends::Error::io("opening the home's lock file", e))
             .with_context(|| format!("opening {}", path.display()))?;
         file.lock()
-            .map_err(|e| store_trait::Error::io("locking the home", e))
+            .map_err(|e| agent_memory::backends::Error::io("locking the home", e))
             .with_context(|| format!("locking {}", path.display()))?;
         Ok(HomeLock { _file: file })
     }
@@ -400,7 +400,7 @@ pub(crate) fn write_atomically(path: &Path, contents: &str) -> anyhow::Result<()
         Ok(())
     })();
     written
-        .map_err(|e| store_trait::Error::io("writing a file of the home", e))
+        .map_err(|e| agent_memory::backends::Error::io("writing a file of the home", e))
         .with_context(|| format!("replacing {}", path.display()))
 }
 

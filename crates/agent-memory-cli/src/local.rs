@@ -5,14 +5,16 @@
 
 use std::sync::Arc;
 
+use agent_memory::backends::{
+    Durability, PostgresBackend, RedbBackend, SledBackend, SqliteBackend, Storage,
+};
+use agent_memory::storage::StorageFailure;
 use agent_memory::{
-    AgentCaller, AgentCredential, CandidateWindow, Clock, Embedder, HashingEmbedder, MemberCaller,
-    MemoryService, StoreCaller, StoreService, SystemClock,
+    AgentCaller, AgentCredential, CandidateWindow, Clock, ContextBinding, CredentialId, Embedder,
+    HashingEmbedder, MemberCaller, MemberId, MemoryService, Passage, Role, Scope, Settings,
+    StoreCaller, StoreService, SystemClock, WorkspaceId,
 };
 use anyhow::{Context, bail};
-use citation_verify::Passage;
-use memory_core::{ContextBinding, CredentialId, MemberId, Role, Scope, Settings, WorkspaceId};
-use store_trait::{Durability, RedbBackend, SledBackend, SqliteBackend, Storage};
 
 use crate::audit_log::JsonLinesAuditSink;
 use crate::home::{BackendKind, Config, Home, require_unused_database};
@@ -70,7 +72,7 @@ fn open_storage(
     create: bool,
 ) -> anyhow::Result<(Arc<dyn Storage>, bool)> {
     if backend == BackendKind::Postgres {
-        let backend = store_postgres::PostgresBackend::connect(database_url()?, POSTGRES_POOL)
+        let backend = PostgresBackend::connect(database_url()?, POSTGRES_POOL)
             .context("opening the PostgreSQL database")?;
         return Ok((Arc::new(backend), false));
     }
@@ -104,15 +106,15 @@ fn open_storage(
         ),
         BackendKind::Sqlite => match SqliteBackend::open(path, Durability::Immediate) {
             Ok(opened) => (Arc::new(opened), false),
-            Err(err) if err.failure() == store_trait::StorageFailure::Full => {
+            Err(err) if err.failure() == StorageFailure::Full => {
                 return Err(anyhow::Error::new(err).context(context()));
             }
             // A full disk can fail the open as an I/O error (growing the WAL index): said as a
             // full disk, not as the read-only home of the fallback below.
-            Err(store_trait::Error::Storage { .. })
+            Err(agent_memory::backends::Error::Storage { .. })
                 if let Some(full) = path.parent().and_then(no_space_in) =>
             {
-                return Err(anyhow::Error::new(store_trait::Error::io(
+                return Err(anyhow::Error::new(agent_memory::backends::Error::io(
                     "sqlite: no space left to open the database for writing",
                     full,
                 ))
@@ -120,7 +122,7 @@ fn open_storage(
             }
             // A file SQLite cannot open for writing (a read-only mount, no permission) is still
             // read; its writes then answer STORAGE_READ_ONLY.
-            Err(err @ store_trait::Error::Storage { .. }) => {
+            Err(err @ agent_memory::backends::Error::Storage { .. }) => {
                 match SqliteBackend::open_read_only(path) {
                     Ok(opened) => (Arc::new(opened), true),
                     Err(_) => return Err(anyhow::Error::new(err).context(context())),
@@ -135,7 +137,7 @@ fn open_storage(
         BackendKind::Redb => match RedbBackend::open(path, Durability::Immediate) {
             Ok(opened) => (Arc::new(opened), false),
             // The same for a redb file: read, and its writes answer STORAGE_READ_ONLY.
-            Err(err) if err.failure() == store_trait::StorageFailure::ReadOnly => {
+            Err(err) if err.failure() == StorageFailure::ReadOnly => {
                 match RedbBackend::open_read_only(path) {
                     Ok(opened) => (Arc::new(opened), true),
                     Err(_) => return Err(anyhow::Error::new(err).context(context())),
@@ -165,11 +167,7 @@ fn no_space_in(dir: &std::path::Path) -> Option<std::io::Error> {
     });
     let _ = std::fs::remove_file(&probe);
     match written {
-        Err(err)
-            if store_trait::StorageFailure::of_io(&err) == store_trait::StorageFailure::Full =>
-        {
-            Some(err)
-        }
+        Err(err) if StorageFailure::of_io(&err) == StorageFailure::Full => Some(err),
         _ => None,
     }
 }
@@ -210,9 +208,7 @@ pub(crate) fn open_backend_read_only(
     }
     match RedbBackend::open_read_only(path) {
         Ok(opened) => Ok(Arc::new(opened)),
-        Err(err) if err.failure() == store_trait::StorageFailure::Other => {
-            open_backend(backend, path, false)
-        }
+        Err(err) if err.failure() == StorageFailure::Other => open_backend(backend, path, false),
         Err(err) => Err(anyhow::Error::new(err)
             .context(format!("opening the redb database {}", path.display()))),
     }
@@ -243,7 +239,7 @@ impl Local {
     }
 
     /// Opens an initialised home with the system clock; `embedder` embeds what is remembered
-    /// and recalled (see `crate::embedder`), and recall ranks the candidates of `window` (the
+    /// and recalled (see `--embedder`), and recall ranks the candidates of `window` (the
     /// command's flag), or else of the home's recorded window.
     pub(crate) fn open_with_embedder(
         home: &Home,

@@ -14,6 +14,7 @@ mod mask;
 mod mcp;
 mod migrate;
 mod mount;
+mod output;
 mod passages;
 mod recall_config;
 mod replay;
@@ -29,9 +30,10 @@ use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use serde_json::json;
 
+use agent_memory::storage::StorageFailure;
+use agent_memory::{ApiError, ErrorCode};
 use home::{BackendKind, Home};
 use local::Local;
-use memory_core::{ApiError, ErrorCode};
 
 const EXIT_CODES: &str = "\
 Exit status:
@@ -183,7 +185,7 @@ struct InitArgs {
     #[arg(long, value_enum, default_value_t = BackendKind::Sqlite)]
     backend: BackendKind,
     #[command(flatten)]
-    out: commands::JsonFlag,
+    out: output::JsonFlag,
 }
 
 fn main() -> ExitCode {
@@ -261,11 +263,13 @@ fn storage_failure(err: &anyhow::Error) -> Option<(ErrorCode, bool)> {
         if let Some(api) = cause.downcast_ref::<ApiError>() {
             return storage(api.code()).map(|code| (code, true));
         }
-        let failure = cause.downcast_ref::<store_trait::Error>()?.failure();
+        let failure = cause
+            .downcast_ref::<agent_memory::backends::Error>()?
+            .failure();
         let code = match failure {
-            store_trait::StorageFailure::Locked => ErrorCode::StorageLocked,
-            store_trait::StorageFailure::Full => ErrorCode::StorageFull,
-            store_trait::StorageFailure::ReadOnly => ErrorCode::StorageReadOnly,
+            StorageFailure::Locked => ErrorCode::StorageLocked,
+            StorageFailure::Full => ErrorCode::StorageFull,
+            StorageFailure::ReadOnly => ErrorCode::StorageReadOnly,
             _ => return None,
         };
         Some((code, false))

@@ -2,8 +2,9 @@
 
 use std::io::{BufRead, Write};
 
+use agent_memory::mask::{Category, Span};
 use anyhow::Context;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 /// Arguments of `agent-memory mask`.
 #[derive(Debug, clap::Args)]
@@ -15,12 +16,38 @@ pub(crate) struct MaskArgs {
 }
 
 /// The JSON shape printed with `--json`; offsets are bytes into the input line (without its
-/// line terminator).
+/// line terminator), categories by their wire names (`Category::as_str`).
 #[derive(Serialize)]
 struct JsonLine<'a> {
     text: &'a str,
-    spans: &'a [pii_mask::Span],
-    counts: &'a std::collections::BTreeMap<pii_mask::Category, usize>,
+    #[serde(serialize_with = "spans")]
+    spans: &'a [Span],
+    /// In the masker's priority order, as it counts them.
+    #[serde(serialize_with = "counts")]
+    counts: &'a std::collections::BTreeMap<Category, usize>,
+}
+
+/// One span as `{"start","end","category"}`.
+#[derive(Serialize)]
+struct JsonSpan {
+    start: usize,
+    end: usize,
+    category: &'static str,
+}
+
+fn spans<S: Serializer>(spans: &&[Span], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(spans.iter().map(|s| JsonSpan {
+        start: s.start,
+        end: s.end,
+        category: s.category.as_str(),
+    }))
+}
+
+fn counts<S: Serializer>(
+    counts: &&std::collections::BTreeMap<Category, usize>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(counts.iter().map(|(c, n)| (c.as_str(), n)))
 }
 
 /// Reads lines from `input` and writes each masked line to `output`.
@@ -45,7 +72,7 @@ pub(crate) fn run(
         }
         let text = line.strip_suffix('\n').unwrap_or(&line);
         let text = text.strip_suffix('\r').unwrap_or(text);
-        let masked = pii_mask::mask(text);
+        let masked = agent_memory::mask::mask(text);
         if args.json {
             let json = JsonLine {
                 text: &masked.text,

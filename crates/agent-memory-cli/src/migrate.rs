@@ -13,16 +13,16 @@
 use std::collections::HashMap;
 use std::io::Write;
 
+use agent_memory::backends::{Owner, Storage};
+use agent_memory::storage::{
+    MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome, RememberOutcome, RememberWrite,
+};
+use agent_memory::types::AgentMemory;
+use agent_memory::{
+    MemberId, MemoryStore, MemoryVersion, StorePath, Timestamp, VersionOperation, WorkspaceId,
+};
 use anyhow::{Context, bail};
-use memory_core::{
-    AgentMemory, MemberId, MemoryStore, MemoryVersion, StorePath, Timestamp, VersionOperation,
-    WorkspaceId,
-};
 use serde_json::json;
-use store_trait::{
-    MemoryChange, MemoryWrite, MemoryWriteOutcome, Owner, RedactOutcome, RememberOutcome,
-    RememberWrite, Storage,
-};
 
 use crate::home::{BackendKind, Home, require_unused_database};
 use crate::local::open_backend;
@@ -34,7 +34,7 @@ pub(crate) struct MigrateArgs {
     #[arg(long, value_enum, default_value_t = BackendKind::Sqlite)]
     to: BackendKind,
     #[command(flatten)]
-    out: crate::commands::JsonFlag,
+    out: crate::output::JsonFlag,
 }
 
 /// Versions read per page.

@@ -26,8 +26,8 @@ pub(crate) fn run(
     use std::time::Duration;
 
     use agent_memory::FsStat;
+    use agent_memory::types::session::{FsEntry, MOUNT_ROOT};
     use anyhow::Context;
-    use memory_core::session::{FsEntry, MOUNT_ROOT};
 
     let caller = crate::store_commands::session_caller(&local, &args.session)?;
     // The session first: an unknown one is the spec's error (`SESSION_NOT_FOUND: …`).

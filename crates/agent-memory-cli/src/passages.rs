@@ -12,11 +12,15 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use agent_memory::backends::Storage;
+use agent_memory::storage::StorageFailure;
+use agent_memory::types::content_sha256;
+use agent_memory::{
+    InMemoryPassageSource, MemberId, Passage, PassageInfo, PassageLookup, PassageSource,
+    WorkspaceId,
+};
 use anyhow::Context;
-use citation_verify::{InMemoryPassageSource, Passage, PassageInfo, PassageLookup, PassageSource};
-use memory_core::{MemberId, WorkspaceId, content_sha256};
 use serde::{Deserialize, Serialize};
-use store_trait::{Storage, StorageFailure};
 
 use crate::home::Home;
 

@@ -22,7 +22,7 @@ pub(crate) struct ConfigArgs {
     #[arg(long, value_name = "SPEC")]
     weights: Option<String>,
     #[command(flatten)]
-    out: crate::commands::JsonFlag,
+    out: crate::output::JsonFlag,
 }
 
 /// `--weights` read: `None` for `default`.

@@ -217,8 +217,16 @@ fn no_library_crate_links_network_code_but_the_postgres_client() {
         if !has_lib || NETWORK_EXCEPTIONS.contains(&name.as_str()) {
             continue;
         }
-        let network = network_in(&graph.closure(name, &[]));
+        // The metadata resolves the workspace's features together, so the facade's `postgres`,
+        // which the CLI turns on, shows in every crate above the facade: network code may come
+        // in through the PostgreSQL client only, and only the facade (behind that feature)
+        // depends on it. What a host gets without the feature is checked below.
+        let network = network_in(&graph.closure(name, &["store-postgres"]));
         assert!(network.is_empty(), "{name} links network code: {network:?}");
+        assert!(
+            name == "agent-memory" || !graph.direct(name).contains("store-postgres"),
+            "{name} depends on the PostgreSQL client directly"
+        );
     }
     // The list names what the crates are called: the CLI, which serves MCP, is caught by it,
     // and so is the HTTP crate.
@@ -231,12 +239,138 @@ fn no_library_crate_links_network_code_but_the_postgres_client() {
         "agent-memory-http depends directly on {inside:?}"
     );
     // The facade in particular, whose tree a host gets with no feature.
-    assert!(graph.closure("agent-memory", &[]).contains("store-trait"));
+    let host = facade_alone();
+    assert!(host.contains("store-trait"), "{host:?}");
+    assert!(!host.contains("store-postgres"), "{host:?}");
+    let network = network_in(&host.iter().map(String::as_str).collect());
     assert!(
-        !graph
-            .closure("agent-memory", &[])
-            .contains("store-postgres")
+        network.is_empty(),
+        "the facade links network code: {network:?}"
     );
+}
+
+/// The names of every crate in the facade's normal dependency tree as a host that asks for no
+/// feature gets it: `cargo tree -p agent-memory` resolves the facade's features alone, not
+/// together with the other workspace members' (as `cargo metadata` does).
+fn facade_alone() -> BTreeSet<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["tree", "--locked", "-p", "agent-memory", "-e", "normal"])
+        .args(["--prefix", "none", "--format", "{p}"])
+        .arg("--manifest-path")
+        .arg(root.join("Cargo.toml"))
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        out.status.success(),
+        "cargo tree failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("cargo tree prints UTF-8")
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The workspace crates the CLI may name: the facade, which re-exports the library's parts by
+/// namespace (`agent_memory::types`, `::storage`, `::backends`, …), and the crates that exist
+/// for a command of their own (`serve`, `replay`, `mount`).
+const CLI_MAY_USE: &[&str] = &[
+    "agent-memory",
+    "agent-memory-http",
+    "agent-memory-replay",
+    "memory-fuse",
+];
+
+#[test]
+fn the_cli_reaches_the_library_through_the_facade_only() {
+    through_the_facade_only("agent-memory-cli", CLI_MAY_USE);
+}
+
+#[test]
+fn the_replay_runner_reaches_the_library_through_the_facade_only() {
+    through_the_facade_only("agent-memory-replay", &["agent-memory"]);
+}
+
+/// `member`'s direct workspace dependencies are among `allowed`, and its sources name no other
+/// workspace crate (a path such as `memory_core::…`, which a dependency of a dependency would
+/// otherwise not make possible, or a `use` of one).
+fn through_the_facade_only(member: &str, allowed: &[&str]) {
+    let graph = Graph::default_features();
+    let inside = graph.workspace_crates_in(&graph.direct(member));
+    let allowed: BTreeSet<&str> = allowed.iter().copied().collect();
+    assert!(
+        inside.is_subset(&allowed),
+        "{member} depends directly on {:?}",
+        inside.difference(&allowed).collect::<Vec<_>>()
+    );
+    let forbidden: Vec<String> = graph
+        .members
+        .iter()
+        .filter(|(name, (_, has_lib))| {
+            *has_lib && name.as_str() != member && !allowed.contains(name.as_str())
+        })
+        .map(|(name, _)| name.replace('-', "_"))
+        .collect();
+    // Every workspace crate lives in `crates/<its name>`.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(member)
+        .join("src");
+    let mut found = Vec::new();
+    for file in rust_files(&src) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            for name in &forbidden {
+                if names_crate(line, name) {
+                    found.push(format!("{}:{}: {name}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "{member} names crates behind the facade:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn a_crate_name_is_found_as_a_whole_word_only() {
+    assert!(names_crate("use memory_core::Timestamp;", "memory_core"));
+    assert!(names_crate("    x: memory_core::Id,", "memory_core"));
+    assert!(names_crate("use store_trait as storage;", "store_trait"));
+    assert!(!names_crate("use agent_memory::types::Id;", "memory_core"));
+    assert!(!names_crate("let my_memory_core = 1;", "memory_core"));
+    assert!(!names_crate("memory_cores", "memory_core"));
+}
+
+/// Whether `line` has `name` as a whole identifier.
+fn names_crate(line: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    line.match_indices(name).any(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        let after = line[at + name.len()..].chars().next();
+        !before.is_some_and(word) && !after.is_some_and(word)
+    })
+}
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 mod architecture;
 mod demo;
+mod docs_map;
 mod embedder;
 mod first_use;
 mod local;

@@ -68,3 +68,24 @@ fn invalid_utf8_input_is_a_clear_error_not_a_panic() {
     assert!(stderr.contains("line 2"), "stderr names the line: {stderr}");
     assert!(!stderr.contains("panicked"));
 }
+
+#[test]
+fn json_output_counts_categories_in_the_maskers_priority_order() {
+    let (status, stdout, _) = run_cli(
+        &["mask", "--json"],
+        "mail a@b.io or 050-123-4567, ref 123456789012345\n",
+    );
+    assert_eq!(status, 0);
+    // Byte for byte: spans as `start`, `end`, `category`; counts by priority, not by name.
+    assert_eq!(
+        stdout,
+        concat!(
+            r#"{"text":"mail [EMAIL] or [PHONE], ref [NUMBER]","spans":["#,
+            r#"{"start":5,"end":11,"category":"email"},"#,
+            r#"{"start":15,"end":27,"category":"phone"},"#,
+            r#"{"start":33,"end":48,"category":"number"}],"#,
+            r#""counts":{"email":1,"phone":1,"number":1}}"#,
+            "\n"
+        )
+    );
+}

@@ -5,6 +5,8 @@
 //! After an intended behaviour change, `UPDATE_SCENARIOS=1 cargo test -p agent-memory-cli`
 //! rewrites the expected files; review the diff like code before committing it.
 
+mod http;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -415,7 +417,7 @@ fn the_expected_answers_reach_every_memory_store_error_code() {
     }
     let mut missing = Vec::new();
     for &code in MEMORY_STORE_CODES {
-        let catalogued = memory_core::ErrorCode::from_name(code)
+        let catalogued = agent_memory::ErrorCode::from_name(code)
             .unwrap_or_else(|| panic!("{code} is in the error catalogue"));
         match seen.get(code) {
             None => missing.push(code),

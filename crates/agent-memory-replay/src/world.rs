@@ -3,10 +3,14 @@
 
 use std::collections::BTreeMap;
 
-use agent_memory::{AgentCaller, AgentCredential, MemberCaller};
-use memory_core::{
-    ContextBinding, ContextSet, CredentialId, MemberId, Role, Scope, SessionId, WorkspaceId,
+use agent_memory::{
+    AgentCaller, AgentCredential, ApiError, ContextBinding, ContextSet, CredentialId, ErrorCode,
+    MemberCaller, MemberId, Role, Scope, SessionCaller, SessionId, StoreCaller, WorkspaceId,
 };
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::body::{bad_body, workspace_id};
 
 /// A member of one workspace (ids are unique across a script, so a member id names one
 /// membership).
@@ -97,4 +101,59 @@ impl World {
             role: member.role,
         })
     }
+
+    /// The caller of an agent operation whose `as` is `actor` (a credential id).
+    pub(crate) fn agent(&self, actor: Option<&Value>) -> AgentCaller {
+        match actor.and_then(Value::as_str) {
+            Some(id) => self.agent_caller(id),
+            None => AgentCaller::Unresolved,
+        }
+    }
+
+    /// The caller of a member or owner operation whose `as` is `actor` (a member id).
+    pub(crate) fn member(&self, actor: Option<&Value>) -> Result<MemberCaller, ApiError> {
+        actor
+            .and_then(Value::as_str)
+            .and_then(|id| self.member_caller(id))
+            .ok_or_else(|| ApiError::new(ErrorCode::MemberNotFound, "member not found"))
+    }
+
+    /// The caller of a host-side memory-store operation: a member id, or
+    /// `{"apiKey": ID, "workspace": WS}` (the workspace must exist in the script).
+    pub(crate) fn store_caller(&self, actor: Option<&Value>) -> Result<StoreCaller, ApiError> {
+        match actor {
+            Some(object @ Value::Object(_)) => {
+                let key: ApiKeyActor =
+                    serde_json::from_value(object.clone()).map_err(|_| bad_body())?;
+                if !self.workspaces.contains_key(&key.workspace) || key.api_key.is_empty() {
+                    return Err(bad_body());
+                }
+                Ok(StoreCaller::ApiKey {
+                    workspace: workspace_id(&key.workspace)?,
+                    api_key_id: key.api_key,
+                })
+            }
+            _ => self.member(actor).map(StoreCaller::Member),
+        }
+    }
+
+    /// The session a `fs.*` or `memory_tool` line acts as; `404 SESSION_NOT_FOUND` unless
+    /// `sessions.create` made it in this script.
+    pub(crate) fn session_caller(&self, actor: Option<&Value>) -> Result<SessionCaller, ApiError> {
+        let not_found = || ApiError::new(ErrorCode::SessionNotFound, "session not found");
+        let session = actor
+            .and_then(Value::as_str)
+            .and_then(|id| SessionId::parse(id).ok())
+            .ok_or_else(not_found)?;
+        let workspace: WorkspaceId = self.sessions.get(&session).cloned().ok_or_else(not_found)?;
+        Ok(SessionCaller { workspace, session })
+    }
+}
+
+/// `"as": {"apiKey": ID, "workspace": WS}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ApiKeyActor {
+    api_key: String,
+    workspace: String,
 }

@@ -1,105 +1,43 @@
-//! `agent-memory replay`: drives the whole library from a JSON-lines scenario (the executable
-//! contract of the spec's `replay.md`), printing exactly one JSON line per executed input line.
-
-#[cfg(test)]
-mod http;
-mod stores;
-mod world;
+//! The runner: reads a scenario line by line, keeps the world and the aliases, moves the manual
+//! clock, and answers each line through the facades.
 
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
-use agent_memory::{Clock, ManualClock, MemoryService, StoreService, json};
-use anyhow::Context;
-use citation_verify::InMemoryPassageSource;
-use memory_core::{
-    ApiError, ContextSet, CredentialId, ErrorCode, MemberId, Role, Scope, SeededIdGenerator,
-    Timestamp, WorkspaceId,
+use agent_memory::backends::Storage;
+use agent_memory::{
+    ApiError, BuildError, CandidateWindow, Clock, ContextSet, CredentialId, Embedder, ErrorCode,
+    InMemoryPassageSource, ManualClock, MemberId, MemoryService, Role, Scope, SeededIdGenerator,
+    StoreService, Timestamp, json,
 };
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use store_trait::{InMemoryBackend, Storage};
 
-use crate::home::{BackendKind, require_unused_database};
-use crate::local::open_backend;
-use world::{Credential, Member, World};
+use crate::body::{bad_body, duplicate_id, error_line, parse_body, purged, to_value, workspace_id};
+use crate::edge::{Edge, Transport};
+use crate::embedder::{EmbedderMode, ReplayEmbedder};
+use crate::stores::{STORE_OPS, store_op};
+use crate::world::{Credential, Member, World};
 
 /// Where the manual clock starts.
 const START: &str = "2026-01-01T00:00:00Z";
 
-/// Arguments of `agent-memory replay`.
-#[derive(Debug, clap::Args)]
-pub(crate) struct ReplayArgs {
-    /// The scenario file; `-` or nothing reads standard input.
-    file: Option<std::path::PathBuf>,
-    /// Run on the embedded database at PATH instead of in memory. It must be new or empty (an
-    /// empty file for redb and sqlite, an empty directory for sled): replay refuses a used one.
-    #[arg(long, value_name = "PATH")]
-    db: Option<std::path::PathBuf>,
-    /// The embedded database `--db` names; or `postgres`: run in a throw-away schema of the
-    /// database at `--database-url` (dropped at the end), without `--db`.
-    #[arg(long, value_enum, default_value_t = BackendKind::Redb)]
-    backend: BackendKind,
-    /// Scenarios' `embedder.set` modes switch this model on and off (`normal` runs it).
-    #[command(flatten)]
-    embedder: crate::embedder::EmbedderArgs,
-    #[command(flatten)]
-    window: crate::embedder::WindowArgs,
-}
-
-/// Runs `agent-memory replay`; returns whether every line was executed.
-pub(crate) fn run(args: &ReplayArgs, output: impl Write) -> anyhow::Result<bool> {
-    if args.backend == BackendKind::Postgres {
-        if args.db.is_some() {
-            anyhow::bail!("--backend postgres takes --database-url, not --db");
-        }
-        let url = crate::local::database_url()?;
-        let schema = format!(
-            "replay_{}_{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos())
-        );
-        let backend = store_postgres::PostgresBackend::connect_in_schema(url, &schema, 4)
-            .context("opening the PostgreSQL database");
-        let result = backend.and_then(|b| replay_on(args, Arc::new(b), output));
-        store_postgres::PostgresBackend::drop_schema(url, &schema)
-            .context("dropping the replay's schema")?;
-        return result;
-    }
-    let backend: Arc<dyn Storage> = match &args.db {
-        None if args.backend != BackendKind::Redb => {
-            anyhow::bail!("--backend {} needs --db PATH", args.backend.name())
-        }
-        None => Arc::new(InMemoryBackend::new()),
-        Some(path) => {
-            require_unused_database(path, args.backend)?;
-            open_backend(args.backend, path, true)?
-        }
-    };
-    replay_on(args, backend, output)
-}
-
-/// Runs the scenario on `backend`.
-fn replay_on(
-    args: &ReplayArgs,
-    backend: Arc<dyn Storage>,
-    output: impl Write,
-) -> anyhow::Result<bool> {
-    let window = args.window.candidate_window.unwrap_or_default();
-    let mut replay = Replay::new(backend, args.embedder.load()?, window)?;
-    match args.file.as_deref() {
-        None => replay.run(std::io::stdin().lock(), output),
-        Some(path) if path.as_os_str() == "-" => replay.run(std::io::stdin().lock(), output),
-        Some(path) => {
-            let file =
-                std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
-            replay.run(std::io::BufReader::new(file), output)
-        }
-    }
+/// Why a run stopped before the end of its input.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The input could not be read.
+    #[error("reading line {line}")]
+    Read {
+        /// The line, counted from 1.
+        line: usize,
+        /// What reading it answered.
+        #[source]
+        source: std::io::Error,
+    },
+    /// An answer could not be written.
+    #[error("writing an answer")]
+    Write(#[source] std::io::Error),
 }
 
 /// Why a line could not be executed.
@@ -120,113 +58,27 @@ struct Line {
 }
 
 /// A scenario run: the world, the facades over one backend, the manual clock and the aliases.
-pub(crate) struct Replay {
+pub struct Replay {
     world: World,
-    service: Arc<MemoryService>,
-    /// Memory stores, over the same backend, clock and id generator as `service`.
-    stores: Arc<StoreService>,
+    edge: Edge,
     clock: Arc<ManualClock>,
     passages: Arc<InMemoryPassageSource>,
     aliases: HashMap<String, Value>,
     embedder: Arc<ReplayEmbedder>,
-    /// Tests only: the operations the router serves go to it over loopback HTTP.
-    #[cfg(test)]
-    http: Option<http::HttpTransport>,
-}
-
-/// How the replay embedder answers (`embedder.set`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum EmbedderMode {
-    /// The offline hashing embedder.
-    Normal,
-    /// Blocks for 5 s before answering: the semantic budget must cut it off.
-    Slow,
-    /// Fails every call.
-    Failing,
-}
-
-/// The chosen embedder (the hashing one unless `--embedder` says otherwise) behind a switch
-/// that scenarios flip with `embedder.set`.
-struct ReplayEmbedder {
-    /// 0 normal, 1 slow, 2 failing.
-    mode: std::sync::atomic::AtomicU8,
-    inner: Arc<dyn agent_memory::Embedder>,
-}
-
-impl ReplayEmbedder {
-    fn set(&self, mode: EmbedderMode) {
-        let value = match mode {
-            EmbedderMode::Normal => 0,
-            EmbedderMode::Slow => 1,
-            EmbedderMode::Failing => 2,
-        };
-        self.mode.store(value, std::sync::atomic::Ordering::SeqCst);
-    }
-}
-
-impl agent_memory::Embedder for ReplayEmbedder {
-    fn model_id(&self) -> &str {
-        self.inner.model_id()
-    }
-
-    fn understands_meaning(&self) -> bool {
-        self.inner.understands_meaning()
-    }
-
-    fn embed(&self, text: &str) -> Result<Vec<f32>, agent_memory::EmbedError> {
-        match self.mode.load(std::sync::atomic::Ordering::SeqCst) {
-            0 => {}
-            1 => std::thread::sleep(std::time::Duration::from_secs(5)),
-            _ => {
-                return Err(agent_memory::EmbedError::Failed(
-                    "the replay embedder is set to fail".into(),
-                ));
-            }
-        }
-        self.inner.embed(text)
-    }
-}
-
-fn bad_body() -> ApiError {
-    ApiError::new(
-        ErrorCode::ReplayBadLine,
-        "the body of this world operation is invalid",
-    )
-}
-
-/// `409 REPLAY_DUPLICATE_ID`: the script's ids are unique across it (see `docs/replay.md`).
-fn duplicate_id(message: &'static str) -> ApiError {
-    ApiError::new(ErrorCode::ReplayDuplicateId, message)
-}
-
-fn parse_body<T: DeserializeOwned>(body: &Value) -> Result<T, ApiError> {
-    serde_json::from_value(body.clone()).map_err(|_| bad_body())
-}
-
-fn workspace_id(s: &str) -> Result<WorkspaceId, ApiError> {
-    WorkspaceId::new(s).map_err(|_| bad_body())
-}
-
-fn purged(p: agent_memory::PurgedResponse) -> Value {
-    json!({ "purged": p.purged })
 }
 
 impl Replay {
     /// A fresh world over `backend`, the clock at the format's start instant, `embedder` as
     /// the `normal` embedder, recall ranking the candidates of `window`.
-    pub(crate) fn new(
+    pub fn new(
         backend: Arc<dyn Storage>,
-        embedder: Arc<dyn agent_memory::Embedder>,
-        window: agent_memory::CandidateWindow,
-    ) -> anyhow::Result<Self> {
+        embedder: Arc<dyn Embedder>,
+        window: CandidateWindow,
+    ) -> Result<Self, BuildError> {
         let start = Timestamp::parse(START).expect("the start instant is valid RFC 3339");
         let clock = Arc::new(ManualClock::new(start));
         let passages = Arc::new(InMemoryPassageSource::new());
-        let embedder = Arc::new(ReplayEmbedder {
-            mode: Default::default(),
-            inner: embedder,
-        });
+        let embedder = Arc::new(ReplayEmbedder::new(embedder));
         // One generator for both facades: ids made later sort after ids made earlier, whichever
         // facade made them.
         let ids = Arc::new(SeededIdGenerator::new(0));
@@ -247,44 +99,47 @@ impl Replay {
             .build()?;
         Ok(Replay {
             world: World::default(),
-            service: Arc::new(service),
-            stores: Arc::new(stores),
+            edge: Edge {
+                service: Arc::new(service),
+                stores: Arc::new(stores),
+                transport: None,
+            },
             clock,
             passages,
             aliases: HashMap::new(),
             embedder,
-            #[cfg(test)]
-            http: None,
         })
     }
 
-    /// From now on, the operations that have a REST route go through `agent-memory-http`'s
-    /// router on a loopback port, over the same services.
-    #[cfg(test)]
-    pub(crate) fn serve_over_http(&mut self) {
-        self.http = Some(http::HttpTransport::start(
-            self.service.clone(),
-            self.stores.clone(),
-        ));
+    /// The agent-memory facade the scenario drives.
+    pub fn service(&self) -> &Arc<MemoryService> {
+        &self.edge.service
     }
 
-    /// How many requests each operation sent over HTTP (none in process).
-    #[cfg(test)]
-    pub(crate) fn served_over_http(&self) -> std::collections::BTreeMap<&'static str, usize> {
-        self.http.as_ref().map(|h| h.served()).unwrap_or_default()
+    /// The memory-store facade the scenario drives, over the same backend, clock and ids.
+    pub fn stores(&self) -> &Arc<StoreService> {
+        &self.edge.stores
     }
 
-    /// Runs every line of `input`, writing one output line per non-blank, non-comment line.
-    pub(crate) fn run(
-        &mut self,
-        input: impl BufRead,
-        mut output: impl Write,
-    ) -> anyhow::Result<bool> {
+    /// From now on, the operations of the JSON edge that `transport` carries go through it
+    /// (over HTTP, say) instead of in process; the world operations, the host events and the
+    /// rest stay in process.
+    pub fn through(&mut self, transport: Arc<dyn Transport>) {
+        self.edge.transport = Some(transport);
+    }
+
+    /// Runs every line of `input`, writing one output line per non-blank, non-comment line;
+    /// returns whether every line was executed (`false` after a line that is not JSON, names an
+    /// unknown op or could not run, which is answered `REPLAY_BAD_LINE` and skipped).
+    pub fn run(&mut self, input: impl BufRead, mut output: impl Write) -> Result<bool, RunError> {
         let mut all_executed = true;
         // Lines are read as bytes: a line that is not UTF-8 is a bad line like one that is not
         // JSON (it gets its answer and the run goes on), not the end of the run.
         for (number, line) in input.split(b'\n').enumerate() {
-            let line = line.with_context(|| format!("reading line {}", number + 1))?;
+            let line = line.map_err(|source| RunError::Read {
+                line: number + 1,
+                source,
+            })?;
             let bytes = line.trim_ascii();
             if bytes.is_empty() || bytes.starts_with(b"#") {
                 continue;
@@ -300,9 +155,9 @@ impl Replay {
                 ),
             };
             all_executed &= executed;
-            writeln!(output, "{out}")?;
+            writeln!(output, "{out}").map_err(RunError::Write)?;
         }
-        output.flush()?;
+        output.flush().map_err(RunError::Write)?;
         Ok(all_executed)
     }
 
@@ -463,7 +318,7 @@ impl Replay {
                 struct B {
                     workspace: String,
                     #[serde(flatten)]
-                    passage: citation_verify::Passage,
+                    passage: agent_memory::Passage,
                 }
                 let b: B = parse_body(body)?;
                 self.passages
@@ -474,7 +329,8 @@ impl Replay {
                 let b: DocumentBody = parse_body(body)?;
                 let ws = workspace_id(&b.workspace)?;
                 self.passages.delete_document(&ws, &b.document_id);
-                self.service
+                self.edge
+                    .service
                     .on_document_deleted(&ws, &b.document_id)
                     .map(purged)
             }
@@ -513,7 +369,8 @@ impl Replay {
                 let b: B = parse_body(body)?;
                 let ws = workspace_id(&b.workspace)?;
                 self.passages.delete_collection(&ws, &b.collection_id);
-                self.service
+                self.edge
+                    .service
                     .on_collection_deleted(&ws, &b.collection_id)
                     .map(purged)
             }
@@ -524,15 +381,16 @@ impl Replay {
                     workspace: String,
                 }
                 let b: B = parse_body(body)?;
-                self.service
+                self.edge
+                    .service
                     .purge_expired(&workspace_id(&b.workspace)?)
                     .map(purged)
             }
 
             // Agent operations (`as` = credential), through the facade's JSON edge.
             "remember" | "recall" | "list" | "forget" => {
-                let caller = self.agent(actor);
-                self.json_call(op, json::Caller::Agent(&caller), body)
+                let caller = self.world.agent(actor);
+                self.edge.call(op, json::Caller::Agent(&caller), body)
             }
             "mcp.tools" => Ok(json!({ "tools": agent_memory::tools() })),
             "mcp.call" => {
@@ -545,11 +403,11 @@ impl Replay {
                 }
                 let b: B = parse_body(body)?;
                 let arguments = b.arguments.unwrap_or_else(|| json!({}));
-                to_value(
-                    &self
-                        .service
-                        .call_tool(&self.agent(actor), &b.tool, &arguments),
-                )
+                to_value(&self.edge.service.call_tool(
+                    &self.world.agent(actor),
+                    &b.tool,
+                    &arguments,
+                ))
             }
 
             // Member and owner operations (`as` = member), through the facade's JSON edge.
@@ -558,50 +416,14 @@ impl Replay {
             | "agentMemories.list"
             | "agentMemories.delete"
             | "agentMemories.deleteAll" => {
-                let caller = self.member(actor)?;
-                self.json_call(op, json::Caller::Member(&caller), body)
+                let caller = self.world.member(actor)?;
+                self.edge.call(op, json::Caller::Member(&caller), body)
             }
 
             // Memory stores (`as` = member, API key or session).
-            op if stores::STORE_OPS.contains(&op) => self.store_op(op, actor, body),
+            op if STORE_OPS.contains(&op) => store_op(&mut self.world, &self.edge, op, actor, body),
             _ => unreachable!("is_known admitted only the ops above"),
         }
-    }
-
-    /// One operation through `agent_memory::json`, the same entry point a REST host uses.
-    fn json_call(
-        &self,
-        op: &str,
-        caller: json::Caller<'_>,
-        body: &Value,
-    ) -> Result<Value, ApiError> {
-        let operation = json::Operation::from_name(op)
-            .unwrap_or_else(|| unreachable!("replay names only the facade's operations here"));
-        #[cfg(test)]
-        if let Some(answer) = self
-            .http
-            .as_ref()
-            .and_then(|http| http.call(operation, caller, body))
-        {
-            return answer;
-        }
-        json::JsonApi::new(&self.service)
-            .with_stores(&self.stores)
-            .call(operation, caller, body)
-    }
-
-    fn agent(&self, actor: Option<&Value>) -> agent_memory::AgentCaller {
-        match actor.and_then(Value::as_str) {
-            Some(id) => self.world.agent_caller(id),
-            None => agent_memory::AgentCaller::Unresolved,
-        }
-    }
-
-    fn member(&self, actor: Option<&Value>) -> Result<agent_memory::MemberCaller, ApiError> {
-        actor
-            .and_then(Value::as_str)
-            .and_then(|id| self.world.member_caller(id))
-            .ok_or_else(|| ApiError::new(ErrorCode::MemberNotFound, "member not found"))
     }
 
     fn workspace_create(&mut self, body: &Value) -> Result<Value, ApiError> {
@@ -634,7 +456,8 @@ impl Replay {
         let stopped = *retaining && !b.retaining;
         *retaining = b.retaining;
         if stopped {
-            self.service
+            self.edge
+                .service
                 .on_workspace_stopped_retaining(&workspace_id(&b.id)?)
                 .map(purged)
         } else {
@@ -689,7 +512,10 @@ impl Replay {
             workspace_id(&b.workspace)?,
             MemberId::new(b.id).map_err(|_| bad_body())?,
         );
-        self.service.on_member_removed(&workspace, &id).map(purged)
+        self.edge
+            .service
+            .on_member_removed(&workspace, &id)
+            .map(purged)
     }
 
     fn credential_create(&mut self, body: &Value) -> Result<Value, ApiError> {
@@ -709,7 +535,7 @@ impl Replay {
             .get(&b.member)
             .filter(|m| m.workspace.as_str() == b.workspace && !m.removed)
             .ok_or_else(|| ApiError::new(ErrorCode::MemberNotFound, "member not found"))?;
-        self.service.check_grant(member.role, &b.scopes)?;
+        self.edge.service.check_grant(member.role, &b.scopes)?;
         CredentialId::new(b.id.clone()).map_err(|_| bad_body())?;
         // A revoked credential's id stays taken too: re-creating it would un-revoke it, or move
         // it to another workspace.
@@ -777,26 +603,7 @@ const KNOWN_OPS: &[&str] = &[
     "agentMemories.deleteAll",
 ];
 
+/// Whether `op` is an operation of the format.
 fn is_known(op: &str) -> bool {
-    KNOWN_OPS.contains(&op) || stores::STORE_OPS.contains(&op)
-}
-
-/// `{"status": s, "error": {...}}` with the error body's fields.
-fn error_line(err: &ApiError) -> String {
-    let body = serde_json::to_value(err).unwrap_or_else(|_| json!({}));
-    format!(
-        "{{\"status\":{},\"error\":{}}}",
-        err.http_status(),
-        body["error"]
-    )
-}
-
-/// A response body as JSON.
-fn to_value<T: serde::Serialize>(response: &T) -> Result<Value, ApiError> {
-    serde_json::to_value(response).map_err(|_| {
-        ApiError::new(
-            ErrorCode::InternalError,
-            "a response could not be serialized",
-        )
-    })
+    KNOWN_OPS.contains(&op) || STORE_OPS.contains(&op)
 }

@@ -1,8 +1,9 @@
-//! Replay over real HTTP (tests only): every operation of a scenario that has a REST route (the
+//! The scenarios over real HTTP: every operation of a scenario that has a REST route (the
 //! agent, settings and member operations, memory stores, versions and sessions) goes through
 //! `agent_memory_http`'s router on a loopback port instead of the JSON edge in process, over the
-//! same services, so that the router must answer every scenario line exactly as the facade does.
-//! The agent file interface and the memory tool have no route and stay in process.
+//! same services (the runner's [`Transport`]), so that the router must answer every scenario
+//! line exactly as the facade does. The agent file interface and the memory tool have no route
+//! and stay in process.
 //!
 //! The runner still decides who calls (the world resolves the credential, member or API key as
 //! it does in process); the router learns it through [`ReplayCallers`], a table the transport fills with
@@ -14,14 +15,16 @@ use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use agent_memory::backends::InMemoryBackend;
 use agent_memory::json::{Caller, Operation};
 use agent_memory::{
-    AgentCaller, MemberCaller, MemoryService, StoreCaller, StoreService, WorkspaceId,
+    AgentCaller, ApiError, ErrorCode, HashingEmbedder, MemberCaller, MemoryService, StoreCaller,
+    StoreService, WorkspaceId,
 };
 use agent_memory_http::routes::{Input, path_parameters};
 use agent_memory_http::{Api, Authenticator, CallerKind, ROUTES, bearer_token};
+use agent_memory_replay::{Replay, Transport};
 use axum::http::request::Parts;
-use memory_core::{ApiError, ErrorCode};
 use serde_json::Value;
 
 /// Who a bearer token stands for during one request.
@@ -88,7 +91,7 @@ impl Authenticator for ReplayCallers {
 
 /// A router on `127.0.0.1:0` over the replay's services, and the client that calls it; both run
 /// on a runtime of their own, which the synchronous runner blocks on per request.
-pub(super) struct HttpTransport {
+struct HttpTransport {
     runtime: tokio::runtime::Runtime,
     base: String,
     client: reqwest::Client,
@@ -101,7 +104,7 @@ pub(super) struct HttpTransport {
 
 impl HttpTransport {
     /// Serves `memories` and `stores` on a loopback port.
-    pub(super) fn start(memories: Arc<MemoryService>, stores: Arc<StoreService>) -> Self {
+    fn start(memories: Arc<MemoryService>, stores: Arc<StoreService>) -> Self {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -134,17 +137,19 @@ impl HttpTransport {
     }
 
     /// How many requests each operation sent over HTTP so far.
-    pub(super) fn served(&self) -> BTreeMap<&'static str, usize> {
+    fn served(&self) -> BTreeMap<&'static str, usize> {
         self.served
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
     }
+}
 
+impl Transport for HttpTransport {
     /// `operation` over HTTP, or `None` when it has no route or its body cannot travel as the
     /// route's path and input (a query string carries strings, and the integers and booleans of
     /// the parameters the router reads as such).
-    pub(super) fn call(
+    fn call(
         &self,
         operation: Operation,
         caller: Caller<'_>,
@@ -291,113 +296,93 @@ fn percent_encode(segment: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use std::path::{Path, PathBuf};
-
-    use agent_memory::HashingEmbedder;
-    use store_trait::InMemoryBackend;
-
-    use super::*;
-    use crate::replay::Replay;
-
-    fn scenarios() -> Vec<PathBuf> {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
-        let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-            .expect("the scenario folder exists")
-            .map(|entry| entry.expect("a readable entry").path())
-            .filter(|p| {
-                let name = p.to_string_lossy();
-                name.ends_with(".jsonl") && !name.ends_with(".expected.jsonl")
-            })
-            .collect();
-        found.sort();
-        found
+/// The scenario's output, and what went over HTTP (nothing in process).
+fn replay(input: &[u8], over_http: bool) -> (String, BTreeMap<&'static str, usize>) {
+    let mut replay = Replay::new(
+        Arc::new(InMemoryBackend::new()),
+        Arc::new(HashingEmbedder::new()),
+        Default::default(),
+    )
+    .unwrap();
+    let http = over_http.then(|| {
+        Arc::new(HttpTransport::start(
+            replay.service().clone(),
+            replay.stores().clone(),
+        ))
+    });
+    if let Some(http) = &http {
+        replay.through(http.clone());
     }
+    let mut out = Vec::new();
+    replay.run(input, &mut out).unwrap();
+    let served = http.map(|h| h.served()).unwrap_or_default();
+    (String::from_utf8(out).unwrap(), served)
+}
 
-    /// The scenario's output, and what went over HTTP (nothing in process).
-    fn replay(input: &[u8], over_http: bool) -> (String, BTreeMap<&'static str, usize>) {
-        let mut replay = Replay::new(
-            Arc::new(InMemoryBackend::new()),
-            Arc::new(HashingEmbedder::new()),
-            Default::default(),
-        )
-        .unwrap();
-        if over_http {
-            replay.serve_over_http();
+#[test]
+fn every_scenario_answers_byte_for_byte_the_same_over_http() {
+    let scenarios = super::scenarios();
+    let mut failures = Vec::new();
+    let mut served: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for path in &scenarios {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let input = std::fs::read(path).unwrap();
+        let (direct, none) = replay(&input, false);
+        assert!(none.is_empty());
+        let (http, by_op) = replay(&input, true);
+        for (op, n) in by_op {
+            *served.entry(op).or_default() += n;
         }
-        let mut out = Vec::new();
-        replay.run(input, &mut out).unwrap();
-        let served = replay.served_over_http();
-        (String::from_utf8(out).unwrap(), served)
-    }
-
-    #[test]
-    fn every_scenario_answers_byte_for_byte_the_same_over_http() {
-        let scenarios = scenarios();
-        assert!(scenarios.len() >= 10, "the scenario set is present");
-        let mut failures = Vec::new();
-        let mut served: BTreeMap<&'static str, usize> = BTreeMap::new();
-        for path in &scenarios {
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            let input = std::fs::read(path).unwrap();
-            let (direct, none) = replay(&input, false);
-            assert!(none.is_empty());
-            let (http, by_op) = replay(&input, true);
-            for (op, n) in by_op {
-                *served.entry(op).or_default() += n;
-            }
-            let (direct, http): (Vec<&str>, Vec<&str>) =
-                (direct.lines().collect(), http.lines().collect());
-            assert_eq!(direct.len(), http.len(), "{name}: one line per input line");
-            for (i, (d, h)) in direct.iter().zip(&http).enumerate() {
-                if d != h {
-                    failures.push(format!(
-                        "{name} answer {}:\n  in process: {d}\n  over HTTP:  {h}",
-                        i + 1
-                    ));
-                }
+        let (direct, http): (Vec<&str>, Vec<&str>) =
+            (direct.lines().collect(), http.lines().collect());
+        assert_eq!(direct.len(), http.len(), "{name}: one line per input line");
+        for (i, (d, h)) in direct.iter().zip(&http).enumerate() {
+            if d != h {
+                failures.push(format!(
+                    "{name} answer {}:\n  in process: {d}\n  over HTTP:  {h}",
+                    i + 1
+                ));
             }
         }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} answers differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    let total: usize = served.values().sum();
+    println!("over HTTP: {total} requests, by operation {served:?}");
+    // Every route's operation went over HTTP in some scenario.
+    let routed: Vec<&str> = ROUTES.iter().map(|r| r.operation.name()).collect();
+    for op in routed {
         assert!(
-            failures.is_empty(),
-            "{} answers differ:\n{}",
-            failures.len(),
-            failures.join("\n")
+            served.get(op).is_some_and(|n| *n > 0),
+            "{op} never went over HTTP: {served:?}"
         );
-        let total: usize = served.values().sum();
-        println!("over HTTP: {total} requests, by operation {served:?}");
-        // Every route's operation went over HTTP in some scenario.
-        let routed: Vec<&str> = ROUTES.iter().map(|r| r.operation.name()).collect();
-        for op in routed {
-            assert!(
-                served.get(op).is_some_and(|n| *n > 0),
-                "{op} never went over HTTP: {served:?}"
-            );
-        }
     }
+}
 
-    #[test]
-    fn query_bodies_travel_only_when_the_router_reads_them_back() {
-        let pairs = query_pairs(&serde_json::json!({"limit": 2, "cursor": "a b&c"})).unwrap();
-        assert_eq!(
-            pairs,
-            vec![
-                ("limit".to_owned(), "2".to_owned()),
-                ("cursor".to_owned(), "a b&c".to_owned())
-            ]
-        );
-        // A string limit would come back as an integer; a float, an array, a null cannot travel.
-        for body in [
-            serde_json::json!({"limit": "2"}),
-            serde_json::json!({"limit": 2.5}),
-            serde_json::json!({"cursor": ["x"]}),
-            serde_json::json!({"cursor": null}),
-            serde_json::json!([1]),
-        ] {
-            assert!(query_pairs(&body).is_none(), "{body}");
-        }
-        assert_eq!(percent_encode("ws-1_a.b~"), "ws-1_a.b~");
-        assert_eq!(percent_encode("a/b c"), "a%2Fb%20c");
+#[test]
+fn query_bodies_travel_only_when_the_router_reads_them_back() {
+    let pairs = query_pairs(&serde_json::json!({"limit": 2, "cursor": "a b&c"})).unwrap();
+    assert_eq!(
+        pairs,
+        vec![
+            ("limit".to_owned(), "2".to_owned()),
+            ("cursor".to_owned(), "a b&c".to_owned())
+        ]
+    );
+    // A string limit would come back as an integer; a float, an array, a null cannot travel.
+    for body in [
+        serde_json::json!({"limit": "2"}),
+        serde_json::json!({"limit": 2.5}),
+        serde_json::json!({"cursor": ["x"]}),
+        serde_json::json!({"cursor": null}),
+        serde_json::json!([1]),
+    ] {
+        assert!(query_pairs(&body).is_none(), "{body}");
     }
+    assert_eq!(percent_encode("ws-1_a.b~"), "ws-1_a.b~");
+    assert_eq!(percent_encode("a/b c"), "a%2Fb%20c");
 }
