@@ -255,8 +255,9 @@ impl StoreServiceBuilder {
 ///
 /// This is the one place a storage failure becomes an error answer, so the failure is logged
 /// here, at error level: its code, the operating system's error number and the whole chain of
-/// causes (`chain`, each cause's message in turn). `store_trait::Error` and its causes carry no
-/// memory content; the caller's trace adds the ids.
+/// causes (`chain`, the first line of each cause's message in turn). `store_trait::Error` and its
+/// causes carry no memory content; a database may add the values of a failing row on later lines
+/// (PostgreSQL's `DETAIL`), which are left out. The caller's trace adds the ids.
 pub(crate) fn internal(err: store_trait::Error) -> ApiError {
     use store_trait::StorageFailure;
     let code = match err.failure() {
@@ -289,10 +290,13 @@ fn causes<'e>(
     std::iter::successors(Some(err), |e| e.source())
 }
 
-/// Each message of `err`'s chain of causes, outermost first, joined by `": "`.
+/// The first line of each message of `err`'s chain of causes, outermost first, joined by `": "`.
 fn chain(err: &(dyn std::error::Error + 'static)) -> String {
     causes(err)
-        .map(ToString::to_string)
+        .map(|e| {
+            let message = e.to_string();
+            message.lines().next().unwrap_or_default().to_owned()
+        })
         .collect::<Vec<_>>()
         .join(": ")
 }
@@ -541,6 +545,19 @@ mod tests {
         assert_eq!(
             chain(&answer),
             "INTERNAL_ERROR: the storage backend failed: storage backend failed: redb: checksum mismatch"
+        );
+    }
+
+    #[test]
+    fn the_logged_chain_keeps_the_first_line_of_each_cause() {
+        let failure = store_trait::Error::storage(
+            store_trait::StorageFailure::Other,
+            "postgres",
+            std::io::Error::other("duplicate key\nDETAIL: Key (path)=(/notes/dana) already exists"),
+        );
+        assert_eq!(
+            chain(&failure),
+            "storage backend failed: postgres: duplicate key"
         );
     }
 
