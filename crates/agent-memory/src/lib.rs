@@ -85,6 +85,7 @@ pub mod json;
 pub mod mcp;
 #[cfg(feature = "openapi")]
 pub mod openapi;
+pub mod ops;
 mod recall;
 mod reembed;
 mod reexports;

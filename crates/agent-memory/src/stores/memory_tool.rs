@@ -44,6 +44,7 @@ use store_trait::MemoryChange;
 use super::fs::read_only;
 use super::mounts::{Roots, Target, resolve};
 use super::{SessionCaller, StoreService, check_path, trace_op};
+use crate::ops::{self, Body, Operation, ToolInput};
 
 /// Attempts of a read-edit-write before a concurrent writer wins for good.
 const EDIT_ATTEMPTS: usize = 8;
@@ -462,8 +463,8 @@ impl StoreService {
     /// `memory_tool {command, …}` → `{"text": …}` with the tool's documented result text; every
     /// failure is `400 MEMORY_TOOL_ERROR` (see the module docs for what the message carries).
     pub fn memory_tool(&self, s: &SessionCaller, body: &Value) -> Result<TextAnswer, ApiError> {
-        self.memory_tool_call(s, body)
-            .map_err(MemoryToolFailure::into_api_error)
+        let input = ToolInput(body.clone());
+        ops::MemoryTool::run(self, s, Body::Typed(&input))
     }
 
     /// Like [`Self::memory_tool`], but a failure also carries the tool's full error text for the
@@ -1001,6 +1002,25 @@ fn view_file(path: &str, content: &str, view_range: Option<&[i64]>) -> String {
         String::new()
     };
     format!("Here's the content of {path} with line numbers:\n{body}")
+}
+
+impl Operation for ops::MemoryTool {
+    const NAME: &'static str = "memory_tool";
+    type Service = StoreService;
+    type Caller = SessionCaller;
+    type Request = ToolInput;
+    type Response = TextAnswer;
+
+    fn execute(
+        service: &StoreService,
+        s: &SessionCaller,
+        input: Body<'_, ToolInput>,
+    ) -> Result<TextAnswer, ApiError> {
+        let input = input.read()?;
+        service
+            .memory_tool_call(s, &input.0)
+            .map_err(MemoryToolFailure::into_api_error)
+    }
 }
 
 #[cfg(test)]
