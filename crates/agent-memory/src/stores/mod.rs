@@ -90,6 +90,8 @@ mod memory_tool;
 mod mounts;
 pub mod requests;
 mod session;
+mod tool_text;
+mod versions;
 
 use std::sync::Arc;
 
