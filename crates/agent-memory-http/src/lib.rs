@@ -59,6 +59,31 @@ pub use routes::{CallerKind, ROUTES, Route, RouteMethod};
 pub use server::{ServeOptions, serve_with};
 
 use rest::Shared;
+use routes::{Authenticated, RouteVisitor};
+
+/// Registers each route's typed handler under its path.
+struct Handlers<A> {
+    shared: Arc<Shared<A>>,
+    by_path: BTreeMap<&'static str, MethodRouter>,
+}
+
+impl<A: Authenticator> RouteVisitor for Handlers<A> {
+    fn visit<O: agent_memory::ops::Operation>(&mut self, route: &'static Route)
+    where
+        O::Caller: Authenticated,
+    {
+        let state = self.shared.clone();
+        let handler =
+            move |request: axum::extract::Request| rest::handle::<A, O>(state, route, request);
+        let filter = MethodFilter::try_from(route.method.method())
+            .unwrap_or_else(|_| unreachable!("every route method is a standard one"));
+        let methods = match self.by_path.remove(route.path) {
+            Some(methods) => methods.on(filter, handler),
+            None => on(filter, handler),
+        };
+        self.by_path.insert(route.path, methods);
+    }
+}
 
 /// `401` for the member and memory-store routes without valid credentials (agent routes and
 /// `/mcp` answer the contract's `AGENT_CREDENTIAL_INVALID`).
@@ -186,22 +211,13 @@ impl<A: Authenticator> Api<A> {
             stores: self.stores,
             auth: self.auth,
         });
-        let mut by_path: BTreeMap<&'static str, MethodRouter> = BTreeMap::new();
-        for route in ROUTES {
-            let state = shared.clone();
-            let handler =
-                move |request: axum::extract::Request| rest::handle(state, route, request);
-            let filter = MethodFilter::try_from(route.method.method())
-                .unwrap_or_else(|_| unreachable!("every route method is a standard one"));
-            let entry = by_path.remove(route.path);
-            let methods = match entry {
-                Some(methods) => methods.on(filter, handler),
-                None => on(filter, handler),
-            };
-            by_path.insert(route.path, methods);
-        }
+        let mut handlers = Handlers {
+            shared: shared.clone(),
+            by_path: BTreeMap::new(),
+        };
+        routes::visit_routes(&mut handlers);
         let mut router = Router::new();
-        for (path, methods) in by_path {
+        for (path, methods) in handlers.by_path {
             router = router.route(
                 path,
                 methods.fallback(|| async {

@@ -67,6 +67,14 @@ impl JsonAnswer {
     }
 }
 
+impl JsonAnswer {
+    /// The answer to an operation's typed result: `200` and the response serialized, or the
+    /// error's status and body.
+    pub fn of<T: Serialize>(result: Result<T, ApiError>) -> JsonAnswer {
+        JsonAnswer::from_result(to_json(result))
+    }
+}
+
 /// The error body `{"error": {"code", "message", …}}` of `err`.
 pub fn error_body(err: &ApiError) -> Value {
     serde_json::to_value(err).unwrap_or_else(|_| serde_json::json!({"error": {}}))
