@@ -53,7 +53,7 @@ use axum::http::StatusCode;
 use axum::routing::{MethodFilter, MethodRouter, on};
 
 pub use auth::{Authenticator, StaticTokens, bearer_token, new_token};
-pub use mcp::{call_tool_result, from_tool_result, tool};
+pub use mcp::{CallLog, MEMORY_TOOL, McpServer, McpServices};
 pub use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 pub use routes::{CallerKind, ROUTES, Route, RouteMethod};
 pub use server::{ServeOptions, serve_with};
