@@ -6,7 +6,9 @@
 //! typed request ([`RememberRequest`], [`RecallRequest`], [`ListRequest`], …). Every answer is
 //! either a response that serializes to the REST response body, or an [`ApiError`] with a stable
 //! `code()` and `http_status()`. Hosts that receive JSON (a REST route, an MCP server) pass it
-//! through [`json::JsonApi`], which reads it with the same rules.
+//! through [`json::JsonApi`], which reads it with the same rules. Each operation is also a type
+//! of [`ops`] (its caller kind, request, response, REST route and MCP tool), which a router or
+//! a tool server calls directly.
 //!
 //! ```
 //! use std::sync::Arc;
