@@ -1,8 +1,10 @@
-//! The JSON edge of both products: one entry point that takes an operation, its caller and its
-//! JSON body, and answers with the JSON response or the error body — for REST hosts, MCP
-//! servers and the replay runner. It reads bodies with the same field rules as the typed API
-//! (at the same step of the order of checks) and calls the typed methods' implementation, so the
-//! JSON contract and the Rust API cannot drift apart.
+//! The JSON edge of both products: [`JsonApi::call`] takes an operation by name, its caller and
+//! its JSON body, and answers with the JSON response or the error body — for hosts that pick the
+//! operation at run time (the replay runner); [`JsonApi::run`] takes the operation's type
+//! ([`crate::ops`]) and its own caller type, for routers that know their routes. Both run the
+//! operation's one implementation, which reads the body with the same field rules as the typed
+//! API (at the same step of the order of checks), so the JSON contract and the Rust API cannot
+//! drift apart.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -65,9 +67,7 @@ impl JsonAnswer {
             },
         }
     }
-}
 
-impl JsonAnswer {
     /// The answer to an operation's typed result: `200` and the response serialized, or the
     /// error's status and body.
     pub fn of<T: Serialize>(result: Result<T, ApiError>) -> JsonAnswer {
@@ -188,7 +188,7 @@ fn not_served(operation: &'static str) -> ApiError {
 }
 
 /// A response as JSON.
-pub(crate) fn to_json<T: Serialize>(result: Result<T, ApiError>) -> Result<Value, ApiError> {
+fn to_json<T: Serialize>(result: Result<T, ApiError>) -> Result<Value, ApiError> {
     let response = result?;
     serde_json::to_value(&response).map_err(|_| {
         ApiError::new(
