@@ -228,9 +228,9 @@ impl Operation for ops::Recall {
     }
 
     fn trace(caller: &AgentCaller, result: &Result<RecallResponse, ApiError>) {
-        crate::service::trace_agent("recall", caller, result, |r| {
+        crate::service::trace_agent(Self::NAME, caller, result, |r| {
             tracing::info!(
-                op = "recall",
+                op = Self::NAME,
                 returned = r.memories.len(),
                 considered = r.considered,
                 hidden = r.hidden,

@@ -165,9 +165,9 @@ impl Operation for ops::Remember {
     }
 
     fn trace(caller: &AgentCaller, result: &Result<RememberResponse, ApiError>) {
-        trace_agent("remember", caller, result, |r| {
+        trace_agent(Self::NAME, caller, result, |r| {
             tracing::info!(
-                op = "remember",
+                op = Self::NAME,
                 memory_id = r.memory.id.as_str(),
                 version = r.memory.version,
                 superseded = r.superseded,
@@ -232,9 +232,9 @@ impl Operation for ops::List {
     }
 
     fn trace(caller: &AgentCaller, result: &Result<ListResponse, ApiError>) {
-        trace_agent("list", caller, result, |r| {
+        trace_agent(Self::NAME, caller, result, |r| {
             tracing::info!(
-                op = "list",
+                op = Self::NAME,
                 returned = r.memories.len(),
                 hidden = r.hidden,
                 more = r.next_cursor.is_some()
@@ -462,8 +462,8 @@ impl Operation for ops::Forget {
     }
 
     fn trace(caller: &AgentCaller, result: &Result<DeletedResponse, ApiError>) {
-        trace_agent("forget", caller, result, |r| {
-            tracing::info!(op = "forget", deleted = r.deleted)
+        trace_agent(Self::NAME, caller, result, |r| {
+            tracing::info!(op = Self::NAME, deleted = r.deleted)
         });
     }
 }

@@ -658,7 +658,7 @@ impl Operation for ops::FsList {
         s: &SessionCaller,
         input: Body<'_, FsPathRequest>,
     ) -> Result<FsListing, ApiError> {
-        let request = StoreService::read_fs("fs.list", s, input)?;
+        let request = StoreService::read_fs(Self::NAME, s, input)?;
         service.fs_list_path(s, &request.path)
     }
 }
@@ -682,7 +682,7 @@ impl Operation for ops::FsRead {
         s: &SessionCaller,
         input: Body<'_, FsPathRequest>,
     ) -> Result<FsRead, ApiError> {
-        let request = StoreService::read_fs("fs.read", s, input)?;
+        let request = StoreService::read_fs(Self::NAME, s, input)?;
         service.fs_read_path(s, &request.path)
     }
 }
@@ -710,7 +710,7 @@ impl Operation for ops::FsWrite {
         s: &SessionCaller,
         input: Body<'_, FsWriteRequest>,
     ) -> Result<StoreMemory, ApiError> {
-        let request = StoreService::read_fs("fs.write", s, input)?.into_owned();
+        let request = StoreService::read_fs(Self::NAME, s, input)?.into_owned();
         service.fs_write_path(s, &request.path, request.content, request.precondition)
     }
 }
@@ -738,7 +738,7 @@ impl Operation for ops::FsDelete {
         s: &SessionCaller,
         input: Body<'_, FsPathRequest>,
     ) -> Result<FsDeleted, ApiError> {
-        let request = StoreService::read_fs("fs.delete", s, input)?;
+        let request = StoreService::read_fs(Self::NAME, s, input)?;
         service.fs_delete_path(s, &request.path)?;
         Ok(FsDeleted {})
     }
@@ -767,7 +767,7 @@ impl Operation for ops::FsRename {
         s: &SessionCaller,
         input: Body<'_, FsRenameRequest>,
     ) -> Result<StoreMemory, ApiError> {
-        let request = StoreService::read_fs("fs.rename", s, input)?;
+        let request = StoreService::read_fs(Self::NAME, s, input)?;
         service.fs_rename_path(s, &request.from, &request.to)
     }
 }

@@ -170,9 +170,9 @@ impl Operation for ops::StoresCreate {
     }
 
     fn trace(c: &StoreCaller, result: &Result<MemoryStore, ApiError>) {
-        trace_op("stores.create", c.workspace(), result, |s| {
+        trace_op(Self::NAME, c.workspace(), result, |s| {
             tracing::info!(
-                op = "stores.create",
+                op = Self::NAME,
                 memory_store_id = s.id.as_str(),
                 pii_policy = s.pii_policy.as_str()
             );
@@ -217,8 +217,8 @@ impl Operation for ops::StoresGet {
     }
 
     fn trace(c: &StoreCaller, result: &Result<MemoryStore, ApiError>) {
-        trace_op("stores.get", c.workspace(), result, |s| {
-            tracing::info!(op = "stores.get", memory_store_id = s.id.as_str());
+        trace_op(Self::NAME, c.workspace(), result, |s| {
+            tracing::info!(op = Self::NAME, memory_store_id = s.id.as_str());
         });
     }
 }
@@ -279,7 +279,7 @@ impl Operation for ops::StoresList {
     }
 
     fn trace(c: &StoreCaller, result: &Result<Page<MemoryStore>, ApiError>) {
-        trace_page("stores.list", c.workspace(), result);
+        trace_page(Self::NAME, c.workspace(), result);
     }
 }
 
@@ -353,8 +353,8 @@ impl Operation for ops::StoresUpdate {
     }
 
     fn trace(c: &StoreCaller, result: &Result<MemoryStore, ApiError>) {
-        trace_op("stores.update", c.workspace(), result, |s| {
-            tracing::info!(op = "stores.update", memory_store_id = s.id.as_str());
+        trace_op(Self::NAME, c.workspace(), result, |s| {
+            tracing::info!(op = Self::NAME, memory_store_id = s.id.as_str());
         });
     }
 }
@@ -411,8 +411,8 @@ impl Operation for ops::StoresArchive {
     }
 
     fn trace(c: &StoreCaller, result: &Result<MemoryStore, ApiError>) {
-        trace_op("stores.archive", c.workspace(), result, |s| {
-            tracing::info!(op = "stores.archive", memory_store_id = s.id.as_str());
+        trace_op(Self::NAME, c.workspace(), result, |s| {
+            tracing::info!(op = Self::NAME, memory_store_id = s.id.as_str());
         });
     }
 }
@@ -466,8 +466,8 @@ impl Operation for ops::StoresDelete {
     }
 
     fn trace(c: &StoreCaller, result: &Result<MemoryStoreDeleted, ApiError>) {
-        trace_op("stores.delete", c.workspace(), result, |d| {
-            tracing::info!(op = "stores.delete", memory_store_id = d.id.as_str());
+        trace_op(Self::NAME, c.workspace(), result, |d| {
+            tracing::info!(op = Self::NAME, memory_store_id = d.id.as_str());
         });
     }
 }
@@ -517,9 +517,9 @@ impl Operation for ops::MemoriesCreate {
     }
 
     fn trace(c: &StoreCaller, result: &Result<StoreMemory, ApiError>) {
-        trace_op("memories.create", c.workspace(), result, |m| {
+        trace_op(Self::NAME, c.workspace(), result, |m| {
             tracing::info!(
-                op = "memories.create",
+                op = Self::NAME,
                 memory_store_id = m.memory_store_id.as_str(),
                 memory_id = m.id.as_str(),
                 version_id = m.version_id.as_str(),
@@ -605,9 +605,9 @@ impl Operation for ops::MemoriesGet {
     }
 
     fn trace(c: &StoreCaller, result: &Result<StoreMemory, ApiError>) {
-        trace_op("memories.get", c.workspace(), result, |m| {
+        trace_op(Self::NAME, c.workspace(), result, |m| {
             tracing::info!(
-                op = "memories.get",
+                op = Self::NAME,
                 memory_store_id = m.memory_store_id.as_str(),
                 memory_id = m.id.as_str()
             );
@@ -685,7 +685,7 @@ impl Operation for ops::MemoriesList {
     }
 
     fn trace(c: &StoreCaller, result: &Result<Page<StoreMemoryMetadata>, ApiError>) {
-        trace_page("memories.list", c.workspace(), result);
+        trace_page(Self::NAME, c.workspace(), result);
     }
 }
 
@@ -735,9 +735,9 @@ impl Operation for ops::MemoriesUpdate {
     }
 
     fn trace(c: &StoreCaller, result: &Result<StoreMemory, ApiError>) {
-        trace_op("memories.update", c.workspace(), result, |m| {
+        trace_op(Self::NAME, c.workspace(), result, |m| {
             tracing::info!(
-                op = "memories.update",
+                op = Self::NAME,
                 memory_store_id = m.memory_store_id.as_str(),
                 memory_id = m.id.as_str(),
                 version_id = m.version_id.as_str(),
@@ -846,8 +846,8 @@ impl Operation for ops::MemoriesDelete {
     }
 
     fn trace(c: &StoreCaller, result: &Result<MemoryDeleted, ApiError>) {
-        trace_op("memories.delete", c.workspace(), result, |d| {
-            tracing::info!(op = "memories.delete", memory_id = d.id.as_str());
+        trace_op(Self::NAME, c.workspace(), result, |d| {
+            tracing::info!(op = Self::NAME, memory_id = d.id.as_str());
         });
     }
 }
@@ -911,9 +911,9 @@ impl Operation for ops::MemoriesRestore {
     }
 
     fn trace(c: &StoreCaller, result: &Result<StoreMemory, ApiError>) {
-        trace_op("memories.restore", c.workspace(), result, |m| {
+        trace_op(Self::NAME, c.workspace(), result, |m| {
             tracing::info!(
-                op = "memories.restore",
+                op = Self::NAME,
                 memory_store_id = m.memory_store_id.as_str(),
                 memory_id = m.id.as_str(),
                 version_id = m.version_id.as_str(),

@@ -214,9 +214,9 @@ impl Operation for ops::SessionsCreate {
     }
 
     fn trace(c: &StoreCaller, result: &Result<Session, ApiError>) {
-        trace_op("sessions.create", c.workspace(), result, |s| {
+        trace_op(Self::NAME, c.workspace(), result, |s| {
             tracing::info!(
-                op = "sessions.create",
+                op = Self::NAME,
                 session_id = s.id.as_str(),
                 resources = s.resources.len(),
                 memory_stores = s.memory_stores().count(),
@@ -270,9 +270,9 @@ impl Operation for ops::SessionsResourcesAdd {
     }
 
     fn trace(c: &StoreCaller, result: &Result<Session, ApiError>) {
-        trace_op("sessions.resources.add", c.workspace(), result, |s| {
+        trace_op(Self::NAME, c.workspace(), result, |s| {
             tracing::info!(
-                op = "sessions.resources.add",
+                op = Self::NAME,
                 session_id = s.id.as_str(),
                 resources = s.resources.len()
             );
@@ -336,8 +336,8 @@ impl Operation for ops::SessionsSystemPrompt {
     }
 
     fn trace(c: &StoreCaller, result: &Result<TextAnswer, ApiError>) {
-        trace_op("sessions.system_prompt", c.workspace(), result, |t| {
-            tracing::info!(op = "sessions.system_prompt", chars = t.text.len());
+        trace_op(Self::NAME, c.workspace(), result, |t| {
+            tracing::info!(op = Self::NAME, chars = t.text.len());
         });
     }
 }

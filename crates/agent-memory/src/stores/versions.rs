@@ -86,7 +86,7 @@ impl Operation for ops::VersionsList {
     }
 
     fn trace(c: &StoreCaller, result: &Result<Page<MemoryVersion>, ApiError>) {
-        trace_page("versions.list", c.workspace(), result);
+        trace_page(Self::NAME, c.workspace(), result);
     }
 }
 
@@ -132,8 +132,8 @@ impl Operation for ops::VersionsGet {
     }
 
     fn trace(c: &StoreCaller, result: &Result<MemoryVersion, ApiError>) {
-        trace_op("versions.get", c.workspace(), result, |v| {
-            tracing::info!(op = "versions.get", version_id = v.id.as_str());
+        trace_op(Self::NAME, c.workspace(), result, |v| {
+            tracing::info!(op = Self::NAME, version_id = v.id.as_str());
         });
     }
 }
@@ -193,8 +193,8 @@ impl Operation for ops::VersionsRedact {
     }
 
     fn trace(c: &StoreCaller, result: &Result<MemoryVersion, ApiError>) {
-        trace_op("versions.redact", c.workspace(), result, |v| {
-            tracing::info!(op = "versions.redact", version_id = v.id.as_str());
+        trace_op(Self::NAME, c.workspace(), result, |v| {
+            tracing::info!(op = Self::NAME, version_id = v.id.as_str());
         });
     }
 }
