@@ -30,6 +30,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
 use crate::auth::Authenticator;
+use crate::codes::{MCP_PATH, MCP_SESSIONS_EXHAUSTED, ORIGIN_NOT_ALLOWED};
 use crate::rest::Shared;
 
 /// The header that names a Streamable HTTP session.
@@ -413,7 +414,7 @@ pub(crate) async fn guard<A: Authenticator>(
     tracing::info!(
         target: "agent_memory_http",
         method = method.as_str(),
-        route = crate::MCP_PATH,
+        route = MCP_PATH,
         operation = "mcp",
         caller = "agent",
         status = response.status().as_u16(),
@@ -442,7 +443,7 @@ async fn guarded<A: Authenticator>(
         if !allowed {
             return crate::rest::router_error(
                 StatusCode::FORBIDDEN,
-                crate::ORIGIN_NOT_ALLOWED,
+                ORIGIN_NOT_ALLOWED,
                 "this Origin may not call /mcp: only the server's own origin and the configured \
                  allowed origins may",
             );
@@ -469,7 +470,7 @@ async fn guarded<A: Authenticator>(
     if guard.sessions.sessions.read().await.len() >= guard.max_sessions {
         return crate::rest::router_error(
             StatusCode::SERVICE_UNAVAILABLE,
-            crate::MCP_SESSIONS_EXHAUSTED,
+            MCP_SESSIONS_EXHAUSTED,
             "the server holds as many MCP sessions as it may: end one (DELETE /mcp with its \
              Mcp-Session-Id) or retry when an idle one has expired",
         );

@@ -21,6 +21,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::auth::Authenticator;
+use crate::codes::{BODY_UNREADABLE, PATH_INVALID, REQUEST_TOO_LARGE, UNAUTHENTICATED};
 use crate::routes::{Authenticated, Input, Route, query_value};
 
 /// What every handler shares.
@@ -46,7 +47,7 @@ fn unauthenticated(kind: CallerKind) -> Response {
         )),
         CallerKind::Member | CallerKind::Store | CallerKind::Session => router_error(
             StatusCode::UNAUTHORIZED,
-            crate::UNAUTHENTICATED,
+            UNAUTHENTICATED,
             "the request has no valid credentials for this route",
         ),
     }
@@ -63,7 +64,7 @@ fn too_large(route: &Route) -> Response {
             "the request body is larger than any valid body of this route",
         ),
         CallerKind::Agent | CallerKind::Member => (
-            crate::REQUEST_TOO_LARGE,
+            REQUEST_TOO_LARGE,
             "the request body is larger than any valid body of this route",
         ),
     };
@@ -103,7 +104,7 @@ async fn read_body(route: &Route, parts: &Parts, body: Body) -> Result<Bytes, Re
         Err(err) if err.downcast_ref::<LengthLimitError>().is_some() => Err(too_large(route)),
         Err(_) => Err(router_error(
             StatusCode::BAD_REQUEST,
-            crate::BODY_UNREADABLE,
+            BODY_UNREADABLE,
             "the request body could not be read to its end",
         )),
     }
@@ -183,7 +184,7 @@ where
         Err(_) => {
             return router_error(
                 StatusCode::BAD_REQUEST,
-                crate::PATH_INVALID,
+                PATH_INVALID,
                 "a path parameter is not valid text",
             );
         }
