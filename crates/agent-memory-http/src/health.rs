@@ -1,13 +1,18 @@
 //! `/healthz` (the process serves) and `/readyz` (the host's check passes: for `serve`, the
 //! database answers a read), both without credentials and without any data in the answer.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use crate::ReadyCheck;
+use crate::codes::{HEALTHZ_PATH, NOT_READY, READYZ_PATH};
+
+/// A host's readiness check (for example: the database answers a read). Runs on the blocking
+/// pool.
+pub type ReadyCheck = Arc<dyn Fn() -> bool + Send + Sync>;
 
 /// How long `/readyz` waits for the check.
 const READY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -27,7 +32,7 @@ fn log(route: &'static str, status: StatusCode, started: Instant) {
 
 pub(crate) async fn healthz() -> Response {
     let started = Instant::now();
-    log(crate::HEALTHZ_PATH, StatusCode::OK, started);
+    log(HEALTHZ_PATH, StatusCode::OK, started);
     (StatusCode::OK, axum::Json(json!({"status": "ok"}))).into_response()
 }
 
@@ -45,10 +50,10 @@ pub(crate) async fn readyz(check: Option<ReadyCheck>) -> Response {
     } else {
         crate::rest::router_error(
             StatusCode::SERVICE_UNAVAILABLE,
-            crate::NOT_READY,
+            NOT_READY,
             "the database does not answer",
         )
     };
-    log(crate::READYZ_PATH, response.status(), started);
+    log(READYZ_PATH, response.status(), started);
     response
 }

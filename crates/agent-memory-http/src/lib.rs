@@ -37,6 +37,7 @@
 #![forbid(unsafe_code)]
 
 mod auth;
+mod codes;
 mod health;
 mod mcp;
 pub mod openapi;
@@ -53,55 +54,43 @@ use axum::http::StatusCode;
 use axum::routing::{MethodFilter, MethodRouter, on};
 
 pub use auth::{Authenticator, StaticTokens, bearer_token, new_token};
-pub use mcp::{call_tool_result, from_tool_result, tool};
+pub use codes::{
+    BODY_UNREADABLE, DEFAULT_MAX_MCP_SESSIONS, HEALTHZ_PATH, MCP_PATH, MCP_SESSIONS_EXHAUSTED,
+    METHOD_NOT_ALLOWED, NOT_READY, OPENAPI_PATH, ORIGIN_NOT_ALLOWED, PATH_INVALID, READYZ_PATH,
+    REQUEST_TOO_LARGE, ROUTE_NOT_FOUND, UNAUTHENTICATED,
+};
+pub use health::ReadyCheck;
+pub use mcp::{CallLog, MEMORY_TOOL, McpServer, McpServices};
 pub use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 pub use routes::{CallerKind, ROUTES, Route, RouteMethod};
 pub use server::{ServeOptions, serve_with};
 
 use rest::Shared;
+use routes::{Authenticated, RouteVisitor};
 
-/// `401` for the member and memory-store routes without valid credentials (agent routes and
-/// `/mcp` answer the contract's `AGENT_CREDENTIAL_INVALID`).
-pub const UNAUTHENTICATED: &str = "UNAUTHENTICATED";
-/// `413` for an agent-memory or member body larger than any valid one (memory-store routes
-/// answer `MEMORY_TOO_LARGE`).
-pub const REQUEST_TOO_LARGE: &str = "REQUEST_TOO_LARGE";
-/// `400` for a body that broke off before its end.
-pub const BODY_UNREADABLE: &str = "BODY_UNREADABLE";
-/// `400` for a path parameter that is not valid percent-encoded UTF-8.
-pub const PATH_INVALID: &str = "PATH_INVALID";
-/// `404` for a path no route serves.
-pub const ROUTE_NOT_FOUND: &str = "ROUTE_NOT_FOUND";
-/// `405` for a method the path's routes do not serve.
-pub const METHOD_NOT_ALLOWED: &str = "METHOD_NOT_ALLOWED";
+/// Registers each route's typed handler under its path.
+struct Handlers<A> {
+    shared: Arc<Shared<A>>,
+    by_path: BTreeMap<&'static str, MethodRouter>,
+}
 
-/// `403` for a request to `/mcp` whose `Origin` is neither the server's own nor an allowed one
-/// (`null` included): MCP's guard against DNS rebinding.
-pub const ORIGIN_NOT_ALLOWED: &str = "ORIGIN_NOT_ALLOWED";
-/// `503` for a request that would open an MCP session while the server holds its maximum.
-pub const MCP_SESSIONS_EXHAUSTED: &str = "MCP_SESSIONS_EXHAUSTED";
-/// `503` from `/readyz` when the host's readiness check fails or does not answer in time.
-pub const NOT_READY: &str = "NOT_READY";
-
-/// Live MCP sessions a router holds at most unless [`Api::with_max_mcp_sessions`] says
-/// otherwise.
-pub const DEFAULT_MAX_MCP_SESSIONS: usize = 256;
-
-/// Liveness: answers `200 {"status": "ok"}` while the process serves, without credentials.
-pub const HEALTHZ_PATH: &str = "/healthz";
-/// Readiness: `200 {"status": "ready"}` when the host's check (the database answers) passes,
-/// else `503 NOT_READY`; without credentials.
-pub const READYZ_PATH: &str = "/readyz";
-
-/// A host's readiness check (for example: the database answers a read). Runs on the blocking
-/// pool.
-pub type ReadyCheck = Arc<dyn Fn() -> bool + Send + Sync>;
-
-/// The path the OpenAPI document is served at.
-pub const OPENAPI_PATH: &str = "/openapi.json";
-
-/// The path `/mcp` is served at by [`Api::router`] when [`Api::with_mcp`] is set.
-pub const MCP_PATH: &str = "/mcp";
+impl<A: Authenticator> RouteVisitor for Handlers<A> {
+    fn visit<O: agent_memory::ops::Operation>(&mut self, route: &'static Route)
+    where
+        O::Caller: Authenticated,
+    {
+        let state = self.shared.clone();
+        let handler =
+            move |request: axum::extract::Request| rest::handle::<A, O>(state, route, request);
+        let filter = MethodFilter::try_from(route.method.method())
+            .unwrap_or_else(|_| unreachable!("every route method is a standard one"));
+        let methods = match self.by_path.remove(route.path) {
+            Some(methods) => methods.on(filter, handler),
+            None => on(filter, handler),
+        };
+        self.by_path.insert(route.path, methods);
+    }
+}
 
 /// The services and authenticator a router serves; [`Api::router`] builds it.
 pub struct Api<A> {
@@ -186,22 +175,13 @@ impl<A: Authenticator> Api<A> {
             stores: self.stores,
             auth: self.auth,
         });
-        let mut by_path: BTreeMap<&'static str, MethodRouter> = BTreeMap::new();
-        for route in ROUTES {
-            let state = shared.clone();
-            let handler =
-                move |request: axum::extract::Request| rest::handle(state, route, request);
-            let filter = MethodFilter::try_from(route.method.method())
-                .unwrap_or_else(|_| unreachable!("every route method is a standard one"));
-            let entry = by_path.remove(route.path);
-            let methods = match entry {
-                Some(methods) => methods.on(filter, handler),
-                None => on(filter, handler),
-            };
-            by_path.insert(route.path, methods);
-        }
+        let mut handlers = Handlers {
+            shared: shared.clone(),
+            by_path: BTreeMap::new(),
+        };
+        routes::visit_routes(&mut handlers);
         let mut router = Router::new();
-        for (path, methods) in by_path {
+        for (path, methods) in handlers.by_path {
             router = router.route(
                 path,
                 methods.fallback(|| async {

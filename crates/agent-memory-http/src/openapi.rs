@@ -63,7 +63,8 @@ pub fn error_statuses(route: &Route) -> Vec<(u16, &'static str)> {
                 out.push((404, "not one of the member's own memories"));
             }
         }
-        CallerKind::Store => {
+        // No route takes a session caller.
+        CallerKind::Store | CallerKind::Session => {
             out.push((403, "the member's role does not allow this"));
             out.push((404, "no such store, memory, version or session"));
             out.push((
@@ -133,7 +134,7 @@ fn operation(route: &Route) -> utoipa::openapi::path::Operation {
     let tag = match route.caller {
         CallerKind::Agent => "agent memories",
         CallerKind::Member => "settings and member",
-        CallerKind::Store => "memory stores",
+        CallerKind::Store | CallerKind::Session => "memory stores",
     };
     let mut builder = OperationBuilder::new()
         .operation_id(Some(op.name()))

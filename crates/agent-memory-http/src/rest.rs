@@ -6,8 +6,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use agent_memory::json::{Caller, JsonAnswer, JsonApi};
-use agent_memory::{AgentCaller, ApiError, ErrorCode, MemoryService, StoreService, WorkspaceId};
+use agent_memory::caller::CallerKind;
+use agent_memory::json::{JsonAnswer, JsonApi};
+use agent_memory::ops::{Body as RequestBody, Operation, TypedCaller};
+use agent_memory::{ApiError, ErrorCode, MemoryService, StoreService};
 use axum::body::{Body, Bytes};
 use axum::extract::{FromRequestParts as _, Path, Query, Request};
 use axum::http::header::{CONTENT_LENGTH, RETRY_AFTER};
@@ -15,33 +17,18 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::Authenticator;
-use crate::routes::{CallerKind, Input, Route, query_value};
+use crate::auth::Authenticator;
+use crate::codes::{BODY_UNREADABLE, PATH_INVALID, REQUEST_TOO_LARGE, UNAUTHENTICATED};
+use crate::routes::{Authenticated, Input, Route, query_value};
 
 /// What every handler shares.
 pub(crate) struct Shared<A> {
     pub(crate) memories: Arc<MemoryService>,
     pub(crate) stores: Option<Arc<StoreService>>,
     pub(crate) auth: A,
-}
-
-/// The caller an authenticated request acts as, owned so it can move to the blocking pool.
-enum Owned {
-    Agent(AgentCaller),
-    Member(agent_memory::MemberCaller),
-    Store(agent_memory::StoreCaller),
-}
-
-impl Owned {
-    fn caller(&self) -> Caller<'_> {
-        match self {
-            Owned::Agent(c) => Caller::Agent(c),
-            Owned::Member(c) => Caller::Member(c),
-            Owned::Store(c) => Caller::Store(c),
-        }
-    }
 }
 
 /// An answer of the router itself (not of the facade): status, stable code, static message.
@@ -58,63 +45,48 @@ fn unauthenticated(kind: CallerKind) -> Response {
             ErrorCode::AgentCredentialInvalid,
             "the agent credential is missing, unknown or not valid here",
         )),
-        CallerKind::Member | CallerKind::Store => router_error(
+        CallerKind::Member | CallerKind::Store | CallerKind::Session => router_error(
             StatusCode::UNAUTHORIZED,
-            crate::UNAUTHENTICATED,
+            UNAUTHENTICATED,
             "the request has no valid credentials for this route",
         ),
     }
 }
 
 fn facade_error(err: &ApiError) -> Response {
-    answer(JsonAnswer::from_result(Err(err.clone())))
+    respond::<()>(Err(err.clone()))
 }
 
 fn too_large(route: &Route) -> Response {
     let (code, message) = match route.caller {
-        CallerKind::Store => (
+        CallerKind::Store | CallerKind::Session => (
             ErrorCode::MemoryTooLarge.as_str(),
             "the request body is larger than any valid body of this route",
         ),
         CallerKind::Agent | CallerKind::Member => (
-            crate::REQUEST_TOO_LARGE,
+            REQUEST_TOO_LARGE,
             "the request body is larger than any valid body of this route",
         ),
     };
     router_error(StatusCode::PAYLOAD_TOO_LARGE, code, message)
 }
 
-/// The JSON edge's answer as a response, with `Retry-After` on a 429.
-pub(crate) fn answer(answer: JsonAnswer) -> Response {
+/// An operation's answer as a response: the response body, or the error's status and body with
+/// `Retry-After` on a 429 (from the error itself, not read back from its body).
+pub(crate) fn respond<T: Serialize>(result: Result<T, ApiError>) -> Response {
+    let retry_after = match &result {
+        Err(err) if err.http_status() == 429 => err.retry_after_seconds(),
+        _ => None,
+    };
+    let answer = JsonAnswer::of(result);
     let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    let retry_after = answer.body["error"]["retryAfterSeconds"].as_u64();
     let mut response = (status, axum::Json(answer.body)).into_response();
-    if status == StatusCode::TOO_MANY_REQUESTS
-        && let Some(seconds) = retry_after
-    {
+    if let Some(seconds) = retry_after {
         response
             .headers_mut()
             .insert(RETRY_AFTER, HeaderValue::from(seconds));
     }
     response
-}
-
-async fn authenticate<A: Authenticator>(
-    shared: &Shared<A>,
-    route: &Route,
-    parts: &Parts,
-    path: &BTreeMap<String, String>,
-) -> Option<Owned> {
-    match route.caller {
-        CallerKind::Agent => shared.auth.agent(parts).await.map(Owned::Agent),
-        CallerKind::Member => {
-            let workspace = WorkspaceId::new(path.get("ws_id")?.as_str()).ok()?;
-            let member = shared.auth.member(parts, &workspace).await?;
-            // Tenant isolation by exact equality, whatever the authenticator returned.
-            (member.workspace == workspace).then_some(Owned::Member(member))
-        }
-        CallerKind::Store => shared.auth.store(parts).await.map(Owned::Store),
-    }
 }
 
 /// Reads the body within `limit`: `Err` is the 413 (or the 400 of a body that broke off).
@@ -132,30 +104,29 @@ async fn read_body(route: &Route, parts: &Parts, body: Body) -> Result<Bytes, Re
         Err(err) if err.downcast_ref::<LengthLimitError>().is_some() => Err(too_large(route)),
         Err(_) => Err(router_error(
             StatusCode::BAD_REQUEST,
-            crate::BODY_UNREADABLE,
+            BODY_UNREADABLE,
             "the request body could not be read to its end",
         )),
     }
 }
 
-/// The operation's input as the JSON edge reads it. A body that is not JSON becomes a value
-/// that is not an object, so the facade refuses it at its own step of the order of checks.
-fn input_value(route: &Route, parts: &Parts, bytes: &[u8]) -> Value {
+/// The operation's input as JSON, or `None` for a body that is not JSON (or a query string
+/// that cannot be read): the operation refuses that at its own step of the order of checks
+/// ([`Operation::unreadable`]). An empty body is `null`, which reads as `{}`.
+fn input_value(route: &Route, parts: &Parts, bytes: &[u8]) -> Option<Value> {
     match route.input {
-        Input::None => Value::Object(Map::new()),
-        Input::Body if bytes.iter().all(u8::is_ascii_whitespace) => Value::Null,
-        Input::Body => serde_json::from_slice(bytes).unwrap_or(Value::Bool(false)),
-        Input::Query => match Query::<Vec<(String, String)>>::try_from_uri(&parts.uri) {
-            Ok(Query(pairs)) => {
-                let mut object = Map::new();
-                for (name, raw) in pairs {
-                    let value = query_value(&name, &raw);
-                    object.insert(name, value);
-                }
-                Value::Object(object)
+        Input::None => Some(Value::Object(Map::new())),
+        Input::Body if bytes.iter().all(u8::is_ascii_whitespace) => Some(Value::Null),
+        Input::Body => serde_json::from_slice(bytes).ok(),
+        Input::Query => {
+            let Query(pairs) = Query::<Vec<(String, String)>>::try_from_uri(&parts.uri).ok()?;
+            let mut object = Map::new();
+            for (name, raw) in pairs {
+                let value = query_value(&name, &raw);
+                object.insert(name, value);
             }
-            Err(_) => Value::Bool(false),
-        },
+            Some(Value::Object(object))
+        }
     }
 }
 
@@ -173,13 +144,17 @@ fn merge_path(value: &mut Value, path: &BTreeMap<String, String>) {
     }
 }
 
-pub(crate) async fn handle<A: Authenticator>(
+/// The handler of `route`, which calls the operation `O`.
+pub(crate) async fn handle<A: Authenticator, O: Operation>(
     shared: Arc<Shared<A>>,
     route: &'static Route,
     request: Request,
-) -> Response {
+) -> Response
+where
+    O::Caller: Authenticated,
+{
     let started = Instant::now();
-    let response = serve(shared, route, request).await;
+    let response = serve::<A, O>(shared, route, request).await;
     // Only the route's template, the operation and the status: never a path parameter, a query
     // or a body.
     tracing::info!(
@@ -195,24 +170,27 @@ pub(crate) async fn handle<A: Authenticator>(
     response
 }
 
-async fn serve<A: Authenticator>(
+async fn serve<A: Authenticator, O: Operation>(
     shared: Arc<Shared<A>>,
     route: &'static Route,
     request: Request,
-) -> Response {
+) -> Response
+where
+    O::Caller: Authenticated,
+{
     let (mut parts, body) = request.into_parts();
     let path = match Path::<BTreeMap<String, String>>::from_request_parts(&mut parts, &()).await {
         Ok(Path(path)) => path,
         Err(_) => {
             return router_error(
                 StatusCode::BAD_REQUEST,
-                crate::PATH_INVALID,
+                PATH_INVALID,
                 "a path parameter is not valid text",
             );
         }
     };
-    let Some(caller) = authenticate(&shared, route, &parts, &path).await else {
-        return unauthenticated(route.caller);
+    let Some(caller) = O::Caller::authenticate(&shared.auth, &parts, &path).await else {
+        return unauthenticated(<O::Caller as TypedCaller>::KIND);
     };
     let bytes = if route.input == Input::Body {
         match read_body(route, &parts, body).await {
@@ -223,18 +201,23 @@ async fn serve<A: Authenticator>(
         Bytes::new()
     };
     let mut value = input_value(route, &parts, &bytes);
-    merge_path(&mut value, &path);
-    let operation = route.operation;
+    if let Some(value) = &mut value {
+        merge_path(value, &path);
+    }
     let answered = tokio::task::spawn_blocking(move || {
         let mut api = JsonApi::new(&shared.memories);
         if let Some(stores) = &shared.stores {
             api = api.with_stores(stores);
         }
-        api.answer(operation, caller.caller(), &value)
+        let body = match &value {
+            Some(value) => RequestBody::Json(value),
+            None => O::unreadable(),
+        };
+        api.run::<O>(&caller, body)
     })
     .await;
     match answered {
-        Ok(json) => answer(json),
+        Ok(result) => respond(result),
         Err(_) => facade_error(&ApiError::new(
             ErrorCode::InternalError,
             "the operation did not complete",

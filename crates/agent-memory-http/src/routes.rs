@@ -1,51 +1,33 @@
-//! The route table: every REST route of both products, once. The router is built from it and so
-//! is the OpenAPI document, so a route cannot exist without its documentation or the other way
-//! round (`tests/it/openapi.rs` checks the served router against the served document).
+//! The route table: every REST route of both products, once — each a facade operation type
+//! ([`agent_memory::ops`]), whose method, path, input and caller kind the table reads, with the
+//! body limit of this router. The router registers one typed handler per route and the OpenAPI
+//! document is built from the same table, so a route cannot exist without its documentation or
+//! the other way round (`tests/it/openapi.rs` checks the served router against the served
+//! document), and a route cannot call its operation with a caller of another kind.
 
-use agent_memory::StoreMemory;
-use agent_memory::json::Operation;
+use std::collections::BTreeMap;
+use std::future::Future;
+
+use agent_memory::ops::{self, HttpMethod};
+use agent_memory::{AgentCaller, MemberCaller, StoreCaller, StoreMemory, WorkspaceId};
 use axum::http::Method;
+use axum::http::request::Parts;
 use governance_policy::limits::{
     CITATIONS_MAX, COLLECTION_ID_MAX_CHARS, CURSOR_MAX_CHARS, KEY_MAX_CHARS, NAMESPACE_MAX_CHARS,
     PASSAGE_ID_MAX_CHARS, QUERY_MAX_CHARS, TEXT_MAX_CHARS,
 };
 
-/// Who may call a route, and how the router finds out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CallerKind {
-    /// An agent's credential ([`Authenticator::agent`](crate::Authenticator::agent)).
-    Agent,
-    /// A signed-in member of the workspace named by the path's `{ws_id}`
-    /// ([`Authenticator::member`](crate::Authenticator::member)).
-    Member,
-    /// A member or host API key acting on memory stores
-    /// ([`Authenticator::store`](crate::Authenticator::store)).
-    Store,
-}
+use crate::auth::Authenticator;
 
-impl CallerKind {
-    /// `agent`, `member` or `store`: the caller kind a request log names.
-    pub fn name(self) -> &'static str {
-        match self {
-            CallerKind::Agent => "agent",
-            CallerKind::Member => "member",
-            CallerKind::Store => "store",
-        }
-    }
-}
+/// Who may call a route: the facade's caller kinds (no route takes a session caller).
+pub use agent_memory::caller::CallerKind;
+/// The facade operation a route calls, by name.
+pub use agent_memory::json::Operation;
+/// Where a route's input comes from besides the path.
+pub use agent_memory::ops::HttpInput as Input;
 
-/// Where an operation's input comes from besides the path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Input {
-    /// A JSON object in the body.
-    Body,
-    /// The query string (`GET` lists).
-    Query,
-    /// Nothing (the path says everything).
-    None,
-}
-
-/// One REST route.
+/// One REST route: the facade operation's [`HttpRoute`](agent_memory::ops::HttpRoute), its
+/// caller kind, and the body limit of this router.
 #[derive(Debug, Clone, Copy)]
 pub struct Route {
     /// The HTTP method.
@@ -64,6 +46,25 @@ pub struct Route {
     pub summary: &'static str,
 }
 
+/// The route of the operation `O`, which must have one (checked when [`ROUTES`] is built).
+const fn route<O: ops::Operation>(operation: Operation, body_limit: usize) -> Route
+where
+    O::Caller: Authenticated,
+{
+    let Some(http) = O::HTTP else {
+        panic!("a routed operation has an HTTP route");
+    };
+    Route {
+        method: RouteMethod::of(http.method),
+        path: http.path,
+        operation,
+        caller: <O::Caller as agent_memory::ops::TypedCaller>::KIND,
+        input: http.input,
+        body_limit,
+        summary: http.summary,
+    }
+}
+
 /// The methods the routes use (a `Copy` stand-in for [`Method`] in a `const` table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RouteMethod {
@@ -78,6 +79,15 @@ pub enum RouteMethod {
 }
 
 impl RouteMethod {
+    const fn of(method: HttpMethod) -> RouteMethod {
+        match method {
+            HttpMethod::Get => RouteMethod::Get,
+            HttpMethod::Post => RouteMethod::Post,
+            HttpMethod::Put => RouteMethod::Put,
+            HttpMethod::Delete => RouteMethod::Delete,
+        }
+    }
+
     /// The [`Method`].
     pub fn method(self) -> Method {
         match self {
@@ -97,6 +107,59 @@ impl RouteMethod {
             RouteMethod::Delete => "delete",
         }
     }
+}
+
+/// A caller type a route can authenticate: the router asks the host's [`Authenticator`] for
+/// it before the body is read. A session caller has no route, so an operation of the agent file
+/// interface cannot be routed (it would not compile).
+pub trait Authenticated: Sized + Send + Sync + 'static {
+    /// The caller of `request`, or `None` (`401`). `path` holds the path's parameters.
+    fn authenticate<A: Authenticator>(
+        auth: &A,
+        request: &Parts,
+        path: &BTreeMap<String, String>,
+    ) -> impl Future<Output = Option<Self>> + Send;
+}
+
+impl Authenticated for AgentCaller {
+    async fn authenticate<A: Authenticator>(
+        auth: &A,
+        request: &Parts,
+        _: &BTreeMap<String, String>,
+    ) -> Option<Self> {
+        auth.agent(request).await
+    }
+}
+
+impl Authenticated for MemberCaller {
+    async fn authenticate<A: Authenticator>(
+        auth: &A,
+        request: &Parts,
+        path: &BTreeMap<String, String>,
+    ) -> Option<Self> {
+        let workspace = WorkspaceId::new(path.get("ws_id")?.as_str()).ok()?;
+        let member = auth.member(request, &workspace).await?;
+        // Tenant isolation by exact equality, whatever the authenticator returned.
+        (member.workspace == workspace).then_some(member)
+    }
+}
+
+impl Authenticated for StoreCaller {
+    async fn authenticate<A: Authenticator>(
+        auth: &A,
+        request: &Parts,
+        _: &BTreeMap<String, String>,
+    ) -> Option<Self> {
+        auth.store(request).await
+    }
+}
+
+/// Visits every routed operation with its route (the router registers its typed handler).
+pub(crate) trait RouteVisitor {
+    /// Visits the operation `O` and its route.
+    fn visit<O: ops::Operation>(&mut self, route: &'static Route)
+    where
+        O::Caller: Authenticated;
 }
 
 /// JSON escapes one character in at most 12 bytes (`\uXXXX\uXXXX` for a surrogate pair), so
@@ -132,77 +195,53 @@ pub const CONTENT_BODY_LIMIT: usize = 6 * StoreMemory::CONTENT_MAX_BYTES + 16 * 
 /// session resources, instructions).
 pub const SMALL_BODY_LIMIT: usize = 64 * 1024;
 
-macro_rules! route {
-    ($method:ident $path:literal => $op:ident, $caller:ident, $input:ident, $limit:expr, $summary:literal) => {
-        Route {
-            method: RouteMethod::$method,
-            path: $path,
-            operation: Operation::$op,
-            caller: CallerKind::$caller,
-            input: Input::$input,
-            body_limit: $limit,
-            summary: $summary,
+macro_rules! routes {
+    ($($op:ident => $limit:expr,)*) => {
+        /// Every route, in the order of `docs/http.md`: each a facade operation with its body
+        /// limit (method, path, input and summary are the operation's own).
+        pub const ROUTES: &[Route] = &[$(route::<ops::$op>(Operation::$op, $limit),)*];
+
+        /// Calls `visitor` with every routed operation's type and route.
+        pub(crate) fn visit_routes(visitor: &mut impl RouteVisitor) {
+            let mut routes = ROUTES.iter();
+            $(
+                if let Some(route) = routes.next() {
+                    visitor.visit::<ops::$op>(route);
+                }
+            )*
         }
     };
 }
 
-/// Every route, in the order of `docs/http.md`.
-pub const ROUTES: &[Route] = &[
-    route!(Post "/api/agent/v1/memories/remember" => Remember, Agent, Body, AGENT_BODY_LIMIT,
-        "Store a memory for the credential's member (the text is masked first)"),
-    route!(Post "/api/agent/v1/memories/recall" => Recall, Agent, Body, AGENT_BODY_LIMIT,
-        "Rank the member's memories for a query"),
-    route!(Post "/api/agent/v1/memories/list" => List, Agent, Body, AGENT_BODY_LIMIT,
-        "Page through the member's memories, newest first"),
-    route!(Post "/api/agent/v1/memories/forget" => Forget, Agent, Body, AGENT_BODY_LIMIT,
-        "Forget a memory by id, or every version of a key"),
-    route!(Get "/api/w/{ws_id}/ask-history/settings" => SettingsGet, Member, None, 0,
-        "Read the workspace's agent-memory settings (owner)"),
-    route!(Put "/api/w/{ws_id}/ask-history/settings" => SettingsPut, Member, Body, SMALL_BODY_LIMIT,
-        "Change the workspace's agent-memory settings (owner)"),
-    route!(Delete "/api/w/{ws_id}/ask-history/settings/agent-memories" => OwnerDeleteAll, Member, None, 0,
-        "Delete every agent memory of the workspace (owner)"),
-    route!(Get "/api/w/{ws_id}/ask-history/agent-memories" => MemberList, Member, Query, 0,
-        "List the signed-in member's own memories"),
-    route!(Delete "/api/w/{ws_id}/ask-history/agent-memories" => MemberDelete, Member, Body, SMALL_BODY_LIMIT,
-        "Delete one or all of the signed-in member's own memories"),
-    route!(Post "/v1/memory_stores" => StoresCreate, Store, Body, SMALL_BODY_LIMIT,
-        "Create a memory store"),
-    route!(Get "/v1/memory_stores" => StoresList, Store, Query, 0,
-        "Page through the workspace's memory stores"),
-    route!(Get "/v1/memory_stores/{memory_store_id}" => StoresGet, Store, None, 0,
-        "Read a memory store"),
-    route!(Post "/v1/memory_stores/{memory_store_id}" => StoresUpdate, Store, Body, SMALL_BODY_LIMIT,
-        "Rename or describe a memory store"),
-    route!(Post "/v1/memory_stores/{memory_store_id}/archive" => StoresArchive, Store, None, 0,
-        "Make a memory store read-only"),
-    route!(Delete "/v1/memory_stores/{memory_store_id}" => StoresDelete, Store, None, 0,
-        "Delete a memory store with its memories and versions"),
-    route!(Post "/v1/memory_stores/{memory_store_id}/memories" => MemoriesCreate, Store, Body, CONTENT_BODY_LIMIT,
-        "Create a memory (a text file at a path)"),
-    route!(Get "/v1/memory_stores/{memory_store_id}/memories" => MemoriesList, Store, Query, 0,
-        "Page through a store's memories by path"),
-    route!(Get "/v1/memory_stores/{memory_store_id}/memories/{memory_id}" => MemoriesGet, Store, None, 0,
-        "Read a memory"),
-    route!(Post "/v1/memory_stores/{memory_store_id}/memories/{memory_id}" => MemoriesUpdate, Store, Body, CONTENT_BODY_LIMIT,
-        "Change a memory's content or path"),
-    route!(Delete "/v1/memory_stores/{memory_store_id}/memories/{memory_id}" => MemoriesDelete, Store, Body, SMALL_BODY_LIMIT,
-        "Delete a memory"),
-    route!(Post "/v1/memory_stores/{memory_store_id}/memories/{memory_id}/restore" => MemoriesRestore, Store, Body, SMALL_BODY_LIMIT,
-        "Bring back a version's content and path"),
-    route!(Get "/v1/memory_stores/{memory_store_id}/memory_versions" => VersionsList, Store, Query, 0,
-        "Page through a store's versions, newest first"),
-    route!(Get "/v1/memory_stores/{memory_store_id}/memory_versions/{version_id}" => VersionsGet, Store, None, 0,
-        "Read a version"),
-    route!(Post "/v1/memory_stores/{memory_store_id}/memory_versions/{version_id}/redact" => VersionsRedact, Store, None, 0,
-        "Erase a version's content"),
-    route!(Post "/v1/sessions" => SessionsCreate, Store, Body, SMALL_BODY_LIMIT,
-        "Create an agent session with memory stores mounted"),
-    route!(Post "/v1/sessions/{session_id}/resources" => SessionsResourcesAdd, Store, Body, SMALL_BODY_LIMIT,
-        "Add a resource other than a memory store to a session"),
-    route!(Get "/v1/sessions/{session_id}/system_prompt" => SessionsSystemPrompt, Store, None, 0,
-        "The system-prompt text describing a session's mounts"),
-];
+routes! {
+    Remember => AGENT_BODY_LIMIT,
+    Recall => AGENT_BODY_LIMIT,
+    List => AGENT_BODY_LIMIT,
+    Forget => AGENT_BODY_LIMIT,
+    SettingsGet => 0,
+    SettingsPut => SMALL_BODY_LIMIT,
+    OwnerDeleteAll => 0,
+    MemberList => 0,
+    MemberDelete => SMALL_BODY_LIMIT,
+    StoresCreate => SMALL_BODY_LIMIT,
+    StoresList => 0,
+    StoresGet => 0,
+    StoresUpdate => SMALL_BODY_LIMIT,
+    StoresArchive => 0,
+    StoresDelete => 0,
+    MemoriesCreate => CONTENT_BODY_LIMIT,
+    MemoriesList => 0,
+    MemoriesGet => 0,
+    MemoriesUpdate => CONTENT_BODY_LIMIT,
+    MemoriesDelete => SMALL_BODY_LIMIT,
+    MemoriesRestore => SMALL_BODY_LIMIT,
+    VersionsList => 0,
+    VersionsGet => 0,
+    VersionsRedact => 0,
+    SessionsCreate => SMALL_BODY_LIMIT,
+    SessionsResourcesAdd => SMALL_BODY_LIMIT,
+    SessionsSystemPrompt => 0,
+}
 
 /// The query parameters that are integers or booleans on the wire of the JSON edge; every other
 /// parameter is a string.

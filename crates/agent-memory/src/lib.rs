@@ -6,7 +6,9 @@
 //! typed request ([`RememberRequest`], [`RecallRequest`], [`ListRequest`], …). Every answer is
 //! either a response that serializes to the REST response body, or an [`ApiError`] with a stable
 //! `code()` and `http_status()`. Hosts that receive JSON (a REST route, an MCP server) pass it
-//! through [`json::JsonApi`], which reads it with the same rules.
+//! through [`json::JsonApi`], which reads it with the same rules. Each operation is also a type
+//! of [`ops`] (its caller kind, request, response, REST route and MCP tool), which a router or
+//! a tool server calls directly.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -46,6 +48,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Namespaces
+//!
+//! Each crate underneath is re-exported whole as a module, the way a host would name it:
+//! [`types`] (ids, values, errors), [`mask`] (personal-data masking), [`rank`] (recall's
+//! rankers), [`policy`] (requests and access rules), [`citations`] (source verification) and
+//! [`storage`] (the storage traits); [`backends`] holds the backends. The types a host needs on
+//! every call are also re-exported at the root.
+//!
 //! # Crate features
 //!
 //! All off by default; each adds a backend or the model to what this crate re-exports, so that
@@ -77,12 +87,38 @@ pub mod json;
 pub mod mcp;
 #[cfg(feature = "openapi")]
 pub mod openapi;
+pub mod ops;
 mod recall;
 mod reembed;
 mod reexports;
 pub mod responses;
 mod service;
 pub mod stores;
+
+/// The value types both products share: ids, roles, scopes, timestamps, memory views, store
+/// memories and versions, settings, and the error every operation answers with (the
+/// `memory-core` crate). The types a host names on every call are also re-exported at the root.
+pub use memory_core as types;
+
+/// Masking of personal data and secrets in memory text, with the counts by category that
+/// `remember` reports (the `pii-mask` crate).
+pub use pii_mask as mask;
+
+/// The rankers of recall and their fusion: the lexical analyzer, the embedders and the weights
+/// (the `fusion-rank` crate).
+pub use fusion_rank as rank;
+
+/// The agent-memory requests, their field rules and the access rules of the order of checks
+/// (the `governance-policy` crate).
+pub use governance_policy as policy;
+
+/// Source verification: the passages a memory cites and whether they still stand (the
+/// `citation-verify` crate).
+pub use citation_verify as citations;
+
+/// The storage traits every backend implements, with their error and the ids of the key space
+/// (the `store-trait` crate); the backends themselves are in [`backends`].
+pub use store_trait as storage;
 
 pub use audit::{AuditEvent, AuditRecord, AuditSink, MemoryAuditSink, NoopAuditSink};
 pub use caller::{AgentCaller, AgentCredential, MemberCaller};

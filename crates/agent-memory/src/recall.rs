@@ -2,7 +2,7 @@
 //! whole history through the backend's recall index), re-verified, ranked by BM25, embedding
 //! cosine and entity overlap, fused with RRF.
 
-use crate::input::Input;
+use crate::ops::{self, Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
 use std::sync::Arc;
 
 use citation_verify::Verdict;
@@ -43,50 +43,49 @@ impl MemoryService {
         caller: &AgentCaller,
         request: &policy::RecallRequest,
     ) -> Result<RecallResponse, ApiError> {
-        self.recall_input(caller, Input::Typed(request))
+        ops::Recall::run(self, caller, Body::Typed(request))
     }
+}
 
-    pub(crate) fn recall_input(
-        &self,
-        caller: &AgentCaller,
-        input: Input<'_, policy::RecallRequest>,
-    ) -> Result<RecallResponse, ApiError> {
-        let result = self.recall_inner(caller, input);
-        crate::service::trace_agent("recall", caller, &result, |r| {
-            tracing::info!(
-                op = "recall",
-                returned = r.memories.len(),
-                considered = r.considered,
-                hidden = r.hidden,
-                semantic_skipped = r.semantic_skipped,
-            );
-        });
-        result
-    }
+impl Operation for ops::Recall {
+    const NAME: &'static str = "recall";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Post,
+        "/api/agent/v1/memories/recall",
+        HttpInput::Body,
+        "Rank the member's memories for a query",
+    );
+    const MCP_TOOL: Option<&'static str> = Some("recall_memories");
+    type Service = MemoryService;
+    type Caller = AgentCaller;
+    type Request = policy::RecallRequest;
+    type Response = RecallResponse;
 
-    fn recall_inner(
-        &self,
+    fn execute(
+        service: &MemoryService,
         caller: &AgentCaller,
-        input: Input<'_, policy::RecallRequest>,
+        input: Body<'_, policy::RecallRequest>,
     ) -> Result<RecallResponse, ApiError> {
-        let auth = self.authorize(caller, Scope::MemoryRead)?;
+        let auth = service.authorize(caller, Scope::MemoryRead)?;
         let request = input.read()?;
         let binding = &auth.credential.binding;
         policy::check_read_filter(binding, request.collection_id.as_deref())?;
-        let now = self.read_now(&auth.owner)?;
+        let now = service.read_now(&auth.owner)?;
         let as_of = policy::effective_as_of(request.as_of, now);
         let cutoff = policy::expired_cutoff(now, auth.settings.retention_days);
         // The query is masked before any ranker, resolver or embedder sees it. Its embedding
         // runs on the pool while the candidates are read and re-verified, instead of after.
         let query = pii_mask::mask(&request.query).text;
-        let pending_embedding = self.embeddings.start_within(&query, self.semantic_budget);
+        let pending_embedding = service
+            .embeddings
+            .start_within(&query, service.semantic_budget);
 
         // The window's most recent versions valid at `asOf` (300 by default), matching the
         // filters, inside the set. A wider window reads the member's whole history through the
         // recall index: the versions shared, the vectors side by side, and the posting lists
         // of the query's terms.
-        let window = self.candidate_window;
-        let terms = PreparedQuery::with_analyzer(&query, self.analyzer).terms;
+        let window = service.candidate_window;
+        let terms = PreparedQuery::with_analyzer(&query, service.analyzer).terms;
         let scan = ScanQuery {
             valid_at: as_of,
             expired_cutoff: cutoff,
@@ -98,7 +97,8 @@ impl MemoryService {
         };
         let history = if window.reads_history() {
             Some(
-                self.backend
+                service
+                    .backend
                     .history(&auth.owner, &terms)
                     .map_err(internal)?,
             )
@@ -125,14 +125,14 @@ impl MemoryService {
                 candidates
             }
             None => {
-                scanned = self.scan_window(&auth.owner, binding, scan, window.max())?;
+                scanned = service.scan_window(&auth.owner, binding, scan, window.max())?;
                 scanned.iter().map(|m| &**m).collect()
             }
         };
 
         // One batched re-verification; hidden candidates leave before ranking.
         let verification = citation_verify::verify_entity_ids(
-            self.passages.as_ref(),
+            service.passages.as_ref(),
             &auth.owner.workspace,
             &auth.owner.member,
             &refs,
@@ -163,17 +163,17 @@ impl MemoryService {
             embedding: None,
             entities: Vec::new(),
         }
-        .with_entities(self.entities.resolve(&query, &known));
+        .with_entities(service.entities.resolve(&query, &known));
         let embedding = pending_embedding.wait().ok();
         let semantic_skipped = embedding.is_none();
         if let Some(vector) = embedding {
             prepared = prepared.with_embedding(vector);
         }
-        let model = self.embeddings.model_id();
-        let weights = self.weights;
+        let model = service.embeddings.model_id();
+        let weights = service.weights;
         // Identical texts collapse before the cut: rank a few more than asked for, and all of
         // them when the collapsed list still falls short.
-        let mut depth = if self.collapse_duplicates {
+        let mut depth = if service.collapse_duplicates {
             request.limit.saturating_mul(4)
         } else {
             request.limit
@@ -192,7 +192,7 @@ impl MemoryService {
                 ),
             };
             let complete = fused.len() < depth || depth >= kept.len();
-            if !self.collapse_duplicates {
+            if !service.collapse_duplicates {
                 break fused.into_iter().map(|f| (f, f.index, 0)).collect();
             }
             let collapsed = collapse_duplicates(&kept, fused, request.limit);
@@ -221,6 +221,20 @@ impl MemoryService {
         })
     }
 
+    fn trace(caller: &AgentCaller, result: &Result<RecallResponse, ApiError>) {
+        crate::service::trace_agent(Self::NAME, caller, result, |r| {
+            tracing::info!(
+                op = Self::NAME,
+                returned = r.memories.len(),
+                considered = r.considered,
+                hidden = r.hidden,
+                semantic_skipped = r.semantic_skipped,
+            );
+        });
+    }
+}
+
+impl MemoryService {
     /// The `window` most recent versions `scan` matches that `binding` lets the caller see,
     /// newest first, read in batches.
     fn scan_window(

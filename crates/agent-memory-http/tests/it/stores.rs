@@ -242,3 +242,51 @@ async fn the_path_names_the_object_whatever_the_body_says() {
     assert_eq!(memory["memory_store_id"], a);
     server.stop().await;
 }
+
+/// A body that is not JSON is refused by the operation itself, after the caller's access is
+/// settled, with the invalid-request error of the operation's product (memory stores here,
+/// agent memories for the settings route of the same router).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_is_not_json_is_the_products_invalid_request() {
+    let server = Server::start().await;
+    for (path, method, token, expected) in [
+        ("/v1/memory_stores", "POST", OWNER, "MEMORY_INVALID_REQUEST"),
+        (
+            "/api/w/ws/ask-history/settings",
+            "PUT",
+            OWNER,
+            "AGENT_MEMORY_INVALID_REQUEST",
+        ),
+    ] {
+        let response = server
+            .client
+            .request(
+                Method::from_bytes(method.as_bytes()).unwrap(),
+                server.url(path),
+            )
+            .bearer_auth(token)
+            .header("content-type", "application/json")
+            .body("{\"name\": ")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{path}");
+        let answer: Value = response.json().await.unwrap();
+        assert_eq!(code(&answer), expected, "{path}");
+        assert_eq!(
+            answer["error"]["message"], "the request body must be a JSON object",
+            "{path}"
+        );
+    }
+    // Without a role that may create a store, the role is the first answer, not the body.
+    let response = server
+        .client
+        .post(server.url("/v1/memory_stores"))
+        .bearer_auth(VIEWER)
+        .body("not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    server.stop().await;
+}

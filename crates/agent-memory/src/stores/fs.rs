@@ -38,7 +38,7 @@ use serde::Serialize;
 use super::mounts::{Roots, Target, resolve};
 use super::requests::{FsPathRequest, FsRenameRequest, FsWriteRequest};
 use super::{SessionCaller, StoreService, check_path, internal, trace_op};
-use crate::input::Input;
+use crate::ops::{self, Body, Operation};
 
 /// Memories read per backend call while a listing walks a store.
 const LIST_BATCH: usize = 500;
@@ -629,7 +629,7 @@ impl StoreService {
     fn read_fs<'a, T: governance_policy::Request + Clone>(
         op: &'static str,
         s: &SessionCaller,
-        input: Input<'a, T>,
+        input: Body<'a, T>,
     ) -> Result<std::borrow::Cow<'a, T>, ApiError> {
         input.read().inspect_err(|err| {
             trace_op::<()>(op, &s.workspace, &Err(err.clone()), |_| {});
@@ -642,84 +642,132 @@ impl StoreService {
         s: &SessionCaller,
         request: &FsPathRequest,
     ) -> Result<FsListing, ApiError> {
-        self.fs_list_input(s, Input::Typed(request))
+        ops::FsList::run(self, s, Body::Typed(request))
     }
+}
 
-    pub(crate) fn fs_list_input(
-        &self,
+impl Operation for ops::FsList {
+    const NAME: &'static str = "fs.list";
+    type Service = StoreService;
+    type Caller = SessionCaller;
+    type Request = FsPathRequest;
+    type Response = FsListing;
+
+    fn execute(
+        service: &StoreService,
         s: &SessionCaller,
-        input: Input<'_, FsPathRequest>,
+        input: Body<'_, FsPathRequest>,
     ) -> Result<FsListing, ApiError> {
-        let request = Self::read_fs("fs.list", s, input)?;
-        self.fs_list_path(s, &request.path)
+        let request = StoreService::read_fs(Self::NAME, s, input)?;
+        service.fs_list_path(s, &request.path)
     }
+}
 
+impl StoreService {
     /// `fs.read {path}` → `{"content":…,"content_sha256":…}`.
     pub fn fs_read(&self, s: &SessionCaller, request: &FsPathRequest) -> Result<FsRead, ApiError> {
-        self.fs_read_input(s, Input::Typed(request))
+        ops::FsRead::run(self, s, Body::Typed(request))
     }
+}
 
-    pub(crate) fn fs_read_input(
-        &self,
+impl Operation for ops::FsRead {
+    const NAME: &'static str = "fs.read";
+    type Service = StoreService;
+    type Caller = SessionCaller;
+    type Request = FsPathRequest;
+    type Response = FsRead;
+
+    fn execute(
+        service: &StoreService,
         s: &SessionCaller,
-        input: Input<'_, FsPathRequest>,
+        input: Body<'_, FsPathRequest>,
     ) -> Result<FsRead, ApiError> {
-        let request = Self::read_fs("fs.read", s, input)?;
-        self.fs_read_path(s, &request.path)
+        let request = StoreService::read_fs(Self::NAME, s, input)?;
+        service.fs_read_path(s, &request.path)
     }
+}
 
+impl StoreService {
     /// `fs.write {path, content, precondition?}` → the memory (created or updated).
     pub fn fs_write(
         &self,
         s: &SessionCaller,
         request: &FsWriteRequest,
     ) -> Result<StoreMemory, ApiError> {
-        self.fs_write_input(s, Input::Typed(request))
+        ops::FsWrite::run(self, s, Body::Typed(request))
     }
+}
 
-    pub(crate) fn fs_write_input(
-        &self,
+impl Operation for ops::FsWrite {
+    const NAME: &'static str = "fs.write";
+    type Service = StoreService;
+    type Caller = SessionCaller;
+    type Request = FsWriteRequest;
+    type Response = StoreMemory;
+
+    fn execute(
+        service: &StoreService,
         s: &SessionCaller,
-        input: Input<'_, FsWriteRequest>,
+        input: Body<'_, FsWriteRequest>,
     ) -> Result<StoreMemory, ApiError> {
-        let request = Self::read_fs("fs.write", s, input)?.into_owned();
-        self.fs_write_path(s, &request.path, request.content, request.precondition)
+        let request = StoreService::read_fs(Self::NAME, s, input)?.into_owned();
+        service.fs_write_path(s, &request.path, request.content, request.precondition)
     }
+}
 
+impl StoreService {
     /// `fs.delete {path}` → `{}`.
     pub fn fs_delete(
         &self,
         s: &SessionCaller,
         request: &FsPathRequest,
     ) -> Result<FsDeleted, ApiError> {
-        self.fs_delete_input(s, Input::Typed(request))
+        ops::FsDelete::run(self, s, Body::Typed(request))
     }
+}
 
-    pub(crate) fn fs_delete_input(
-        &self,
+impl Operation for ops::FsDelete {
+    const NAME: &'static str = "fs.delete";
+    type Service = StoreService;
+    type Caller = SessionCaller;
+    type Request = FsPathRequest;
+    type Response = FsDeleted;
+
+    fn execute(
+        service: &StoreService,
         s: &SessionCaller,
-        input: Input<'_, FsPathRequest>,
+        input: Body<'_, FsPathRequest>,
     ) -> Result<FsDeleted, ApiError> {
-        let request = Self::read_fs("fs.delete", s, input)?;
-        self.fs_delete_path(s, &request.path)?;
+        let request = StoreService::read_fs(Self::NAME, s, input)?;
+        service.fs_delete_path(s, &request.path)?;
         Ok(FsDeleted {})
     }
+}
 
+impl StoreService {
     /// `fs.rename {from, to}` → the memory.
     pub fn fs_rename(
         &self,
         s: &SessionCaller,
         request: &FsRenameRequest,
     ) -> Result<StoreMemory, ApiError> {
-        self.fs_rename_input(s, Input::Typed(request))
+        ops::FsRename::run(self, s, Body::Typed(request))
     }
+}
 
-    pub(crate) fn fs_rename_input(
-        &self,
+impl Operation for ops::FsRename {
+    const NAME: &'static str = "fs.rename";
+    type Service = StoreService;
+    type Caller = SessionCaller;
+    type Request = FsRenameRequest;
+    type Response = StoreMemory;
+
+    fn execute(
+        service: &StoreService,
         s: &SessionCaller,
-        input: Input<'_, FsRenameRequest>,
+        input: Body<'_, FsRenameRequest>,
     ) -> Result<StoreMemory, ApiError> {
-        let request = Self::read_fs("fs.rename", s, input)?;
-        self.fs_rename_path(s, &request.from, &request.to)
+        let request = StoreService::read_fs(Self::NAME, s, input)?;
+        service.fs_rename_path(s, &request.from, &request.to)
     }
 }

@@ -1,37 +1,37 @@
-//! Host-side operations on stores, memories and versions (`stores.*`, `memories.*`,
-//! `versions.*`).
+//! Host-side operations on stores and memories (`stores.*`, `memories.*`); versions are in
+//! [`super::versions`].
 
 use memory_core::store::MemoryStoreTag;
 use memory_core::store::Page;
 use memory_core::{
     Actor, ApiError, ErrorCode, MemoryDeleted, MemoryStore, MemoryStoreDeleted, MemoryStoreId,
-    MemoryVersion, MemoryVersionId, PiiPolicy, StoreMemory, StoreMemoryId, StoreMemoryMetadata,
-    StorePath, WorkspaceId,
+    MemoryVersionId, PiiPolicy, StoreMemory, StoreMemoryId, StoreMemoryMetadata, StorePath,
+    WorkspaceId,
 };
-use store_trait::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome};
+use store_trait::{MemoryChange, MemoryWrite, MemoryWriteOutcome};
 
 use super::cursor::StoreCursor;
 use super::requests::{
     CreateMemoryRequest, CreateStoreRequest, DeleteMemoryRequest, ListMemoriesRequest,
-    ListStoresRequest, ListVersionsRequest, MemoryIdRequest, RestoreMemoryRequest, StoreIdRequest,
-    UpdateMemoryRequest, UpdateStoreRequest, VersionIdRequest, normalized_prefix,
+    ListStoresRequest, MemoryIdRequest, RestoreMemoryRequest, StoreIdRequest, UpdateMemoryRequest,
+    UpdateStoreRequest, normalized_prefix,
 };
 use super::{
     StoreCaller, StoreService, check_path, internal, masked_store_text, prepare_content, trace_op,
     trace_page,
 };
 use crate::audit::AuditEvent;
-use crate::input::Input;
+use crate::ops::{self, Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
 
-fn store_not_found() -> ApiError {
+pub(super) fn store_not_found() -> ApiError {
     ApiError::new(ErrorCode::MemoryStoreNotFound, "memory store not found")
 }
 
-fn memory_not_found() -> ApiError {
+pub(super) fn memory_not_found() -> ApiError {
     ApiError::new(ErrorCode::MemoryNotFound, "memory not found")
 }
 
-fn version_not_found() -> ApiError {
+pub(super) fn version_not_found() -> ApiError {
     ApiError::new(ErrorCode::MemoryVersionNotFound, "memory version not found")
 }
 
@@ -120,32 +120,29 @@ impl StoreService {
         c: &StoreCaller,
         request: &CreateStoreRequest,
     ) -> Result<MemoryStore, ApiError> {
-        self.stores_create_input(c, Input::Typed(request))
+        ops::StoresCreate::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::stores_create`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn stores_create_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, CreateStoreRequest>,
-    ) -> Result<MemoryStore, ApiError> {
-        let result = self.stores_create_inner(c, input);
-        trace_op("stores.create", c.workspace(), &result, |s| {
-            tracing::info!(
-                op = "stores.create",
-                memory_store_id = s.id.as_str(),
-                pii_policy = s.pii_policy.as_str()
-            );
-        });
-        result
-    }
+impl Operation for ops::StoresCreate {
+    const NAME: &'static str = "stores.create";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Post,
+        "/v1/memory_stores",
+        HttpInput::Body,
+        "Create a memory store",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = CreateStoreRequest;
+    type Response = MemoryStore;
 
-    fn stores_create_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, CreateStoreRequest>,
+        input: Body<'_, CreateStoreRequest>,
     ) -> Result<MemoryStore, ApiError> {
-        self.authorize(c, true)?;
+        service.authorize(c, true)?;
         let body = input.read()?.into_owned();
         let name = masked_store_text(body.name, MemoryStore::name_valid, NAME_RULE)?;
         let description = masked_store_text(
@@ -153,9 +150,9 @@ impl StoreService {
             MemoryStore::description_valid,
             DESCRIPTION_RULE,
         )?;
-        let now = self.now();
+        let now = service.now();
         let store = MemoryStore {
-            id: MemoryStoreId::generate(&*self.ids, now)
+            id: MemoryStoreId::generate(&*service.ids, now)
                 .map_err(|_| ApiError::new(ErrorCode::InternalError, "the id generator failed"))?,
             kind: MemoryStoreTag,
             name,
@@ -165,71 +162,97 @@ impl StoreService {
             updated_at: now,
             archived_at: None,
         };
-        self.backend
+        service
+            .backend
             .create_store(c.workspace(), &store)
             .map_err(internal)?;
         Ok(store)
     }
 
+    fn trace(c: &StoreCaller, result: &Result<MemoryStore, ApiError>) {
+        trace_op(Self::NAME, c.workspace(), result, |s| {
+            tracing::info!(
+                op = Self::NAME,
+                memory_store_id = s.id.as_str(),
+                pii_policy = s.pii_policy.as_str()
+            );
+        });
+    }
+}
+
+impl StoreService {
     /// `stores.get {memory_store_id}` → the store (archived ones too).
     pub fn stores_get(
         &self,
         c: &StoreCaller,
         request: &StoreIdRequest,
     ) -> Result<MemoryStore, ApiError> {
-        self.stores_get_input(c, Input::Typed(request))
+        ops::StoresGet::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::stores_get`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn stores_get_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, StoreIdRequest>,
-    ) -> Result<MemoryStore, ApiError> {
-        let result = self.stores_get_inner(c, input);
-        trace_op("stores.get", c.workspace(), &result, |s| {
-            tracing::info!(op = "stores.get", memory_store_id = s.id.as_str());
-        });
-        result
-    }
+impl Operation for ops::StoresGet {
+    const NAME: &'static str = "stores.get";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Get,
+        "/v1/memory_stores/{memory_store_id}",
+        HttpInput::None,
+        "Read a memory store",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = StoreIdRequest;
+    type Response = MemoryStore;
 
-    fn stores_get_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, StoreIdRequest>,
+        input: Body<'_, StoreIdRequest>,
     ) -> Result<MemoryStore, ApiError> {
-        self.authorize(c, false)?;
+        service.authorize(c, false)?;
         let body = input.read()?;
-        self.store_of(c.workspace(), &body.memory_store_id)?
+        service
+            .store_of(c.workspace(), &body.memory_store_id)?
             .ok_or_else(store_not_found)
     }
 
+    fn trace(c: &StoreCaller, result: &Result<MemoryStore, ApiError>) {
+        trace_op(Self::NAME, c.workspace(), result, |s| {
+            tracing::info!(op = Self::NAME, memory_store_id = s.id.as_str());
+        });
+    }
+}
+
+impl StoreService {
     /// `stores.list {include_archived?, limit?, cursor?}` → a page, newest first.
     pub fn stores_list(
         &self,
         c: &StoreCaller,
         request: &ListStoresRequest,
     ) -> Result<Page<MemoryStore>, ApiError> {
-        self.stores_list_input(c, Input::Typed(request))
+        ops::StoresList::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::stores_list`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn stores_list_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, ListStoresRequest>,
-    ) -> Result<Page<MemoryStore>, ApiError> {
-        let result = self.stores_list_inner(c, input);
-        trace_page("stores.list", c.workspace(), &result);
-        result
-    }
+impl Operation for ops::StoresList {
+    const NAME: &'static str = "stores.list";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Get,
+        "/v1/memory_stores",
+        HttpInput::Query,
+        "Page through the workspace's memory stores",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = ListStoresRequest;
+    type Response = Page<MemoryStore>;
 
-    fn stores_list_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, ListStoresRequest>,
+        input: Body<'_, ListStoresRequest>,
     ) -> Result<Page<MemoryStore>, ApiError> {
-        self.authorize(c, false)?;
+        service.authorize(c, false)?;
         let body = input.read()?;
         let limit = body.limit;
         let include_archived = body.include_archived;
@@ -238,7 +261,7 @@ impl StoreService {
             .as_deref()
             .map(|s| StoreCursor::decode(s)?.stores_position(include_archived))
             .transpose()?;
-        let mut data = self
+        let mut data = service
             .backend
             .list_stores(c.workspace(), include_archived, after.as_ref(), limit + 1)
             .map_err(internal)?;
@@ -255,6 +278,12 @@ impl StoreService {
         Ok(Page { data, next_cursor })
     }
 
+    fn trace(c: &StoreCaller, result: &Result<Page<MemoryStore>, ApiError>) {
+        trace_page(Self::NAME, c.workspace(), result);
+    }
+}
+
+impl StoreService {
     /// `stores.update {memory_store_id, name?, description?}` → the store. An archived store is
     /// read-only (`409 MEMORY_STORE_ARCHIVED`); an update that changes nothing keeps `updated_at`.
     pub fn stores_update(
@@ -262,28 +291,29 @@ impl StoreService {
         c: &StoreCaller,
         request: &UpdateStoreRequest,
     ) -> Result<MemoryStore, ApiError> {
-        self.stores_update_input(c, Input::Typed(request))
+        ops::StoresUpdate::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::stores_update`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn stores_update_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, UpdateStoreRequest>,
-    ) -> Result<MemoryStore, ApiError> {
-        let result = self.stores_update_inner(c, input);
-        trace_op("stores.update", c.workspace(), &result, |s| {
-            tracing::info!(op = "stores.update", memory_store_id = s.id.as_str());
-        });
-        result
-    }
+impl Operation for ops::StoresUpdate {
+    const NAME: &'static str = "stores.update";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Post,
+        "/v1/memory_stores/{memory_store_id}",
+        HttpInput::Body,
+        "Rename or describe a memory store",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = UpdateStoreRequest;
+    type Response = MemoryStore;
 
-    fn stores_update_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, UpdateStoreRequest>,
+        input: Body<'_, UpdateStoreRequest>,
     ) -> Result<MemoryStore, ApiError> {
-        self.authorize(c, true)?;
+        service.authorize(c, true)?;
         let body = input.read()?.into_owned();
         // Masked before the store is read: a refusal of the masked text is a validation error.
         let name = body
@@ -294,7 +324,7 @@ impl StoreService {
             .description
             .map(|d| masked_store_text(d, MemoryStore::description_valid, DESCRIPTION_RULE))
             .transpose()?;
-        let mut store = self
+        let mut store = service
             .store_of(c.workspace(), &body.memory_store_id)?
             .ok_or_else(store_not_found)?;
         if store.is_archived() {
@@ -310,8 +340,8 @@ impl StoreService {
             changed = true;
         }
         if changed {
-            store.updated_at = self.now();
-            if !self
+            store.updated_at = service.now();
+            if !service
                 .backend
                 .put_store(c.workspace(), &store)
                 .map_err(internal)?
@@ -322,6 +352,14 @@ impl StoreService {
         Ok(store)
     }
 
+    fn trace(c: &StoreCaller, result: &Result<MemoryStore, ApiError>) {
+        trace_op(Self::NAME, c.workspace(), result, |s| {
+            tracing::info!(op = Self::NAME, memory_store_id = s.id.as_str());
+        });
+    }
+}
+
+impl StoreService {
     /// `stores.archive {memory_store_id}` → the store, read-only from now on. Archiving an
     /// archived store changes nothing (idempotent).
     pub fn stores_archive(
@@ -329,39 +367,40 @@ impl StoreService {
         c: &StoreCaller,
         request: &StoreIdRequest,
     ) -> Result<MemoryStore, ApiError> {
-        self.stores_archive_input(c, Input::Typed(request))
+        ops::StoresArchive::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::stores_archive`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn stores_archive_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, StoreIdRequest>,
-    ) -> Result<MemoryStore, ApiError> {
-        let result = self.stores_archive_inner(c, input);
-        trace_op("stores.archive", c.workspace(), &result, |s| {
-            tracing::info!(op = "stores.archive", memory_store_id = s.id.as_str());
-        });
-        result
-    }
+impl Operation for ops::StoresArchive {
+    const NAME: &'static str = "stores.archive";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Post,
+        "/v1/memory_stores/{memory_store_id}/archive",
+        HttpInput::None,
+        "Make a memory store read-only",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = StoreIdRequest;
+    type Response = MemoryStore;
 
-    fn stores_archive_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, StoreIdRequest>,
+        input: Body<'_, StoreIdRequest>,
     ) -> Result<MemoryStore, ApiError> {
-        self.authorize(c, true)?;
+        service.authorize(c, true)?;
         let body = input.read()?;
-        let mut store = self
+        let mut store = service
             .store_of(c.workspace(), &body.memory_store_id)?
             .ok_or_else(store_not_found)?;
         if store.is_archived() {
             return Ok(store);
         }
-        let now = self.now();
+        let now = service.now();
         store.archived_at = Some(now);
         store.updated_at = now;
-        if !self
+        if !service
             .backend
             .put_store(c.workspace(), &store)
             .map_err(internal)?
@@ -371,6 +410,14 @@ impl StoreService {
         Ok(store)
     }
 
+    fn trace(c: &StoreCaller, result: &Result<MemoryStore, ApiError>) {
+        trace_op(Self::NAME, c.workspace(), result, |s| {
+            tracing::info!(op = Self::NAME, memory_store_id = s.id.as_str());
+        });
+    }
+}
+
+impl StoreService {
     /// `stores.delete {memory_store_id}` → `{"id":…,"type":"memory_store_deleted"}`; the store,
     /// its memories and all versions are gone (archived stores can be deleted too).
     pub fn stores_delete(
@@ -378,37 +425,38 @@ impl StoreService {
         c: &StoreCaller,
         request: &StoreIdRequest,
     ) -> Result<MemoryStoreDeleted, ApiError> {
-        self.stores_delete_input(c, Input::Typed(request))
+        ops::StoresDelete::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::stores_delete`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn stores_delete_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, StoreIdRequest>,
-    ) -> Result<MemoryStoreDeleted, ApiError> {
-        let result = self.stores_delete_inner(c, input);
-        trace_op("stores.delete", c.workspace(), &result, |d| {
-            tracing::info!(op = "stores.delete", memory_store_id = d.id.as_str());
-        });
-        result
-    }
+impl Operation for ops::StoresDelete {
+    const NAME: &'static str = "stores.delete";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Delete,
+        "/v1/memory_stores/{memory_store_id}",
+        HttpInput::None,
+        "Delete a memory store with its memories and versions",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = StoreIdRequest;
+    type Response = MemoryStoreDeleted;
 
-    fn stores_delete_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, StoreIdRequest>,
+        input: Body<'_, StoreIdRequest>,
     ) -> Result<MemoryStoreDeleted, ApiError> {
-        self.authorize(c, true)?;
+        service.authorize(c, true)?;
         let body = input.read()?;
-        if !self
+        if !service
             .backend
             .delete_store(c.workspace(), &body.memory_store_id)
             .map_err(internal)?
         {
             return Err(store_not_found());
         }
-        self.record_audit(
+        service.record_audit(
             c,
             AuditEvent::MemoryStoreDeleted {
                 memory_store_id: body.memory_store_id.as_str().to_owned(),
@@ -417,6 +465,14 @@ impl StoreService {
         Ok(MemoryStoreDeleted::new(body.memory_store_id.clone()))
     }
 
+    fn trace(c: &StoreCaller, result: &Result<MemoryStoreDeleted, ApiError>) {
+        trace_op(Self::NAME, c.workspace(), result, |d| {
+            tracing::info!(op = Self::NAME, memory_store_id = d.id.as_str());
+        });
+    }
+}
+
+impl StoreService {
     // -----------------------------------------------------------------------------------------
     // Memories
 
@@ -426,37 +482,32 @@ impl StoreService {
         c: &StoreCaller,
         request: &CreateMemoryRequest,
     ) -> Result<StoreMemory, ApiError> {
-        self.memories_create_input(c, Input::Typed(request))
+        ops::MemoriesCreate::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::memories_create`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn memories_create_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, CreateMemoryRequest>,
-    ) -> Result<StoreMemory, ApiError> {
-        let result = self.memories_create_inner(c, input);
-        trace_op("memories.create", c.workspace(), &result, |m| {
-            tracing::info!(
-                op = "memories.create",
-                memory_store_id = m.memory_store_id.as_str(),
-                memory_id = m.id.as_str(),
-                version_id = m.version_id.as_str(),
-                bytes = m.content_size_bytes,
-            );
-        });
-        result
-    }
+impl Operation for ops::MemoriesCreate {
+    const NAME: &'static str = "memories.create";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Post,
+        "/v1/memory_stores/{memory_store_id}/memories",
+        HttpInput::Body,
+        "Create a memory (a text file at a path)",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = CreateMemoryRequest;
+    type Response = StoreMemory;
 
-    fn memories_create_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, CreateMemoryRequest>,
+        input: Body<'_, CreateMemoryRequest>,
     ) -> Result<StoreMemory, ApiError> {
-        self.authorize(c, true)?;
+        service.authorize(c, true)?;
         let body = input.read()?.into_owned();
         let path = parse_path(body.path)?;
-        self.create_memory(
+        service.create_memory(
             c.workspace(),
             &body.memory_store_id,
             path,
@@ -465,6 +516,20 @@ impl StoreService {
         )
     }
 
+    fn trace(c: &StoreCaller, result: &Result<StoreMemory, ApiError>) {
+        trace_op(Self::NAME, c.workspace(), result, |m| {
+            tracing::info!(
+                op = Self::NAME,
+                memory_store_id = m.memory_store_id.as_str(),
+                memory_id = m.id.as_str(),
+                version_id = m.version_id.as_str(),
+                bytes = m.content_size_bytes,
+            );
+        });
+    }
+}
+
+impl StoreService {
     /// Creates a memory: the path's personal data, then size and policy (see the module docs),
     /// then the backend.
     pub(crate) fn create_memory(
@@ -505,67 +570,81 @@ impl StoreService {
         c: &StoreCaller,
         request: &MemoryIdRequest,
     ) -> Result<StoreMemory, ApiError> {
-        self.memories_get_input(c, Input::Typed(request))
+        ops::MemoriesGet::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::memories_get`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn memories_get_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, MemoryIdRequest>,
-    ) -> Result<StoreMemory, ApiError> {
-        let result = self.memories_get_inner(c, input);
-        trace_op("memories.get", c.workspace(), &result, |m| {
-            tracing::info!(
-                op = "memories.get",
-                memory_store_id = m.memory_store_id.as_str(),
-                memory_id = m.id.as_str()
-            );
-        });
-        result
-    }
+impl Operation for ops::MemoriesGet {
+    const NAME: &'static str = "memories.get";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Get,
+        "/v1/memory_stores/{memory_store_id}/memories/{memory_id}",
+        HttpInput::None,
+        "Read a memory",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = MemoryIdRequest;
+    type Response = StoreMemory;
 
-    fn memories_get_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, MemoryIdRequest>,
+        input: Body<'_, MemoryIdRequest>,
     ) -> Result<StoreMemory, ApiError> {
-        self.authorize(c, false)?;
+        service.authorize(c, false)?;
         let body = input.read()?;
-        self.store_of(c.workspace(), &body.memory_store_id)?
+        service
+            .store_of(c.workspace(), &body.memory_store_id)?
             .ok_or_else(store_not_found)?;
-        self.backend
+        service
+            .backend
             .get_memory(c.workspace(), &body.memory_store_id, &body.memory_id)
             .map_err(internal)?
             .ok_or_else(memory_not_found)
     }
 
+    fn trace(c: &StoreCaller, result: &Result<StoreMemory, ApiError>) {
+        trace_op(Self::NAME, c.workspace(), result, |m| {
+            tracing::info!(
+                op = Self::NAME,
+                memory_store_id = m.memory_store_id.as_str(),
+                memory_id = m.id.as_str()
+            );
+        });
+    }
+}
+
+impl StoreService {
     /// `memories.list {memory_store_id, path_prefix?, limit?, cursor?}` → metadata by path.
     pub fn memories_list(
         &self,
         c: &StoreCaller,
         request: &ListMemoriesRequest,
     ) -> Result<Page<StoreMemoryMetadata>, ApiError> {
-        self.memories_list_input(c, Input::Typed(request))
+        ops::MemoriesList::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::memories_list`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn memories_list_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, ListMemoriesRequest>,
-    ) -> Result<Page<StoreMemoryMetadata>, ApiError> {
-        let result = self.memories_list_inner(c, input);
-        trace_page("memories.list", c.workspace(), &result);
-        result
-    }
+impl Operation for ops::MemoriesList {
+    const NAME: &'static str = "memories.list";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Get,
+        "/v1/memory_stores/{memory_store_id}/memories",
+        HttpInput::Query,
+        "Page through a store's memories by path",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = ListMemoriesRequest;
+    type Response = Page<StoreMemoryMetadata>;
 
-    fn memories_list_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, ListMemoriesRequest>,
+        input: Body<'_, ListMemoriesRequest>,
     ) -> Result<Page<StoreMemoryMetadata>, ApiError> {
-        self.authorize(c, false)?;
+        service.authorize(c, false)?;
         let body = input.read()?;
         let limit = body.limit;
         let prefix = normalized_prefix(body.path_prefix.as_deref())?;
@@ -576,9 +655,10 @@ impl StoreService {
                 StoreCursor::decode(s)?.memories_position(&body.memory_store_id, prefix.as_deref())
             })
             .transpose()?;
-        self.store_of(c.workspace(), &body.memory_store_id)?
+        service
+            .store_of(c.workspace(), &body.memory_store_id)?
             .ok_or_else(store_not_found)?;
-        let mut memories = self
+        let mut memories = service
             .backend
             .list_memories(
                 c.workspace(),
@@ -604,6 +684,12 @@ impl StoreService {
         })
     }
 
+    fn trace(c: &StoreCaller, result: &Result<Page<StoreMemoryMetadata>, ApiError>) {
+        trace_page(Self::NAME, c.workspace(), result);
+    }
+}
+
+impl StoreService {
     /// `memories.update {memory_store_id, memory_id, content?, path?, precondition?}` → the
     /// memory. Equal content and path: `200`, no version, whatever the precondition says.
     pub fn memories_update(
@@ -611,38 +697,33 @@ impl StoreService {
         c: &StoreCaller,
         request: &UpdateMemoryRequest,
     ) -> Result<StoreMemory, ApiError> {
-        self.memories_update_input(c, Input::Typed(request))
+        ops::MemoriesUpdate::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::memories_update`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn memories_update_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, UpdateMemoryRequest>,
-    ) -> Result<StoreMemory, ApiError> {
-        let result = self.memories_update_inner(c, input);
-        trace_op("memories.update", c.workspace(), &result, |m| {
-            tracing::info!(
-                op = "memories.update",
-                memory_store_id = m.memory_store_id.as_str(),
-                memory_id = m.id.as_str(),
-                version_id = m.version_id.as_str(),
-                bytes = m.content_size_bytes,
-            );
-        });
-        result
-    }
+impl Operation for ops::MemoriesUpdate {
+    const NAME: &'static str = "memories.update";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Post,
+        "/v1/memory_stores/{memory_store_id}/memories/{memory_id}",
+        HttpInput::Body,
+        "Change a memory's content or path",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = UpdateMemoryRequest;
+    type Response = StoreMemory;
 
-    fn memories_update_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, UpdateMemoryRequest>,
+        input: Body<'_, UpdateMemoryRequest>,
     ) -> Result<StoreMemory, ApiError> {
-        self.authorize(c, true)?;
+        service.authorize(c, true)?;
         let body = input.read()?.into_owned();
         let path = body.path.map(parse_path).transpose()?;
         let precondition = body.precondition;
-        self.update_memory(
+        service.update_memory(
             c.workspace(),
             &body.memory_store_id,
             &body.memory_id,
@@ -653,6 +734,20 @@ impl StoreService {
         )
     }
 
+    fn trace(c: &StoreCaller, result: &Result<StoreMemory, ApiError>) {
+        trace_op(Self::NAME, c.workspace(), result, |m| {
+            tracing::info!(
+                op = Self::NAME,
+                memory_store_id = m.memory_store_id.as_str(),
+                memory_id = m.id.as_str(),
+                version_id = m.version_id.as_str(),
+                bytes = m.content_size_bytes,
+            );
+        });
+    }
+}
+
+impl StoreService {
     /// Updates a memory's content and/or path (see [`Self::memories_update`]).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn update_memory(
@@ -712,31 +807,32 @@ impl StoreService {
         c: &StoreCaller,
         request: &DeleteMemoryRequest,
     ) -> Result<MemoryDeleted, ApiError> {
-        self.memories_delete_input(c, Input::Typed(request))
+        ops::MemoriesDelete::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::memories_delete`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn memories_delete_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, DeleteMemoryRequest>,
-    ) -> Result<MemoryDeleted, ApiError> {
-        let result = self.memories_delete_inner(c, input);
-        trace_op("memories.delete", c.workspace(), &result, |d| {
-            tracing::info!(op = "memories.delete", memory_id = d.id.as_str());
-        });
-        result
-    }
+impl Operation for ops::MemoriesDelete {
+    const NAME: &'static str = "memories.delete";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Delete,
+        "/v1/memory_stores/{memory_store_id}/memories/{memory_id}",
+        HttpInput::Body,
+        "Delete a memory",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = DeleteMemoryRequest;
+    type Response = MemoryDeleted;
 
-    fn memories_delete_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, DeleteMemoryRequest>,
+        input: Body<'_, DeleteMemoryRequest>,
     ) -> Result<MemoryDeleted, ApiError> {
-        self.authorize(c, true)?;
+        service.authorize(c, true)?;
         let body = input.read()?.into_owned();
         let precondition = body.precondition;
-        self.write_change(
+        service.write_change(
             c.workspace(),
             &body.memory_store_id,
             MemoryChange::Delete {
@@ -749,6 +845,14 @@ impl StoreService {
         Ok(MemoryDeleted::new(body.memory_id))
     }
 
+    fn trace(c: &StoreCaller, result: &Result<MemoryDeleted, ApiError>) {
+        trace_op(Self::NAME, c.workspace(), result, |d| {
+            tracing::info!(op = Self::NAME, memory_id = d.id.as_str());
+        });
+    }
+}
+
+impl StoreService {
     /// `memories.restore {memory_store_id, memory_id, version_id, precondition?}` → the memory
     /// with the version's content and path (`modified`, or `created` after a delete; nothing
     /// written when it already equals the version).
@@ -757,33 +861,29 @@ impl StoreService {
         c: &StoreCaller,
         request: &RestoreMemoryRequest,
     ) -> Result<StoreMemory, ApiError> {
-        self.memories_restore_input(c, Input::Typed(request))
+        ops::MemoriesRestore::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::memories_restore`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn memories_restore_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, RestoreMemoryRequest>,
-    ) -> Result<StoreMemory, ApiError> {
-        let result = self.memories_restore_inner(c, input);
-        trace_op("memories.restore", c.workspace(), &result, |m| {
-            tracing::info!(
-                op = "memories.restore",
-                memory_store_id = m.memory_store_id.as_str(),
-                memory_id = m.id.as_str(),
-                version_id = m.version_id.as_str(),
-            );
-        });
-        result
-    }
+impl Operation for ops::MemoriesRestore {
+    const NAME: &'static str = "memories.restore";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Post,
+        "/v1/memory_stores/{memory_store_id}/memories/{memory_id}/restore",
+        HttpInput::Body,
+        "Bring back a version's content and path",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = RestoreMemoryRequest;
+    type Response = StoreMemory;
 
-    fn memories_restore_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, RestoreMemoryRequest>,
+        input: Body<'_, RestoreMemoryRequest>,
     ) -> Result<StoreMemory, ApiError> {
-        self.authorize(c, true)?;
+        service.authorize(c, true)?;
         let body = input.read()?.into_owned();
         let precondition = body.precondition;
         let change = MemoryChange::Restore {
@@ -791,7 +891,7 @@ impl StoreService {
             source: body.version_id,
             precondition,
         };
-        match self.write_change(
+        match service.write_change(
             c.workspace(),
             &body.memory_store_id,
             change,
@@ -810,165 +910,14 @@ impl StoreService {
         }
     }
 
-    // -----------------------------------------------------------------------------------------
-    // Versions
-
-    /// `versions.list {memory_store_id, memory_id?, limit?, cursor?}` → a page, newest first.
-    /// A `memory_id` with neither a live memory nor any version is `404 MEMORY_NOT_FOUND`.
-    pub fn versions_list(
-        &self,
-        c: &StoreCaller,
-        request: &ListVersionsRequest,
-    ) -> Result<Page<MemoryVersion>, ApiError> {
-        self.versions_list_input(c, Input::Typed(request))
-    }
-
-    /// [`Self::versions_list`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn versions_list_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, ListVersionsRequest>,
-    ) -> Result<Page<MemoryVersion>, ApiError> {
-        let result = self.versions_list_inner(c, input);
-        trace_page("versions.list", c.workspace(), &result);
-        result
-    }
-
-    fn versions_list_inner(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, ListVersionsRequest>,
-    ) -> Result<Page<MemoryVersion>, ApiError> {
-        self.authorize(c, false)?;
-        let body = input.read()?;
-        let limit = body.limit;
-        let store = &body.memory_store_id;
-        let memory = body.memory_id.as_ref();
-        let after = body
-            .cursor
-            .as_deref()
-            .map(|s| StoreCursor::decode(s)?.versions_position(store, memory))
-            .transpose()?;
-        let ws = c.workspace();
-        self.store_of(ws, store)?.ok_or_else(store_not_found)?;
-        if let Some(m) = memory
-            && self
-                .backend
-                .get_memory(ws, store, m)
-                .map_err(internal)?
-                .is_none()
-            && self
-                .backend
-                .list_versions(ws, store, Some(m), None, 1)
-                .map_err(internal)?
-                .is_empty()
-        {
-            return Err(memory_not_found());
-        }
-        let mut data = self
-            .backend
-            .list_versions(ws, store, memory, after.as_ref(), limit + 1)
-            .map_err(internal)?;
-        let more = data.len() > limit;
-        data.truncate(limit);
-        let next_cursor = more.then(|| data.last()).flatten().map(|last| {
-            StoreCursor::Versions {
-                store: store.as_str().to_owned(),
-                memory: memory.map(|m| m.as_str().to_owned()),
-                created_at: last.created_at.as_millis(),
-                id: last.id.as_str().to_owned(),
-            }
-            .encode()
+    fn trace(c: &StoreCaller, result: &Result<StoreMemory, ApiError>) {
+        trace_op(Self::NAME, c.workspace(), result, |m| {
+            tracing::info!(
+                op = Self::NAME,
+                memory_store_id = m.memory_store_id.as_str(),
+                memory_id = m.id.as_str(),
+                version_id = m.version_id.as_str(),
+            );
         });
-        Ok(Page { data, next_cursor })
-    }
-
-    /// `versions.get {memory_store_id, version_id}` → the version (redacted ones too).
-    pub fn versions_get(
-        &self,
-        c: &StoreCaller,
-        request: &VersionIdRequest,
-    ) -> Result<MemoryVersion, ApiError> {
-        self.versions_get_input(c, Input::Typed(request))
-    }
-
-    /// [`Self::versions_get`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn versions_get_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, VersionIdRequest>,
-    ) -> Result<MemoryVersion, ApiError> {
-        let result = self.versions_get_inner(c, input);
-        trace_op("versions.get", c.workspace(), &result, |v| {
-            tracing::info!(op = "versions.get", version_id = v.id.as_str());
-        });
-        result
-    }
-
-    fn versions_get_inner(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, VersionIdRequest>,
-    ) -> Result<MemoryVersion, ApiError> {
-        self.authorize(c, false)?;
-        let body = input.read()?;
-        self.store_of(c.workspace(), &body.memory_store_id)?
-            .ok_or_else(store_not_found)?;
-        self.backend
-            .get_version(c.workspace(), &body.memory_store_id, &body.version_id)
-            .map_err(internal)?
-            .ok_or_else(version_not_found)
-    }
-
-    /// `versions.redact {memory_store_id, version_id}` → the redacted version (idempotent);
-    /// a live memory's current version → `409 MEMORY_VERSION_IS_CURRENT`.
-    pub fn versions_redact(
-        &self,
-        c: &StoreCaller,
-        request: &VersionIdRequest,
-    ) -> Result<MemoryVersion, ApiError> {
-        self.versions_redact_input(c, Input::Typed(request))
-    }
-
-    /// [`Self::versions_redact`] with the request typed or as JSON, read after the role check.
-    pub(crate) fn versions_redact_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, VersionIdRequest>,
-    ) -> Result<MemoryVersion, ApiError> {
-        let result = self.versions_redact_inner(c, input);
-        trace_op("versions.redact", c.workspace(), &result, |v| {
-            tracing::info!(op = "versions.redact", version_id = v.id.as_str());
-        });
-        result
-    }
-
-    fn versions_redact_inner(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, VersionIdRequest>,
-    ) -> Result<MemoryVersion, ApiError> {
-        self.authorize(c, true)?;
-        let body = input.read()?;
-        let now = self.now();
-        let outcome = self
-            .backend
-            .redact_version(c.workspace(), &body.memory_store_id, &body.version_id, now)
-            .map_err(internal)?;
-        match outcome {
-            // A second redaction keeps the first `redacted_at` and records nothing.
-            RedactOutcome::Redacted(version) if version.redacted_at != Some(now) => Ok(version),
-            RedactOutcome::Redacted(version) => {
-                self.record_audit(
-                    c,
-                    AuditEvent::MemoryVersionRedacted {
-                        memory_store_id: body.memory_store_id.as_str().to_owned(),
-                        version_id: version.id.as_str().to_owned(),
-                    },
-                );
-                Ok(version)
-            }
-            RedactOutcome::Refused(err) => Err(err),
-        }
     }
 }

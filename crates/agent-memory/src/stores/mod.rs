@@ -90,17 +90,19 @@ mod memory_tool;
 mod mounts;
 pub mod requests;
 mod session;
+mod tool_text;
+mod versions;
 
 use std::sync::Arc;
 
 use memory_core::{
-    Actor, ApiError, ErrorCode, IdGenerator, MemoryStore, MemoryStoreId, PiiPolicy,
-    RandomIdGenerator, Role, SessionId, StoreMemory, StorePath, Timestamp, WorkspaceId,
+    ApiError, ErrorCode, IdGenerator, MemoryStore, MemoryStoreId, PiiPolicy, RandomIdGenerator,
+    Role, StoreMemory, StorePath, Timestamp, WorkspaceId,
 };
 use store_trait::{Database, Storage, StoreBackend, VacuumReport};
 
 use crate::audit::{AuditEvent, AuditRecord, AuditSink, NoopAuditSink};
-use crate::caller::MemberCaller;
+pub use crate::caller::{SessionCaller, StoreCaller};
 use crate::clock::{Clock, SystemClock};
 
 pub use fs::{FsDeleted, FsStat};
@@ -111,68 +113,6 @@ pub use session::{INSTRUCTIONS_MAX_CHARS, WORKSPACE_FENCE_TAG};
 /// the store's policy: masking can shrink text (a long digit run becomes one placeholder), but not
 /// by a factor of ten for any text an agent writes, and the cap bounds the masking work.
 pub const HARD_INPUT_CAP: usize = 10 * StoreMemory::CONTENT_MAX_BYTES;
-
-/// Who calls a host-side memory-store operation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StoreCaller {
-    /// A signed-in member (recorded as `user_actor` with the member id); editor or higher writes,
-    /// viewer or higher reads, else `403 MEMORY_STORE_FORBIDDEN` (the first check of all).
-    Member(MemberCaller),
-    /// A host API key: editor rights, recorded as `api_actor`.
-    ApiKey {
-        /// The workspace the key belongs to.
-        workspace: WorkspaceId,
-        /// The key's id.
-        api_key_id: String,
-    },
-}
-
-impl StoreCaller {
-    /// The workspace the caller acts in.
-    pub fn workspace(&self) -> &WorkspaceId {
-        match self {
-            StoreCaller::Member(m) => &m.workspace,
-            StoreCaller::ApiKey { workspace, .. } => workspace,
-        }
-    }
-
-    /// The actor recorded on the versions this caller writes.
-    pub fn actor(&self) -> Actor {
-        match self {
-            StoreCaller::Member(m) => Actor::UserActor {
-                user_id: m.member.as_str().to_owned(),
-            },
-            StoreCaller::ApiKey { api_key_id, .. } => Actor::ApiActor {
-                api_key_id: api_key_id.clone(),
-            },
-        }
-    }
-
-    /// The role the caller acts with (an API key has editor rights).
-    fn role(&self) -> Role {
-        match self {
-            StoreCaller::Member(m) => m.role,
-            StoreCaller::ApiKey { .. } => Role::Editor,
-        }
-    }
-}
-
-/// An agent session acting through its mounts (`session_actor`); the host resolved the workspace.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionCaller {
-    /// The session's workspace.
-    pub workspace: WorkspaceId,
-    /// The session.
-    pub session: SessionId,
-}
-
-impl SessionCaller {
-    fn actor(&self) -> Actor {
-        Actor::SessionActor {
-            session_id: self.session.clone(),
-        }
-    }
-}
 
 /// The memory-store facade over a [`StoreBackend`].
 ///

@@ -14,7 +14,7 @@ use memory_core::{
 use super::requests::{AddSessionResourceRequest, CreateSessionRequest, SessionIdRequest};
 use super::{StoreCaller, StoreService, internal, trace_op};
 use crate::fence::nonce_for;
-use crate::input::Input;
+use crate::ops::{self, Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
 
 /// Most characters of a mount's `instructions` (the spec sets no limit; this one matches the
 /// store description's, so the system prompt stays bounded).
@@ -132,33 +132,29 @@ impl StoreService {
         c: &StoreCaller,
         request: &CreateSessionRequest,
     ) -> Result<Session, ApiError> {
-        self.sessions_create_input(c, Input::Typed(request))
+        ops::SessionsCreate::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::sessions_create`] with the request typed or as JSON.
-    pub(crate) fn sessions_create_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, CreateSessionRequest>,
-    ) -> Result<Session, ApiError> {
-        let result = self.sessions_create_inner(c, input);
-        trace_op("sessions.create", c.workspace(), &result, |s| {
-            tracing::info!(
-                op = "sessions.create",
-                session_id = s.id.as_str(),
-                resources = s.resources.len(),
-                memory_stores = s.memory_stores().count(),
-            );
-        });
-        result
-    }
+impl Operation for ops::SessionsCreate {
+    const NAME: &'static str = "sessions.create";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Post,
+        "/v1/sessions",
+        HttpInput::Body,
+        "Create an agent session with memory stores mounted",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = CreateSessionRequest;
+    type Response = Session;
 
-    fn sessions_create_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, CreateSessionRequest>,
+        input: Body<'_, CreateSessionRequest>,
     ) -> Result<Session, ApiError> {
-        self.authorize(c, true)?;
+        service.authorize(c, true)?;
         let body = input.read()?.into_owned();
         let requests = body.resources;
         let stores: Vec<&MemoryStoreId> = requests
@@ -173,7 +169,7 @@ impl StoreService {
         let workspace = c.workspace();
         let mut found = Vec::with_capacity(stores.len());
         for id in &stores {
-            let store = self.store_of(workspace, id)?.ok_or_else(|| {
+            let store = service.store_of(workspace, id)?.ok_or_else(|| {
                 ApiError::new(ErrorCode::MemoryStoreNotFound, "memory store not found")
             })?;
             if store.is_archived() {
@@ -201,21 +197,35 @@ impl StoreService {
                 ResourceRequest::Other(value) => SessionResource::Other(value),
             })
             .collect();
-        let now = self.now();
+        let now = service.now();
         let session = Session {
-            id: SessionId::generate(&*self.ids, now)
+            id: SessionId::generate(&*service.ids, now)
                 .map_err(|_| ApiError::new(ErrorCode::InternalError, "the id generator failed"))?,
             kind: SessionTag,
             agent: body.agent.filter(|a| !a.is_null()),
             resources,
             created_at: now,
         };
-        self.backend
+        service
+            .backend
             .put_session(workspace, &session)
             .map_err(internal)?;
         Ok(session)
     }
 
+    fn trace(c: &StoreCaller, result: &Result<Session, ApiError>) {
+        trace_op(Self::NAME, c.workspace(), result, |s| {
+            tracing::info!(
+                op = Self::NAME,
+                session_id = s.id.as_str(),
+                resources = s.resources.len(),
+                memory_stores = s.memory_stores().count(),
+            );
+        });
+    }
+}
+
+impl StoreService {
     /// `sessions.resources.add {session_id, resource}` → the session with the resource appended.
     /// A memory store → `400 MEMORY_STORE_ATTACH_AT_CREATION_ONLY`.
     pub fn sessions_resources_add(
@@ -223,44 +233,54 @@ impl StoreService {
         c: &StoreCaller,
         request: &AddSessionResourceRequest,
     ) -> Result<Session, ApiError> {
-        self.sessions_resources_add_input(c, Input::Typed(request))
+        ops::SessionsResourcesAdd::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::sessions_resources_add`] with the request typed or as JSON.
-    pub(crate) fn sessions_resources_add_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, AddSessionResourceRequest>,
-    ) -> Result<Session, ApiError> {
-        let result = self.sessions_resources_add_inner(c, input);
-        trace_op("sessions.resources.add", c.workspace(), &result, |s| {
-            tracing::info!(
-                op = "sessions.resources.add",
-                session_id = s.id.as_str(),
-                resources = s.resources.len()
-            );
-        });
-        result
-    }
+impl Operation for ops::SessionsResourcesAdd {
+    const NAME: &'static str = "sessions.resources.add";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Post,
+        "/v1/sessions/{session_id}/resources",
+        HttpInput::Body,
+        "Add a resource other than a memory store to a session",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = AddSessionResourceRequest;
+    type Response = Session;
 
-    fn sessions_resources_add_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, AddSessionResourceRequest>,
+        input: Body<'_, AddSessionResourceRequest>,
     ) -> Result<Session, ApiError> {
-        self.authorize(c, true)?;
+        service.authorize(c, true)?;
         let body = input.read()?.into_owned();
         let resource = body.resource;
         // Read-modify-write: the backend has no compare-and-swap for sessions, so two concurrent
         // adds to one session may keep only one of them.
-        let mut session = self.load_session(c.workspace(), &body.session_id)?;
+        let mut session = service.load_session(c.workspace(), &body.session_id)?;
         session.resources.push(SessionResource::Other(resource));
-        self.backend
+        service
+            .backend
             .put_session(c.workspace(), &session)
             .map_err(internal)?;
         Ok(session)
     }
 
+    fn trace(c: &StoreCaller, result: &Result<Session, ApiError>) {
+        trace_op(Self::NAME, c.workspace(), result, |s| {
+            tracing::info!(
+                op = Self::NAME,
+                session_id = s.id.as_str(),
+                resources = s.resources.len()
+            );
+        });
+    }
+}
+
+impl StoreService {
     /// `sessions.system_prompt {session_id}` → `{"text": …}`: for each mount its path, access,
     /// store name, instructions and description, the workspace-written parts fenced (see
     /// [`WORKSPACE_FENCE_TAG`]).
@@ -269,34 +289,35 @@ impl StoreService {
         c: &StoreCaller,
         request: &SessionIdRequest,
     ) -> Result<TextAnswer, ApiError> {
-        self.sessions_system_prompt_input(c, Input::Typed(request))
+        ops::SessionsSystemPrompt::run(self, c, Body::Typed(request))
     }
+}
 
-    /// [`Self::sessions_system_prompt`] with the request typed or as JSON.
-    pub(crate) fn sessions_system_prompt_input(
-        &self,
-        c: &StoreCaller,
-        input: Input<'_, SessionIdRequest>,
-    ) -> Result<TextAnswer, ApiError> {
-        let result = self.sessions_system_prompt_inner(c, input);
-        trace_op("sessions.system_prompt", c.workspace(), &result, |t| {
-            tracing::info!(op = "sessions.system_prompt", chars = t.text.len());
-        });
-        result
-    }
+impl Operation for ops::SessionsSystemPrompt {
+    const NAME: &'static str = "sessions.system_prompt";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Get,
+        "/v1/sessions/{session_id}/system_prompt",
+        HttpInput::None,
+        "The system-prompt text describing a session's mounts",
+    );
+    type Service = StoreService;
+    type Caller = StoreCaller;
+    type Request = SessionIdRequest;
+    type Response = TextAnswer;
 
-    fn sessions_system_prompt_inner(
-        &self,
+    fn execute(
+        service: &StoreService,
         c: &StoreCaller,
-        input: Input<'_, SessionIdRequest>,
+        input: Body<'_, SessionIdRequest>,
     ) -> Result<TextAnswer, ApiError> {
-        self.authorize(c, false)?;
+        service.authorize(c, false)?;
         let body = input.read()?;
-        let session = self.load_session(c.workspace(), &body.session_id)?;
+        let session = service.load_session(c.workspace(), &body.session_id)?;
         let mounts: Vec<&MemoryStoreResource> = session.memory_stores().collect();
         let mut stores = Vec::with_capacity(mounts.len());
         for m in &mounts {
-            stores.push(self.store_of(c.workspace(), &m.memory_store_id)?);
+            stores.push(service.store_of(c.workspace(), &m.memory_store_id)?);
         }
         let prompt: Vec<PromptMount<'_>> = mounts
             .iter()
@@ -312,5 +333,11 @@ impl StoreService {
         Ok(TextAnswer {
             text: render_system_prompt(session.id.as_str(), &prompt),
         })
+    }
+
+    fn trace(c: &StoreCaller, result: &Result<TextAnswer, ApiError>) {
+        trace_op(Self::NAME, c.workspace(), result, |t| {
+            tracing::info!(op = Self::NAME, chars = t.text.len());
+        });
     }
 }
