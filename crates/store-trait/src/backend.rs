@@ -275,7 +275,7 @@ impl Error {
 ///   successor's `created_at`, at most one version of a key is valid at any instant, and every
 ///   written version is the valid one at its own `created_at`.
 ///
-/// `store_trait::conformance` (feature `conformance`) checks all of this against a reference
+/// the `store-conformance` crate checks all of this against a reference
 /// model; every backend's tests run it.
 pub trait Backend: Send + Sync {
     /// Atomically: reads the [`RememberState`] for `owner`, `credential` and the key, calls

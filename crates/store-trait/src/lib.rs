@@ -1,5 +1,4 @@
-//! The storage [`Backend`] trait for governed agent memory, the [`InMemoryBackend`], and the
-//! conformance suite every backend runs.
+//! The storage [`Backend`] trait for governed agent memory and the [`InMemoryBackend`].
 //!
 //! A backend stores agent-memory versions per [`Owner`] (workspace, member) and the governance
 //! state that must hold across processes: the credentials' rate windows, the quota's count, the
@@ -58,14 +57,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The trait's documentation states the contract; the conformance suite checks it.
+//! The trait's documentation states the contract; the conformance suite (the
+//! `store-conformance` crate) checks it.
 //!
 //! # Crate features
 //!
-//! - `conformance` (off by default): the public test-support module `conformance`: scenario
-//!   checks, concurrency races at the quota and rate-limit edges, and a proptest model-based
-//!   test against a reference model. Every backend's tests run it, through
-//!   `store_trait::conformance_tests!(make_backend)` or `store_trait::conformance::run_all`.
 //! - `redb` (off by default): `RedbBackend`, a durable backend in one redb database file.
 //! - `sled` (off by default): `SledBackend`, a durable backend in a sled 0.34 database directory.
 //! - `sqlite` (off by default): `SqliteBackend`, a durable backend in one SQLite database file
@@ -75,8 +71,6 @@
 
 mod backend;
 pub mod codec;
-#[cfg(feature = "conformance")]
-pub mod conformance;
 mod database;
 mod durability;
 mod history;

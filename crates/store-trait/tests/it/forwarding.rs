@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use store_trait::InMemoryBackend;
-use store_trait::conformance::{Guarded, run_all};
+use store_conformance::{Guarded, run_all};
 
 #[test]
 fn a_shared_guarded_backend_passes_the_suite() {

@@ -1,3 +1,3 @@
 //! Every conformance check (scenarios, races, the model-based test) on `InMemoryBackend`.
 
-store_trait::conformance_tests!(store_trait::InMemoryBackend::new);
+store_conformance::conformance_tests!(store_trait::InMemoryBackend::new);

@@ -3,7 +3,7 @@
 //! run with Immediate durability, reopening, and the format-version check.
 
 use memory_core::{CredentialId, Timestamp};
-use store_trait::conformance::{self, Guarded};
+use store_conformance::{self as conformance, Guarded};
 use store_trait::{Backend, Database, Durability, Error, RedbBackend, ScanQuery, StorageFailure};
 use tempfile::TempDir;
 
@@ -28,7 +28,7 @@ fn eventual() -> Guarded<RedbBackend, TempDir> {
 /// One `#[test]` per conformance check, the model-based test at `CONFORMANCE_CASES` (default
 /// 1,000) cases and the three races included.
 mod conformance_eventual {
-    store_trait::conformance_tests!(super::eventual);
+    store_conformance::conformance_tests!(super::eventual);
 }
 
 #[test]

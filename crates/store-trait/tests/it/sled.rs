@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 
 use memory_core::{AgentMemoryId, CredentialId, Settings, Timestamp};
-use store_trait::conformance::{self, Guarded};
+use store_conformance::{self as conformance, Guarded};
 use store_trait::{
     Backend, Database, Durability, Error, Owner, ScanQuery, SledBackend, StorageFailure,
 };
@@ -32,7 +32,7 @@ fn eventual() -> Guarded<SledBackend, TempDir> {
 /// One `#[test]` per conformance check, the model-based test at `CONFORMANCE_CASES` (default
 /// 1,000) cases and the three races included.
 mod conformance_eventual {
-    store_trait::conformance_tests!(super::eventual);
+    store_conformance::conformance_tests!(super::eventual);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::thread;
 
 use memory_core::{ApiError, CredentialId, ErrorCode, Timestamp};
-use store_trait::conformance::{self, Guarded};
+use store_conformance::{self as conformance, Guarded};
 use store_trait::{Backend, Database, Durability, Error, RememberOutcome, SqliteBackend};
 use tempfile::TempDir;
 
@@ -32,7 +32,7 @@ fn eventual() -> Guarded<SqliteBackend, TempDir> {
 /// One `#[test]` per conformance check, the model-based test at `CONFORMANCE_CASES` (default
 /// 1,000) cases and the three races included.
 mod conformance_eventual {
-    store_trait::conformance_tests!(super::eventual);
+    store_conformance::conformance_tests!(super::eventual);
 }
 
 #[test]

@@ -8,7 +8,7 @@ use memory_core::{
     RankingData, Timestamp, WorkspaceId,
 };
 
-use crate::{Backend, Owner, RememberOutcome, RememberState, RememberWrite};
+use store_trait::{Backend, Owner, RememberOutcome, RememberState, RememberWrite};
 
 /// 2026-01-01T00:00:00Z: the checks' instants are offsets from it, in milliseconds.
 const T0_MILLIS: i64 = 1_767_225_600_000;
@@ -172,7 +172,7 @@ impl Note {
         &self,
         backend: &B,
         decide: &mut dyn FnMut(&RememberState) -> Result<RememberWrite, ApiError>,
-    ) -> Result<RememberOutcome, crate::Error> {
+    ) -> Result<RememberOutcome, store_trait::Error> {
         let key = self.key.as_deref().map(|k| (self.namespace.as_str(), k));
         backend.remember(
             &self.owner,

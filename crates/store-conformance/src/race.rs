@@ -9,7 +9,7 @@ use std::thread;
 use memory_core::{AgentMemory, ApiError, ErrorCode, Timestamp};
 
 use super::fixture::{Note, owner, t};
-use crate::{Backend, Owner, RememberOutcome, ScanQuery};
+use store_trait::{Backend, Owner, RememberOutcome, ScanQuery};
 
 const THREADS: usize = 8;
 

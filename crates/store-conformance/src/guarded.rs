@@ -4,18 +4,18 @@
 use std::ops::Deref;
 
 /// A backend and a guard dropped after it, such as the temporary directory of a durable
-/// backend's files. It dereferences to `backend`, so it is a [`Backend`](crate::Backend), a
-/// [`StoreBackend`](crate::StoreBackend) and a [`Database`](crate::Database) whenever `backend`
+/// backend's files. It dereferences to `backend`, so it is a [`Backend`](store_trait::Backend), a
+/// [`StoreBackend`](store_trait::StoreBackend) and a [`Database`](store_trait::Database) whenever `backend`
 /// is.
 ///
 /// ```
 /// use store_trait::InMemoryBackend;
-/// use store_trait::conformance::Guarded;
+/// use store_conformance::Guarded;
 ///
 /// // A durable backend's factory would open its files in a fresh temporary directory and
 /// // return the directory as the guard.
 /// let make = || Guarded { backend: InMemoryBackend::new(), guard: () };
-/// store_trait::conformance::settings_roundtrip(&make);
+/// store_conformance::settings_roundtrip(&make);
 /// ```
 #[derive(Debug, Default)]
 pub struct Guarded<B, G> {

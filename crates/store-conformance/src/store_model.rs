@@ -21,7 +21,7 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
 use super::cases_from_env;
 use super::fixture::{t, ws};
-use crate::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend};
+use store_trait::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend};
 
 const WORKSPACES: [&str; 2] = ["ws1", "ws2"];
 /// Byte order `memstore_1 < memstore_10 < memstore_2` is not creation order.
@@ -1092,7 +1092,7 @@ pub fn store_model_matches_backend_with<B: StoreBackend>(make: &dyn Fn() -> B, c
     }
 }
 
-fn backend_ok<T>(result: Result<T, crate::Error>, step: usize) -> Result<T, TestCaseError> {
+fn backend_ok<T>(result: Result<T, store_trait::Error>, step: usize) -> Result<T, TestCaseError> {
     result.map_err(|e| TestCaseError::fail(format!("step {step}: backend error: {e}")))
 }
 

@@ -1,4 +1,4 @@
-//! The backend conformance suite (feature `conformance`): one set of checks every [`Backend`]
+//! The backend conformance suite: one set of checks every [`Backend`]
 //! runs (quality target R2), so that all backends answer alike.
 //!
 //! Each check is a public function taking a factory that returns a fresh, empty backend; a check
@@ -25,14 +25,14 @@
 //!
 //! ```
 //! mod in_memory {
-//!     store_trait::conformance_tests!(store_trait::InMemoryBackend::new);
+//!     store_conformance::conformance_tests!(store_trait::InMemoryBackend::new);
 //! }
 //! ```
 //!
 //! or run everything in one test with [`run_all`]. A durable backend's factory returns the
 //! backend together with its temporary directory in a [`Guarded`].
 //!
-//! [`Backend`]: crate::Backend
+//! [`Backend`]: store_trait::Backend
 //! [`conformance_tests!`]: crate::conformance_tests
 
 mod fixture;
@@ -53,7 +53,7 @@ pub use scenarios::*;
 pub use store_model::{store_model_matches_backend, store_model_matches_backend_with};
 pub use stores::*;
 
-use crate::{Backend, StoreBackend};
+use store_trait::{Backend, StoreBackend};
 
 /// Cases the model-based test runs: the `CONFORMANCE_CASES` environment variable, or 1,000
 /// when it is unset or not a positive number.
@@ -76,13 +76,13 @@ pub fn run_all<B: Backend + StoreBackend>(make: &dyn Fn() -> B) {
 #[macro_export]
 macro_rules! __conformance_checks {
     (@emit calls ($make:expr) $($check:ident,)*) => {
-        $( $crate::conformance::$check($make); )*
+        $( $crate::$check($make); )*
     };
     (@emit tests ($make:expr) $($check:ident,)*) => {
         $(
             #[test]
             fn $check() {
-                $crate::conformance::$check(&$make);
+                $crate::$check(&$make);
             }
         )*
     };
@@ -91,7 +91,7 @@ macro_rules! __conformance_checks {
             #[test]
             #[ignore = $reason]
             fn $check() {
-                $crate::conformance::$check(&$make);
+                $crate::$check(&$make);
             }
         )*
     };
@@ -145,7 +145,7 @@ macro_rules! __conformance_checks {
 ///
 /// ```
 /// mod in_memory {
-///     store_trait::conformance_tests!(|| store_trait::InMemoryBackend::new());
+///     store_conformance::conformance_tests!(|| store_trait::InMemoryBackend::new());
 /// }
 /// ```
 ///

@@ -15,7 +15,7 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
 use super::cases_from_env;
 use super::fixture::{Note, mid, owner, t, ws};
-use crate::{
+use store_trait::{
     Backend, MemberHistory, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
 };
 
@@ -482,7 +482,7 @@ pub fn model_matches_backend_with<B: Backend>(make: &dyn Fn() -> B, cases: u32) 
     }
 }
 
-fn backend_ok<T>(result: Result<T, crate::Error>, step: usize) -> Result<T, TestCaseError> {
+fn backend_ok<T>(result: Result<T, store_trait::Error>, step: usize) -> Result<T, TestCaseError> {
     result.map_err(|e| TestCaseError::fail(format!("step {step}: backend error: {e}")))
 }
 

@@ -10,7 +10,7 @@ use memory_core::{
     VersionOperation, WorkspaceId, content_sha256,
 };
 
-use crate::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend};
+use store_trait::{MemoryChange, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend};
 
 fn ws(name: &str) -> WorkspaceId {
     WorkspaceId::new(name).expect("workspace id")
@@ -507,7 +507,7 @@ pub fn replace_renames_onto_a_live_memory_in_one_step<B: StoreBackend>(make: &dy
             at: at(10),
             personal_data: false,
         }),
-        Err(crate::Error::InvalidWrite(_))
+        Err(store_trait::Error::InvalidWrite(_))
     ));
     assert_eq!(w.versions(None), before);
     // Onto the live memory at `/notes.md`: both versions at once, personal data not checked.
