@@ -12,7 +12,10 @@ use agent_memory::{
 use anyhow::{Context, bail};
 use citation_verify::Passage;
 use memory_core::{ContextBinding, CredentialId, MemberId, Role, Scope, Settings, WorkspaceId};
-use store_trait::{Durability, RedbBackend, SledBackend, SqliteBackend, Storage};
+use store_redb::RedbBackend;
+use store_sled::SledBackend;
+use store_sqlite::SqliteBackend;
+use store_trait::{Durability, Storage};
 
 use crate::audit_log::JsonLinesAuditSink;
 use crate::home::{BackendKind, Config, Home, require_unused_database};

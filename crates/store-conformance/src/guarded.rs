@@ -9,7 +9,7 @@ use std::ops::Deref;
 /// is.
 ///
 /// ```
-/// use store_trait::InMemoryBackend;
+/// use store_kv::InMemoryBackend;
 /// use store_conformance::Guarded;
 ///
 /// // A durable backend's factory would open its files in a fresh temporary directory and

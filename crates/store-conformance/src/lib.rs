@@ -25,12 +25,15 @@
 //!
 //! ```
 //! mod in_memory {
-//!     store_conformance::conformance_tests!(store_trait::InMemoryBackend::new);
+//!     store_conformance::conformance_tests!(store_kv::InMemoryBackend::new);
 //! }
 //! ```
 //!
 //! or run everything in one test with [`run_all`]. A durable backend's factory returns the
 //! backend together with its temporary directory in a [`Guarded`].
+//!
+//! The durable backends' tests run more checks of their own, in `store-durable-suite`: the crash
+//! test, the vacuum's erasure and the fixture history of the format upgrades.
 //!
 //! [`Backend`]: store_trait::Backend
 //! [`conformance_tests!`]: crate::conformance_tests
@@ -145,7 +148,7 @@ macro_rules! __conformance_checks {
 ///
 /// ```
 /// mod in_memory {
-///     store_conformance::conformance_tests!(|| store_trait::InMemoryBackend::new());
+///     store_conformance::conformance_tests!(|| store_kv::InMemoryBackend::new());
 /// }
 /// ```
 ///

@@ -3,7 +3,9 @@
 use memory_core::{AgentMemory, ApiError, Settings, Timestamp};
 
 use super::fixture::{Note, ids, mid, owner, t, ws};
-use store_trait::{Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery};
+use store_trait::{
+    Backend, Error, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
+};
 
 /// Everything of `owner` valid at `valid_at`, unexpired at `cutoff`.
 fn scan_all<B: Backend + ?Sized>(

@@ -68,7 +68,7 @@ fn lock_workspace(tx: &mut Transaction<'_>, workspace: &WorkspaceId) -> Result<(
 fn decode(row: &Row) -> Result<AgentMemory, Error> {
     let bytes: &[u8] = row.get(0);
     let mut memory = store_trait::codec::decode(bytes)
-        .map_err(|e| Error::Backend(format!("undecodable version: {e}")))?;
+        .map_err(|e| Error::undecodable("agent_memory_versions: undecodable version", e))?;
     // The column is authoritative: superseding updates it without rewriting the record.
     memory.superseded_at = row
         .get::<_, Option<i64>>(1)
@@ -88,8 +88,8 @@ fn insert(tx: &mut Transaction<'_>, memory: &AgentMemory) -> Result<(), Error> {
 
 /// The version's row in `agent_memory_versions` (all that schema version 1 wrote).
 pub(crate) fn insert_row(tx: &mut Transaction<'_>, memory: &AgentMemory) -> Result<(), Error> {
-    let record = store_trait::codec::encode(memory)
-        .map_err(|e| Error::Backend(format!("encoding a version: {e}")))?;
+    let record =
+        store_trait::codec::encode(memory).map_err(|e| Error::other("encoding a version", e))?;
     let documents: Vec<&str> = memory
         .citations
         .iter()
@@ -205,12 +205,12 @@ fn decode_vector(bytes: &[u8], out: &mut Vec<f32>) -> Result<(), Error> {
     Ok(())
 }
 
-fn too_many() -> Error {
-    Error::Backend("a history of more than u32::MAX versions".into())
+fn too_many(e: std::num::TryFromIntError) -> Error {
+    Error::other("a history of more than u32::MAX versions", e)
 }
 
-fn corrupt(what: &str) -> Error {
-    Error::Backend(format!("inconsistent recall index: {what}"))
+fn corrupt(what: &'static str) -> Error {
+    Error::corrupt(format!("recall index: {what}"))
 }
 
 /// Calls `f` with every stored version, a batch at a time, read through a portal of the
@@ -249,7 +249,7 @@ pub(crate) fn reanalyze(tx: &mut Transaction<'_>) -> Result<(), Error> {
             let memory = store_trait::reanalyzed(&stored);
             if memory.ranking != stored.ranking {
                 let record = store_trait::codec::encode(&memory)
-                    .map_err(|e| Error::Backend(format!("encoding a version: {e}")))?;
+                    .map_err(|e| Error::other("encoding a version", e))?;
                 tx.execute(
                     "UPDATE agent_memory_versions SET record = $4 \
                      WHERE workspace = $1 AND member = $2 AND id = $3",
@@ -669,7 +669,7 @@ impl Backend for PostgresBackend {
         let row_of: HashMap<&str, u32> = rows
             .iter()
             .enumerate()
-            .map(|(row, m)| Ok((m.id.as_str(), u32::try_from(row).map_err(|_| too_many())?)))
+            .map(|(row, m)| Ok((m.id.as_str(), u32::try_from(row).map_err(too_many)?)))
             .collect::<Result<_, Error>>()?;
 
         let stored = tx
@@ -777,7 +777,7 @@ impl Backend for PostgresBackend {
         memory.ranking.embedding = Some(embedding.clone());
         memory.superseded_at = None;
         let record = store_trait::codec::encode(&memory)
-            .map_err(|e| Error::Backend(format!("encoding a version: {e}")))?;
+            .map_err(|e| Error::other("encoding a version", e))?;
         tx.execute(
             "UPDATE agent_memory_versions SET record = $4 \
              WHERE workspace = $1 AND member = $2 AND id = $3",
@@ -939,14 +939,14 @@ impl Backend for PostgresBackend {
             .map_err(db)?;
         row.map(|r| {
             serde_json::from_str(r.get(0))
-                .map_err(|e| Error::Backend(format!("undecodable settings: {e}")))
+                .map_err(|e| Error::undecodable("workspace_settings: undecodable settings", e))
         })
         .transpose()
     }
 
     fn put_settings(&self, workspace: &WorkspaceId, settings: &Settings) -> Result<(), Error> {
-        let json = serde_json::to_string(settings)
-            .map_err(|e| Error::Backend(format!("encoding settings: {e}")))?;
+        let json =
+            serde_json::to_string(settings).map_err(|e| Error::other("encoding settings", e))?;
         let mut conn = self.conn()?;
         conn.execute(
             "INSERT INTO workspace_settings (workspace, settings) VALUES ($1, $2) \

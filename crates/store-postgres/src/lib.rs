@@ -34,7 +34,10 @@ use std::fmt;
 
 use r2d2_postgres::PostgresConnectionManager;
 use r2d2_postgres::postgres::{self, NoTls};
-use store_trait::Error;
+use store_kv::KvStores;
+use store_trait::{Error, HasStores};
+
+pub use kv::StoreTable;
 
 type Pool = r2d2_postgres::r2d2::Pool<PostgresConnectionManager<NoTls>>;
 type Conn = r2d2_postgres::r2d2::PooledConnection<PostgresConnectionManager<NoTls>>;
@@ -57,12 +60,23 @@ pub(crate) mod lock {
 /// Governed agent memory on PostgreSQL. Cheap to share behind an `Arc`; every method takes a
 /// connection from the pool for its duration.
 pub struct PostgresBackend {
-    pool: Pool,
+    /// The memory stores, in the key space of the table `memory_store_kv`, whose pool serves
+    /// every call.
+    stores: KvStores<StoreTable>,
+}
+
+/// Memory stores are [`KvStores`]' over the table `memory_store_kv`.
+impl HasStores for PostgresBackend {
+    type Stores = KvStores<StoreTable>;
+
+    fn stores(&self) -> &KvStores<StoreTable> {
+        &self.stores
+    }
 }
 
 impl fmt::Debug for PostgresBackend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let state = self.pool.state();
+        let state = self.pool().state();
         f.debug_struct("PostgresBackend")
             .field("connections", &state.connections)
             .field("idle", &state.idle_connections)
@@ -70,8 +84,9 @@ impl fmt::Debug for PostgresBackend {
     }
 }
 
+/// A PostgreSQL client error, kept as the cause.
 pub(crate) fn db(e: postgres::Error) -> Error {
-    Error::Backend(format!("postgres: {e}"))
+    Error::other("postgres", e)
 }
 
 impl PostgresBackend {
@@ -82,7 +97,7 @@ impl PostgresBackend {
     pub fn connect(url: &str, pool_size: u32) -> Result<Self, Error> {
         let config: postgres::Config = url
             .parse()
-            .map_err(|e| Error::Backend(format!("invalid database URL: {e}")))?;
+            .map_err(|e| Error::other("invalid database URL", e))?;
         Self::open(config, pool_size)
     }
 
@@ -97,7 +112,7 @@ impl PostgresBackend {
     pub fn drop_schema(url: &str, schema: &str) -> Result<(), Error> {
         let config: postgres::Config = url
             .parse()
-            .map_err(|e| Error::Backend(format!("invalid database URL: {e}")))?;
+            .map_err(|e| Error::other("invalid database URL", e))?;
         let mut client = config.connect(NoTls).map_err(db)?;
         let quoted = format!("\"{}\"", schema.replace('"', "\"\""));
         client
@@ -119,14 +134,18 @@ impl PostgresBackend {
             .max_size(pool_size.max(1))
             .min_idle(Some(0))
             .build(manager)
-            .map_err(|e| Error::Backend(format!("connecting to the database: {e}")))?;
-        Ok(PostgresBackend { pool })
+            .map_err(|e| Error::other("connecting to the database", e))?;
+        Ok(PostgresBackend {
+            stores: KvStores::over(StoreTable { pool }),
+        })
+    }
+
+    fn pool(&self) -> &Pool {
+        &self.stores.kv().pool
     }
 
     pub(crate) fn conn(&self) -> Result<Conn, Error> {
-        self.pool
-            .get()
-            .map_err(|e| Error::Backend(format!("no database connection: {e}")))
+        self.stores.kv().conn()
     }
 
     /// The schema version the database is at (the newest migration applied).
@@ -193,7 +212,7 @@ impl PostgresBackend {
 fn schema_config(url: &str, schema: &str) -> Result<postgres::Config, Error> {
     let mut config: postgres::Config = url
         .parse()
-        .map_err(|e| Error::Backend(format!("invalid database URL: {e}")))?;
+        .map_err(|e| Error::other("invalid database URL", e))?;
     let quoted = format!("\"{}\"", schema.replace('"', "\"\""));
     let mut client = config.connect(NoTls).map_err(db)?;
     client

@@ -296,7 +296,7 @@ mod tests {
     use std::path::{Path, PathBuf};
 
     use agent_memory::HashingEmbedder;
-    use store_trait::InMemoryBackend;
+    use store_kv::InMemoryBackend;
 
     use super::*;
     use crate::replay::Replay;

@@ -20,7 +20,8 @@ use memory_core::{
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use store_trait::{InMemoryBackend, Storage};
+use store_kv::InMemoryBackend;
+use store_trait::Storage;
 
 use crate::home::{BackendKind, require_unused_database};
 use crate::local::open_backend;
