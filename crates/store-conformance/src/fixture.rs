@@ -8,7 +8,7 @@ use memory_core::{
     RankingData, Timestamp, WorkspaceId,
 };
 
-use store_trait::{Backend, Owner, RememberOutcome, RememberState, RememberWrite};
+use store_trait::{Backend, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery};
 
 /// 2026-01-01T00:00:00Z: the checks' instants are offsets from it, in milliseconds.
 const T0_MILLIS: i64 = 1_767_225_600_000;
@@ -227,4 +227,26 @@ impl Note {
 /// The ids of `memories`, in order.
 pub(super) fn ids(memories: &[AgentMemory]) -> Vec<AgentMemoryId> {
     memories.iter().map(|m| m.id.clone()).collect()
+}
+
+/// Everything of `owner` valid at `valid_at`, unexpired at `cutoff`.
+pub(super) fn scan_all<B: Backend + ?Sized>(
+    backend: &B,
+    owner: &Owner,
+    valid_at: Timestamp,
+    cutoff: Timestamp,
+) -> Vec<AgentMemory> {
+    backend
+        .scan(owner, &ScanQuery::new(valid_at, cutoff, usize::MAX))
+        .expect("scan")
+}
+
+/// Cases the model-based test runs: the `CONFORMANCE_CASES` environment variable, or 1,000
+/// when it is unset or not a positive number.
+pub fn cases_from_env() -> u32 {
+    std::env::var("CONFORMANCE_CASES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(1_000)
 }

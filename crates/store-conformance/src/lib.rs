@@ -42,31 +42,27 @@ mod fixture;
 mod guarded;
 mod model;
 mod race;
+mod scans;
 mod scenarios;
+mod store_fixture;
 mod store_model;
+mod store_races;
 mod stores;
 
+pub use fixture::cases_from_env;
 pub use guarded::Guarded;
 pub use model::{model_matches_backend, model_matches_backend_with};
 pub use race::{
     assert_key_history, race_between_writes_orders_later_commits_after_it, race_one_key,
     race_one_key_history_follows_commit_order, race_quota_edge, race_rate_limit_edge,
 };
+pub use scans::*;
 pub use scenarios::*;
 pub use store_model::{store_model_matches_backend, store_model_matches_backend_with};
+pub use store_races::*;
 pub use stores::*;
 
 use store_trait::{Backend, StoreBackend};
-
-/// Cases the model-based test runs: the `CONFORMANCE_CASES` environment variable, or 1,000
-/// when it is unset or not a positive number.
-pub fn cases_from_env() -> u32 {
-    std::env::var("CONFORMANCE_CASES")
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .filter(|n| *n > 0)
-        .unwrap_or(1_000)
-}
 
 /// Runs every check of the suite against backends made by `make`, in order; panics at the first
 /// failing check.

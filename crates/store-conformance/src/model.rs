@@ -13,8 +13,7 @@ use proptest::option;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
-use super::cases_from_env;
-use super::fixture::{Note, mid, owner, t, ws};
+use super::fixture::{Note, cases_from_env, mid, owner, t, ws};
 use store_trait::{
     Backend, MemberHistory, Owner, RememberOutcome, RememberState, RememberWrite, ScanQuery,
 };

@@ -16,7 +16,8 @@ use store_trait::keys::KeyEntry;
 use store_trait::kv::{KvOp, KvRead};
 use store_trait::{Error, Owner};
 
-use crate::agent::{KEY, Pending, SETTINGS, key_of as key_entry_key, suffix, window_key, ws_key};
+use crate::agent::layout::{KEY, SETTINGS, key_of as key_entry_key, suffix, window_key, ws_key};
+use crate::agent::pending::Pending;
 
 /// A key and its value, as a table or tree holds them.
 pub type Row = (Vec<u8>, Vec<u8>);

@@ -69,7 +69,8 @@ pub mod legacy;
 mod memory;
 mod stores;
 
-pub use agent::{KvBackend, build_index};
+pub use agent::KvBackend;
+pub use agent::write::build_index;
 pub use memory::{InMemoryBackend, MemoryKv};
 pub use stores::KvStores;
 

@@ -11,7 +11,7 @@ use memory_core::AgentMemory;
 use store_trait::kv::{Decided, Kv, KvOp, KvRead};
 use store_trait::{Database, Durability, Error, VacuumReport};
 
-use crate::KvBackend;
+use crate::agent::KvBackend;
 
 /// A [`Backend`](store_trait::Backend) and [`StoreBackend`](store_trait::StoreBackend) holding everything
 /// in memory (see [`MemoryKv`]).

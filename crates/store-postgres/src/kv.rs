@@ -10,7 +10,7 @@ use r2d2_postgres::postgres::{Client, IsolationLevel, Transaction};
 use store_trait::Error;
 use store_trait::kv::{Decided, Kv, KvOp, KvRead};
 
-use crate::{Conn, Pool, db, lock};
+use crate::client::{Conn, Pool, db, lock};
 
 /// Rows fetched per round trip of a range scan.
 const BATCH: i32 = 256;

@@ -25,8 +25,10 @@
 #![warn(missing_docs)]
 
 mod agent;
+mod client;
 mod kv;
 mod migrations;
+mod rows;
 #[cfg(test)]
 mod tests;
 
@@ -39,23 +41,7 @@ use store_trait::{Error, HasStores};
 
 pub use kv::StoreTable;
 
-type Pool = r2d2_postgres::r2d2::Pool<PostgresConnectionManager<NoTls>>;
-type Conn = r2d2_postgres::r2d2::PooledConnection<PostgresConnectionManager<NoTls>>;
-
-/// Advisory-lock classes (the first key of `pg_advisory_xact_lock(int, int)`), so that locks of
-/// different kinds never share a key.
-pub(crate) mod lock {
-    /// Schema migrations at open.
-    pub(crate) const MIGRATE: i32 = 0x616d_0001;
-    /// A workspace: shared by per-owner operations, exclusive for workspace-wide ones.
-    pub(crate) const WORKSPACE: i32 = 0x616d_0002;
-    /// An owner (workspace, member): quota, key index and versions.
-    pub(crate) const OWNER: i32 = 0x616d_0003;
-    /// A credential's rate window (workspace, credential).
-    pub(crate) const CREDENTIAL: i32 = 0x616d_0004;
-    /// Memory-store steps (one per schema).
-    pub(crate) const STORES: i32 = 0x616d_0005;
-}
+use crate::client::{Conn, Pool, db, lock};
 
 /// Governed agent memory on PostgreSQL. Cheap to share behind an `Arc`; every method takes a
 /// connection from the pool for its duration.
@@ -82,11 +68,6 @@ impl fmt::Debug for PostgresBackend {
             .field("idle", &state.idle_connections)
             .finish()
     }
-}
-
-/// A PostgreSQL client error, kept as the cause.
-pub(crate) fn db(e: postgres::Error) -> Error {
-    Error::other("postgres", e)
 }
 
 impl PostgresBackend {

@@ -17,7 +17,7 @@ pub(crate) const STORES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("m
 /// Reads every format-3 table of `txn` and deletes them, so that the same transaction can
 /// write the new layout and commit both at once.
 pub(crate) fn take(txn: &WriteTransaction) -> Result<Legacy, Error> {
-    let e = |e: ::redb::Error| crate::backend_error(e);
+    let e = |e: ::redb::Error| crate::error::backend_error(e);
     let mut out = Legacy::default();
     let bytes_table = |def: TableDefinition<&[u8], &[u8]>| -> Result<Vec<Row>, Error> {
         let table = txn.open_table(def).map_err(|x| e(x.into()))?;

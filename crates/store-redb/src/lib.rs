@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod error;
 mod legacy;
 
 use std::fmt;
@@ -19,6 +20,8 @@ use ::redb::{
 use store_kv::KvBackend;
 use store_trait::kv::{Decided, Kv, KvOp, KvRead};
 use store_trait::{Durability, Error, StorageFailure, VacuumReport};
+
+use crate::error::backend_error;
 
 /// The layout version this build reads and writes, stored under [`FORMAT_KEY`] in [`META`].
 /// Bump it on any change of a table, a key or a value encoding. Version 4 moved agent memories
@@ -142,18 +145,6 @@ fn needs_upgrade(found: u32) -> Error {
          read-write once (any command that writes) to upgrade it in place to version \
          {FORMAT_VERSION}"
     ))
-}
-
-/// A redb failure, its cause kept and classified (the lock another process holds, a full disk,
-/// a read-only file).
-pub(crate) fn backend_error(e: impl Into<::redb::Error>) -> Error {
-    let e: ::redb::Error = e.into();
-    let failure = match &e {
-        ::redb::Error::DatabaseAlreadyOpen => StorageFailure::Locked,
-        ::redb::Error::Io(io) => StorageFailure::of_io(io),
-        _ => StorageFailure::Other,
-    };
-    Error::storage(failure, "redb", e)
 }
 
 impl RedbBackend {

@@ -53,7 +53,7 @@ fn key_entry(
 
 /// Reads the format-3 trees of `db` (it does not change them).
 pub(crate) fn read(db: &::sled::Db) -> Result<Legacy, Error> {
-    let e = |x: ::sled::Error| crate::storage("upgrade", &x);
+    let e = |x: ::sled::Error| crate::error::storage("upgrade", &x);
     let rows = |name: &str| -> Result<Vec<Row>, Error> {
         let tree = db.open_tree(name).map_err(e)?;
         tree.iter()

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod error;
 mod legacy;
 
 use std::convert::Infallible;
@@ -20,7 +21,9 @@ use ::sled::{Db, IVec, Tree};
 
 use store_kv::KvBackend;
 use store_trait::kv::{Decided, Kv, KvOp, KvRead};
-use store_trait::{Durability, Error, StorageFailure, VacuumReport};
+use store_trait::{Durability, Error, VacuumReport};
+
+use crate::error::storage;
 
 /// The key of the format record in sled's default tree.
 const FORMAT_KEY: &[u8] = b"store-trait/format";
@@ -239,19 +242,6 @@ fn drop_legacy_trees(db: &Db) -> Result<(), Error> {
         db.flush().map_err(io)?;
     }
     Ok(())
-}
-
-/// A sled failure, classified: sled reports the lock another process holds as an I/O error of
-/// kind `Other` with this message (sled 0.34, `Config::try_lock`).
-pub(crate) fn storage(during: &str, e: &::sled::Error) -> Error {
-    let failure = match e {
-        ::sled::Error::Io(io) if io.to_string().starts_with("could not acquire lock") => {
-            StorageFailure::Locked
-        }
-        ::sled::Error::Io(io) => StorageFailure::of_io(io),
-        _ => StorageFailure::Other,
-    };
-    Error::storage(failure, format!("sled {during}"), e.clone())
 }
 
 impl SledBackend {

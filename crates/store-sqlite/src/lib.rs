@@ -3,9 +3,9 @@
 //!
 //! The file holds one table, `kv(key BLOB PRIMARY KEY, value BLOB) WITHOUT ROWID`, whose rows are
 //! the key space (BLOBs compare as bytes, so SQL order is key order), and a format record under
-//! the key [`FORMAT_KEY`] (no layout key starts with a NUL byte). The journal is in WAL mode:
+//! the key `FORMAT_KEY` (no layout key starts with a NUL byte). The journal is in WAL mode:
 //! readers see a snapshot and never wait for the writer, and a writer in another process waits
-//! (up to [`BUSY_TIMEOUT`]) instead of failing. A [`Kv::step`] is one `BEGIN IMMEDIATE`
+//! (up to `BUSY_TIMEOUT`, five seconds) instead of failing. A [`Kv::step`] is one `BEGIN IMMEDIATE`
 //! transaction, which takes the database's write lock before it reads, so a step's reads and
 //! writes are one atomic unit across processes: the rate limit and the quota hold whoever writes.
 #![forbid(unsafe_code)]

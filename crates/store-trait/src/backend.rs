@@ -3,7 +3,7 @@
 use std::ops::Deref;
 use std::sync::Arc;
 
-use crate::Error;
+use crate::error::Error;
 use crate::history::{History, MemberHistory};
 use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, CredentialId, MemberId, Settings, StoredEmbedding,

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 
 use memory_core::{AgentMemory, RankingData, StoredEmbedding};
 
-use crate::Error;
+use crate::error::Error;
 
 /// First byte of every encoded version. A JSON record (the first format) starts with `{`, so
 /// an old value is never mistaken for this encoding; `0x02` (format version 2) kept the terms

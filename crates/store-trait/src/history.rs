@@ -144,8 +144,8 @@ impl MemberHistory {
     pub fn postings_of(
         &self,
         term: &str,
-        read: impl FnOnce() -> Result<Vec<(u32, u32)>, crate::Error>,
-    ) -> Result<Postings, crate::Error> {
+        read: impl FnOnce() -> Result<Vec<(u32, u32)>, crate::error::Error>,
+    ) -> Result<Postings, crate::error::Error> {
         let lock = || self.postings.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(list) = lock().get(term) {
             return Ok(Arc::clone(list));

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use memory_core::AgentMemory;
 
-use crate::Error;
+use crate::error::Error;
 
 /// A consistent view of the key space.
 pub trait KvRead {

@@ -11,7 +11,7 @@ use memory_core::{
 
 use std::ops::Deref;
 
-use crate::Error;
+use crate::error::Error;
 
 /// The answer of [`StoreBackend::passages`]: one record per asked id, in input order.
 pub type PassageRecords = Vec<Option<Vec<u8>>>;
