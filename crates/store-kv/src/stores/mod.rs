@@ -72,7 +72,7 @@ impl<K> KvStores<K> {
     }
 }
 
-/// Every method is the function of this module of its name.
+/// Every method is the function of its name in the submodule of its job.
 impl<K: Kv + Send + Sync> StoreBackend for KvStores<K> {
     fn create_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<(), Error> {
         create_store(&self.kv, workspace, store)
