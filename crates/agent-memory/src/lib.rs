@@ -148,19 +148,6 @@ pub use stores::{
     StoreServiceBuilder,
 };
 
-/// Passages, the passage source a host implements, and citation verification.
-pub use citation_verify as citations;
-/// Ranking of candidates for a query: tokenizer, analyzer, BM25, embedders, weighted RRF.
-pub use fusion_rank as rank;
-/// The pure decisions: request parsing, access checks, scopes, rate limit, quota, retention.
-pub use governance_policy as policy;
-/// The domain model: ids, roles, scopes, settings, memories, stores, sessions, the error catalogue.
-pub use memory_core as types;
-/// Deterministic masking of personal data and credentials in text.
-pub use pii_mask as mask;
-/// The storage traits, their error, and the key space's records and outcomes.
-pub use store_trait as storage;
-
 /// The README's Rust example is compiled and run as a doctest, so it cannot drift from the API.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]

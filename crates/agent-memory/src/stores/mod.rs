@@ -28,7 +28,7 @@
 //!     MemberCaller, MemberId, Role, SessionCaller, StoreCaller, StoreService, WorkspaceId,
 //! };
 //! use serde_json::json;
-//! use store_trait::InMemoryBackend;
+//! use agent_memory::backends::InMemoryBackend;
 //!
 //! let stores = StoreService::builder(Arc::new(InMemoryBackend::new())).build();
 //! let workspace = WorkspaceId::new("ws1")?;

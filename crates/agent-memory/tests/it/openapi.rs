@@ -22,7 +22,7 @@ use agent_memory::{
 use memory_core::{MemberId, Role, SeededIdGenerator, Timestamp, WorkspaceId};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use store_trait::InMemoryBackend;
+use store_kv::InMemoryBackend;
 use utoipa::PartialSchema;
 
 use crate::{agent, member, owner};
