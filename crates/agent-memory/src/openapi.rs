@@ -41,8 +41,9 @@
 
 use std::borrow::Cow;
 
+use governance_policy::request::ForgetForms;
 use governance_policy::{
-    ForgetRequest, ListRequest, MemberDeleteRequest, MemberListRequest, RecallRequest,
+    ListRequest, MemberDeleteRequest, MemberListRequest, RecallRequest,
     RememberRequest, SettingsPatch,
 };
 use memory_core::schema::reference;
@@ -98,7 +99,7 @@ fn request(op: Operation) -> Request {
         Op::Remember => body::<RememberRequest>(),
         Op::Recall => body::<RecallRequest>(),
         Op::List => body::<ListRequest>(),
-        Op::Forget => body::<ForgetRequest>(),
+        Op::Forget => body::<ForgetForms>(),
         Op::SettingsPut => body::<SettingsPatch>(),
         Op::MemberList => query::<MemberListRequest>(),
         Op::MemberDelete => body::<MemberDeleteRequest>(),
@@ -273,7 +274,7 @@ pub fn components() -> Components {
         RememberRequest,
         RecallRequest,
         ListRequest,
-        ForgetRequest,
+        ForgetForms,
         SettingsPatch,
         MemberListRequest,
         MemberDeleteRequest,

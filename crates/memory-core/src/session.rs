@@ -216,21 +216,25 @@ impl<'de> Deserialize<'de> for ResourceRequest {
     }
 }
 
-/// A resource other than a memory store: an object with a string `type` that is not
-/// `memory_store`, any other fields kept as given.
+/// The schema of a resource other than a memory store (feature `openapi`): an object with a
+/// string `type` that is not `memory_store`, any other fields kept as given. Described, never
+/// built: such a resource is kept as the JSON it was sent as.
 #[cfg(feature = "openapi")]
-fn other_resource_schema() -> utoipa::openapi::schema::ObjectBuilder {
-    use crate::schema::{not_exactly, string};
-    utoipa::openapi::schema::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::Object)
-        .property(
-            "type",
-            string(None, None).pattern(Some(not_exactly(MemoryStoreTag::VALUE))),
-        )
-        .required("type")
-        .description(Some(
-            "A resource other than a memory store (file, github_repository, …), kept as given",
-        ))
+#[derive(utoipa::ToSchema)]
+#[schema(description = "A resource other than a memory store (file, github_repository, …), kept as given")]
+#[allow(dead_code)]
+pub struct OtherResource {
+    /// Any `type` but `memory_store` (the pattern spells every other string without
+    /// look-around, so that every regex dialect reads it alike).
+    #[schema(
+        pattern = r"^(?:[\s\S]{0,11}|[\s\S]{13,}|[^m][\s\S]{11}|m[^e][\s\S]{10}|me[^m][\s\S]{9}|mem[^o][\s\S]{8}|memo[^r][\s\S]{7}|memor[^y][\s\S]{6}|memory[^_][\s\S]{5}|memory_[^s][\s\S]{4}|memory_s[^t][\s\S]{3}|memory_st[^o][\s\S]{2}|memory_sto[^r][\s\S]{1}|memory_stor[^e][\s\S]{0})$"
+    )]
+    r#type: String,
+}
+
+#[cfg(feature = "openapi")]
+fn other_resource_schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    crate::schema::reference_to::<OtherResource>()
 }
 
 #[cfg(feature = "openapi")]
@@ -279,6 +283,8 @@ impl utoipa::ToSchema for SessionResource {
         schemas.push((name, MemoryStoreId::schema()));
         let name = <Access as utoipa::ToSchema>::name().into_owned();
         schemas.push((name, Access::schema()));
+        let name = <OtherResource as utoipa::ToSchema>::name().into_owned();
+        schemas.push((name, OtherResource::schema()));
     }
 }
 
