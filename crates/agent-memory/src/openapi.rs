@@ -46,11 +46,12 @@ use governance_policy::{
     ListRequest, MemberDeleteRequest, MemberListRequest, RecallRequest,
     RememberRequest, SettingsPatch,
 };
+use memory_core::error::ErrorBody;
 use memory_core::schema::reference;
 use memory_core::session::{ResourceRequest, Session, SessionResource, TextAnswer};
 use memory_core::store::Page;
 use memory_core::{
-    Access, ApiError, MemoryDeleted, MemoryStore, MemoryStoreDeleted, MemoryStoreId, MemoryVersion,
+    Access, MemoryDeleted, MemoryStore, MemoryStoreDeleted, MemoryStoreId, MemoryVersion,
     MemoryVersionId, PiiPolicy, Precondition, SessionId, Settings, StoreMemory, StoreMemoryId,
     StoreMemoryMetadata, StorePath, Timestamp,
 };
@@ -252,7 +253,7 @@ pub fn response_schema(op: Operation) -> RefOr<Schema> {
 /// The error body of every operation: `{"error":{"code","message","retryAfterSeconds"?,
 /// "current_content_sha256"?}}`, `code` one of the stable codes.
 pub fn error_schema() -> RefOr<Schema> {
-    reference(&ApiError::name())
+    reference(&ErrorBody::name())
 }
 
 /// Every named schema the functions above refer to, directly or through other schemas.
@@ -316,7 +317,7 @@ pub fn components() -> Components {
         Access,
         ResourceRequest,
         // The error body.
-        ApiError,
+        ErrorBody,
     );
     add(
         Cow::Borrowed(STORE_PAGE),

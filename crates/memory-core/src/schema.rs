@@ -1,24 +1,16 @@
-//! OpenAPI 3.1 schemas of the wire types (feature `openapi`): the `utoipa` impls of the types
-//! whose JSON is written by hand (ids, instants, paths, constant tags, masked counts, error codes,
-//! the error body), and the few schema builders the request types of `governance-policy` and
-//! `agent-memory` describe their hand-parsed bodies with.
+//! Schema builders (feature `openapi`) for the few wire shapes `utoipa`'s derive cannot state
+//! (a single-valued constant, a map whose keys are an enum), used next to those types, and the
+//! `$ref` helpers the OpenAPI document of `agent-memory` is assembled with.
 //!
-//! Types with a plain serde shape derive `utoipa::ToSchema` where they are defined; a type whose
-//! `Serialize` is written by hand gets its schema written next to it, from the same constants.
-
-use std::borrow::Cow;
+//! Every other wire type derives `utoipa::ToSchema` where it is defined. This module uses no
+//! other module of the crate.
 
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
-    AdditionalProperties, AnyOfBuilder, ArrayBuilder, ArrayItems, KnownFormat, Object,
+    AdditionalProperties, AnyOfBuilder, ArrayBuilder, ArrayItems, KnownFormat,
     ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, SchemaType, Type,
 };
-use utoipa::{PartialSchema, ToSchema};
-
-use crate::error::{ApiError, ErrorCode};
-use crate::memory::MaskedCounts;
-use crate::store::StorePath;
-use crate::time::Timestamp;
+use utoipa::ToSchema;
 
 /// `#/components/schemas/<name>`.
 pub fn reference(name: &str) -> RefOr<Schema> {
@@ -126,19 +118,6 @@ pub fn not_exactly(word: &str) -> String {
     format!("^(?:{})$", branches.join("|"))
 }
 
-/// The schema of an id type: its prefix and a body of 1–64 ASCII letters, digits, `_` or `-`.
-pub(crate) fn id_schema(prefix: &str) -> RefOr<Schema> {
-    string(
-        Some(prefix.len() + 1),
-        Some(prefix.len() + crate::id::ID_BODY_MAX_LEN),
-    )
-    .pattern(Some(format!("^{prefix}[A-Za-z0-9_-]{{1,64}}$")))
-    .description(Some(format!(
-        "{prefix} followed by 1 to 64 ASCII letters, digits, _ or -"
-    )))
-    .into()
-}
-
 /// A constant wire value that has a type of its own (a `type` tag, `evidence`, `trust`).
 pub(crate) fn constant_schema(value: serde_json::Value) -> RefOr<Schema> {
     let schema_type = if value.is_boolean() {
@@ -150,119 +129,6 @@ pub(crate) fn constant_schema(value: serde_json::Value) -> RefOr<Schema> {
         .schema_type(schema_type)
         .enum_values(Some([value]))
         .into()
-}
-
-impl PartialSchema for Timestamp {
-    fn schema() -> RefOr<Schema> {
-        date_time()
-            .description(Some(
-                "An RFC 3339 instant in UTC with millisecond precision, such as \
-                 2026-01-01T12:00:00Z or 2026-01-01T12:00:00.250Z",
-            ))
-            .into()
-    }
-}
-
-impl ToSchema for Timestamp {}
-
-impl PartialSchema for StorePath {
-    fn schema() -> RefOr<Schema> {
-        string(Some(2), Some(StorePath::MAX_BYTES))
-            .pattern(Some("^/"))
-            .description(Some(
-                "An absolute memory path: at most 1024 bytes and 32 segments of 1 to 255 bytes, \
-                 no . or .. segment (also percent-encoded), no control character or backslash",
-            ))
-            .into()
-    }
-}
-
-impl ToSchema for StorePath {}
-
-impl PartialSchema for MaskedCounts {
-    fn schema() -> RefOr<Schema> {
-        let categories: Vec<&str> = pii_mask::Category::ALL
-            .into_iter()
-            .map(|c| c.as_str())
-            .collect();
-        let names: Object = ObjectBuilder::new()
-            .schema_type(Type::String)
-            .enum_values(Some(categories))
-            .build();
-        ObjectBuilder::new()
-            .schema_type(Type::Object)
-            .property_names(Some(names))
-            .additional_properties(Some(
-                ObjectBuilder::new()
-                    .schema_type(Type::Integer)
-                    .minimum(Some(1.0)),
-            ))
-            .description(Some(
-                "How many values of each category the masker replaced; only non-zero counts",
-            ))
-            .into()
-    }
-}
-
-impl ToSchema for MaskedCounts {}
-
-impl PartialSchema for ErrorCode {
-    fn schema() -> RefOr<Schema> {
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .enum_values(Some(ErrorCode::ALL.iter().map(|c| c.as_str())))
-            .description(Some("A stable machine-readable error code"))
-            .into()
-    }
-}
-
-impl ToSchema for ErrorCode {}
-
-impl PartialSchema for ApiError {
-    fn schema() -> RefOr<Schema> {
-        let fields = closed_object()
-            .property("code", reference_to::<ErrorCode>())
-            .required("code")
-            .property(
-                "message",
-                string(None, None).description(Some(
-                    "For people; never carries memory text, queries or personal values",
-                )),
-            )
-            .required("message")
-            .property(
-                "retryAfterSeconds",
-                ObjectBuilder::new()
-                    .schema_type(Type::Integer)
-                    .minimum(Some(1.0))
-                    .description(Some(
-                        "Seconds until a rate-limited request may succeed (429)",
-                    )),
-            )
-            .property(
-                "current_content_sha256",
-                string(Some(64), Some(64))
-                    .pattern(Some("^[0-9a-f]{64}$"))
-                    .description(Some(
-                        "The stored content's hash, when a content_sha256 precondition failed",
-                    )),
-            );
-        closed_object()
-            .property("error", fields)
-            .required("error")
-            .description(Some("The error body of every refused or failed request"))
-            .into()
-    }
-}
-
-impl ToSchema for ApiError {
-    fn name() -> Cow<'static, str> {
-        Cow::Borrowed("Error")
-    }
-
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        schemas.push((ErrorCode::name().into_owned(), ErrorCode::schema()));
-    }
 }
 
 /// An array of `items`, with at most `max` of them.

@@ -89,6 +89,15 @@ impl fmt::Display for PathRejection {
 /// Otherwise `%` is an ordinary character. `Ord` is byte order, the order memories are listed in.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(
+    feature = "openapi",
+    schema(
+        value_type = String,
+        pattern = r"^/[\s\S]",
+        description = "An absolute memory path: at most 1024 bytes and 32 segments of 1 to 255 bytes, no . or .. segment (also percent-encoded), no control character or backslash"
+    )
+)]
 pub struct StorePath(String);
 
 impl StorePath {
