@@ -43,8 +43,8 @@ use std::borrow::Cow;
 
 use governance_policy::request::ForgetForms;
 use governance_policy::{
-    ListRequest, MemberDeleteRequest, MemberListRequest, RecallRequest,
-    RememberRequest, SettingsPatch,
+    ListRequest, MemberDeleteRequest, MemberListRequest, RecallRequest, RememberRequest,
+    SettingsPatch,
 };
 use memory_core::error::ErrorBody;
 use memory_core::schema::reference;

@@ -162,20 +162,23 @@ mod tests {
         assert_eq!(req, RecallRequest::new("q"));
         let err = RememberRequest::from_json(&json!({"namespace": null, "text": "t"})).unwrap_err();
         assert_eq!(err.message(), NAMESPACE.message);
-        let req = RememberRequest::from_json(&json!({"namespace": "n", "text": "t", "citations": null}))
-            .unwrap();
+        let req =
+            RememberRequest::from_json(&json!({"namespace": "n", "text": "t", "citations": null}))
+                .unwrap();
         assert!(req.citations.is_empty());
     }
 
     #[test]
     fn citations_are_counted_as_sent_then_collapsed() {
         let ids = vec![Value::from("psg_1"); 21];
-        let err = RememberRequest::from_json(&json!({"namespace": "n", "text": "t", "citations": ids}))
-            .unwrap_err();
+        let err =
+            RememberRequest::from_json(&json!({"namespace": "n", "text": "t", "citations": ids}))
+                .unwrap_err();
         assert_eq!(err.message(), PASSAGE_ID.message);
         let ids = vec![Value::from("psg_1"); 20];
-        let req = RememberRequest::from_json(&json!({"namespace": "n", "text": "t", "citations": ids}))
-            .unwrap();
+        let req =
+            RememberRequest::from_json(&json!({"namespace": "n", "text": "t", "citations": ids}))
+                .unwrap();
         assert_eq!(req.citations, ["psg_1"]);
         assert!(req.validate().is_ok());
     }

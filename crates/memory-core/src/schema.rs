@@ -5,12 +5,12 @@
 //! Every other wire type derives `utoipa::ToSchema` where it is defined. This module uses no
 //! other module of the crate.
 
+use utoipa::ToSchema;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
-    AdditionalProperties, AnyOfBuilder, ArrayBuilder, ArrayItems, KnownFormat,
-    ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, SchemaType, Type,
+    AdditionalProperties, AnyOfBuilder, ArrayBuilder, ArrayItems, KnownFormat, ObjectBuilder,
+    OneOfBuilder, Schema, SchemaFormat, SchemaType, Type,
 };
-use utoipa::ToSchema;
 
 /// `#/components/schemas/<name>`.
 pub fn reference(name: &str) -> RefOr<Schema> {

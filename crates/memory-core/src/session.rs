@@ -221,7 +221,9 @@ impl<'de> Deserialize<'de> for ResourceRequest {
 /// built: such a resource is kept as the JSON it was sent as.
 #[cfg(feature = "openapi")]
 #[derive(utoipa::ToSchema)]
-#[schema(description = "A resource other than a memory store (file, github_repository, …), kept as given")]
+#[schema(
+    description = "A resource other than a memory store (file, github_repository, …), kept as given"
+)]
 #[allow(dead_code)]
 pub struct OtherResource {
     /// Any `type` but `memory_store` (the pattern spells every other string without

@@ -47,8 +47,8 @@ pub use memory::{
 };
 pub use memory_core::Precondition;
 pub use memory_core::session::ResourceRequest;
-pub(crate) use rules::normalized_prefix;
 pub use rules::INSTRUCTIONS_MAX_CHARS;
+pub(crate) use rules::normalized_prefix;
 pub use session::{
     AddSessionResourceRequest, CreateSessionRequest, FsPathRequest, FsRenameRequest,
     FsWriteRequest, SessionIdRequest,
@@ -83,11 +83,17 @@ mod tests {
     fn fields_with_a_message_of_their_own_answer_after_the_shape() {
         // A field of the wrong type elsewhere is the shape's answer, whatever the order.
         let body = json!({"name": 5, "pii_policy": "maybe"});
-        assert_eq!(CreateStoreRequest::from_json(&body).unwrap_err().message(), SHAPE);
+        assert_eq!(
+            CreateStoreRequest::from_json(&body).unwrap_err().message(),
+            SHAPE
+        );
         // A non-string policy is a wrong type; an unknown string has its own message, after the
         // name's rule.
         let body = json!({"name": "n", "pii_policy": 5});
-        assert_eq!(CreateStoreRequest::from_json(&body).unwrap_err().message(), SHAPE);
+        assert_eq!(
+            CreateStoreRequest::from_json(&body).unwrap_err().message(),
+            SHAPE
+        );
         let body = json!({"name": "", "pii_policy": "maybe"});
         assert_eq!(
             CreateStoreRequest::from_json(&body).unwrap_err().message(),
@@ -110,36 +116,58 @@ mod tests {
         );
         body["path"] = json!("no-slash");
         assert_eq!(
-            UpdateMemoryRequest::from_json(&body).unwrap_err().code().as_str(),
+            UpdateMemoryRequest::from_json(&body)
+                .unwrap_err()
+                .code()
+                .as_str(),
             "MEMORY_PATH_INVALID"
         );
         body["content"] = json!(5);
-        assert_eq!(UpdateMemoryRequest::from_json(&body).unwrap_err().message(), SHAPE);
+        assert_eq!(
+            UpdateMemoryRequest::from_json(&body).unwrap_err().message(),
+            SHAPE
+        );
         // A resource of the wrong shape has its own message; a `resources` that is no array is
         // a wrong type.
         let body = json!({"resources": [{"type": "memory_store"}]});
         assert_eq!(
-            CreateSessionRequest::from_json(&body).unwrap_err().message(),
+            CreateSessionRequest::from_json(&body)
+                .unwrap_err()
+                .message(),
             rules::RESOURCE
         );
         let body = json!({"resources": "x"});
-        assert_eq!(CreateSessionRequest::from_json(&body).unwrap_err().message(), SHAPE);
+        assert_eq!(
+            CreateSessionRequest::from_json(&body)
+                .unwrap_err()
+                .message(),
+            SHAPE
+        );
         // Malformed ids, unknown and missing fields, floats where an integer goes.
         for body in [
             json!({"memory_store_id": "mem_x"}),
             json!({"memory_store_id": "memstore_s", "x": 1}),
             json!({}),
         ] {
-            assert_eq!(StoreIdRequest::from_json(&body).unwrap_err().message(), SHAPE);
+            assert_eq!(
+                StoreIdRequest::from_json(&body).unwrap_err().message(),
+                SHAPE
+            );
         }
         let body = json!({"limit": 20.0});
-        assert_eq!(ListStoresRequest::from_json(&body).unwrap_err().message(), SHAPE);
+        assert_eq!(
+            ListStoresRequest::from_json(&body).unwrap_err().message(),
+            SHAPE
+        );
         let body = json!({"limit": 0});
         assert_eq!(
             ListStoresRequest::from_json(&body).unwrap_err().message(),
             "limit must be between 1 and 100"
         );
         let body = json!({"limit": null, "include_archived": null});
-        assert_eq!(ListStoresRequest::from_json(&body).unwrap(), ListStoresRequest::new());
+        assert_eq!(
+            ListStoresRequest::from_json(&body).unwrap(),
+            ListStoresRequest::new()
+        );
     }
 }

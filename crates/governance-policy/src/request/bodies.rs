@@ -60,17 +60,33 @@ fn list_limit<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error>
 pub struct RememberRequest {
     /// 1–64 characters, without control characters or leading or trailing whitespace.
     #[serde(default, deserialize_with = "null_as_default")]
-    #[cfg_attr(feature = "openapi", schema(required = true, min_length = 1, max_length = 64,
-        pattern = r"^(?:[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]|[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])$"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            required = true,
+            min_length = 1,
+            max_length = 64,
+            pattern = r"^(?:[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]|[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])$"
+        )
+    )]
     pub namespace: String,
     /// 1–1000 characters, counted before masking; not yet masked.
     #[serde(default, deserialize_with = "null_as_default")]
-    #[cfg_attr(feature = "openapi", schema(required = true, min_length = 1, max_length = 1000))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(required = true, min_length = 1, max_length = 1000)
+    )]
     pub text: String,
     /// 1–120 characters, without control characters or leading or trailing whitespace.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 120,
-        pattern = r"^(?:[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]|[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])$"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 120,
+            pattern = r"^(?:[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]|[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])$"
+        )
+    )]
     pub key: Option<String>,
     /// 1–128 characters.
     #[serde(default)]
@@ -173,12 +189,21 @@ impl fmt::Debug for RememberRequest {
 pub struct RecallRequest {
     /// 1–1000 characters; not yet masked.
     #[serde(default, deserialize_with = "null_as_default")]
-    #[cfg_attr(feature = "openapi", schema(required = true, min_length = 1, max_length = 1000))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(required = true, min_length = 1, max_length = 1000)
+    )]
     pub query: String,
     /// Exact-match namespace filter.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 64,
-        pattern = r"^(?:[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]|[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])$"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 64,
+            pattern = r"^(?:[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]|[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])$"
+        )
+    )]
     pub namespace: Option<String>,
     /// Exact-match collection filter.
     #[serde(default)]
@@ -190,7 +215,10 @@ pub struct RecallRequest {
     pub as_of: Option<Timestamp>,
     /// 1–50, default 10.
     #[serde(default = "recall_limit_default", deserialize_with = "recall_limit")]
-    #[cfg_attr(feature = "openapi", schema(nullable, minimum = 1, maximum = 50, default = 10))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(nullable, minimum = 1, maximum = 50, default = 10)
+    )]
     pub limit: usize,
 }
 
@@ -269,13 +297,25 @@ impl fmt::Debug for RecallRequest {
 pub struct ListRequest {
     /// Exact-match namespace filter.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 64,
-        pattern = r"^(?:[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]|[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])$"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 64,
+            pattern = r"^(?:[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]|[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])$"
+        )
+    )]
     pub namespace: Option<String>,
     /// Exact-match key filter.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 120,
-        pattern = r"^(?:[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]|[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])$"))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 1,
+            max_length = 120,
+            pattern = r"^(?:[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]|[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])$"
+        )
+    )]
     pub key: Option<String>,
     /// Exact-match collection filter.
     #[serde(default)]
@@ -286,7 +326,10 @@ pub struct ListRequest {
     pub as_of: Option<Timestamp>,
     /// 1–100, default 20.
     #[serde(default = "list_limit_default", deserialize_with = "list_limit")]
-    #[cfg_attr(feature = "openapi", schema(nullable, minimum = 1, maximum = 100, default = 20))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(nullable, minimum = 1, maximum = 100, default = 20)
+    )]
     pub limit: usize,
     /// The opaque cursor of a previous page (1–4096 characters); decoding it and comparing its
     /// filters is the facade's job.
@@ -432,10 +475,7 @@ impl ForgetRequest {
                 value.is_some() || checks.typed(name, "").is_err()
             };
             let by_id = sent("memoryId", &body.memory_id);
-            let (namespace, key) = (
-                sent("namespace", &body.namespace),
-                sent("key", &body.key),
-            );
+            let (namespace, key) = (sent("namespace", &body.namespace), sent("key", &body.key));
             form = Some(match (by_id, namespace || key) {
                 (true, false) => {
                     let id = body.memory_id.take().unwrap_or_default();
@@ -494,12 +534,18 @@ pub struct ForgetByKeyForm {
     #[schema(value_type = Absent, required = false)]
     memory_id: Option<String>,
     /// 1–64 characters, without control characters or leading or trailing whitespace.
-    #[schema(min_length = 1, max_length = 64,
-        pattern = r"^(?:[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]|[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])$")]
+    #[schema(
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^(?:[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]|[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])$"
+    )]
     namespace: String,
     /// 1–120 characters, without control characters or leading or trailing whitespace.
-    #[schema(min_length = 1, max_length = 120,
-        pattern = r"^(?:[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]|[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])$")]
+    #[schema(
+        min_length = 1,
+        max_length = 120,
+        pattern = r"^(?:[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]|[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000][^\u0000-\u001F\u007F-\u009F]*[^\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000])$"
+    )]
     key: String,
 }
 
@@ -616,7 +662,10 @@ impl MemberDeleteRequest {
 pub struct MemberListRequest {
     /// 1–100, default 20.
     #[serde(default = "list_limit_default", deserialize_with = "list_limit")]
-    #[cfg_attr(feature = "openapi", schema(nullable, minimum = 1, maximum = 100, default = 20))]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(nullable, minimum = 1, maximum = 100, default = 20)
+    )]
     pub limit: usize,
     /// The opaque cursor of a previous page.
     #[serde(default)]

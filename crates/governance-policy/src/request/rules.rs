@@ -17,12 +17,12 @@ pub(crate) fn invalid(message: &'static str) -> ApiError {
 
 /// The bounds of one string field and the message that refuses it.
 pub(crate) struct StringRule {
-    name: &'static str,
+    pub(crate) name: &'static str,
     min: usize,
     max: usize,
     /// Namespaces and keys: no control characters, no leading or trailing whitespace.
     identifier: bool,
-    message: &'static str,
+    pub(crate) message: &'static str,
 }
 
 impl StringRule {
@@ -103,10 +103,10 @@ pub(crate) const CURSOR: StringRule = StringRule {
 
 /// The bounds of one integer field.
 pub(crate) struct IntRule {
-    name: &'static str,
+    pub(crate) name: &'static str,
     min: u64,
     max: u64,
-    message: &'static str,
+    pub(crate) message: &'static str,
 }
 
 pub(crate) const RECALL_LIMIT: IntRule = IntRule {
@@ -137,7 +137,6 @@ impl IntRule {
         }
     }
 }
-
 
 /// The field rules of one request, walked in the contract's order. A field whose JSON type was
 /// wrong (read as absent, see `wire`) answers with its own message where its rule runs.
@@ -191,7 +190,12 @@ pub(crate) fn read_body<T: DeserializeOwned>(
             mut value,
             mistyped,
         }) => {
-            check(&mut value, &Checks { mistyped: &mistyped })?;
+            check(
+                &mut value,
+                &Checks {
+                    mistyped: &mistyped,
+                },
+            )?;
             Ok(value)
         }
         // Every field has a default: a missing field cannot occur.
@@ -227,4 +231,3 @@ impl fmt::Debug for Redacted<'_> {
         write!(f, "<{} chars>", self.0.chars().count())
     }
 }
-

@@ -30,7 +30,10 @@ store_requests!(
 #[derive(Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "openapi", schema(description = "The body of memories.create"))]
+#[cfg_attr(
+    feature = "openapi",
+    schema(description = "The body of memories.create")
+)]
 #[non_exhaustive]
 pub struct CreateMemoryRequest {
     /// The store (in the route's path; the router merges it into the body).
@@ -283,7 +286,10 @@ impl fmt::Debug for UpdateMemoryRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "openapi", schema(description = "The body of memories.delete"))]
+#[cfg_attr(
+    feature = "openapi",
+    schema(description = "The body of memories.delete")
+)]
 #[non_exhaustive]
 pub struct DeleteMemoryRequest {
     /// The store (in the route's path; the router merges it into the body).
@@ -337,7 +343,10 @@ impl DeleteMemoryRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "openapi", schema(description = "The body of memories.restore"))]
+#[cfg_attr(
+    feature = "openapi",
+    schema(description = "The body of memories.restore")
+)]
 #[non_exhaustive]
 pub struct RestoreMemoryRequest {
     /// The store (in the route's path; the router merges it into the body).

@@ -32,10 +32,7 @@ pub struct CreateStoreRequest {
     #[cfg_attr(feature = "openapi", schema(max_length = 4096))]
     pub description: Option<String>,
     /// What the store does with personal data in content (default `allow`).
-    #[serde(
-        default,
-        deserialize_with = "governance_policy::wire::null_as_default"
-    )]
+    #[serde(default, deserialize_with = "governance_policy::wire::null_as_default")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<PiiPolicy>))]
     pub pii_policy: PiiPolicy,
 }
@@ -129,10 +126,7 @@ impl From<MemoryStoreId> for StoreIdRequest {
 #[non_exhaustive]
 pub struct ListStoresRequest {
     /// Archived stores too (default: not).
-    #[serde(
-        default,
-        deserialize_with = "governance_policy::wire::null_as_default"
-    )]
+    #[serde(default, deserialize_with = "governance_policy::wire::null_as_default")]
     #[cfg_attr(feature = "openapi", schema(nullable, default = false))]
     pub include_archived: bool,
     /// 1–100, default 20.
