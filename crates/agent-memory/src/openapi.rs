@@ -2,11 +2,11 @@
 //! or query parameters, the success body and the error body of each [`Operation`], generated
 //! from the types the edge reads and writes, with every named schema in [`components`].
 //!
-//! The schemas come from the types, not from a second description: response types derive
-//! `utoipa::ToSchema`; request types, read by hand (`from_json`), implement it next to
-//! `from_json` from the same field rules (names as on the wire — camelCase for agent memories,
-//! snake_case for memory stores —, required fields, bounds and defaults, and
-//! `additionalProperties: false`, since unknown fields are refused).
+//! The schemas come from the types, not from a second description: request and response types
+//! derive `utoipa::ToSchema` next to their serde derive (names as on the wire — camelCase for
+//! agent memories, snake_case for memory stores —, required fields, the bounds `validate`
+//! checks, defaults, and `additionalProperties: false`, since unknown fields are refused).
+//! `forget`'s body is described by `governance_policy::request::ForgetForms`, its two forms.
 //!
 //! What a router adds to a body before [`JsonApi`](crate::json::JsonApi) reads it:
 //!
@@ -49,10 +49,10 @@ use governance_policy::{
 use memory_core::error::ErrorBody;
 use memory_core::schema::reference;
 use memory_core::session::{ResourceRequest, Session, SessionResource, TextAnswer};
-use memory_core::store::Page;
+use memory_core::store::{Page, PreconditionSchema};
 use memory_core::{
     Access, MemoryDeleted, MemoryStore, MemoryStoreDeleted, MemoryStoreId, MemoryVersion,
-    MemoryVersionId, PiiPolicy, Precondition, SessionId, Settings, StoreMemory, StoreMemoryId,
+    MemoryVersionId, PiiPolicy, SessionId, Settings, StoreMemory, StoreMemoryId,
     StoreMemoryMetadata, StorePath, Timestamp,
 };
 use utoipa::openapi::path::{Parameter, ParameterIn};
@@ -305,7 +305,7 @@ pub fn components() -> Components {
         Session,
         SessionResource,
         TextAnswer,
-        // What the hand-written request schemas refer to.
+        // What the request schemas refer to.
         MemoryStoreId,
         StoreMemoryId,
         MemoryVersionId,
@@ -313,7 +313,7 @@ pub fn components() -> Components {
         StorePath,
         Timestamp,
         PiiPolicy,
-        Precondition,
+        PreconditionSchema,
         Access,
         ResourceRequest,
         // The error body.

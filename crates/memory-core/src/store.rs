@@ -698,28 +698,32 @@ pub enum Precondition {
     },
 }
 
-/// Written by hand: the derive would leave out `deny_unknown_fields`.
+/// The schema of a [`Precondition`] (feature `openapi`), named `Precondition`: the derive of the
+/// internally tagged enum would leave its fields open, so the one form is described as the closed
+/// object it is on the wire. Described, never built.
 #[cfg(feature = "openapi")]
-impl utoipa::PartialSchema for Precondition {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use crate::schema::{closed_object, constant, string};
-        closed_object()
-            .property("type", constant("content_sha256"))
-            .required("type")
-            .property(
-                "content_sha256",
-                string(Some(64), Some(64))
-                    .pattern(Some("^[0-9a-f]{64}$"))
-                    .description(Some("The stored content's expected lowercase hex SHA-256")),
-            )
-            .required("content_sha256")
-            .description(Some("Write only if the stored content still has this hash"))
-            .into()
-    }
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(
+    as = Precondition,
+    description = "Write only if the stored content still has this hash"
+)]
+#[allow(dead_code)]
+pub struct PreconditionSchema {
+    r#type: ContentSha256Type,
+    /// The stored content's expected lowercase hex SHA-256.
+    #[schema(min_length = 64, max_length = 64, pattern = "^[0-9a-f]{64}$")]
+    content_sha256: String,
 }
 
+/// `"type": "content_sha256"`.
 #[cfg(feature = "openapi")]
-impl utoipa::ToSchema for Precondition {}
+#[derive(Deserialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+enum ContentSha256Type {
+    #[serde(rename = "content_sha256")]
+    ContentSha256,
+}
 
 impl Precondition {
     /// True when the stored content's hash satisfies the precondition.

@@ -212,6 +212,10 @@ pub struct UpdateMemoryRequest {
     pub path: Option<String>,
     /// Write only if the stored content still has this hash.
     #[serde(default)]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(value_type = Option<memory_core::store::PreconditionSchema>)
+    )]
     pub precondition: Option<Precondition>,
 }
 
@@ -300,6 +304,10 @@ pub struct DeleteMemoryRequest {
     pub memory_id: StoreMemoryId,
     /// Delete only if the stored content still has this hash.
     #[serde(default)]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(value_type = Option<memory_core::store::PreconditionSchema>)
+    )]
     pub precondition: Option<Precondition>,
 }
 
@@ -359,6 +367,10 @@ pub struct RestoreMemoryRequest {
     pub version_id: MemoryVersionId,
     /// Restore only if the stored content still has this hash.
     #[serde(default)]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(value_type = Option<memory_core::store::PreconditionSchema>)
+    )]
     pub precondition: Option<Precondition>,
 }
 
