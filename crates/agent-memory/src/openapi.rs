@@ -48,7 +48,7 @@ use governance_policy::{
 };
 use memory_core::error::ErrorBody;
 use memory_core::schema::reference;
-use memory_core::session::{ResourceRequest, Session, SessionResource, TextAnswer};
+use memory_core::session::{ResourceRequestSchema, Session, SessionResourceSchema, TextAnswer};
 use memory_core::store::{Page, PreconditionSchema};
 use memory_core::{
     Access, MemoryDeleted, MemoryStore, MemoryStoreDeleted, MemoryStoreId, MemoryVersion,
@@ -303,7 +303,7 @@ pub fn components() -> Components {
         MemoryDeleted,
         MemoryVersion,
         Session,
-        SessionResource,
+        SessionResourceSchema,
         TextAnswer,
         // What the request schemas refer to.
         MemoryStoreId,
@@ -315,7 +315,7 @@ pub fn components() -> Components {
         PiiPolicy,
         PreconditionSchema,
         Access,
-        ResourceRequest,
+        ResourceRequestSchema,
         // The error body.
         ErrorBody,
     );

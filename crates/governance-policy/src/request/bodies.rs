@@ -105,7 +105,11 @@ pub struct RememberRequest {
 /// A cited passage id (feature `openapi`: the schema of `citations`' items).
 #[cfg(feature = "openapi")]
 #[derive(utoipa::ToSchema)]
-#[schema(value_type = String, pattern = r"^[\s\S]{1,128}$")]
+#[schema(
+    value_type = String,
+    pattern = r"^[\s\S]{1,128}$",
+    description = "A cited passage id of 1 to 128 characters"
+)]
 pub struct PassageId(#[allow(dead_code)] String);
 
 impl RememberRequest {
@@ -501,7 +505,10 @@ impl ForgetRequest {
 #[cfg(feature = "openapi")]
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
-#[schema(as = ForgetRequest)]
+#[schema(
+    as = ForgetRequest,
+    description = "The body of forget: memoryId, or namespace and key"
+)]
 #[allow(dead_code)] // Described, never built: `from_json` reads `ForgetBody`.
 pub enum ForgetForms {
     /// Forget the memory with this id (its whole key, when keyed).
@@ -514,6 +521,7 @@ pub enum ForgetForms {
 #[cfg(feature = "openapi")]
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(description = "Forget the memory with this id (its whole key, when keyed)")]
 #[allow(dead_code)]
 pub struct ForgetByIdForm {
     /// 1–128 characters.
@@ -529,6 +537,7 @@ pub struct ForgetByIdForm {
 #[cfg(feature = "openapi")]
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(description = "Forget every version of this key")]
 #[allow(dead_code)]
 pub struct ForgetByKeyForm {
     #[schema(value_type = Absent, required = false)]
@@ -553,6 +562,7 @@ pub struct ForgetByKeyForm {
 #[cfg(feature = "openapi")]
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(untagged)]
+#[schema(description = "Only null: a field of the other form")]
 #[allow(dead_code)]
 enum Absent {
     Null,

@@ -41,6 +41,10 @@ pub struct CreateSessionRequest {
     pub agent: Option<Value>,
     /// The resources, in order.
     #[serde(default)]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(value_type = Vec<memory_core::session::ResourceRequestSchema>)
+    )]
     pub resources: Vec<ResourceRequest>,
 }
 
