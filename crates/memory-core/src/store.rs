@@ -277,11 +277,24 @@ impl fmt::Display for StorePath {
 // ---------------------------------------------------------------------------------------------
 // Constant `type` tags
 
+/// A tag is a one-valued enum whose schema (feature `openapi`) is derived: the one string. A
+/// constant of the same name stands for its one value, so that it reads like a unit struct.
 macro_rules! type_tag {
     ($(#[$doc:meta])* $name:ident = $value:literal) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-        pub struct $name;
+        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+        #[allow(clippy::enum_variant_names)]
+        pub enum $name {
+            /// The one value.
+            #[default]
+            #[cfg_attr(feature = "openapi", schema(rename = $value))]
+            $name,
+        }
+
+        $(#[$doc])*
+        #[allow(non_upper_case_globals)]
+        pub const $name: $name = $name::$name;
 
         impl $name {
             /// The tag's value.
@@ -317,16 +330,6 @@ macro_rules! type_tag {
                 deserializer.deserialize_str(TagVisitor)
             }
         }
-
-        #[cfg(feature = "openapi")]
-        impl utoipa::PartialSchema for $name {
-            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                crate::schema::constant_schema(serde_json::Value::from($value))
-            }
-        }
-
-        #[cfg(feature = "openapi")]
-        impl utoipa::ToSchema for $name {}
     };
 }
 
