@@ -460,3 +460,28 @@ mod tests {
         assert!(StoreMemoryId::parse("mem_a b").is_err());
     }
 }
+
+#[cfg(all(test, feature = "openapi"))]
+mod schema_tests {
+    use utoipa::PartialSchema;
+
+    use super::*;
+
+    #[test]
+    fn each_id_schema_spells_its_prefix_and_body() {
+        fn pattern<T: PartialSchema>() -> serde_json::Value {
+            serde_json::to_value(T::schema()).unwrap()["pattern"].clone()
+        }
+        let patterns = [
+            (IdKind::AgentMemory, pattern::<AgentMemoryId>()),
+            (IdKind::MemoryStore, pattern::<MemoryStoreId>()),
+            (IdKind::StoreMemory, pattern::<StoreMemoryId>()),
+            (IdKind::MemoryVersion, pattern::<MemoryVersionId>()),
+            (IdKind::Session, pattern::<SessionId>()),
+        ];
+        for (kind, pattern) in patterns {
+            let expected = format!("^{}[A-Za-z0-9_-]{{1,{ID_BODY_MAX_LEN}}}$", kind.prefix());
+            assert_eq!(pattern, expected.as_str(), "{kind}");
+        }
+    }
+}

@@ -445,3 +445,19 @@ mod tests {
         assert!(serde_json::from_str::<ResourceRequest>(r#"{"file_id":"f1"}"#).is_err());
     }
 }
+
+#[cfg(all(test, feature = "openapi"))]
+mod schema_tests {
+    use utoipa::PartialSchema;
+
+    use super::*;
+
+    #[test]
+    fn another_resource_is_any_type_but_a_memory_store() {
+        let schema = serde_json::to_value(OtherResource::schema()).unwrap();
+        assert_eq!(
+            schema["properties"]["type"]["pattern"],
+            crate::schema::not_exactly(MemoryStoreTag::VALUE)
+        );
+    }
+}

@@ -725,3 +725,36 @@ impl MemberListRequest {
         read_body(value, |request: &mut Self, checks| request.check(checks))
     }
 }
+
+#[cfg(all(test, feature = "openapi"))]
+mod schema_tests {
+    use utoipa::PartialSchema;
+
+    use super::*;
+
+    /// The identifier pattern is written as a literal on every namespace and key (the derive
+    /// takes literals only): every copy is the same, and the bounds are the rules'.
+    #[test]
+    fn every_identifier_field_states_the_same_rule() {
+        let schemas = [
+            serde_json::to_value(RememberRequest::schema()).unwrap(),
+            serde_json::to_value(RecallRequest::schema()).unwrap(),
+            serde_json::to_value(ListRequest::schema()).unwrap(),
+            serde_json::to_value(ForgetByKeyForm::schema()).unwrap(),
+        ];
+        let mut patterns = Vec::new();
+        for schema in &schemas {
+            for (field, rule) in [("namespace", &NAMESPACE), ("key", &KEY)] {
+                let property = &schema["properties"][field];
+                if property.is_null() {
+                    continue;
+                }
+                assert_eq!(property["minLength"], rule.min, "{field}");
+                assert_eq!(property["maxLength"], rule.max, "{field}");
+                patterns.push(property["pattern"].clone());
+            }
+        }
+        assert_eq!(patterns.len(), 7);
+        assert!(patterns.iter().all(|p| p.is_string() && *p == patterns[0]));
+    }
+}

@@ -18,8 +18,8 @@ pub(crate) fn invalid(message: &'static str) -> ApiError {
 /// The bounds of one string field and the message that refuses it.
 pub(crate) struct StringRule {
     pub(crate) name: &'static str,
-    min: usize,
-    max: usize,
+    pub(crate) min: usize,
+    pub(crate) max: usize,
     /// Namespaces and keys: no control characters, no leading or trailing whitespace.
     identifier: bool,
     pub(crate) message: &'static str,
