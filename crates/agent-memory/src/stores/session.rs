@@ -16,9 +16,7 @@ use super::{StoreCaller, StoreService, internal, trace_op};
 use crate::fence::nonce_for;
 use crate::ops::{self, Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
 
-/// Most characters of a mount's `instructions` (the spec sets no limit; this one matches the
-/// store description's, so the system prompt stays bounded).
-pub const INSTRUCTIONS_MAX_CHARS: usize = MemoryStore::DESCRIPTION_MAX_CHARS;
+pub use super::requests::INSTRUCTIONS_MAX_CHARS;
 
 /// The tag that fences workspace-provided text in the system prompt.
 pub const WORKSPACE_FENCE_TAG: &str = "workspace-provided";

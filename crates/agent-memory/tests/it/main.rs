@@ -12,6 +12,7 @@ mod identifiers;
 mod openapi;
 mod races;
 mod recall;
+mod request_schemas;
 mod snapshot;
 mod stores;
 mod tracing_logs;
