@@ -23,8 +23,9 @@ use memory_core::{
 };
 use r2d2_postgres::postgres::types::ToSql;
 use store_trait::{
-    Backend, Error, History, JsonError, IndexStats, MemberHistory, Owner, Postings, RememberOutcome,
-    RememberState, RememberWrite, ScanQuery, VectorTable, check_decided_write, key_instant,
+    Backend, Error, History, IndexStats, JsonError, MemberHistory, Owner, Postings,
+    RememberOutcome, RememberState, RememberWrite, ScanQuery, VectorTable, check_decided_write,
+    key_instant,
 };
 
 use crate::PostgresBackend;
@@ -648,15 +649,19 @@ impl Backend for PostgresBackend {
             )
             .map_err(db)?;
         row.map(|r| {
-            serde_json::from_str(r.get(0))
-                .map_err(|e| Error::undecodable("workspace_settings: undecodable settings", JsonError::from(e)))
+            serde_json::from_str(r.get(0)).map_err(|e| {
+                Error::undecodable(
+                    "workspace_settings: undecodable settings",
+                    JsonError::from(e),
+                )
+            })
         })
         .transpose()
     }
 
     fn put_settings(&self, workspace: &WorkspaceId, settings: &Settings) -> Result<(), Error> {
-        let json =
-            serde_json::to_string(settings).map_err(|e| Error::other("encoding settings", JsonError::from(e)))?;
+        let json = serde_json::to_string(settings)
+            .map_err(|e| Error::other("encoding settings", JsonError::from(e)))?;
         let mut conn = self.conn()?;
         conn.execute(
             "INSERT INTO workspace_settings (workspace, settings) VALUES ($1, $2) \

@@ -214,16 +214,22 @@ mod tests {
     #[test]
     fn a_json_failure_keeps_its_kind_and_position_but_not_the_value_serde_quoted() {
         let refused = r#"{"n": "call Dana at home"}"#;
-        let serde_err = serde_json::from_str::<std::collections::BTreeMap<String, u32>>(refused)
-            .unwrap_err();
-        assert!(serde_err.to_string().contains("call Dana"), "serde quotes it");
+        let serde_err =
+            serde_json::from_str::<std::collections::BTreeMap<String, u32>>(refused).unwrap_err();
+        assert!(
+            serde_err.to_string().contains("call Dana"),
+            "serde quotes it"
+        );
         let json = JsonError::from(serde_err);
         assert_eq!(json.category(), serde_json::error::Category::Data);
         assert_eq!(json.position().0, 1);
         let err = Error::undecodable("key space: a record", json);
         let printed = chain(&err);
         assert!(!printed.contains("Dana"), "{printed}");
-        assert!(printed.contains("JSON of the wrong shape at line 1 column"), "{printed}");
+        assert!(
+            printed.contains("JSON of the wrong shape at line 1 column"),
+            "{printed}"
+        );
     }
 
     #[test]

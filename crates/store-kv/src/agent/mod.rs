@@ -57,7 +57,7 @@ use memory_core::{
 use store_trait::keys::{order, prefix_end, push_component};
 use store_trait::kv::{Decided, Kv, KvOp, KvRead};
 use store_trait::{
-    Backend, Database, Durability, Error, HasStores, JsonError, History, MemberHistory, Owner,
+    Backend, Database, Durability, Error, HasStores, History, JsonError, MemberHistory, Owner,
     RememberOutcome, RememberState, RememberWrite, ScanQuery, VacuumReport,
 };
 
@@ -348,8 +348,8 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
 
     fn put_settings(&self, workspace: &WorkspaceId, settings: &Settings) -> Result<(), Error> {
         let key = ws_key(SETTINGS, workspace);
-        let value =
-            serde_json::to_vec(settings).map_err(|e| Error::other("encoding settings", JsonError::from(e)))?;
+        let value = serde_json::to_vec(settings)
+            .map_err(|e| Error::other("encoding settings", JsonError::from(e)))?;
         self.kv()
             .step(&mut |_| Ok(((), vec![KvOp::Put(key.clone(), value.clone())])))
     }

@@ -7,9 +7,9 @@ use memory_core::{
     StorePath, Timestamp, WorkspaceId,
 };
 use serde::{Deserialize, Serialize};
-use store_trait::{Error, JsonError};
 use store_trait::keys::{order, prefix_end, push_component};
 use store_trait::kv::{KvOp, KvRead};
+use store_trait::{Error, JsonError};
 
 pub(crate) const STORE: u8 = b'S';
 pub(crate) const MEMORY: u8 = b'M';
@@ -42,7 +42,8 @@ pub(crate) fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
 }
 
 pub(crate) fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, Error> {
-    serde_json::from_slice(bytes).map_err(|e| Error::undecodable("key space: a record", JsonError::from(e)))
+    serde_json::from_slice(bytes)
+        .map_err(|e| Error::undecodable("key space: a record", JsonError::from(e)))
 }
 
 /// The `M` record: a live memory without its content (that is in its current version), or what
