@@ -75,14 +75,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod audit;
 pub mod backends;
-pub mod caller;
-pub mod clock;
 mod cursor;
 pub mod entity;
-pub mod fence;
-mod input;
 pub mod json;
 pub mod mcp;
 #[cfg(feature = "openapi")]
@@ -93,7 +88,14 @@ mod reembed;
 mod reexports;
 pub mod responses;
 mod service;
-pub mod stores;
+
+pub use agent_memory_ops::{audit, caller, clock, fence};
+
+/// Memory stores, the second product: stores, memories, versions and sessions for hosts, and
+/// the agent's file interface and memory tool over a session's mounts (the
+/// `agent-memory-stores` crate). Its operations are also types of [`ops`], and [`json`] serves
+/// them for a JSON body.
+pub use agent_memory_stores as stores;
 
 /// The value types both products share: ids, roles, scopes, timestamps, memory views, store
 /// memories and versions, settings, and the error every operation answers with (the
@@ -147,19 +149,6 @@ pub use stores::{
     FsDeleted, FsStat, MemoryToolFailure, SessionCaller, StoreCaller, StoreService,
     StoreServiceBuilder,
 };
-
-/// Passages, the passage source a host implements, and citation verification.
-pub use citation_verify as citations;
-/// Ranking of candidates for a query: tokenizer, analyzer, BM25, embedders, weighted RRF.
-pub use fusion_rank as rank;
-/// The pure decisions: request parsing, access checks, scopes, rate limit, quota, retention.
-pub use governance_policy as policy;
-/// The domain model: ids, roles, scopes, settings, memories, stores, sessions, the error catalogue.
-pub use memory_core as types;
-/// Deterministic masking of personal data and credentials in text.
-pub use pii_mask as mask;
-/// The storage traits, their error, and the key space's records and outcomes.
-pub use store_trait as storage;
 
 /// The README's Rust example is compiled and run as a doctest, so it cannot drift from the API.
 #[cfg(doctest)]

@@ -13,8 +13,9 @@ use memory_core::{
 
 use super::requests::{AddSessionResourceRequest, CreateSessionRequest, SessionIdRequest};
 use super::{StoreCaller, StoreService, internal, trace_op};
-use crate::fence::nonce_for;
-use crate::ops::{self, Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
+use crate::ops;
+use agent_memory_ops::fence::nonce_for;
+use agent_memory_ops::ops::{Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
 
 /// Most characters of a mount's `instructions` (the spec sets no limit; this one matches the
 /// store description's, so the system prompt stays bounded).

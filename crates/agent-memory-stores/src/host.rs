@@ -20,8 +20,9 @@ use super::{
     StoreCaller, StoreService, check_path, internal, masked_store_text, prepare_content, trace_op,
     trace_page,
 };
-use crate::audit::AuditEvent;
-use crate::ops::{self, Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
+use crate::ops;
+use agent_memory_ops::audit::AuditEvent;
+use agent_memory_ops::ops::{Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
 
 pub(super) fn store_not_found() -> ApiError {
     ApiError::new(ErrorCode::MemoryStoreNotFound, "memory store not found")

@@ -44,7 +44,8 @@ use super::tool_text::{
     Tree, display_path, insert_after, line_at, lines_of, listing, numbered, occurrences, view_file,
 };
 use super::{SessionCaller, StoreService, check_path, trace_op};
-use crate::ops::{self, Body, Operation, ToolInput};
+use crate::ops;
+use agent_memory_ops::ops::{Body, Operation, ToolInput};
 
 /// Attempts of a read-edit-write before a concurrent writer wins for good.
 const EDIT_ATTEMPTS: usize = 8;

@@ -38,7 +38,8 @@ use serde::Serialize;
 use super::mounts::{Roots, Target, resolve};
 use super::requests::{FsPathRequest, FsRenameRequest, FsWriteRequest};
 use super::{SessionCaller, StoreService, check_path, internal, trace_op};
-use crate::ops::{self, Body, Operation};
+use crate::ops;
+use agent_memory_ops::ops::{Body, Operation};
 
 /// Memories read per backend call while a listing walks a store.
 const LIST_BATCH: usize = 500;
