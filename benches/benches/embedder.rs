@@ -22,7 +22,7 @@ use agent_memory::{Embedder, HashingEmbedder};
 use benches::world::World;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use embed_candle::CandleEmbedder;
-use store_trait::InMemoryBackend;
+use store_kv::InMemoryBackend;
 
 /// A typical question to an agent's memory, for the query-embedding latency.
 const QUESTION: &str = "how should I format my answers?";

@@ -17,8 +17,12 @@ use agent_memory::{Embedder, HashingEmbedder};
 use benches::world::World;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use memory_core::{MemoryText, SeededIdGenerator, Timestamp};
+use store_kv::InMemoryBackend;
 use store_postgres::PostgresBackend;
-use store_trait::{Backend, Durability, InMemoryBackend, RedbBackend, SledBackend, SqliteBackend};
+use store_redb::RedbBackend;
+use store_sled::SledBackend;
+use store_sqlite::SqliteBackend;
+use store_trait::{Backend, Durability};
 
 /// P6's world on `backend` with `others` memories of other members, embedded by the hashing
 /// embedder as `remember` would.

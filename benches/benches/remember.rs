@@ -26,7 +26,10 @@ use agent_memory::{
 use citation_verify::{InMemoryPassageSource, Passage};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use memory_core::{ContextBinding, CredentialId, MemberId, Role, Scope, Timestamp, WorkspaceId};
-use store_trait::{Backend, Durability, RedbBackend, SledBackend, SqliteBackend};
+use store_redb::RedbBackend;
+use store_sled::SledBackend;
+use store_sqlite::SqliteBackend;
+use store_trait::{Backend, Durability};
 
 struct Writer {
     service: MemoryService,

@@ -19,7 +19,10 @@ use agent_memory::{
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use memory_core::{MemberId, Role, WorkspaceId, content_sha256};
-use store_trait::{Durability, RedbBackend, SledBackend, SqliteBackend, StoreBackend};
+use store_redb::RedbBackend;
+use store_sled::SledBackend;
+use store_sqlite::SqliteBackend;
+use store_trait::{Durability, StoreBackend};
 
 const SIZE: usize = 102_400;
 

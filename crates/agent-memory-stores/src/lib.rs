@@ -32,7 +32,7 @@
 //! };
 //! use memory_core::{Access, MemberId, Role, WorkspaceId};
 //! use serde_json::json;
-//! use store_trait::InMemoryBackend;
+//! use store_kv::InMemoryBackend;
 //!
 //! let stores = StoreService::builder(Arc::new(InMemoryBackend::new())).build();
 //! let workspace = WorkspaceId::new("ws1")?;

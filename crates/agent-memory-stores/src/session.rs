@@ -17,9 +17,7 @@ use crate::ops;
 use agent_memory_ops::fence::nonce_for;
 use agent_memory_ops::ops::{Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
 
-/// Most characters of a mount's `instructions` (the spec sets no limit; this one matches the
-/// store description's, so the system prompt stays bounded).
-pub const INSTRUCTIONS_MAX_CHARS: usize = MemoryStore::DESCRIPTION_MAX_CHARS;
+pub use super::requests::INSTRUCTIONS_MAX_CHARS;
 
 /// The tag that fences workspace-provided text in the system prompt.
 pub const WORKSPACE_FENCE_TAG: &str = "workspace-provided";

@@ -27,18 +27,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub use store_trait::{
-    Backend, Database, Durability, Error, InMemoryBackend, Owner, Storage, StoreBackend,
-};
+pub use store_kv::InMemoryBackend;
+pub use store_trait::{Backend, Database, Durability, Error, Owner, Storage, StoreBackend};
 
 #[cfg(feature = "redb")]
-pub use store_trait::RedbBackend;
+pub use store_redb::RedbBackend;
 
 #[cfg(feature = "sled")]
-pub use store_trait::SledBackend;
+pub use store_sled::SledBackend;
 
 #[cfg(feature = "sqlite")]
-pub use store_trait::SqliteBackend;
+pub use store_sqlite::SqliteBackend;
 
 #[cfg(feature = "postgres")]
 pub use store_postgres::PostgresBackend;

@@ -2,11 +2,11 @@
 //! or query parameters, the success body and the error body of each [`Operation`], generated
 //! from the types the edge reads and writes, with every named schema in [`components`].
 //!
-//! The schemas come from the types, not from a second description: response types derive
-//! `utoipa::ToSchema`; request types, read by hand (`from_json`), implement it next to
-//! `from_json` from the same field rules (names as on the wire — camelCase for agent memories,
-//! snake_case for memory stores —, required fields, bounds and defaults, and
-//! `additionalProperties: false`, since unknown fields are refused).
+//! The schemas come from the types, not from a second description: request and response types
+//! derive `utoipa::ToSchema` next to their serde derive (names as on the wire — camelCase for
+//! agent memories, snake_case for memory stores —, required fields, the bounds `validate`
+//! checks, defaults, and `additionalProperties: false`, since unknown fields are refused).
+//! `forget`'s body is described by `governance_policy::request::ForgetForms`, its two forms.
 //!
 //! What a router adds to a body before [`JsonApi`](crate::json::JsonApi) reads it:
 //!
@@ -41,16 +41,18 @@
 
 use std::borrow::Cow;
 
+use governance_policy::request::ForgetForms;
 use governance_policy::{
-    ForgetRequest, ListRequest, MemberDeleteRequest, MemberListRequest, RecallRequest,
-    RememberRequest, SettingsPatch,
+    ListRequest, MemberDeleteRequest, MemberListRequest, RecallRequest, RememberRequest,
+    SettingsPatch,
 };
+use memory_core::error::ErrorBody;
 use memory_core::schema::reference;
-use memory_core::session::{ResourceRequest, Session, SessionResource, TextAnswer};
-use memory_core::store::Page;
+use memory_core::session::{ResourceRequestSchema, Session, SessionResourceSchema, TextAnswer};
+use memory_core::store::{Page, PreconditionSchema};
 use memory_core::{
-    Access, ApiError, MemoryDeleted, MemoryStore, MemoryStoreDeleted, MemoryStoreId, MemoryVersion,
-    MemoryVersionId, PiiPolicy, Precondition, SessionId, Settings, StoreMemory, StoreMemoryId,
+    Access, MemoryDeleted, MemoryStore, MemoryStoreDeleted, MemoryStoreId, MemoryVersion,
+    MemoryVersionId, PiiPolicy, SessionId, Settings, StoreMemory, StoreMemoryId,
     StoreMemoryMetadata, StorePath, Timestamp,
 };
 use utoipa::openapi::path::{Parameter, ParameterIn};
@@ -98,7 +100,7 @@ fn request(op: Operation) -> Request {
         Op::Remember => body::<RememberRequest>(),
         Op::Recall => body::<RecallRequest>(),
         Op::List => body::<ListRequest>(),
-        Op::Forget => body::<ForgetRequest>(),
+        Op::Forget => body::<ForgetForms>(),
         Op::SettingsPut => body::<SettingsPatch>(),
         Op::MemberList => query::<MemberListRequest>(),
         Op::MemberDelete => body::<MemberDeleteRequest>(),
@@ -251,7 +253,7 @@ pub fn response_schema(op: Operation) -> RefOr<Schema> {
 /// The error body of every operation: `{"error":{"code","message","retryAfterSeconds"?,
 /// "current_content_sha256"?}}`, `code` one of the stable codes.
 pub fn error_schema() -> RefOr<Schema> {
-    reference(&ApiError::name())
+    reference(&ErrorBody::name())
 }
 
 /// Every named schema the functions above refer to, directly or through other schemas.
@@ -273,7 +275,7 @@ pub fn components() -> Components {
         RememberRequest,
         RecallRequest,
         ListRequest,
-        ForgetRequest,
+        ForgetForms,
         SettingsPatch,
         MemberListRequest,
         MemberDeleteRequest,
@@ -301,9 +303,9 @@ pub fn components() -> Components {
         MemoryDeleted,
         MemoryVersion,
         Session,
-        SessionResource,
+        SessionResourceSchema,
         TextAnswer,
-        // What the hand-written request schemas refer to.
+        // What the request schemas refer to.
         MemoryStoreId,
         StoreMemoryId,
         MemoryVersionId,
@@ -311,11 +313,11 @@ pub fn components() -> Components {
         StorePath,
         Timestamp,
         PiiPolicy,
-        Precondition,
+        PreconditionSchema,
         Access,
-        ResourceRequest,
+        ResourceRequestSchema,
         // The error body.
-        ApiError,
+        ErrorBody,
     );
     add(
         Cow::Borrowed(STORE_PAGE),

@@ -44,7 +44,8 @@
 //! agent operations, the owner check), [`request`] (request bodies parsed and validated from
 //! JSON, the personal-data check of identifiers), [`budget`] (rate limit and quota),
 //! [`retention`] (expiry and the effective `asOf`), [`context`] (context-set rules), [`window`]
-//! (recall's candidate window).
+//! (recall's candidate window), [`wire`] (reading a body into its serde-derived wire struct in
+//! the contract's order of checks).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -55,6 +56,7 @@ pub mod limits;
 pub mod request;
 pub mod retention;
 pub mod window;
+pub mod wire;
 
 pub use access::{AgentAccess, CredentialState, check_agent_access, grant, require_owner};
 pub use budget::{check_quota, check_rate, retry_after_seconds, window_start};

@@ -118,9 +118,18 @@ macro_rules! error_codes {
         ///
         /// The wire names are stable; [`ErrorCode::http_status`] is the status the specs fix.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+        #[cfg_attr(
+            feature = "openapi",
+            schema(description = "A stable machine-readable error code")
+        )]
         #[non_exhaustive]
         pub enum ErrorCode {
-            $( $(#[$doc])* $variant, )*
+            $(
+                $(#[$doc])*
+                #[cfg_attr(feature = "openapi", schema(rename = $name))]
+                $variant,
+            )*
         }
 
         impl ErrorCode {
@@ -453,25 +462,48 @@ impl std::error::Error for ApiError {
     }
 }
 
+/// The error body, as [`ApiError`] writes and reads it; its schema (feature `openapi`) is named
+/// `Error`.
 #[derive(Serialize, Deserialize)]
-struct ErrorBody<'a> {
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(
+    feature = "openapi",
+    schema(as = Error, description = "The error body of every refused or failed request")
+)]
+pub struct ErrorBody<'a> {
     #[serde(borrow)]
     error: ErrorFields<'a>,
 }
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 struct ErrorFields<'a> {
     code: ErrorCode,
+    /// For people; never carries memory text, queries or personal values.
     #[serde(borrow)]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     message: Cow<'a, str>,
+    /// Seconds until a rate-limited request may succeed (429).
     #[serde(
         rename = "retryAfterSeconds",
         default,
         skip_serializing_if = "Option::is_none"
     )]
+    #[cfg_attr(feature = "openapi", schema(value_type = u64, required = false, minimum = 1))]
     retry_after_seconds: Option<u64>,
+    /// The stored content's hash, when a content_sha256 precondition failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            value_type = String,
+            required = false,
+            min_length = 64,
+            max_length = 64,
+            pattern = "^[0-9a-f]{64}$"
+        )
+    )]
     current_content_sha256: Option<String>,
 }
 

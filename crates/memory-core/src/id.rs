@@ -283,12 +283,14 @@ impl<G: IdGenerator + ?Sized> IdGenerator for Box<G> {
 }
 
 macro_rules! typed_id {
-    ($(#[$doc:meta])* $name:ident, $kind:expr) => {
+    ($(#[$doc:meta])* $name:ident, $kind:expr, $pattern:tt) => {
         $(#[$doc])*
         ///
         /// Serialized as its string; parsing checks the prefix and the body's characters.
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[serde(try_from = "String", into = "String")]
+        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+        #[cfg_attr(feature = "openapi", schema(value_type = String, pattern = $pattern))]
         pub struct $name(String);
 
         impl $name {
@@ -372,43 +374,38 @@ macro_rules! typed_id {
                 f.write_str(&self.0)
             }
         }
-
-        #[cfg(feature = "openapi")]
-        impl utoipa::PartialSchema for $name {
-            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                crate::schema::id_schema($kind.prefix())
-            }
-        }
-
-        #[cfg(feature = "openapi")]
-        impl utoipa::ToSchema for $name {}
     };
 }
 
 typed_id!(
     /// The id of one agent memory version (`amem_…`).
     AgentMemoryId,
-    IdKind::AgentMemory
+    IdKind::AgentMemory,
+    "^amem_[A-Za-z0-9_-]{1,64}$"
 );
 typed_id!(
     /// The id of a memory store (`memstore_…`).
     MemoryStoreId,
-    IdKind::MemoryStore
+    IdKind::MemoryStore,
+    "^memstore_[A-Za-z0-9_-]{1,64}$"
 );
 typed_id!(
     /// The id of a memory in a memory store (`mem_…`).
     StoreMemoryId,
-    IdKind::StoreMemory
+    IdKind::StoreMemory,
+    "^mem_[A-Za-z0-9_-]{1,64}$"
 );
 typed_id!(
     /// The id of a memory version in a memory store (`memver_…`).
     MemoryVersionId,
-    IdKind::MemoryVersion
+    IdKind::MemoryVersion,
+    "^memver_[A-Za-z0-9_-]{1,64}$"
 );
 typed_id!(
     /// The id of an agent session (`sesn_…`).
     SessionId,
-    IdKind::Session
+    IdKind::Session,
+    "^sesn_[A-Za-z0-9_-]{1,64}$"
 );
 
 #[cfg(test)]
@@ -466,5 +463,30 @@ mod tests {
         assert!(StoreMemoryId::parse("memstore_x").is_err());
         assert!(StoreMemoryId::parse("mem_").is_err());
         assert!(StoreMemoryId::parse("mem_a b").is_err());
+    }
+}
+
+#[cfg(all(test, feature = "openapi"))]
+mod schema_tests {
+    use utoipa::PartialSchema;
+
+    use super::*;
+
+    #[test]
+    fn each_id_schema_spells_its_prefix_and_body() {
+        fn pattern<T: PartialSchema>() -> serde_json::Value {
+            serde_json::to_value(T::schema()).unwrap()["pattern"].clone()
+        }
+        let patterns = [
+            (IdKind::AgentMemory, pattern::<AgentMemoryId>()),
+            (IdKind::MemoryStore, pattern::<MemoryStoreId>()),
+            (IdKind::StoreMemory, pattern::<StoreMemoryId>()),
+            (IdKind::MemoryVersion, pattern::<MemoryVersionId>()),
+            (IdKind::Session, pattern::<SessionId>()),
+        ];
+        for (kind, pattern) in patterns {
+            let expected = format!("^{}[A-Za-z0-9_-]{{1,{ID_BODY_MAX_LEN}}}$", kind.prefix());
+            assert_eq!(pattern, expected.as_str(), "{kind}");
+        }
     }
 }

@@ -106,6 +106,38 @@ fn deserialize_stored_text<'de, D: Deserializer<'de>>(d: D) -> Result<MemoryText
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MaskedCounts(BTreeMap<Category, usize>);
 
+/// Written by hand: the derive cannot name the keys (`pii_mask::Category` has no schema) nor
+/// bound the counts.
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for MaskedCounts {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{Object, ObjectBuilder, Type};
+        let categories: Vec<&str> = pii_mask::Category::ALL
+            .into_iter()
+            .map(|c| c.as_str())
+            .collect();
+        let names: Object = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(categories))
+            .build();
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property_names(Some(names))
+            .additional_properties(Some(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(1.0)),
+            ))
+            .description(Some(
+                "How many values of each category the masker replaced; only non-zero counts",
+            ))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for MaskedCounts {}
+
 impl MaskedCounts {
     /// Copies the non-zero counts of a masker result.
     pub fn from_counts(counts: &BTreeMap<Category, usize>) -> Self {

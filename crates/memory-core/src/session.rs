@@ -216,117 +216,94 @@ impl<'de> Deserialize<'de> for ResourceRequest {
     }
 }
 
-/// A resource other than a memory store: an object with a string `type` that is not
-/// `memory_store`, any other fields kept as given.
+/// The schema of a resource other than a memory store (feature `openapi`): an object with a
+/// string `type` that is not `memory_store`, any other fields kept as given. Described, never
+/// built: such a resource is kept as the JSON it was sent as.
 #[cfg(feature = "openapi")]
-fn other_resource_schema() -> utoipa::openapi::schema::ObjectBuilder {
-    use crate::schema::{not_exactly, string};
-    utoipa::openapi::schema::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::Object)
-        .property(
-            "type",
-            string(None, None).pattern(Some(not_exactly(MemoryStoreTag::VALUE))),
-        )
-        .required("type")
-        .description(Some(
-            "A resource other than a memory store (file, github_repository, …), kept as given",
-        ))
+#[derive(Deserialize, utoipa::ToSchema)]
+#[schema(
+    description = "A resource other than a memory store (file, github_repository, …), kept as given"
+)]
+#[allow(dead_code)]
+pub struct OtherResource {
+    /// Any `type` but `memory_store` (the pattern spells every other string without
+    /// look-around, so that every regex dialect reads it alike).
+    #[schema(
+        pattern = r"^(?:[\s\S]{0,11}|[\s\S]{13,}|[^m][\s\S]{11}|m[^e][\s\S]{10}|me[^m][\s\S]{9}|mem[^o][\s\S]{8}|memo[^r][\s\S]{7}|memor[^y][\s\S]{6}|memory[^_][\s\S]{5}|memory_[^s][\s\S]{4}|memory_s[^t][\s\S]{3}|memory_st[^o][\s\S]{2}|memory_sto[^r][\s\S]{1}|memory_stor[^e][\s\S]{0})$"
+    )]
+    r#type: String,
 }
 
+/// The schema of a [`SessionResource`] (feature `openapi`), named `SessionResource`: an attached
+/// memory store, or another resource kept as given. Described, never built.
 #[cfg(feature = "openapi")]
-impl utoipa::PartialSchema for SessionResource {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use crate::schema::{closed_object, reference_to, string};
-
-        let store = closed_object()
-            .property("type", MemoryStoreTag::schema())
-            .required("type")
-            .property("memory_store_id", reference_to::<MemoryStoreId>())
-            .required("memory_store_id")
-            .property("access", reference_to::<Access>())
-            .required("access")
-            .property(
-                "instructions",
-                crate::schema::nullable(string(
-                    None,
-                    Some(crate::MemoryStore::DESCRIPTION_MAX_CHARS),
-                )),
-            )
-            .required("instructions")
-            .property(
-                "mount_path",
-                string(None, None).pattern(Some("^/mnt/memory/[a-z0-9-]+/$")),
-            )
-            .required("mount_path")
-            .description(Some("A memory store attached to the session"));
-        utoipa::openapi::schema::OneOfBuilder::new()
-            .item(store)
-            .item(other_resource_schema())
-            .into()
-    }
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[schema(
+    as = SessionResource,
+    description = "A resource of a session: an attached memory store, or another resource kept as given"
+)]
+#[allow(dead_code)]
+pub enum SessionResourceSchema {
+    /// A memory store attached to the session.
+    MemoryStore(AttachedStoreForm),
+    /// Any other resource, kept as given.
+    Other(OtherResource),
 }
 
+/// A memory store attached to a session, as a session lists it.
 #[cfg(feature = "openapi")]
-impl utoipa::ToSchema for SessionResource {
-    fn schemas(
-        schemas: &mut Vec<(
-            String,
-            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
-        )>,
-    ) {
-        use utoipa::PartialSchema;
-        let name = <MemoryStoreId as utoipa::ToSchema>::name().into_owned();
-        schemas.push((name, MemoryStoreId::schema()));
-        let name = <Access as utoipa::ToSchema>::name().into_owned();
-        schemas.push((name, Access::schema()));
-    }
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(description = "A memory store attached to the session")]
+#[allow(dead_code)]
+pub struct AttachedStoreForm {
+    r#type: MemoryStoreTag,
+    memory_store_id: MemoryStoreId,
+    access: Access,
+    /// Workspace-provided instructions for the agent, or null.
+    #[schema(required = true, max_length = 4096)]
+    instructions: Option<String>,
+    /// `/mnt/memory/<slug>/`.
+    #[schema(pattern = "^/mnt/memory/[a-z0-9-]+/$")]
+    mount_path: String,
 }
 
-/// The JSON a `sessions.create` resource is read from (see its `Deserialize`): a memory store
-/// (`type`, `memory_store_id`, `access`?, `instructions`?, nothing else) or any other resource.
+/// The schema of a [`ResourceRequest`] (feature `openapi`), named `ResourceRequest`: what a
+/// `sessions.create` resource is read from. Described, never built.
 #[cfg(feature = "openapi")]
-impl utoipa::PartialSchema for ResourceRequest {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use crate::schema::{closed_object, nullable, reference_to, string};
-
-        let store = closed_object()
-            .property("type", MemoryStoreTag::schema())
-            .required("type")
-            .property("memory_store_id", reference_to::<MemoryStoreId>())
-            .required("memory_store_id")
-            .property("access", nullable(reference_to::<Access>()))
-            .property(
-                "instructions",
-                nullable(string(
-                    None,
-                    Some(crate::MemoryStore::DESCRIPTION_MAX_CHARS),
-                )),
-            )
-            .description(Some(
-                "Attaches a memory store, mounted at /mnt/memory/<slug>/ (access defaults to \
-                 read_write)",
-            ));
-        utoipa::openapi::schema::OneOfBuilder::new()
-            .item(store)
-            .item(other_resource_schema())
-            .into()
-    }
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[schema(
+    as = ResourceRequest,
+    description = "A resource of sessions.create: a memory store to attach, or another resource kept as given"
+)]
+#[allow(dead_code)]
+pub enum ResourceRequestSchema {
+    /// Attaches a memory store.
+    MemoryStore(RequestedStoreForm),
+    /// Any other resource, kept as given.
+    Other(OtherResource),
 }
 
+/// A memory store to attach, mounted at `/mnt/memory/<slug>/` (`access` defaults to
+/// `read_write`).
 #[cfg(feature = "openapi")]
-impl utoipa::ToSchema for ResourceRequest {
-    fn name() -> std::borrow::Cow<'static, str> {
-        std::borrow::Cow::Borrowed("ResourceRequest")
-    }
-
-    fn schemas(
-        schemas: &mut Vec<(
-            String,
-            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
-        )>,
-    ) {
-        <SessionResource as utoipa::ToSchema>::schemas(schemas);
-    }
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(
+    description = "Attaches a memory store, mounted at /mnt/memory/<slug>/ (access defaults to read_write)"
+)]
+#[allow(dead_code)]
+pub struct RequestedStoreForm {
+    r#type: MemoryStoreTag,
+    memory_store_id: MemoryStoreId,
+    #[serde(default)]
+    access: Option<Access>,
+    /// Instructions for the agent.
+    #[serde(default)]
+    #[schema(max_length = 4096)]
+    instructions: Option<String>,
 }
 
 /// An agent session with its resources.
@@ -342,6 +319,7 @@ pub struct Session {
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub agent: Option<Value>,
     /// Attached resources, in request order.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<SessionResourceSchema>))]
     pub resources: Vec<SessionResource>,
     /// Creation instant.
     pub created_at: Timestamp,
@@ -465,5 +443,21 @@ mod tests {
             serde_json::from_str(r#"{"type":"file","file_id":"f1","mount_path":"/x"}"#).unwrap();
         assert!(matches!(other, ResourceRequest::Other(_)));
         assert!(serde_json::from_str::<ResourceRequest>(r#"{"file_id":"f1"}"#).is_err());
+    }
+}
+
+#[cfg(all(test, feature = "openapi"))]
+mod schema_tests {
+    use utoipa::PartialSchema;
+
+    use super::*;
+
+    #[test]
+    fn another_resource_is_any_type_but_a_memory_store() {
+        let schema = serde_json::to_value(OtherResource::schema()).unwrap();
+        assert_eq!(
+            schema["properties"]["type"]["pattern"],
+            crate::schema::not_exactly(MemoryStoreTag::VALUE)
+        );
     }
 }

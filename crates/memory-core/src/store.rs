@@ -41,6 +41,15 @@ pub fn is_sha256_hex(s: &str) -> bool {
 /// Otherwise `%` is an ordinary character. `Ord` is byte order, the order memories are listed in.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(
+    feature = "openapi",
+    schema(
+        value_type = String,
+        pattern = r"^/[\s\S]",
+        description = "An absolute memory path: at most 1024 bytes and 32 segments of 1 to 255 bytes, no . or .. segment (also percent-encoded), no control character or backslash"
+    )
+)]
 pub struct StorePath(String);
 
 impl StorePath {
@@ -220,11 +229,24 @@ impl fmt::Display for StorePath {
 // ---------------------------------------------------------------------------------------------
 // Constant `type` tags
 
+/// A tag is a one-valued enum whose schema (feature `openapi`) is derived: the one string. A
+/// constant of the same name stands for its one value, so that it reads like a unit struct.
 macro_rules! type_tag {
     ($(#[$doc:meta])* $name:ident = $value:literal) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-        pub struct $name;
+        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+        #[allow(clippy::enum_variant_names)]
+        pub enum $name {
+            /// The one value.
+            #[default]
+            #[cfg_attr(feature = "openapi", schema(rename = $value))]
+            $name,
+        }
+
+        $(#[$doc])*
+        #[allow(non_upper_case_globals)]
+        pub const $name: $name = $name::$name;
 
         impl $name {
             /// The tag's value.
@@ -260,16 +282,6 @@ macro_rules! type_tag {
                 deserializer.deserialize_str(TagVisitor)
             }
         }
-
-        #[cfg(feature = "openapi")]
-        impl utoipa::PartialSchema for $name {
-            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                crate::schema::constant_schema(serde_json::Value::from($value))
-            }
-        }
-
-        #[cfg(feature = "openapi")]
-        impl utoipa::ToSchema for $name {}
     };
 }
 
@@ -641,28 +653,32 @@ pub enum Precondition {
     },
 }
 
-/// Written by hand: the derive would leave out `deny_unknown_fields`.
+/// The schema of a [`Precondition`] (feature `openapi`), named `Precondition`: the derive of the
+/// internally tagged enum would leave its fields open, so the one form is described as the closed
+/// object it is on the wire. Described, never built.
 #[cfg(feature = "openapi")]
-impl utoipa::PartialSchema for Precondition {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use crate::schema::{closed_object, constant, string};
-        closed_object()
-            .property("type", constant("content_sha256"))
-            .required("type")
-            .property(
-                "content_sha256",
-                string(Some(64), Some(64))
-                    .pattern(Some("^[0-9a-f]{64}$"))
-                    .description(Some("The stored content's expected lowercase hex SHA-256")),
-            )
-            .required("content_sha256")
-            .description(Some("Write only if the stored content still has this hash"))
-            .into()
-    }
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(
+    as = Precondition,
+    description = "Write only if the stored content still has this hash"
+)]
+#[allow(dead_code)]
+pub struct PreconditionSchema {
+    r#type: ContentSha256Type,
+    /// The stored content's expected lowercase hex SHA-256.
+    #[schema(min_length = 64, max_length = 64, pattern = "^[0-9a-f]{64}$")]
+    content_sha256: String,
 }
 
+/// `"type": "content_sha256"`.
 #[cfg(feature = "openapi")]
-impl utoipa::ToSchema for Precondition {}
+#[derive(Deserialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+enum ContentSha256Type {
+    #[serde(rename = "content_sha256")]
+    ContentSha256,
+}
 
 impl Precondition {
     /// True when the stored content's hash satisfies the precondition.

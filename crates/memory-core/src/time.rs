@@ -17,6 +17,15 @@ const MILLIS_PER_DAY: i64 = 86_400_000;
 /// ends. Displayed and serialized as `YYYY-MM-DDTHH:MM:SSZ`, with `.mmm` only when the
 /// milliseconds are not zero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(
+    feature = "openapi",
+    schema(
+        value_type = String,
+        format = DateTime,
+        description = "An RFC 3339 instant in UTC with millisecond precision, such as 2026-01-01T12:00:00Z or 2026-01-01T12:00:00.250Z"
+    )
+)]
 pub struct Timestamp(i64);
 
 impl Timestamp {

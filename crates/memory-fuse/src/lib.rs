@@ -10,7 +10,7 @@
 //! use agent_memory::{SessionCaller, StoreService};
 //! use memory_core::{SessionId, WorkspaceId};
 //!
-//! let service = Arc::new(StoreService::builder(Arc::new(store_trait::InMemoryBackend::new())).build());
+//! let service = Arc::new(StoreService::builder(Arc::new(agent_memory::backends::InMemoryBackend::new())).build());
 //! let caller = SessionCaller {
 //!     workspace: WorkspaceId::new("ws1")?,
 //!     session: SessionId::parse("sesn_01")?,

@@ -1,20 +1,16 @@
 //! Memory stores: the ordered key space of `store_trait::kv` on the table
-//! `memory_store_kv (k bytea primary key, v bytea)`. `bytea` compares byte by byte, so the
-//! table's order is the key space's order. [`StoreBackend`] is `store_trait::kv`'s one
-//! implementation over it, method by method (agent memories keep tables of their own, in
-//! `crate::agent`, so this backend is no `KvBackend`).
+//! `memory_store_kv (k bytea primary key, v bytea)` ([`StoreTable`]). `bytea` compares byte by
+//! byte, so the table's order is the key space's order. The backend's
+//! [`StoreBackend`](store_trait::StoreBackend) is `store_kv::KvStores` over it (agent memories
+//! keep tables of their own, in `crate::agent`, so this backend is no `KvBackend`).
 
 use std::cell::RefCell;
 
-use memory_core::{
-    MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Session, SessionId, StoreMemory,
-    StoreMemoryId, StoreMemoryMetadata, StorePath, Timestamp, WorkspaceId,
-};
 use r2d2_postgres::postgres::{Client, IsolationLevel, Transaction};
-use store_trait::kv::{self, Decided, Kv, KvOp, KvRead};
-use store_trait::{Error, MemoryWrite, MemoryWriteOutcome, RedactOutcome, StoreBackend};
+use store_trait::Error;
+use store_trait::kv::{Decided, Kv, KvOp, KvRead};
 
-use crate::{PostgresBackend, db, lock};
+use crate::client::{Conn, Pool, db, lock};
 
 /// Rows fetched per round trip of a range scan.
 const BATCH: i32 = 256;
@@ -82,7 +78,22 @@ pub(crate) fn snapshot(conn: &mut Client) -> Result<Transaction<'_>, Error> {
         .map_err(db)
 }
 
-impl Kv for PostgresBackend {
+/// The key space of the memory stores: the table `memory_store_kv`, reached through the
+/// backend's connection pool (which serves agent memories too).
+pub struct StoreTable {
+    pub(crate) pool: Pool,
+}
+
+impl StoreTable {
+    /// A connection from the pool.
+    pub(crate) fn conn(&self) -> Result<Conn, Error> {
+        self.pool
+            .get()
+            .map_err(|e| Error::other("no database connection", e))
+    }
+}
+
+impl Kv for StoreTable {
     /// A read-only `REPEATABLE READ` transaction: one snapshot for every read of `f`.
     fn read<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Result<R, Error>) -> Result<R, Error> {
         let mut conn = self.conn()?;
@@ -129,146 +140,5 @@ impl Kv for PostgresBackend {
         }
         tx.commit().map_err(db)?;
         Ok(answer)
-    }
-}
-
-impl StoreBackend for PostgresBackend {
-    fn create_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<(), Error> {
-        kv::create_store(self, workspace, store)
-    }
-
-    fn get_store(
-        &self,
-        workspace: &WorkspaceId,
-        id: &MemoryStoreId,
-    ) -> Result<Option<MemoryStore>, Error> {
-        kv::get_store(self, workspace, id)
-    }
-
-    fn list_stores(
-        &self,
-        workspace: &WorkspaceId,
-        include_archived: bool,
-        after: Option<&(Timestamp, MemoryStoreId)>,
-        limit: usize,
-    ) -> Result<Vec<MemoryStore>, Error> {
-        kv::list_stores(self, workspace, include_archived, after, limit)
-    }
-
-    fn put_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<bool, Error> {
-        kv::put_store(self, workspace, store)
-    }
-
-    fn delete_store(&self, workspace: &WorkspaceId, id: &MemoryStoreId) -> Result<bool, Error> {
-        kv::delete_store(self, workspace, id)
-    }
-
-    fn write_memory(&self, write: &MemoryWrite) -> Result<MemoryWriteOutcome, Error> {
-        kv::write_memory(self, write)
-    }
-
-    fn get_memory(
-        &self,
-        workspace: &WorkspaceId,
-        store: &MemoryStoreId,
-        id: &StoreMemoryId,
-    ) -> Result<Option<StoreMemory>, Error> {
-        kv::get_memory(self, workspace, store, id)
-    }
-
-    fn memory_at_path(
-        &self,
-        workspace: &WorkspaceId,
-        store: &MemoryStoreId,
-        path: &StorePath,
-    ) -> Result<Option<StoreMemory>, Error> {
-        kv::memory_at_path(self, workspace, store, path)
-    }
-
-    fn list_memories(
-        &self,
-        workspace: &WorkspaceId,
-        store: &MemoryStoreId,
-        prefix: Option<&str>,
-        after: Option<&StorePath>,
-        limit: usize,
-    ) -> Result<Vec<StoreMemoryMetadata>, Error> {
-        kv::list_memories(self, workspace, store, prefix, after, limit)
-    }
-
-    fn get_version(
-        &self,
-        workspace: &WorkspaceId,
-        store: &MemoryStoreId,
-        id: &MemoryVersionId,
-    ) -> Result<Option<MemoryVersion>, Error> {
-        kv::get_version(self, workspace, store, id)
-    }
-
-    fn list_versions(
-        &self,
-        workspace: &WorkspaceId,
-        store: &MemoryStoreId,
-        memory: Option<&StoreMemoryId>,
-        after: Option<&(Timestamp, MemoryVersionId)>,
-        limit: usize,
-    ) -> Result<Vec<MemoryVersion>, Error> {
-        kv::list_versions(self, workspace, store, memory, after, limit)
-    }
-
-    fn redact_version(
-        &self,
-        workspace: &WorkspaceId,
-        store: &MemoryStoreId,
-        id: &MemoryVersionId,
-        at: Timestamp,
-    ) -> Result<RedactOutcome, Error> {
-        kv::redact_version(self, workspace, store, id, at)
-    }
-
-    fn put_session(&self, workspace: &WorkspaceId, session: &Session) -> Result<(), Error> {
-        kv::put_session(self, workspace, session)
-    }
-
-    fn get_session(
-        &self,
-        workspace: &WorkspaceId,
-        id: &SessionId,
-    ) -> Result<Option<Session>, Error> {
-        kv::get_session(self, workspace, id)
-    }
-
-    fn put_passage(&self, workspace: &WorkspaceId, id: &str, record: &[u8]) -> Result<(), Error> {
-        kv::put_passage(self, workspace, id, record)
-    }
-
-    fn passages(
-        &self,
-        workspace: &WorkspaceId,
-        ids: &[&str],
-    ) -> Result<store_trait::PassageRecords, Error> {
-        kv::passages(self, workspace, ids)
-    }
-
-    fn list_passages(
-        &self,
-        workspace: &WorkspaceId,
-        after: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<(String, Vec<u8>)>, Error> {
-        kv::list_passages(self, workspace, after, limit)
-    }
-
-    fn delete_passage(&self, workspace: &WorkspaceId, id: &str) -> Result<bool, Error> {
-        kv::delete_passage(self, workspace, id)
-    }
-
-    fn import_passages(
-        &self,
-        workspace: &WorkspaceId,
-        source: &str,
-        records: &[(String, Vec<u8>)],
-    ) -> Result<bool, Error> {
-        kv::import_passages(self, workspace, source, records)
     }
 }

@@ -25,8 +25,10 @@
 #![warn(missing_docs)]
 
 mod agent;
+mod client;
 mod kv;
 mod migrations;
+mod rows;
 #[cfg(test)]
 mod tests;
 
@@ -34,44 +36,38 @@ use std::fmt;
 
 use r2d2_postgres::PostgresConnectionManager;
 use r2d2_postgres::postgres::{self, NoTls};
-use store_trait::Error;
+use store_kv::KvStores;
+use store_trait::{Error, HasStores};
 
-type Pool = r2d2_postgres::r2d2::Pool<PostgresConnectionManager<NoTls>>;
-type Conn = r2d2_postgres::r2d2::PooledConnection<PostgresConnectionManager<NoTls>>;
+pub use kv::StoreTable;
 
-/// Advisory-lock classes (the first key of `pg_advisory_xact_lock(int, int)`), so that locks of
-/// different kinds never share a key.
-pub(crate) mod lock {
-    /// Schema migrations at open.
-    pub(crate) const MIGRATE: i32 = 0x616d_0001;
-    /// A workspace: shared by per-owner operations, exclusive for workspace-wide ones.
-    pub(crate) const WORKSPACE: i32 = 0x616d_0002;
-    /// An owner (workspace, member): quota, key index and versions.
-    pub(crate) const OWNER: i32 = 0x616d_0003;
-    /// A credential's rate window (workspace, credential).
-    pub(crate) const CREDENTIAL: i32 = 0x616d_0004;
-    /// Memory-store steps (one per schema).
-    pub(crate) const STORES: i32 = 0x616d_0005;
-}
+use crate::client::{Conn, Pool, db, lock};
 
 /// Governed agent memory on PostgreSQL. Cheap to share behind an `Arc`; every method takes a
 /// connection from the pool for its duration.
 pub struct PostgresBackend {
-    pool: Pool,
+    /// The memory stores, in the key space of the table `memory_store_kv`, whose pool serves
+    /// every call.
+    stores: KvStores<StoreTable>,
+}
+
+/// Memory stores are [`KvStores`]' over the table `memory_store_kv`.
+impl HasStores for PostgresBackend {
+    type Stores = KvStores<StoreTable>;
+
+    fn stores(&self) -> &KvStores<StoreTable> {
+        &self.stores
+    }
 }
 
 impl fmt::Debug for PostgresBackend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let state = self.pool.state();
+        let state = self.pool().state();
         f.debug_struct("PostgresBackend")
             .field("connections", &state.connections)
             .field("idle", &state.idle_connections)
             .finish()
     }
-}
-
-pub(crate) fn db(e: postgres::Error) -> Error {
-    Error::Backend(format!("postgres: {e}"))
 }
 
 impl PostgresBackend {
@@ -82,7 +78,7 @@ impl PostgresBackend {
     pub fn connect(url: &str, pool_size: u32) -> Result<Self, Error> {
         let config: postgres::Config = url
             .parse()
-            .map_err(|e| Error::Backend(format!("invalid database URL: {e}")))?;
+            .map_err(|e| Error::other("invalid database URL", e))?;
         Self::open(config, pool_size)
     }
 
@@ -97,7 +93,7 @@ impl PostgresBackend {
     pub fn drop_schema(url: &str, schema: &str) -> Result<(), Error> {
         let config: postgres::Config = url
             .parse()
-            .map_err(|e| Error::Backend(format!("invalid database URL: {e}")))?;
+            .map_err(|e| Error::other("invalid database URL", e))?;
         let mut client = config.connect(NoTls).map_err(db)?;
         let quoted = format!("\"{}\"", schema.replace('"', "\"\""));
         client
@@ -119,14 +115,18 @@ impl PostgresBackend {
             .max_size(pool_size.max(1))
             .min_idle(Some(0))
             .build(manager)
-            .map_err(|e| Error::Backend(format!("connecting to the database: {e}")))?;
-        Ok(PostgresBackend { pool })
+            .map_err(|e| Error::other("connecting to the database", e))?;
+        Ok(PostgresBackend {
+            stores: KvStores::over(StoreTable { pool }),
+        })
+    }
+
+    fn pool(&self) -> &Pool {
+        &self.stores.kv().pool
     }
 
     pub(crate) fn conn(&self) -> Result<Conn, Error> {
-        self.pool
-            .get()
-            .map_err(|e| Error::Backend(format!("no database connection: {e}")))
+        self.stores.kv().conn()
     }
 
     /// The schema version the database is at (the newest migration applied).
@@ -193,7 +193,7 @@ impl PostgresBackend {
 fn schema_config(url: &str, schema: &str) -> Result<postgres::Config, Error> {
     let mut config: postgres::Config = url
         .parse()
-        .map_err(|e| Error::Backend(format!("invalid database URL: {e}")))?;
+        .map_err(|e| Error::other("invalid database URL", e))?;
     let quoted = format!("\"{}\"", schema.replace('"', "\"\""));
     let mut client = config.connect(NoTls).map_err(db)?;
     client

@@ -107,12 +107,12 @@ DELETE FROM agent_memory_postings;
 /// recorded): a backfill of what the SQL created from the data already stored. Like the SQL, a
 /// released step never changes.
 ///
-/// - 2: the recall index of every version already stored (`crate::agent::build_index`).
-/// - 3: every version analyzed again (`crate::agent::reanalyze`).
+/// - 2: the recall index of every version already stored (`crate::rows::build_index`).
+/// - 3: every version analyzed again (`crate::rows::reanalyze`).
 pub(crate) fn after_sql(version: i32, tx: &mut Transaction<'_>) -> Result<(), Error> {
     match version {
-        2 => crate::agent::build_index(tx),
-        3 => crate::agent::reanalyze(tx),
+        2 => crate::rows::build_index(tx),
+        3 => crate::rows::reanalyze(tx),
         _ => Ok(()),
     }
 }

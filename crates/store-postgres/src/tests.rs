@@ -13,7 +13,7 @@ use memory_core::{
 use r2d2_postgres::postgres::{Client, NoTls};
 use store_trait::{Backend, MemberHistory, Owner};
 
-use crate::{PostgresBackend, agent, migrations, schema_config};
+use crate::{PostgresBackend, migrations, rows, schema_config};
 
 const URL_VAR: &str = "AGENT_MEMORY_TEST_DATABASE_URL";
 
@@ -168,7 +168,7 @@ fn a_version_1_database_gets_the_recall_index_of_its_versions() {
         let mut conn = old.conn().unwrap();
         let mut tx = conn.transaction().unwrap();
         for m in &stored {
-            agent::insert_row(&mut tx, m).unwrap();
+            rows::insert_row(&mut tx, m).unwrap();
         }
         // Version 1 superseded by updating the column only.
         for m in stored.iter_mut().filter(|m| m.id.as_str().ends_with('5')) {

@@ -3,6 +3,7 @@
 use std::ops::Deref;
 use std::sync::Arc;
 
+use crate::error::Error;
 use crate::history::{History, MemberHistory};
 use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, CredentialId, MemberId, Settings, StoredEmbedding,
@@ -143,102 +144,6 @@ pub enum RememberOutcome {
     Refused(ApiError),
 }
 
-/// Errors of a backend itself (I/O, corruption) or of a caller breaking the trait's contract;
-/// never carries memory content.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// The underlying database failed (corruption, or a failure without a cause to keep).
-    #[error("storage backend failed: {0}")]
-    Backend(String),
-    /// The database or the file system under it failed: `source` is the cause (the database's
-    /// or the operating system's own error), [`Error::failure`] says whether a person can act
-    /// on it. Never carries memory content.
-    #[error("storage backend failed: {context}")]
-    Storage {
-        /// What kind of failure (see [`StorageFailure`]).
-        failure: StorageFailure,
-        /// What the backend was doing.
-        context: String,
-        /// The cause.
-        #[source]
-        source: Box<dyn std::error::Error + Send + Sync>,
-    },
-    /// The [`RememberWrite`] a `decide` closure returned breaks its contract (another owner,
-    /// credential, namespace or key than the call's, an id already stored, a `superseded_at`).
-    /// Nothing was written.
-    #[error("invalid remember write: {0}")]
-    InvalidWrite(&'static str),
-    /// A durable backend's file is not in the storage format this build reads (another format
-    /// version, or not a store-trait database at all). The open was refused before anything in
-    /// the file was changed.
-    #[error("unsupported storage format: {0}")]
-    Format(String),
-    /// The backend does not implement this method (a backend written before the method was
-    /// added to [`Backend`], relying on its default).
-    #[error("this storage backend does not implement `{0}`")]
-    Unsupported(&'static str),
-}
-
-/// The storage failures a person can act on, told apart so that a host can say what to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum StorageFailure {
-    /// Another process holds the database's lock (redb and sled open a database in one process
-    /// at a time; SQLite's write lock stayed taken past its busy timeout): stop it, or wait.
-    Locked,
-    /// No space left on the device (or the disk quota, or the file-size limit, is used up).
-    Full,
-    /// The database cannot be written: a read-only file system or mount, no write permission,
-    /// or a backend opened read-only.
-    ReadOnly,
-    /// Anything else (corruption, an I/O error, a bug).
-    Other,
-}
-
-impl StorageFailure {
-    /// The failure an operating-system error stands for.
-    pub fn of_io(err: &std::io::Error) -> Self {
-        use std::io::ErrorKind;
-        match err.kind() {
-            ErrorKind::StorageFull | ErrorKind::QuotaExceeded | ErrorKind::FileTooLarge => {
-                StorageFailure::Full
-            }
-            ErrorKind::ReadOnlyFilesystem | ErrorKind::PermissionDenied => StorageFailure::ReadOnly,
-            _ => StorageFailure::Other,
-        }
-    }
-}
-
-impl Error {
-    /// A [`Error::Storage`] caused by `source`.
-    pub fn storage(
-        failure: StorageFailure,
-        context: impl Into<String>,
-        source: impl std::error::Error + Send + Sync + 'static,
-    ) -> Self {
-        Error::Storage {
-            failure,
-            context: context.into(),
-            source: Box::new(source),
-        }
-    }
-
-    /// A [`Error::Storage`] caused by an operating-system error, classified by its kind.
-    pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
-        Error::storage(StorageFailure::of_io(&source), context, source)
-    }
-
-    /// What kind of storage failure this is ([`StorageFailure::Other`] for everything that is not
-    /// an [`Error::Storage`]).
-    pub fn failure(&self) -> StorageFailure {
-        match self {
-            Error::Storage { failure, .. } => *failure,
-            _ => StorageFailure::Other,
-        }
-    }
-}
-
 /// Persistence for governed agent memory. Implementations are safe for concurrent use.
 ///
 /// # Contract
@@ -275,7 +180,7 @@ impl Error {
 ///   successor's `created_at`, at most one version of a key is valid at any instant, and every
 ///   written version is the valid one at its own `created_at`.
 ///
-/// `store_trait::conformance` (feature `conformance`) checks all of this against a reference
+/// the `store-conformance` crate checks all of this against a reference
 /// model; every backend's tests run it.
 pub trait Backend: Send + Sync {
     /// Atomically: reads the [`RememberState`] for `owner`, `credential` and the key, calls

@@ -14,7 +14,11 @@
 //! reason: parsing them as JSON was most of what remained of a scan's decoding. Their text is
 //! one run so that it is checked for UTF-8 once per record rather than once per term.
 
+use std::borrow::Cow;
+
 use memory_core::{AgentMemory, RankingData, StoredEmbedding};
+
+use crate::error::Error;
 
 /// First byte of every encoded version. A JSON record (the first format) starts with `{`, so
 /// an old value is never mistaken for this encoding; `0x02` (format version 2) kept the terms
@@ -24,8 +28,28 @@ const TAG: u8 = 0x03;
 /// Tag and JSON length.
 const HEADER: usize = 5;
 
+/// Why a value is not an encoded version, or a version cannot be encoded. The message names a
+/// position or a kind, never memory content.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CodecError {
+    /// The record's JSON part: serde's own error (its message names a position).
+    #[error("the JSON part")]
+    Json(#[source] serde_json::Error),
+    /// The framing around the JSON part (header, term table, vector) is malformed, or too long
+    /// to encode.
+    #[error("{0}")]
+    Malformed(Cow<'static, str>),
+}
+
+impl From<&'static str> for CodecError {
+    fn from(what: &'static str) -> Self {
+        CodecError::Malformed(Cow::Borrowed(what))
+    }
+}
+
 /// Encodes `memory` as described in the module documentation; the error says why it cannot be.
-pub fn encode(memory: &AgentMemory) -> Result<Vec<u8>, String> {
+pub fn encode(memory: &AgentMemory) -> Result<Vec<u8>, CodecError> {
     let ranking = &memory.ranking;
     let vector: &[f32] = ranking
         .embedding
@@ -56,11 +80,11 @@ pub fn encode(memory: &AgentMemory) -> Result<Vec<u8>, String> {
         },
     };
     let mut out = vec![TAG, 0, 0, 0, 0];
-    serde_json::to_writer(&mut out, &without).map_err(|e| e.to_string())?;
+    serde_json::to_writer(&mut out, &without).map_err(CodecError::Json)?;
     let json_len = u32::try_from(out.len() - HEADER)
-        .map_err(|_| "a memory record longer than 4 GiB".to_owned())?;
+        .map_err(|_| CodecError::from("a memory record longer than 4 GiB"))?;
     out[1..HEADER].copy_from_slice(&json_len.to_le_bytes());
-    let too_long = |_| "a memory record longer than 4 GiB".to_owned();
+    let too_long = |_| CodecError::from("a memory record longer than 4 GiB");
     let term_bytes: usize = ranking.terms.iter().map(|(t, _)| t.len() + 8).sum();
     out.reserve(4 + term_bytes + vector.len() * 4);
     out.extend_from_slice(
@@ -89,10 +113,12 @@ fn take_u32(bytes: &mut &[u8], what: &'static str) -> Result<u32, &'static str> 
 }
 
 /// Decodes a value written by [`encode`]; the error says what is malformed, never the content.
-pub fn decode(bytes: &[u8]) -> Result<AgentMemory, String> {
+pub fn decode(bytes: &[u8]) -> Result<AgentMemory, CodecError> {
     let (&tag, mut rest) = bytes.split_first().ok_or("an empty value")?;
     if tag != TAG {
-        return Err(format!("an unknown value tag {tag:#04x}"));
+        return Err(CodecError::Malformed(
+            format!("an unknown value tag {tag:#04x}").into(),
+        ));
     }
     let json_len = usize::try_from(take_u32(&mut rest, "a truncated header")?)
         .map_err(|_| "an oversized record")?;
@@ -100,7 +126,7 @@ pub fn decode(bytes: &[u8]) -> Result<AgentMemory, String> {
         .split_at_checked(json_len)
         .ok_or("a record shorter than its header says")?;
     // serde_json's messages name a position, never the content.
-    let mut memory: AgentMemory = serde_json::from_slice(json).map_err(|e| e.to_string())?;
+    let mut memory: AgentMemory = serde_json::from_slice(json).map_err(CodecError::Json)?;
     if !memory.ranking.terms.is_empty() {
         return Err("terms in the JSON part".into());
     }
@@ -145,6 +171,11 @@ pub fn decode(bytes: &[u8]) -> Result<AgentMemory, String> {
         embedding.vector = floats.iter().map(|b| f32::from_le_bytes(*b)).collect();
     }
     Ok(memory)
+}
+
+/// [`decode`] for a value read from a database: one that does not decode is corruption.
+pub fn decode_version(bytes: &[u8]) -> Result<AgentMemory, Error> {
+    decode(bytes).map_err(|e| Error::undecodable("key space: undecodable version", e))
 }
 
 #[cfg(test)]

@@ -3,7 +3,10 @@
 
 use std::ops::Deref;
 
-use crate::{Backend, Durability, Error, StoreBackend};
+use crate::backend::Backend;
+use crate::durability::Durability;
+use crate::error::Error;
+use crate::stores::StoreBackend;
 
 /// A whole database: what acts on all of it at once rather than on agent memories
 /// ([`Backend`]) or memory stores ([`StoreBackend`]) alone.

@@ -16,18 +16,3 @@ pub enum Durability {
     /// state). For bulk loads, tests and benchmarks.
     Eventual,
 }
-
-/// Syncs the directory holding `path`, so that a rename into it survives a power loss (the
-/// vacuums of redb and sled swap files by renaming).
-#[cfg(any(feature = "redb", feature = "sled"))]
-pub(crate) fn sync_parent_dir(path: &std::path::Path) -> std::io::Result<()> {
-    let Some(dir) = path.parent() else {
-        return Ok(());
-    };
-    let dir = if dir.as_os_str().is_empty() {
-        std::path::Path::new(".")
-    } else {
-        dir
-    };
-    std::fs::File::open(dir)?.sync_all()
-}

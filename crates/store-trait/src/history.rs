@@ -3,7 +3,7 @@
 //! posting lists of the query's terms ([`Backend::history`](crate::Backend::history)).
 //!
 //! The key-space backends keep the inverted index and the vectors in their own key kinds,
-//! written in the same step as the version they derive from (`crate::kv_agent`); this module is
+//! written in the same step as the version they derive from (`store-kv`); this module is
 //! the shape a read hands out, and [`MemberHistory::from_versions`], the same data derived
 //! from the versions themselves, which backends without an index answer and the conformance
 //! suite compares the index with.
@@ -139,12 +139,13 @@ impl MemberHistory {
     const CACHED_TERMS: usize = 4_096;
 
     /// The posting list of `term`, from this history's cache or from `read` (which reads the
-    /// index in the view this history belongs to), kept for the next read.
-    pub(crate) fn postings_of(
+    /// index in the view this history belongs to), kept for the next read. For a backend that
+    /// keeps an inverted index (`store-kv`).
+    pub fn postings_of(
         &self,
         term: &str,
-        read: impl FnOnce() -> Result<Vec<(u32, u32)>, crate::Error>,
-    ) -> Result<Postings, crate::Error> {
+        read: impl FnOnce() -> Result<Vec<(u32, u32)>, crate::error::Error>,
+    ) -> Result<Postings, crate::error::Error> {
         let lock = || self.postings.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(list) = lock().get(term) {
             return Ok(Arc::clone(list));
@@ -216,8 +217,8 @@ impl MemberHistory {
         self.row_at(created_at, id.as_str().as_bytes())
     }
 
-    /// The row of the version at `created_at` whose id has the bytes `id`.
-    pub(crate) fn row_at(&self, created_at: Timestamp, id: &[u8]) -> Option<usize> {
+    /// The row of the version at `created_at` whose id has the bytes `id` (as a key holds it).
+    pub fn row_at(&self, created_at: Timestamp, id: &[u8]) -> Option<usize> {
         // Rows are newest first: the rows of this instant are a run, found in the instants, and
         // only their ids are compared.
         let at = created_at.as_millis();

@@ -11,7 +11,7 @@ use memory_core::{
 
 use std::ops::Deref;
 
-use crate::Error;
+use crate::error::Error;
 
 /// The answer of [`StoreBackend::passages`]: one record per asked id, in input order.
 pub type PassageRecords = Vec<Option<Vec<u8>>>;
@@ -297,14 +297,35 @@ pub trait StoreBackend: Send + Sync {
     }
 }
 
-// One store shared by several users (a facade and a mount over one database) is still a store.
-impl<P> StoreBackend for P
+/// A type whose memory stores are another value's: it is a [`StoreBackend`] that answers every
+/// call as [`stores`](Self::stores) does. A pointer to a store (`&S`, `Box<S>`, `Arc<S>`,
+/// anything that dereferences to one) is one — a store shared by several users (a facade and a
+/// mount over one database) is still a store — and so is a backend that keeps its memory
+/// stores in a key space it holds (`store-kv`'s `KvStores`), whatever it does with agent
+/// memories. This is the one place a `StoreBackend` is forwarded.
+pub trait HasStores {
+    /// The store answering the calls.
+    type Stores: StoreBackend + ?Sized;
+
+    /// The store answering the calls.
+    fn stores(&self) -> &Self::Stores;
+}
+
+impl<P> HasStores for P
 where
-    P: Deref + Send + Sync,
+    P: Deref,
     P::Target: StoreBackend,
 {
+    type Stores = P::Target;
+
+    fn stores(&self) -> &P::Target {
+        self
+    }
+}
+
+impl<P: HasStores + Send + Sync> StoreBackend for P {
     fn create_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<(), Error> {
-        (**self).create_store(workspace, store)
+        self.stores().create_store(workspace, store)
     }
 
     fn get_store(
@@ -312,7 +333,7 @@ where
         workspace: &WorkspaceId,
         id: &MemoryStoreId,
     ) -> Result<Option<MemoryStore>, Error> {
-        (**self).get_store(workspace, id)
+        self.stores().get_store(workspace, id)
     }
 
     fn list_stores(
@@ -322,19 +343,20 @@ where
         after: Option<&(Timestamp, MemoryStoreId)>,
         limit: usize,
     ) -> Result<Vec<MemoryStore>, Error> {
-        (**self).list_stores(workspace, include_archived, after, limit)
+        self.stores()
+            .list_stores(workspace, include_archived, after, limit)
     }
 
     fn put_store(&self, workspace: &WorkspaceId, store: &MemoryStore) -> Result<bool, Error> {
-        (**self).put_store(workspace, store)
+        self.stores().put_store(workspace, store)
     }
 
     fn delete_store(&self, workspace: &WorkspaceId, id: &MemoryStoreId) -> Result<bool, Error> {
-        (**self).delete_store(workspace, id)
+        self.stores().delete_store(workspace, id)
     }
 
     fn write_memory(&self, write: &MemoryWrite) -> Result<MemoryWriteOutcome, Error> {
-        (**self).write_memory(write)
+        self.stores().write_memory(write)
     }
 
     fn get_memory(
@@ -343,7 +365,7 @@ where
         store: &MemoryStoreId,
         id: &StoreMemoryId,
     ) -> Result<Option<StoreMemory>, Error> {
-        (**self).get_memory(workspace, store, id)
+        self.stores().get_memory(workspace, store, id)
     }
 
     fn memory_at_path(
@@ -352,7 +374,7 @@ where
         store: &MemoryStoreId,
         path: &StorePath,
     ) -> Result<Option<StoreMemory>, Error> {
-        (**self).memory_at_path(workspace, store, path)
+        self.stores().memory_at_path(workspace, store, path)
     }
 
     fn list_memories(
@@ -363,7 +385,8 @@ where
         after: Option<&StorePath>,
         limit: usize,
     ) -> Result<Vec<StoreMemoryMetadata>, Error> {
-        (**self).list_memories(workspace, store, prefix, after, limit)
+        self.stores()
+            .list_memories(workspace, store, prefix, after, limit)
     }
 
     fn get_version(
@@ -372,7 +395,7 @@ where
         store: &MemoryStoreId,
         id: &MemoryVersionId,
     ) -> Result<Option<MemoryVersion>, Error> {
-        (**self).get_version(workspace, store, id)
+        self.stores().get_version(workspace, store, id)
     }
 
     fn list_versions(
@@ -383,7 +406,8 @@ where
         after: Option<&(Timestamp, MemoryVersionId)>,
         limit: usize,
     ) -> Result<Vec<MemoryVersion>, Error> {
-        (**self).list_versions(workspace, store, memory, after, limit)
+        self.stores()
+            .list_versions(workspace, store, memory, after, limit)
     }
 
     fn redact_version(
@@ -393,11 +417,11 @@ where
         id: &MemoryVersionId,
         at: Timestamp,
     ) -> Result<RedactOutcome, Error> {
-        (**self).redact_version(workspace, store, id, at)
+        self.stores().redact_version(workspace, store, id, at)
     }
 
     fn put_session(&self, workspace: &WorkspaceId, session: &Session) -> Result<(), Error> {
-        (**self).put_session(workspace, session)
+        self.stores().put_session(workspace, session)
     }
 
     fn get_session(
@@ -405,15 +429,15 @@ where
         workspace: &WorkspaceId,
         id: &SessionId,
     ) -> Result<Option<Session>, Error> {
-        (**self).get_session(workspace, id)
+        self.stores().get_session(workspace, id)
     }
 
     fn put_passage(&self, workspace: &WorkspaceId, id: &str, record: &[u8]) -> Result<(), Error> {
-        (**self).put_passage(workspace, id, record)
+        self.stores().put_passage(workspace, id, record)
     }
 
     fn passages(&self, workspace: &WorkspaceId, ids: &[&str]) -> Result<PassageRecords, Error> {
-        (**self).passages(workspace, ids)
+        self.stores().passages(workspace, ids)
     }
 
     fn list_passages(
@@ -422,11 +446,11 @@ where
         after: Option<&str>,
         limit: usize,
     ) -> Result<Vec<(String, Vec<u8>)>, Error> {
-        (**self).list_passages(workspace, after, limit)
+        self.stores().list_passages(workspace, after, limit)
     }
 
     fn delete_passage(&self, workspace: &WorkspaceId, id: &str) -> Result<bool, Error> {
-        (**self).delete_passage(workspace, id)
+        self.stores().delete_passage(workspace, id)
     }
 
     fn import_passages(
@@ -435,6 +459,6 @@ where
         source: &str,
         records: &[(String, Vec<u8>)],
     ) -> Result<bool, Error> {
-        (**self).import_passages(workspace, source, records)
+        self.stores().import_passages(workspace, source, records)
     }
 }

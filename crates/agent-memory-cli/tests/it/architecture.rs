@@ -425,6 +425,36 @@ fn the_facades_features_add_network_code_through_the_postgres_backend_only() {
 }
 
 #[test]
+fn the_storage_crates_point_down_and_link_no_network_code() {
+    let graph = Graph::default_features();
+    // What every storage crate may use: the domain model (and its masker) and the analyzer.
+    let base = ["memory-core", "pii-mask", "fusion-rank"];
+    // Each crate with the storage crates below it: the traits, the key-space rules, then the
+    // backends; the suites check the traits' contracts and know no backend.
+    let layers: [(&str, &[&str]); 8] = [
+        ("store-trait", &[]),
+        ("store-kv", &["store-trait"]),
+        ("store-redb", &["store-trait", "store-kv"]),
+        ("store-sled", &["store-trait", "store-kv"]),
+        ("store-sqlite", &["store-trait", "store-kv"]),
+        ("store-postgres", &["store-trait", "store-kv"]),
+        ("store-conformance", &["store-trait"]),
+        ("store-durable-suite", &["store-trait"]),
+    ];
+    for (name, below) in layers {
+        let allowed: BTreeSet<&str> = base.iter().chain(below).copied().collect();
+        let closure = graph.closure(name, &[]);
+        let inside = graph.workspace_crates_in(&closure);
+        assert!(inside.is_subset(&allowed), "{name} depends on {inside:?}");
+        // PostgreSQL's client is the one network code of the storage crates.
+        if name != "store-postgres" {
+            let network = network_in(&closure);
+            assert!(network.is_empty(), "{name} links network code: {network:?}");
+        }
+    }
+}
+
+#[test]
 fn every_workspace_crate_has_a_section_in_the_architecture_map() {
     let graph = Graph::default_features();
     let doc = std::fs::read_to_string(

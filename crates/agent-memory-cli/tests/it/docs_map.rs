@@ -440,9 +440,14 @@ fn check(index: &Index, section: Option<&str>, span: &str) -> Option<String> {
         if candidates.iter().any(|c| c.exists()) {
             return None;
         }
-        // A folder named from inside a crate (`tests/it/corpus/`) may belong to any crate.
+        // A path named from inside a crate (`tests/it/corpus/`, `agent/layout.rs`) may belong to any
+        // crate.
         if let Ok(entries) = fs::read_dir(root.join("crates"))
-            && entries.flatten().any(|e| e.path().join(plain).exists())
+            && entries.flatten().any(|e| {
+                ["", "src", "tests"]
+                    .iter()
+                    .any(|sub| e.path().join(sub).join(plain).exists())
+            })
         {
             return None;
         }

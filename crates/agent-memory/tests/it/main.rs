@@ -12,6 +12,7 @@ mod identifiers;
 mod openapi;
 mod races;
 mod recall;
+mod request_schemas;
 mod snapshot;
 mod stores;
 mod tracing_logs;
@@ -26,7 +27,7 @@ use citation_verify::InMemoryPassageSource;
 use memory_core::{
     ContextBinding, CredentialId, MemberId, Role, Scope, SeededIdGenerator, Timestamp, WorkspaceId,
 };
-use store_trait::InMemoryBackend;
+use store_kv::InMemoryBackend;
 
 /// A service over a fresh in-memory backend with agent memories enabled in workspace `ws`.
 pub(crate) struct Fixture {

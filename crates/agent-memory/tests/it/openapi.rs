@@ -1,52 +1,51 @@
 //! The OpenAPI schemas (`agent_memory::openapi`) against the facade: every REST operation's
 //! actual success and error bodies validate against the generated schemas, the request bodies
-//! the facade accepts validate, an unknown field is refused by both, and for the hand-parsed
-//! request types the schema accepts exactly the bodies `from_json` accepts (a property test).
+//! the facade accepts validate, and an unknown field is refused by both. `request_schemas`
+//! checks that each request schema accepts exactly the bodies `from_json` accepts.
 //!
-//! The validator is a small JSON Schema interpreter over the serialized schema: it knows the
-//! keywords the generated schemas use and panics on any other, so a constraint it does not check
-//! cannot slip in unnoticed.
+//! The validator is the `jsonschema` crate (JSON Schema 2020-12, OpenAPI 3.1's dialect), with
+//! the named schemas of [`openapi::components`] as the document `$ref`s resolve in.
 
+use std::rc::Rc;
 use std::sync::Arc;
 
 use agent_memory::json::{Caller, JsonApi, Operation};
 use agent_memory::openapi;
 use agent_memory::{
-    AddSessionResourceRequest, AgentCaller, CreateMemoryRequest, CreateSessionRequest,
-    CreateStoreRequest, DeleteMemoryRequest, ForgetRequest, InMemoryPassageSource,
-    ListMemoriesRequest, ListRequest, ListStoresRequest, ListVersionsRequest, ManualClock,
-    MemberCaller, MemberDeleteRequest, MemberListRequest, MemoryService, RecallRequest,
-    RememberRequest, Request, RestoreMemoryRequest, SettingsPatch, StoreCaller, StoreService,
-    UpdateMemoryRequest, UpdateStoreRequest,
+    AgentCaller, InMemoryPassageSource, ManualClock, MemberCaller, MemoryService, StoreCaller,
+    StoreService,
 };
 use memory_core::{MemberId, Role, SeededIdGenerator, Timestamp, WorkspaceId};
-use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use store_trait::InMemoryBackend;
-use utoipa::PartialSchema;
+use store_kv::InMemoryBackend;
 
 use crate::{agent, member, owner};
 
 // ---------------------------------------------------------------------------------------------
 // The validator
 
-/// Keywords that only document.
-const ANNOTATIONS: &[&str] = &["description", "default", "title", "examples", "example"];
-
-struct Validator {
+/// Validates values against the generated schemas with `jsonschema` (JSON Schema 2020-12, the
+/// dialect of OpenAPI 3.1): each schema is checked inside a document that holds every named
+/// schema under `components/schemas`, so a `$ref` resolves as it does in `/openapi.json`.
+/// `date-time` is checked with the facade's own RFC 3339 reader.
+pub(crate) struct Validator {
     schemas: Map<String, Value>,
+    compiled: std::cell::RefCell<std::collections::HashMap<String, Rc<jsonschema::Validator>>>,
 }
 
 impl Validator {
-    fn new() -> Validator {
+    pub(crate) fn new() -> Validator {
         let components = serde_json::to_value(openapi::components()).unwrap();
         let Value::Object(schemas) = components["schemas"].clone() else {
             panic!("components without schemas");
         };
-        Validator { schemas }
+        Validator {
+            schemas,
+            compiled: Default::default(),
+        }
     }
 
-    fn resolve<'a>(&'a self, reference: &str) -> &'a Value {
+    pub(crate) fn resolve<'a>(&'a self, reference: &str) -> &'a Value {
         let name = reference
             .strip_prefix("#/components/schemas/")
             .unwrap_or_else(|| panic!("a $ref outside the components: {reference}"));
@@ -55,168 +54,32 @@ impl Validator {
             .unwrap_or_else(|| panic!("$ref to a schema missing from components(): {name}"))
     }
 
-    fn check(&self, schema: &Value, value: &Value) -> Result<(), String> {
-        self.at(schema, value, "$")
+    /// `schema`, compiled once (the property test checks thousands of bodies against a few).
+    fn compiled(&self, schema: &Value) -> Rc<jsonschema::Validator> {
+        let key = schema.to_string();
+        if let Some(compiled) = self.compiled.borrow().get(&key) {
+            return compiled.clone();
+        }
+        let document = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "components": {"schemas": self.schemas},
+            "allOf": [schema],
+        });
+        let compiled = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .should_validate_formats(true)
+            .with_format("date-time", |s: &str| Timestamp::parse(s).is_ok())
+            .build(&document)
+            .unwrap_or_else(|e| panic!("the schema does not compile: {e}\n{schema}"));
+        let compiled = Rc::new(compiled);
+        self.compiled.borrow_mut().insert(key, compiled.clone());
+        compiled
     }
 
-    fn at(&self, schema: &Value, value: &Value, path: &str) -> Result<(), String> {
-        let Value::Object(keywords) = schema else {
-            panic!("a schema that is not an object at {path}: {schema}");
-        };
-        if let Some(Value::String(reference)) = keywords.get("$ref") {
-            return self.at(self.resolve(reference), value, path);
-        }
-        for (keyword, arg) in keywords {
-            if ANNOTATIONS.contains(&keyword.as_str()) {
-                continue;
-            }
-            match keyword.as_str() {
-                "type" => check_type(arg, value, path)?,
-                "enum" => {
-                    if !arg.as_array().unwrap().contains(value) {
-                        return Err(format!("{path}: {value} is not one of {arg}"));
-                    }
-                }
-                "format" => check_format(arg.as_str().unwrap(), value, path)?,
-                "minLength" | "maxLength" | "pattern" => {
-                    if let Value::String(s) = value {
-                        check_string(keyword, arg, s, path)?;
-                    }
-                }
-                "minimum" | "maximum" => {
-                    if let Some(n) = value.as_f64() {
-                        let bound = arg.as_f64().unwrap();
-                        let ok = if keyword == "minimum" {
-                            n >= bound
-                        } else {
-                            n <= bound
-                        };
-                        if !ok {
-                            return Err(format!("{path}: {n} is past the {keyword} {bound}"));
-                        }
-                    }
-                }
-                "properties" | "required" | "additionalProperties" | "propertyNames" => {
-                    if let Value::Object(fields) = value {
-                        self.check_object(keyword, arg, keywords, fields, path)?;
-                    }
-                }
-                "items" | "maxItems" | "minItems" => {
-                    if let Value::Array(items) = value {
-                        self.check_array(keyword, arg, items, path)?;
-                    }
-                }
-                "allOf" => {
-                    for sub in arg.as_array().unwrap() {
-                        self.at(sub, value, path)?;
-                    }
-                }
-                "anyOf" => {
-                    let errors: Vec<String> = arg
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .filter_map(|sub| self.at(sub, value, path).err())
-                        .collect();
-                    if errors.len() == arg.as_array().unwrap().len() {
-                        return Err(format!("{path}: no anyOf branch matches: {errors:?}"));
-                    }
-                }
-                "oneOf" => {
-                    let results: Vec<Result<(), String>> = arg
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|sub| self.at(sub, value, path))
-                        .collect();
-                    let matched = results.iter().filter(|r| r.is_ok()).count();
-                    if matched != 1 {
-                        return Err(format!(
-                            "{path}: {matched} oneOf branches match instead of one: {results:?}"
-                        ));
-                    }
-                }
-                other => panic!("the validator does not know the keyword {other} (at {path})"),
-            }
-        }
-        Ok(())
-    }
-
-    fn check_object(
-        &self,
-        keyword: &str,
-        arg: &Value,
-        keywords: &Map<String, Value>,
-        fields: &Map<String, Value>,
-        path: &str,
-    ) -> Result<(), String> {
-        let empty = Map::new();
-        let properties = keywords
-            .get("properties")
-            .and_then(Value::as_object)
-            .unwrap_or(&empty);
-        match keyword {
-            "properties" => {
-                for (name, sub) in properties {
-                    if let Some(field) = fields.get(name) {
-                        self.at(sub, field, &format!("{path}.{name}"))?;
-                    }
-                }
-            }
-            "required" => {
-                for name in arg.as_array().unwrap() {
-                    let name = name.as_str().unwrap();
-                    if !fields.contains_key(name) {
-                        return Err(format!("{path}: the required field {name} is missing"));
-                    }
-                }
-            }
-            "additionalProperties" => {
-                for (name, field) in fields {
-                    if properties.contains_key(name) {
-                        continue;
-                    }
-                    match arg {
-                        Value::Bool(false) => {
-                            return Err(format!("{path}: the field {name} is not allowed"));
-                        }
-                        Value::Bool(true) => {}
-                        sub => self.at(sub, field, &format!("{path}.{name}"))?,
-                    }
-                }
-            }
-            "propertyNames" => {
-                for name in fields.keys() {
-                    self.at(arg, &Value::from(name.as_str()), &format!("{path} (name)"))?;
-                }
-            }
-            _ => unreachable!(),
-        }
-        Ok(())
-    }
-
-    fn check_array(
-        &self,
-        keyword: &str,
-        arg: &Value,
-        items: &[Value],
-        path: &str,
-    ) -> Result<(), String> {
-        match keyword {
-            "items" => {
-                for (i, item) in items.iter().enumerate() {
-                    self.at(arg, item, &format!("{path}[{i}]"))?;
-                }
-            }
-            "maxItems" if items.len() as u64 > arg.as_u64().unwrap() => {
-                return Err(format!("{path}: more than {arg} items"));
-            }
-            "minItems" if (items.len() as u64) < arg.as_u64().unwrap() => {
-                return Err(format!("{path}: fewer than {arg} items"));
-            }
-            _ => {}
-        }
-        Ok(())
+    pub(crate) fn check(&self, schema: &Value, value: &Value) -> Result<(), String> {
+        self.compiled(schema)
+            .validate(value)
+            .map_err(|e| format!("{}: {e}", e.instance_path().as_str()))
     }
 
     /// `op`'s request body schema, for an operation that has one.
@@ -224,78 +87,6 @@ impl Validator {
         let schema = openapi::request_schema(op)
             .unwrap_or_else(|| panic!("{} has no request schema", op.name()));
         serde_json::to_value(schema).unwrap()
-    }
-}
-
-fn check_type(arg: &Value, value: &Value, path: &str) -> Result<(), String> {
-    let types: Vec<&str> = match arg {
-        Value::String(t) => vec![t.as_str()],
-        Value::Array(ts) => ts.iter().map(|t| t.as_str().unwrap()).collect(),
-        _ => panic!("a type that is neither a name nor a list at {path}"),
-    };
-    let ok = types.iter().any(|t| match *t {
-        "object" => value.is_object(),
-        "array" => value.is_array(),
-        "string" => value.is_string(),
-        // serde_json's notion, which is the facade's: `5.0` is not an integer.
-        "integer" => value.is_i64() || value.is_u64(),
-        "number" => value.is_number(),
-        "boolean" => value.is_boolean(),
-        "null" => value.is_null(),
-        other => panic!("unknown type {other} at {path}"),
-    });
-    if ok {
-        Ok(())
-    } else {
-        Err(format!("{path}: {value} is not of type {arg}"))
-    }
-}
-
-fn check_format(format: &str, value: &Value, path: &str) -> Result<(), String> {
-    let Value::String(s) = value else {
-        return Ok(());
-    };
-    match format {
-        // RFC 3339 (the facade's own reader, which is RFC 3339's).
-        "date-time" => Timestamp::parse(s)
-            .map(drop)
-            .map_err(|_| format!("{path}: {s:?} is not an RFC 3339 instant")),
-        // Number widths the derive adds to integers; the bounds are checked by minimum/maximum.
-        "int32" | "int64" | "double" | "float" => Ok(()),
-        other => panic!("the validator does not know the format {other} (at {path})"),
-    }
-}
-
-/// The compiled `pattern` (each is compiled once per thread: the property test matches thousands).
-fn pattern(source: &str) -> regex::Regex {
-    thread_local! {
-        static COMPILED: std::cell::RefCell<std::collections::HashMap<String, regex::Regex>> =
-            Default::default();
-    }
-    COMPILED.with(|compiled| {
-        compiled
-            .borrow_mut()
-            .entry(source.to_owned())
-            .or_insert_with(|| {
-                regex::Regex::new(source)
-                    .unwrap_or_else(|e| panic!("the pattern {source} does not compile: {e}"))
-            })
-            .clone()
-    })
-}
-
-fn check_string(keyword: &str, arg: &Value, s: &str, path: &str) -> Result<(), String> {
-    let chars = s.chars().count() as u64;
-    let ok = match keyword {
-        "minLength" => chars >= arg.as_u64().unwrap(),
-        "maxLength" => chars <= arg.as_u64().unwrap(),
-        "pattern" => pattern(arg.as_str().unwrap()).is_match(s),
-        _ => unreachable!(),
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(format!("{path}: the string breaks {keyword} {arg}"))
     }
 }
 
@@ -421,7 +212,7 @@ fn viewer() -> MemberCaller {
 }
 
 /// The REST operations: every operation but the agent file interface and the memory tool.
-fn rest_operations() -> Vec<&'static str> {
+pub(crate) fn rest_operations() -> Vec<&'static str> {
     Operation::ALL
         .iter()
         .map(|op| op.name())
@@ -998,379 +789,4 @@ fn the_error_code_is_an_enum_of_every_stable_code() {
         .map(|c| c.as_str())
         .collect();
     assert_eq!(names, expected);
-}
-
-// ---------------------------------------------------------------------------------------------
-// The hand-written request schemas accept exactly what `from_json` accepts
-
-/// `T`'s schema and a reader saying whether `from_json` accepts a body.
-fn accepts<T: Request + PartialSchema>() -> (Value, fn(&Value) -> bool) {
-    (serde_json::to_value(T::schema()).unwrap(), |body| {
-        T::from_json(body).is_ok()
-    })
-}
-
-/// Values near the rules' edges, for fields of either product.
-fn edge_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::from),
-        (-3i64..130).prop_map(Value::from),
-        Just(json!(1.5)),
-        Just(json!(20.0)),
-        Just(json!(366)),
-        Just(json!(10_000)),
-        ".{0,12}".prop_map(Value::from),
-        "[ \\t]?[a-z]{1,3}[ \u{a0}\u{3000}\n]?".prop_map(Value::from),
-        Just(Value::from("")),
-        Just(Value::from("x".repeat(65))),
-        Just(Value::from("x".repeat(121))),
-        Just(Value::from("x".repeat(129))),
-        Just(Value::from("x".repeat(256))),
-        Just(Value::from("😀".repeat(64))),
-        Just(Value::from("a\u{85}")),
-        Just(Value::from("\u{feff}a")),
-        Just(Value::from("2026-01-01T00:00:00Z")),
-        Just(Value::from("2026-01-01T00:00:00.5+02:00")),
-        Just(Value::from("2026-13-45T99:00:00Z")),
-        Just(Value::from("memstore_a")),
-        Just(Value::from("mem_a")),
-        Just(Value::from("memver_a")),
-        Just(Value::from("sesn_a")),
-        Just(Value::from("mem_a b")),
-        Just(Value::from("allow")),
-        Just(Value::from("mask")),
-        Just(Value::from("reject")),
-        Just(Value::from("memory_store")),
-        Just(Value::from("content_sha256")),
-        Just(Value::from("0".repeat(64))),
-        Just(Value::from("/a.md")),
-        Just(Value::from("/a/../b")),
-        Just(Value::from("/")),
-        Just(Value::from("read_only")),
-        Just(Value::from("A".repeat(64))),
-    ];
-    leaf.prop_recursive(2, 16, 4, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..3).prop_map(Value::from),
-            Just(Value::from(vec![Value::from("psg_1"); 21])),
-            Just(Value::from(vec![Value::from("psg_1"); 20])),
-            prop::collection::btree_map(
-                prop::sample::select(&["type", "content_sha256", "file_id", "x"][..])
-                    .prop_map(str::to_owned),
-                inner,
-                0..3,
-            )
-            .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
-}
-
-/// `seed` (a body `from_json` accepts) with up to three of its fields, or an unknown one, set to
-/// values near the rules' edges or removed.
-fn body_for(schema: &Value, seed: Value) -> impl Strategy<Value = Value> + use<> {
-    let mut names: Vec<String> = Vec::new();
-    collect_property_names(schema, &mut names);
-    names.push("unexpected".into());
-    let change = (
-        prop::sample::select(names),
-        prop::option::weighted(0.85, edge_value()),
-    );
-    prop::collection::vec(change, 0..4).prop_map(move |changes| {
-        let mut body = seed.clone();
-        let fields = body.as_object_mut().unwrap();
-        for (name, value) in changes {
-            match value {
-                Some(value) => fields.insert(name, value),
-                None => fields.remove(&name),
-            };
-        }
-        body
-    })
-}
-
-fn collect_property_names(schema: &Value, out: &mut Vec<String>) {
-    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-        for name in properties.keys() {
-            if !out.contains(name) {
-                out.push(name.clone());
-            }
-        }
-    }
-    for composite in ["oneOf", "anyOf", "allOf"] {
-        for sub in schema
-            .get(composite)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            collect_property_names(sub, out);
-        }
-    }
-}
-
-/// The hand-parsed request types, each with a body it accepts.
-/// A request type: its name, schema, `from_json` verdict and a body it accepts.
-struct Exact {
-    name: &'static str,
-    schema: Value,
-    reads: fn(&Value) -> bool,
-    seed: Value,
-    /// The facade checks more than the schema states (the path rules, the session limits):
-    /// every body it accepts validates, not the other way round.
-    loose: bool,
-}
-
-fn exact_types() -> Vec<Exact> {
-    macro_rules! types {
-        ($($t:ty => $seed:expr $(, $loose:ident)?);* $(;)?) => {
-            vec![$({
-                let (schema, reads) = accepts::<$t>();
-                let loose = stringify!($($loose)?) == "loose";
-                Exact { name: stringify!($t), schema, reads, seed: $seed, loose }
-            },)*]
-        };
-    }
-    let sha = "0".repeat(64);
-    types!(
-        RememberRequest => json!({"namespace": "prefs", "text": "Reply tersely", "key": "tone",
-                                   "collectionId": "c1", "citations": ["psg_1"]});
-        RecallRequest => json!({"query": "q", "namespace": "prefs", "collectionId": "c1",
-                                 "asOf": "2026-01-01T00:00:00Z", "limit": 5});
-        ListRequest => json!({"namespace": "prefs", "key": "tone", "collectionId": "c1",
-                               "asOf": "2026-01-01T00:00:00Z", "limit": 5, "cursor": "c"});
-        ForgetRequest => json!({"namespace": "prefs", "key": "tone"});
-        SettingsPatch => json!({"agentMemoriesEnabled": true, "retentionDays": 30});
-        MemberDeleteRequest => json!({"memoryId": "amem_a"});
-        MemberListRequest => json!({"limit": 5, "cursor": "c"});
-        CreateStoreRequest => json!({"name": "S", "description": "d", "pii_policy": "mask"});
-        ListStoresRequest => json!({"include_archived": true, "limit": 5, "cursor": "c"});
-        UpdateStoreRequest => json!({"name": "S", "description": "d"});
-        DeleteMemoryRequest => json!({"precondition": {"type": "content_sha256", "content_sha256": sha}});
-        RestoreMemoryRequest => json!({"version_id": "memver_v",
-                                        "precondition": {"type": "content_sha256", "content_sha256": sha}});
-        ListVersionsRequest => json!({"memory_id": "mem_m", "limit": 5, "cursor": "c"});
-        AddSessionResourceRequest => json!({"resource": {"type": "file", "file_id": "f"}});
-        CreateMemoryRequest => json!({"path": "/a.md", "content": "x"}), loose;
-        ListMemoriesRequest => json!({"path_prefix": "/a/", "limit": 5, "cursor": "c"}), loose;
-        UpdateMemoryRequest => json!({"content": "c", "path": "/b.md",
-                                       "precondition": {"type": "content_sha256", "content_sha256": sha}}), loose;
-        CreateSessionRequest => json!({"agent": {"name": "a"}, "resources": [
-            {"type": "memory_store", "memory_store_id": "memstore_a", "access": "read_only"},
-            {"type": "file", "file_id": "f"},
-        ]}), loose;
-    )
-}
-
-/// The path parameters a router merges in, so that `from_json` sees a whole body.
-fn with_path_ids(name: &str, body: &Value) -> Value {
-    let ids: &[(&str, &str)] = match name {
-        "UpdateStoreRequest" | "ListVersionsRequest" => &[("memory_store_id", "memstore_s")],
-        "CreateMemoryRequest" | "ListMemoriesRequest" => &[("memory_store_id", "memstore_s")],
-        "DeleteMemoryRequest" | "RestoreMemoryRequest" | "UpdateMemoryRequest" => {
-            &[("memory_store_id", "memstore_s"), ("memory_id", "mem_m")]
-        }
-        "AddSessionResourceRequest" => &[("session_id", "sesn_s")],
-        _ => &[],
-    };
-    let mut body = body.clone();
-    if let Value::Object(fields) = &mut body {
-        for (field, id) in ids {
-            fields.entry(*field).or_insert_with(|| Value::from(*id));
-        }
-    }
-    body
-}
-
-/// For each type, bodies drawn near its rules: the schema and `from_json` agree on every one,
-/// and both verdicts occur (a generator that only made refused bodies would prove nothing).
-#[test]
-fn request_schemas_accept_exactly_what_from_json_accepts() {
-    use proptest::strategy::ValueTree;
-    use proptest::test_runner::{Config, TestRunner};
-    let validator = Validator::new();
-    let mut runner = TestRunner::new(Config::default());
-    for Exact {
-        name,
-        schema,
-        reads,
-        seed,
-        loose,
-    } in exact_types()
-    {
-        let strategy = body_for(&schema, seed);
-        let (mut accepted, mut refused) = (0, 0);
-        for _ in 0..400 {
-            let body = with_path_ids(name, &strategy.new_tree(&mut runner).unwrap().current());
-            let by_schema = validator.check(&schema, &body);
-            let read = reads(&body);
-            if loose {
-                assert!(
-                    !read || by_schema.is_ok(),
-                    "{name} on {body}: {by_schema:?}"
-                );
-            } else {
-                assert_eq!(read, by_schema.is_ok(), "{name} on {body}: {by_schema:?}");
-            }
-            if read {
-                accepted += 1;
-            } else {
-                refused += 1;
-            }
-        }
-        assert!(
-            accepted > 0 && refused > 0,
-            "{name}: {accepted} accepted, {refused} refused"
-        );
-    }
-}
-
-#[test]
-fn the_validator_refuses_bodies_the_schemas_refuse() {
-    let validator = Validator::new();
-    let remember = serde_json::to_value(openapi::response_schema(
-        Operation::from_name("remember").unwrap(),
-    ))
-    .unwrap();
-    let view = json!({
-        "id": "amem_a", "namespace": "n", "key": null, "text": "t", "collectionId": null,
-        "version": 1, "citations": [], "createdAt": "2026-01-01T00:00:00Z", "supersededAt": null,
-        "sourceState": "uncited", "type": "memory", "evidence": false, "trust": "untrusted",
-    });
-    let good = json!({"memory": view, "superseded": 0, "masked": {"email": 1}});
-    validator.check(&remember, &good).unwrap();
-    for (pointer, wrong) in [
-        ("/superseded", json!(2)),
-        ("/masked", json!({"shoe_size": 1})),
-        ("/memory/trust", json!("trusted")),
-        ("/memory/evidence", json!(true)),
-        ("/memory/createdAt", json!("yesterday")),
-        ("/memory/id", json!("mem_a")),
-    ] {
-        let mut bad = good.clone();
-        *bad.pointer_mut(pointer).unwrap() = wrong;
-        assert!(validator.check(&remember, &bad).is_err(), "{pointer}");
-    }
-    let error = serde_json::to_value(openapi::error_schema()).unwrap();
-    validator
-        .check(
-            &error,
-            &json!({"error": {"code": "MEMORY_NOT_FOUND", "message": "m"}}),
-        )
-        .unwrap();
-    for bad in [
-        json!({"error": {"code": "NOT_A_CODE", "message": "m"}}),
-        json!({"error": {"code": "MEMORY_NOT_FOUND"}}),
-        json!({"error": {"code": "AGENT_MEMORY_RATE_LIMITED", "message": "m", "retryAfterSeconds": 0}}),
-    ] {
-        assert!(validator.check(&error, &bad).is_err(), "{bad}");
-    }
-}
-
-#[test]
-fn identifiers_follow_the_same_edges_in_the_schema_and_in_from_json() {
-    let validator = Validator::new();
-    let (schema, reads) = accepts::<RememberRequest>();
-    for namespace in [
-        "prefs",
-        "a b",
-        "😀",
-        " prefs",
-        "prefs ",
-        "pre\u{0}fs",
-        "pre\nfs",
-        "\u{3000}x",
-        "x\u{85}",
-        "x\u{a0}",
-        "\u{2028}x",
-        "x\u{7f}",
-        "\u{feff}x",
-        "a\u{200b}",
-    ] {
-        let body = json!({"namespace": namespace, "text": "t"});
-        assert_eq!(
-            reads(&body),
-            validator.check(&schema, &body).is_ok(),
-            "{namespace:?}"
-        );
-    }
-}
-
-#[test]
-fn forget_takes_exactly_one_form() {
-    let validator = Validator::new();
-    let (schema, reads) = accepts::<ForgetRequest>();
-    for body in [
-        json!({"memoryId": "amem_x"}),
-        json!({"namespace": "n", "key": "k"}),
-        json!({"memoryId": "amem_x", "namespace": null, "key": null}),
-        json!({"memoryId": null, "namespace": "n", "key": "k"}),
-        json!({"memoryId": "amem_x", "namespace": "n"}),
-        json!({"namespace": "n"}),
-        json!({}),
-        Value::Null,
-    ] {
-        assert_eq!(
-            reads(&body),
-            validator.check(&schema, &body).is_ok(),
-            "{body}"
-        );
-    }
-}
-
-/// A response writes every field it has (an absent value is `null`), so every property of a
-/// response schema is required: a client may count on the key. The exceptions are the fields
-/// the contract writes only when they say something, each listed here with its rule.
-#[test]
-fn response_schemas_require_every_field_they_list() {
-    // A recalled memory's `duplicates`: only when it stands for identical notes (`minimum: 1`).
-    const WRITTEN_WHEN_THEY_APPLY: [&str; 1] = ["duplicates"];
-    let validator = Validator::new();
-    let mut pending: Vec<Value> = rest_operations()
-        .into_iter()
-        .map(|name| {
-            serde_json::to_value(openapi::response_schema(
-                Operation::from_name(name).unwrap(),
-            ))
-            .unwrap()
-        })
-        .collect();
-    let mut visited = std::collections::BTreeSet::new();
-    while let Some(schema) = pending.pop() {
-        if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-            if visited.insert(reference.to_owned()) {
-                pending.push(validator.resolve(reference).clone());
-            }
-            continue;
-        }
-        if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-            let required: Vec<&str> = schema
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|r| r.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            for (name, sub) in properties {
-                assert!(
-                    required.contains(&name.as_str())
-                        || WRITTEN_WHEN_THEY_APPLY.contains(&name.as_str()),
-                    "{name} is not required in {schema}"
-                );
-                pending.push(sub.clone());
-            }
-        }
-        for key in ["oneOf", "anyOf", "allOf"] {
-            pending.extend(
-                schema
-                    .get(key)
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .cloned(),
-            );
-        }
-        if let Some(items) = schema.get("items") {
-            pending.push(items.clone());
-        }
-    }
-    assert!(visited.contains("#/components/schemas/MemoryVersion"));
 }

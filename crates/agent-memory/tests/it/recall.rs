@@ -8,7 +8,7 @@ use agent_memory::{EmbedError, Embedder, HashingEmbedder, ManualClock, MemorySer
 use citation_verify::InMemoryPassageSource;
 use memory_core::{SeededIdGenerator, Timestamp};
 use serde_json::json;
-use store_trait::InMemoryBackend;
+use store_kv::InMemoryBackend;
 
 use crate::{agent, owner, req};
 

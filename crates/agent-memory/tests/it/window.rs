@@ -7,7 +7,7 @@ use agent_memory::{
     CandidateWindow, InMemoryPassageSource, ManualClock, MemoryService, RecallRequest,
     RememberRequest, SettingsPatch, Timestamp,
 };
-use store_trait::InMemoryBackend;
+use store_kv::InMemoryBackend;
 
 use crate::{agent, owner};
 

@@ -27,13 +27,13 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use agent_memory::backends::InMemoryBackend;
 use agent_memory::{
     CandidateWindow, EmbedError, Embedder, HashingEmbedder, InMemoryPassageSource, ManualClock,
     MemberCaller, MemberId, MemoryService, Ranker, RecallRequest, RememberRequest, Role,
     SettingsPatch, Timestamp, Weights, WorkspaceId,
 };
 use serde::Deserialize;
-use store_trait::InMemoryBackend;
 
 use crate::facade::agent;
 use crate::minilm;

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use agent_memory::backends::InMemoryBackend;
 use agent_memory::{
     AgentCaller, AgentCredential, Embedder, HashingEmbedder, ManualClock, MemberCaller,
     MemoryService,
@@ -14,7 +15,7 @@ use memory_core::{
     AgentMemory, AgentMemoryId, ContextBinding, CredentialId, MemberId, MemoryText, RankingData,
     Role, Scope, SeededIdGenerator, StoredEmbedding, Timestamp, WorkspaceId,
 };
-use store_trait::{Backend, InMemoryBackend, Owner, RememberWrite};
+use store_trait::{Backend, Owner, RememberWrite};
 
 use crate::minilm;
 

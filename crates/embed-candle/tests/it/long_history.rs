@@ -12,13 +12,13 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use agent_memory::backends::InMemoryBackend;
 use agent_memory::{
     CandidateWindow, Embedder, HashingEmbedder, InMemoryPassageSource, ManualClock, MemberCaller,
     MemberId, MemoryService, RecallRequest, RememberRequest, Role, SettingsPatch, Timestamp,
     WorkspaceId,
 };
 use serde_json::Value;
-use store_trait::InMemoryBackend;
 
 use crate::facade::agent;
 use crate::minilm;

@@ -4,6 +4,7 @@
 use std::ffi::OsStr;
 use std::sync::Arc;
 
+use agent_memory::backends::InMemoryBackend;
 use agent_memory::{
     Access, CreateMemoryRequest, CreateSessionRequest, CreateStoreRequest, ListVersionsRequest,
     MemberCaller, SessionCaller, StoreCaller, StoreService,
@@ -11,7 +12,6 @@ use agent_memory::{
 use memory_core::{
     MemberId, MemoryStoreId, MemoryVersion, Role, VersionOperation, WorkspaceId, content_sha256,
 };
-use store_trait::InMemoryBackend;
 
 use super::*;
 

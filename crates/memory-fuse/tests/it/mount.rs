@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
+use agent_memory::backends::InMemoryBackend;
 use agent_memory::{
     Access, CreateMemoryRequest, CreateSessionRequest, CreateStoreRequest, ListVersionsRequest,
     MemberCaller, SessionCaller, StoreCaller, StoreService,
 };
 use memory_core::{MemberId, MemoryStoreId, PiiPolicy, Role, VersionOperation, WorkspaceId};
-use store_trait::InMemoryBackend;
 
 fn editor() -> StoreCaller {
     StoreCaller::Member(MemberCaller {

@@ -401,7 +401,7 @@ fn two_processes_remembering_one_key_write_its_history_in_commit_order() {
         }
     }
     assert_eq!(acknowledged.len(), 2 * THREADS * 10, "{outputs:?}");
-    store_trait::conformance::assert_key_history(
+    store_conformance::assert_key_history(
         backend.as_ref(),
         &alice(),
         "race",

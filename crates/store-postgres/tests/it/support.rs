@@ -5,8 +5,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use r2d2_postgres::postgres::{Client, NoTls};
+use store_conformance::Guarded;
 use store_postgres::PostgresBackend;
-use store_trait::conformance::Guarded;
 
 /// The environment variable naming the test database.
 pub const URL_VAR: &str = "AGENT_MEMORY_TEST_DATABASE_URL";

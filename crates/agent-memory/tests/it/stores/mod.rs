@@ -29,7 +29,7 @@ use memory_core::{
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use store_trait::InMemoryBackend;
+use store_kv::InMemoryBackend;
 
 /// A store service over a fresh in-memory backend, workspace `ws`.
 ///

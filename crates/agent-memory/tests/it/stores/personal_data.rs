@@ -14,7 +14,8 @@ use memory_core::{
     Actor, MemoryStore, MemoryStoreId, MemoryVersionId, StoreMemoryId, StorePath, Timestamp,
 };
 use serde_json::json;
-use store_trait::{InMemoryBackend, MemoryChange, MemoryWrite, StoreBackend};
+use store_kv::InMemoryBackend;
+use store_trait::{MemoryChange, MemoryWrite, StoreBackend};
 
 use super::{Stores, code, editor, store_id, viewer, ws};
 use crate::generate::Gen;

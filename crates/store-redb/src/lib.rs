@@ -1,0 +1,522 @@
+//! [`RedbBackend`]: a durable backend in one redb database file — the key space of `store-kv` in
+//! one redb table, one redb write transaction per step — and the upgrades of its older formats
+//! (`legacy`: format 3's tables). The on-disk layout is documented in `docs/storage-redb.md`.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod error;
+mod legacy;
+
+use std::fmt;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard};
+
+use ::redb::{
+    Database, ReadOnlyDatabase, ReadTransaction, ReadableDatabase, ReadableTable,
+    ReadableTableMetadata, TableDefinition, WriteTransaction,
+};
+
+use store_kv::KvBackend;
+use store_trait::kv::{Decided, Kv, KvOp, KvRead};
+use store_trait::{Durability, Error, StorageFailure, VacuumReport};
+
+use crate::error::backend_error;
+
+/// The layout version this build reads and writes, stored under [`FORMAT_KEY`] in [`META`].
+/// Bump it on any change of a table, a key or a value encoding. Version 4 moved agent memories
+/// from tables of their own (format 3, read by `legacy`) into the key space; version 5
+/// added the recall index (`store-kv`'s `t`, `v` and `s` kinds); version 6 holds term
+/// counts and postings of analyzer version 2 (`fusion_rank::ANALYZER_VERSION`: function words
+/// dropped, words stemmed).
+const FORMAT_VERSION: u32 = 6;
+/// The key-space format without the recall index, upgraded by [`build_index`].
+const FORMAT_NO_INDEX: u32 = 4;
+/// The recall index of analyzer version 1 (every word as the tokenizer gives it), rebuilt by
+/// [`build_index`].
+const FORMAT_ANALYZER_1: u32 = 5;
+const FORMAT_KEY: &str = "format_version";
+
+/// `"format_version"` → [`FORMAT_VERSION`].
+const META: TableDefinition<&str, u32> = TableDefinition::new("meta");
+/// The key space (`store-kv`'s layout): memory stores and agent memories.
+const KV: TableDefinition<&[u8], &[u8]> = TableDefinition::new("kv");
+
+type DbGuard<'a> = RwLockReadGuard<'a, Option<Database>>;
+
+/// A [`Backend`](store_trait::Backend) and [`StoreBackend`](store_trait::StoreBackend) in one
+/// redb database file (see [`RedbKv`]): the [`KvBackend`] over it, which it dereferences to.
+///
+/// ```
+/// use store_redb::RedbBackend;
+/// use store_trait::{Backend, Durability, Owner};
+/// use memory_core::{MemberId, Timestamp, WorkspaceId};
+///
+/// let dir = tempfile::tempdir()?;
+/// let backend = RedbBackend::create(dir.path().join("memory.redb"), Durability::Immediate)?;
+/// let owner = Owner::new(WorkspaceId::new("ws1")?, MemberId::new("alice")?);
+/// assert_eq!(backend.stored_versions(&owner, Timestamp::MIN)?, 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct RedbBackend(KvBackend<RedbKv>);
+
+/// The key-space backend over the file: every [`Backend`](store_trait::Backend),
+/// [`StoreBackend`](store_trait::StoreBackend) and [`Database`](store_trait::Database) call is
+/// its.
+impl Deref for RedbBackend {
+    type Target = KvBackend<RedbKv>;
+
+    fn deref(&self) -> &KvBackend<RedbKv> {
+        &self.0
+    }
+}
+
+impl fmt::Debug for RedbBackend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// The key space in one redb database file.
+///
+/// Every [`Kv::step`] is one redb write transaction, and redb runs one write transaction at a
+/// time, so a step's reads and writes are atomic across threads; reads run in read transactions
+/// (snapshots) that never wait for writers. redb locks the file: one process opens it at a time.
+/// A `decide` that panics aborts its transaction (nothing is written) and leaves the backend
+/// usable.
+pub struct RedbKv {
+    /// `None` only after a vacuum could not reopen the rewritten file. Every call holds the read
+    /// lock for as long as its transaction runs; a vacuum takes the write lock to swap the file.
+    db: RwLock<Option<Database>>,
+    /// Set instead of `db` by [`RedbBackend::open_read_only`]: reads only.
+    read_only: Option<ReadOnlyDatabase>,
+    path: PathBuf,
+    durability: Durability,
+}
+
+impl fmt::Debug for RedbKv {
+    /// The file and the durability only: the database holds memory content.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RedbKv")
+            .field("path", &self.path)
+            .field("durability", &self.durability)
+            .field("read_only", &self.read_only.is_some())
+            .finish()
+    }
+}
+
+/// The answer to a write on a backend opened with [`RedbBackend::open_read_only`].
+fn read_only_error() -> Error {
+    Error::storage(
+        StorageFailure::ReadOnly,
+        "redb",
+        std::io::Error::other("the database was opened read-only"),
+    )
+}
+
+/// The format record and whether the file has any table, read before anything is written.
+fn format_of(txn: &ReadTransaction) -> Result<(Option<u32>, bool), Error> {
+    let has_tables = txn.list_tables().map_err(backend_error)?.next().is_some();
+    let found = match txn.open_table(META) {
+        Ok(meta) => meta
+            .get(FORMAT_KEY)
+            .map_err(backend_error)?
+            .map(|v| v.value()),
+        Err(::redb::TableError::TableDoesNotExist(_)) => None,
+        Err(e) => return Err(backend_error(e)),
+    };
+    Ok((found, has_tables))
+}
+
+fn format_mismatch(found: u32) -> Error {
+    Error::Format(format!(
+        "the database has format version {found}; this build reads version {FORMAT_VERSION}"
+    ))
+}
+
+fn no_format_record() -> Error {
+    Error::Format("the database has no format record: not a store-trait database".into())
+}
+
+/// The answer to a read-only open of a format-3, 4 or 5 file, which only a writer can upgrade.
+fn needs_upgrade(found: u32) -> Error {
+    Error::Format(format!(
+        "the database has format version {found}, written by an earlier build; open it \
+         read-write once (any command that writes) to upgrade it in place to version \
+         {FORMAT_VERSION}"
+    ))
+}
+
+impl RedbBackend {
+    /// Opens the database at `path`, creating and initializing the file when it does not exist
+    /// or is empty. An existing file must be a store-trait database of this build's format
+    /// version, or of format 3, which is upgraded in place in one write transaction; anything
+    /// else is [`Error::Format`] and the file is left as it was.
+    pub fn create(path: impl AsRef<Path>, durability: Durability) -> Result<Self, Error> {
+        let path = path.as_ref();
+        let db = Database::create(path).map_err(backend_error)?;
+        RedbKv::start(db, path, durability, true).map(|kv| RedbBackend(KvBackend::over(kv)))
+    }
+
+    /// Opens an existing database at `path` (an error when there is no file). The file must be a
+    /// store-trait database of this build's format version, or of format 3, which is upgraded in
+    /// place in one write transaction; anything else is [`Error::Format`] and the file is left
+    /// as it was.
+    pub fn open(path: impl AsRef<Path>, durability: Durability) -> Result<Self, Error> {
+        let path = path.as_ref();
+        let db = Database::open(path).map_err(backend_error)?;
+        RedbKv::start(db, path, durability, false).map(|kv| RedbBackend(KvBackend::over(kv)))
+    }
+
+    /// Opens an existing database at `path` for reading only — a backup, a read-only mount, a
+    /// file without write permission: the file is opened read-only and never written. Every
+    /// write answers a [`StorageFailure::ReadOnly`](StorageFailure) error, vacuum too.
+    /// The file must be a store-trait database of this build's format version (a format-3 file
+    /// is [`Error::Format`] saying to open it read-write once, which upgrades it), and closed
+    /// cleanly (redb cannot repair a file it may not write: open it read-write once to repair
+    /// it); a database another process has open is [`StorageFailure::Locked`](StorageFailure).
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<Self, Error> {
+        let path = path.as_ref();
+        let db = ReadOnlyDatabase::open(path).map_err(backend_error)?;
+        let (found, _) = format_of(&db.begin_read().map_err(backend_error)?)?;
+        match found {
+            Some(FORMAT_VERSION) => {}
+            Some(old @ (store_kv::legacy::FORMAT | FORMAT_NO_INDEX | FORMAT_ANALYZER_1)) => {
+                return Err(needs_upgrade(old));
+            }
+            Some(other) => return Err(format_mismatch(other)),
+            None => return Err(no_format_record()),
+        }
+        Ok(RedbBackend(KvBackend::over(RedbKv {
+            db: RwLock::new(None),
+            read_only: Some(db),
+            path: path.to_owned(),
+            durability: Durability::Immediate,
+        })))
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.kv().path
+    }
+}
+
+impl RedbKv {
+    fn start(db: Database, path: &Path, durability: Durability, init: bool) -> Result<Self, Error> {
+        // Read first: a mismatch must be refused before any write transaction touches the file.
+        let (found, has_tables) = format_of(&db.begin_read().map_err(backend_error)?)?;
+        match found {
+            Some(FORMAT_VERSION) => {}
+            Some(store_kv::legacy::FORMAT) => upgrade(&db)?,
+            Some(FORMAT_NO_INDEX | FORMAT_ANALYZER_1) => build_index(&db)?,
+            Some(other) => return Err(format_mismatch(other)),
+            None if init && !has_tables => {
+                // A new database: the table and the format record in one durable commit.
+                let txn = db.begin_write().map_err(backend_error)?;
+                {
+                    let mut meta = txn.open_table(META).map_err(backend_error)?;
+                    meta.insert(FORMAT_KEY, FORMAT_VERSION)
+                        .map_err(backend_error)?;
+                    txn.open_table(KV).map_err(backend_error)?;
+                }
+                txn.commit().map_err(backend_error)?;
+            }
+            None => return Err(no_format_record()),
+        }
+        Ok(RedbKv {
+            db: RwLock::new(Some(db)),
+            read_only: None,
+            path: path.to_owned(),
+            durability,
+        })
+    }
+
+    fn database(&self) -> Result<DbGuard<'_>, Error> {
+        if self.read_only.is_some() {
+            return Err(read_only_error());
+        }
+        let guard = self.db.read().unwrap_or_else(PoisonError::into_inner);
+        if guard.is_none() {
+            return Err(Error::Closed);
+        }
+        Ok(guard)
+    }
+
+    fn begin_write(&self) -> Result<(DbGuard<'_>, WriteTransaction), Error> {
+        let guard = self.database()?;
+        let db = guard.as_ref().expect("checked by database()");
+        let mut txn = db.begin_write().map_err(backend_error)?;
+        let durability = match self.durability {
+            Durability::Immediate => ::redb::Durability::Immediate,
+            Durability::Eventual => ::redb::Durability::None,
+        };
+        txn.set_durability(durability).map_err(backend_error)?;
+        Ok((guard, txn))
+    }
+
+    fn begin_read(&self) -> Result<(DbGuard<'_>, ReadTransaction), Error> {
+        if let Some(db) = &self.read_only {
+            let guard = self.db.read().unwrap_or_else(PoisonError::into_inner);
+            return Ok((guard, db.begin_read().map_err(backend_error)?));
+        }
+        let guard = self.database()?;
+        let txn = guard
+            .as_ref()
+            .expect("checked by database()")
+            .begin_read()
+            .map_err(backend_error)?;
+        Ok((guard, txn))
+    }
+}
+
+/// Upgrades a format-3 file in place: in one durable write transaction, reads its tables
+/// (`legacy`), deletes them, writes the same content in the key-space layout and
+/// sets the format record. A crash leaves the file in format 3 or 4, never between.
+fn upgrade(db: &Database) -> Result<(), Error> {
+    let mut txn = db.begin_write().map_err(backend_error)?;
+    txn.set_durability(::redb::Durability::Immediate)
+        .map_err(backend_error)?;
+    let legacy = legacy::take(&txn)?;
+    let ops = store_kv::legacy::import(&legacy)?;
+    {
+        let mut table = txn.open_table(KV).map_err(backend_error)?;
+        apply(&mut table, ops)?;
+        let mut meta = txn.open_table(META).map_err(backend_error)?;
+        meta.insert(FORMAT_KEY, FORMAT_VERSION)
+            .map_err(backend_error)?;
+    }
+    txn.commit().map_err(backend_error)
+}
+
+/// Upgrades a format-4 or format-5 file in place: (re)builds the recall index of every stored
+/// version with this build's analyzer (`store_kv::build_index`, which rewrites versions
+/// whose term counts change) and sets the format record, in one durable write transaction (a
+/// crash leaves the old format or the new one).
+fn build_index(db: &Database) -> Result<(), Error> {
+    let mut txn = db.begin_write().map_err(backend_error)?;
+    txn.set_durability(::redb::Durability::Immediate)
+        .map_err(backend_error)?;
+    {
+        let mut table = txn.open_table(KV).map_err(backend_error)?;
+        let ops = store_kv::build_index(&TableView(&table))?;
+        apply(&mut table, ops)?;
+        let mut meta = txn.open_table(META).map_err(backend_error)?;
+        meta.insert(FORMAT_KEY, FORMAT_VERSION)
+            .map_err(backend_error)?;
+    }
+    txn.commit().map_err(backend_error)
+}
+
+fn apply(
+    table: &mut ::redb::Table<'_, &'static [u8], &'static [u8]>,
+    ops: Vec<KvOp>,
+) -> Result<(), Error> {
+    for op in ops {
+        match op {
+            KvOp::Put(k, v) => {
+                table
+                    .insert(k.as_slice(), v.as_slice())
+                    .map_err(backend_error)?;
+            }
+            KvOp::Delete(k) => {
+                table.remove(k.as_slice()).map_err(backend_error)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The key-space table of one transaction as a [`KvRead`].
+struct TableView<'a, T>(&'a T);
+
+impl<T: ReadableTable<&'static [u8], &'static [u8]>> KvRead for TableView<'_, T> {
+    fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+        Ok(self
+            .0
+            .get(key)
+            .map_err(backend_error)?
+            .map(|v| v.value().to_vec()))
+    }
+
+    fn range(
+        &self,
+        start: &[u8],
+        end: &[u8],
+        reverse: bool,
+        visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<(), Error> {
+        if start >= end {
+            return Ok(());
+        }
+        let range = self.0.range::<&[u8]>(start..end).map_err(backend_error)?;
+        let mut walk = |entry: Result<_, ::redb::StorageError>| -> Result<bool, Error> {
+            let (k, v): (::redb::AccessGuard<&[u8]>, ::redb::AccessGuard<&[u8]>) =
+                entry.map_err(backend_error)?;
+            Ok(visit(k.value(), v.value()))
+        };
+        if reverse {
+            for entry in range.rev() {
+                if !walk(entry)? {
+                    break;
+                }
+            }
+        } else {
+            for entry in range {
+                if !walk(entry)? {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Kv for RedbKv {
+    fn read<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Result<R, Error>) -> Result<R, Error> {
+        let (_guard, txn) = self.begin_read()?;
+        let table = txn.open_table(KV).map_err(backend_error)?;
+        f(&TableView(&table))
+    }
+
+    fn step<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>) -> Result<R, Error> {
+        let (_guard, txn) = self.begin_write()?;
+        let out = {
+            let mut table = txn.open_table(KV).map_err(backend_error)?;
+            let (out, ops) = f(&TableView(&table))?;
+            if ops.is_empty() {
+                drop(table);
+                txn.abort().map_err(backend_error)?;
+                return Ok(out);
+            }
+            apply(&mut table, ops)?;
+            out
+        };
+        txn.commit().map_err(backend_error)?;
+        Ok(out)
+    }
+}
+
+/// Copies every entry of `def` from `src` into `dst`, counting them in `copied`.
+fn copy_table<K: ::redb::Key + 'static, V: ::redb::Value + 'static>(
+    src: &ReadTransaction,
+    dst: &WriteTransaction,
+    def: TableDefinition<K, V>,
+    copied: &mut u64,
+    total: u64,
+    progress: &dyn Fn(u64, u64),
+) -> Result<(), Error> {
+    let from = match src.open_table(def) {
+        Ok(table) => table,
+        Err(::redb::TableError::TableDoesNotExist(_)) => return Ok(()),
+        Err(e) => return Err(backend_error(e)),
+    };
+    let mut to = dst.open_table(def).map_err(backend_error)?;
+    for entry in from.iter().map_err(backend_error)? {
+        let (k, v) = entry.map_err(backend_error)?;
+        to.insert(k.value(), v.value()).map_err(backend_error)?;
+        *copied += 1;
+        if (*copied).is_multiple_of(1024) {
+            progress(*copied, total);
+        }
+    }
+    Ok(())
+}
+
+fn table_len<K: ::redb::Key + 'static, V: ::redb::Value + 'static>(
+    src: &ReadTransaction,
+    def: TableDefinition<K, V>,
+) -> Result<u64, Error> {
+    match src.open_table(def) {
+        Ok(table) => table.len().map_err(backend_error),
+        Err(::redb::TableError::TableDoesNotExist(_)) => Ok(0),
+        Err(e) => Err(backend_error(e)),
+    }
+}
+
+/// Copies the format record and the key space of `db` into a new database at `tmp`, committed
+/// durably; the entries copied.
+fn copy_database(db: &Database, tmp: &Path, progress: &dyn Fn(u64, u64)) -> Result<u64, Error> {
+    let src = db.begin_read().map_err(backend_error)?;
+    let total = table_len(&src, META)? + table_len(&src, KV)?;
+    let mut copied = 0;
+    let fresh = Database::create(tmp).map_err(backend_error)?;
+    let mut dst = fresh.begin_write().map_err(backend_error)?;
+    dst.set_durability(::redb::Durability::Immediate)
+        .map_err(backend_error)?;
+    copy_table(&src, &dst, META, &mut copied, total, progress)?;
+    copy_table(&src, &dst, KV, &mut copied, total, progress)?;
+    dst.commit().map_err(backend_error)?;
+    progress(copied, total);
+    Ok(copied)
+}
+
+/// Removes what a failed vacuum wrote. A failure to do so is not answered: the vacuum's own
+/// error is the one to report, and the next vacuum removes a stale copy anyway.
+fn remove_partial_copy(tmp: &Path) {
+    let _ = std::fs::remove_file(tmp);
+}
+
+impl store_trait::Database for RedbKv {
+    /// Rewrites the file: copies every table's live entries into a new file next to it
+    /// (`<file>.vacuum`), commits it durably, then renames it over the old file and reopens.
+    /// A failed copy (a full disk) is removed and the old file stays in use; a crash before the
+    /// rename leaves the old file as it was (and a stale `.vacuum` file that the next vacuum
+    /// replaces).
+    fn vacuum(&self, progress: &dyn Fn(u64, u64)) -> Result<VacuumReport, Error> {
+        if self.read_only.is_some() {
+            return Err(read_only_error());
+        }
+        let mut slot = self.db.write().unwrap_or_else(PoisonError::into_inner);
+        let Some(db) = slot.as_ref() else {
+            return Err(Error::Closed);
+        };
+        let io = |what: &str, e: std::io::Error| Error::io(format!("vacuum: {what}"), e);
+        let bytes_before = std::fs::metadata(&self.path)
+            .map_err(|e| io("size", e))?
+            .len();
+        let mut tmp = self.path.clone().into_os_string();
+        tmp.push(".vacuum");
+        let tmp = PathBuf::from(tmp);
+        match std::fs::remove_file(&tmp) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io("removing a stale copy", e)),
+        }
+        // A copy that failed (a full disk, say) is removed at once: it would hold up to a whole
+        // database's worth of space until the next vacuum.
+        let copied = match copy_database(db, &tmp, progress) {
+            Ok(copied) => copied,
+            Err(err) => {
+                remove_partial_copy(&tmp);
+                return Err(err);
+            }
+        };
+        // Close the old file before the new one takes its name.
+        *slot = None;
+        if let Err(e) = std::fs::rename(&tmp, &self.path) {
+            // The old file is still in place: keep serving it.
+            remove_partial_copy(&tmp);
+            *slot = Some(Database::open(&self.path).map_err(backend_error)?);
+            return Err(io("replacing the file", e));
+        }
+        let synced = store_kv::sync_parent_dir(&self.path);
+        *slot = Some(Database::open(&self.path).map_err(backend_error)?);
+        synced.map_err(|e| io("syncing the directory", e))?;
+        let bytes_after = std::fs::metadata(&self.path)
+            .map_err(|e| io("size", e))?
+            .len();
+        Ok(VacuumReport {
+            bytes_before,
+            bytes_after,
+            entries: copied,
+        })
+    }
+
+    fn format_version(&self) -> Option<u32> {
+        Some(FORMAT_VERSION)
+    }
+
+    fn durability(&self) -> Option<Durability> {
+        Some(self.durability)
+    }
+}

@@ -1,0 +1,112 @@
+//! redb homes of older formats: the checked-in fixtures under `tests/fixtures/` (format 3, with
+//! agent-memory tables of their own; format 4, before the recall index; format 5, analyzer
+//! version 1) hold `store_durable_suite::formats`' fixture history; a read-write open upgrades
+//! them in place and every answer must come back as the old code gave it. The same history
+//! written afresh must give those answers too.
+
+use std::path::{Path, PathBuf};
+
+use store_durable_suite::formats::{
+    copy_fixture, expected, expected_upgraded, index_matches_versions, populate, populate_talk,
+    reanalyzed_as_expected, snapshot, talk_reanalyzed, upgraded_as_before,
+};
+use store_redb::RedbBackend;
+use store_trait::{Database, Durability, Error};
+
+/// The fixtures' directory.
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+#[test]
+fn a_fresh_database_answers_the_fixture_history_as_format_3_did() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = RedbBackend::create(dir.path().join("a.redb"), Durability::Eventual).unwrap();
+    populate(&b);
+    assert_eq!(snapshot(&b), expected());
+}
+
+/// The index is built as the fixture history is written afresh.
+#[test]
+fn a_fresh_database_indexes_the_fixture_history_as_it_writes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = RedbBackend::create(dir.path().join("a.redb"), Durability::Eventual).unwrap();
+    populate(&b);
+    populate_talk(&b);
+    index_matches_versions(&b);
+}
+
+#[test]
+fn a_format_3_redb_file_is_upgraded_in_place_by_a_read_write_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_fixture(&fixtures(), "redb-format3.redb", dir.path());
+    let before = std::fs::read(&path).unwrap();
+    let err = RedbBackend::open_read_only(&path).expect_err("format 3 is not read read-only");
+    assert!(matches!(err, Error::Format(_)), "{err}");
+    assert!(err.to_string().contains("open it read-write once"), "{err}");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the read-only open wrote"
+    );
+    {
+        let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
+        assert_eq!(b.format_version(), Some(6));
+        assert_eq!(snapshot(&b), expected_upgraded());
+    }
+    // The old tables are gone, and the upgraded file reads alike read-only and read-write.
+    {
+        use ::redb::ReadableDatabase;
+        let db = ::redb::Database::open(&path).unwrap();
+        let mut tables: Vec<String> = db
+            .begin_read()
+            .unwrap()
+            .list_tables()
+            .unwrap()
+            .map(|t| ::redb::TableHandle::name(&t).to_owned())
+            .collect();
+        tables.sort();
+        assert_eq!(tables, ["kv", "meta"]);
+    }
+    let read_only = RedbBackend::open_read_only(&path).unwrap();
+    assert_eq!(read_only.format_version(), Some(6));
+    drop(read_only);
+    let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
+    assert_eq!(snapshot(&b), expected_upgraded());
+}
+
+#[test]
+fn a_format_4_redb_file_gets_its_recall_index_on_a_read_write_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_fixture(&fixtures(), "redb-format4.redb", dir.path());
+    let before = std::fs::read(&path).unwrap();
+    let err = RedbBackend::open_read_only(&path).expect_err("format 4 is not read read-only");
+    assert!(err.to_string().contains("format version 4"), "{err}");
+    assert!(err.to_string().contains("open it read-write once"), "{err}");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the read-only open wrote"
+    );
+    upgraded_as_before(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 6);
+    index_matches_versions(&RedbBackend::open_read_only(&path).unwrap());
+}
+
+#[test]
+fn a_format_5_redb_file_is_analyzed_again_on_a_read_write_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_fixture(&fixtures(), "redb-format5.redb", dir.path());
+    let before = std::fs::read(&path).unwrap();
+    let err = RedbBackend::open_read_only(&path).expect_err("format 5 is not read read-only");
+    assert!(err.to_string().contains("format version 5"), "{err}");
+    assert!(err.to_string().contains("open it read-write once"), "{err}");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the read-only open wrote"
+    );
+    reanalyzed_as_expected(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 6);
+    let read_only = RedbBackend::open_read_only(&path).unwrap();
+    index_matches_versions(&read_only);
+    talk_reanalyzed(&read_only);
+}

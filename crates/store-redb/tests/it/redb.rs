@@ -1,0 +1,270 @@
+//! `RedbBackend`: the whole conformance suite on a database in a temporary directory (Eventual
+//! durability, so that the model-based test's thousand cases run fast), the races and a model
+//! run with Immediate durability, reopening, and the format-version check.
+
+use memory_core::{CredentialId, Timestamp};
+use store_conformance::{self as conformance, Guarded};
+use store_redb::RedbBackend;
+use store_trait::{Backend, Database, Durability, Error, ScanQuery, StorageFailure};
+use tempfile::TempDir;
+
+use store_durable_suite::crash::{Remember, at, owner, probe};
+
+const FILE: &str = "store.redb";
+
+/// A fresh backend in its own temporary directory, which outlives it.
+fn fresh(durability: Durability) -> Guarded<RedbBackend, TempDir> {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let backend = RedbBackend::create(dir.path().join(FILE), durability).expect("create");
+    Guarded {
+        backend,
+        guard: dir,
+    }
+}
+
+fn eventual() -> Guarded<RedbBackend, TempDir> {
+    fresh(Durability::Eventual)
+}
+
+/// One `#[test]` per conformance check, the model-based test at `CONFORMANCE_CASES` (default
+/// 1,000) cases and the three races included.
+mod conformance_eventual {
+    store_conformance::conformance_tests!(super::eventual);
+}
+
+#[test]
+fn immediate_durability_passes_the_races_and_the_model() {
+    let immediate = || fresh(Durability::Immediate);
+    conformance::race_quota_edge(&immediate);
+    conformance::race_rate_limit_edge(&immediate);
+    conformance::race_one_key(&immediate);
+    conformance::model_matches_backend_with(&immediate, 16);
+}
+
+fn everything(valid_at: Timestamp) -> ScanQuery {
+    ScanQuery::new(valid_at, Timestamp::MIN, usize::MAX)
+}
+
+#[test]
+fn everything_survives_a_reopen() {
+    store_durable_suite::crash::everything_survives_a_reopen(
+        FILE,
+        |path| RedbBackend::create(path, Durability::Immediate).unwrap(),
+        |path| RedbBackend::open(path, Durability::Immediate).unwrap(),
+    );
+}
+
+/// Rewrites the format record of the database at `path` with redb directly.
+fn set_format_version(path: &std::path::Path, version: u32) {
+    let db = ::redb::Database::open(path).unwrap();
+    let txn = db.begin_write().unwrap();
+    {
+        let mut meta = txn
+            .open_table(::redb::TableDefinition::<&str, u32>::new("meta"))
+            .unwrap();
+        meta.insert("format_version", version).unwrap();
+    }
+    txn.commit().unwrap();
+}
+
+#[test]
+fn another_format_version_is_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let alice = owner("ws1", "alice");
+    let cred = CredentialId::new("cred_a").unwrap();
+    {
+        let backend = RedbBackend::create(&path, Durability::Immediate).unwrap();
+        Remember {
+            owner: &alice,
+            credential: &cred,
+            namespace: "prefs",
+            key: Some("tone"),
+            id: "amem_1",
+            created_at: at(0),
+            window_ms: 1_000,
+        }
+        .run(&backend)
+        .unwrap();
+    }
+    set_format_version(&path, 7);
+    for opened in [
+        RedbBackend::open(&path, Durability::Immediate),
+        RedbBackend::create(&path, Durability::Eventual),
+    ] {
+        let err = opened.expect_err("format 7 refused");
+        assert!(matches!(err, Error::Format(_)), "{err}");
+        assert!(err.to_string().contains("format version 7"), "{err}");
+    }
+    set_format_version(&path, 6);
+    let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
+    assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 1);
+}
+
+#[test]
+fn files_that_are_not_stores_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.redb");
+    let err = RedbBackend::open(&missing, Durability::Immediate).unwrap_err();
+    assert!(matches!(err, Error::Storage { .. }), "{err}");
+    assert!(
+        std::error::Error::source(&err).is_some(),
+        "the cause is kept"
+    );
+    assert!(!missing.exists(), "open created a file");
+
+    // A redb database of something else: tables, but no format record.
+    let foreign = dir.path().join("foreign.redb");
+    {
+        let db = ::redb::Database::create(&foreign).unwrap();
+        let txn = db.begin_write().unwrap();
+        txn.open_table(::redb::TableDefinition::<u64, u64>::new("other"))
+            .unwrap();
+        txn.commit().unwrap();
+    }
+    for opened in [
+        RedbBackend::open(&foreign, Durability::Immediate),
+        RedbBackend::create(&foreign, Durability::Immediate),
+    ] {
+        assert!(matches!(opened, Err(Error::Format(_))));
+    }
+
+    // An empty file is initialized by `create` (and only by `create`).
+    let empty = dir.path().join("empty.redb");
+    std::fs::write(&empty, b"").unwrap();
+    let backend = RedbBackend::create(&empty, Durability::Eventual).unwrap();
+    assert_eq!(backend.path(), empty);
+    assert_eq!(backend.durability(), Some(Durability::Eventual));
+    drop(backend);
+    RedbBackend::open(&empty, Durability::Immediate).unwrap();
+}
+
+#[test]
+fn debug_shows_no_content() {
+    let guarded = eventual();
+    let debug = format!("{:?}", guarded.backend);
+    assert!(debug.starts_with("KvBackend(RedbKv { path: "), "{debug}");
+    assert!(
+        debug.ends_with("durability: Eventual, read_only: false })"),
+        "{debug}"
+    );
+}
+
+#[test]
+fn a_panicking_decision_writes_nothing_and_leaves_the_backend_usable() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let alice = owner("ws1", "alice");
+    let cred = CredentialId::new("cred_a").unwrap();
+    let note = |id| Remember {
+        owner: &alice,
+        credential: &cred,
+        namespace: "prefs",
+        key: Some("tone"),
+        id,
+        created_at: at(0),
+        window_ms: 1_000,
+    };
+    {
+        let backend = RedbBackend::create(&path, Durability::Immediate).unwrap();
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            backend.remember(
+                &alice,
+                &cred,
+                Some(("prefs", "tone")),
+                Timestamp::MIN,
+                Timestamp::MIN,
+                &mut |_| panic!("decision failed"),
+            )
+        }));
+        assert!(panicked.is_err());
+        assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 0);
+        assert!(probe(&backend, &alice, &cred, None).window.is_empty());
+        note("amem_1").run(&backend).unwrap();
+    }
+    let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
+    assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 1);
+    assert_eq!(note("amem_2").run(&backend).unwrap().version, 2);
+}
+
+#[test]
+fn a_database_open_elsewhere_is_a_locked_failure_with_its_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let _first = RedbBackend::create(&path, Durability::Immediate).unwrap();
+    for err in [
+        RedbBackend::open(&path, Durability::Immediate).unwrap_err(),
+        RedbBackend::open_read_only(&path).unwrap_err(),
+    ] {
+        assert_eq!(err.failure(), StorageFailure::Locked, "{err}");
+        let cause = std::error::Error::source(&err).expect("the cause is kept");
+        assert!(
+            cause.downcast_ref::<::redb::Error>().is_some(),
+            "redb's own error: {cause}"
+        );
+    }
+}
+
+#[test]
+fn a_read_only_open_reads_and_refuses_every_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let alice = owner("ws1", "alice");
+    let cred = CredentialId::new("cred_a").unwrap();
+    let remember = |id: &'static str, ms: i64| Remember {
+        owner: &alice,
+        credential: &cred,
+        namespace: "prefs",
+        key: Some("tone"),
+        id,
+        created_at: at(ms),
+        window_ms: 1_000,
+    };
+    {
+        let backend = RedbBackend::create(&path, Durability::Immediate).unwrap();
+        remember("amem_1", 10).run(&backend).unwrap();
+    }
+    let bytes = std::fs::read(&path).unwrap();
+    let backend = RedbBackend::open_read_only(&path).unwrap();
+    let page = backend.scan(&alice, &everything(at(100))).unwrap();
+    assert_eq!(page.len(), 1);
+    let write = remember("amem_2", 20).run(&backend).unwrap_err();
+    assert_eq!(write.failure(), StorageFailure::ReadOnly, "{write}");
+    let vacuum = backend.vacuum(&|_, _| {}).unwrap_err();
+    assert_eq!(vacuum.failure(), StorageFailure::ReadOnly, "{vacuum}");
+    // Two readers at once are fine; the file is never written.
+    let second = RedbBackend::open_read_only(&path).unwrap();
+    assert_eq!(second.scan(&alice, &everything(at(100))).unwrap().len(), 1);
+    drop((backend, second));
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        bytes,
+        "the file is untouched"
+    );
+}
+
+#[test]
+fn operating_system_errors_are_classified_by_kind() {
+    use std::io::{Error as Io, ErrorKind};
+    for (kind, failure) in [
+        (ErrorKind::StorageFull, StorageFailure::Full),
+        (ErrorKind::QuotaExceeded, StorageFailure::Full),
+        (ErrorKind::FileTooLarge, StorageFailure::Full),
+        (ErrorKind::ReadOnlyFilesystem, StorageFailure::ReadOnly),
+        (ErrorKind::PermissionDenied, StorageFailure::ReadOnly),
+        (ErrorKind::UnexpectedEof, StorageFailure::Other),
+    ] {
+        let err = Error::io("writing", Io::from(kind));
+        assert_eq!(err.failure(), failure, "{kind:?}");
+        assert_eq!(err.to_string(), "storage backend failed: writing");
+    }
+    // ENOSPC and EROFS as the operating system reports them.
+    assert_eq!(
+        StorageFailure::of_io(&Io::from_raw_os_error(28)),
+        StorageFailure::Full
+    );
+    assert_eq!(
+        StorageFailure::of_io(&Io::from_raw_os_error(30)),
+        StorageFailure::ReadOnly
+    );
+}

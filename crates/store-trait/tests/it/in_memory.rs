@@ -1,3 +1,0 @@
-//! Every conformance check (scenarios, races, the model-based test) on `InMemoryBackend`.
-
-store_trait::conformance_tests!(store_trait::InMemoryBackend::new);
