@@ -12,8 +12,9 @@ use memory_core::{
 };
 
 use super::requests::{AddSessionResourceRequest, CreateSessionRequest, SessionIdRequest};
-use super::{StoreCaller, StoreService, internal, trace_op};
 use crate::ops;
+use crate::service::{StoreService, internal, trace_op};
+use agent_memory_ops::caller::StoreCaller;
 use agent_memory_ops::fence::nonce_for;
 use agent_memory_ops::ops::{Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
 
