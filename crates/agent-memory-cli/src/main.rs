@@ -227,16 +227,33 @@ fn main() -> ExitCode {
                 if !printed {
                     // The cause, for the person who has to act on it (a facade answer keeps it
                     // in the library's error log instead).
-                    eprintln!("  ({err:#})");
+                    eprintln!("  ({})", printable(&err));
                 }
                 ExitCode::from(status)
             }
             None => {
-                eprintln!("error: {err:#}");
+                eprintln!("error: {}", printable(&err));
                 ExitCode::FAILURE
             }
         },
     }
+}
+
+/// `err` with its causes, joined by ": " like `{:#}`, up to and including the first facade
+/// answer: an [`ApiError`]'s own cause (a storage failure behind a 500) is for the library's
+/// error log, not the terminal.
+fn printable(err: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in err.chain() {
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&cause.to_string());
+        if cause.downcast_ref::<ApiError>().is_some() {
+            break;
+        }
+    }
+    out
 }
 
 /// Whether the command line asked for `--json` (the subcommand's flag).

@@ -10,8 +10,10 @@ use memory_core::{ApiError, ErrorCode};
 /// This is the one place a storage failure becomes an error answer, so the failure is logged
 /// here, at error level: its code, the operating system's error number and the whole chain of
 /// causes (`chain`, the first line of each cause's message in turn). `store_trait::Error` and its
-/// causes carry no memory content; a database may add the values of a failing row on later lines
-/// (PostgreSQL's `DETAIL`), which are left out. The caller's trace adds the ids.
+/// causes carry no memory content by construction: a JSON failure is kept as
+/// `store_trait::JsonError` (its kind and position, not serde's message, which may quote the
+/// value) and a PostgreSQL failure as `store_postgres::PgError` (its SQLSTATE, not the server's
+/// message). Keeping only first lines is a second fence. The caller's trace adds the ids.
 pub fn internal(err: store_trait::Error) -> ApiError {
     use store_trait::StorageFailure;
     let code = match err.failure() {

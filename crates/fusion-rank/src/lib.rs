@@ -89,11 +89,11 @@ pub use analyze::{ANALYZER_VERSION, Analyzer, Language, analyze};
 pub use embed::{Embedder, HashingEmbedder, normalize};
 pub use pool::{EmbedPool, PendingEmbedding, SEMANTIC_BUDGET};
 pub use rank::{
-    BM25_B, BM25_K1, Candidate, Fused, PreparedQuery, RRF_K, Rankings, Scored, Weights,
+    BM25_B, BM25_K1, Candidate, Fused, PreparedQuery, Rankings, Scored, Weights,
     bm25_postings, bm25_postings_with_coverage, bm25_ranking, bm25_with_coverage, entity_ranking,
     fuse, fuse_rankings, fuse_weighted, semantic_ranking,
 };
-pub use ranks::{Ranker, Ranks};
+pub use ranks::{RRF_K, Ranker, Ranks};
 pub use terms::{TermStats, Terms};
 pub use tokenize::{PLACEHOLDERS, tokenize};
 

@@ -1,7 +1,7 @@
 //! The three rankers (BM25, embedding cosine, entity overlap) and their Reciprocal Rank Fusion.
 
 use crate::analyze::analyze;
-use crate::ranks::{Ranker, Ranks};
+use crate::ranks::{RRF_K, Ranker, Ranks};
 use crate::terms::{Probe, Terms};
 use std::cmp::Ordering;
 
@@ -9,8 +9,6 @@ use std::cmp::Ordering;
 pub const BM25_K1: f64 = 1.2;
 /// BM25 length normalisation.
 pub const BM25_B: f64 = 0.75;
-/// The constant `k` of Reciprocal Rank Fusion: `1 / (k + rank)`.
-pub const RRF_K: f64 = 60.0;
 
 /// One text to rank, borrowed from wherever the caller keeps it.
 #[derive(Debug, Clone, Copy)]

@@ -10,6 +10,9 @@
 
 use std::ops::Index;
 
+/// The constant `k` of Reciprocal Rank Fusion: `1 / (k + rank)`.
+pub const RRF_K: f64 = 60.0;
+
 /// One of the rankers. [`Ranker::ALL`] lists them in the order the fusion sums them and the
 /// answer's `ranks` object lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -113,7 +116,7 @@ impl Ranks {
             .filter_map(|(ranker, rank)| {
                 let slot = ranker.slot();
                 let rank = rank.filter(|r| depths[slot].is_none_or(|d| *r <= d))?;
-                Some(weights[slot] / (crate::RRF_K + f64::from(rank)))
+                Some(weights[slot] / (RRF_K + f64::from(rank)))
             })
             .sum()
     }

@@ -343,14 +343,28 @@ impl<'de> Deserialize<'de> for ErrorCode {
 /// An answer to a failure of the host's storage keeps that failure as its
 /// [`source`](std::error::Error::source) ([`ApiError::with_source`]), for the log of the place
 /// that turns it into a 500; the source is never part of the answer: not of its `Display`, its
-/// JSON, nor of equality (two errors are equal when their answers are).
-#[derive(Debug, Clone)]
+/// JSON, its `Debug`, nor of equality (two errors are equal when their answers are).
+#[derive(Clone)]
 pub struct ApiError {
     code: ErrorCode,
     message: Cow<'static, str>,
     retry_after_seconds: Option<u64>,
     current_content_sha256: Option<String>,
     source: Option<Arc<dyn std::error::Error + Send + Sync>>,
+}
+
+/// The answer's fields, and whether a cause is kept: the cause itself is for the one log that
+/// turns it into a 500, not for every `{:?}` of the answer.
+impl std::fmt::Debug for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ApiError")
+            .field("code", &self.code)
+            .field("message", &self.message)
+            .field("retry_after_seconds", &self.retry_after_seconds)
+            .field("current_content_sha256", &self.current_content_sha256)
+            .field("has_source", &self.source.is_some())
+            .finish()
+    }
 }
 
 impl PartialEq for ApiError {

@@ -23,7 +23,7 @@ use memory_core::{
 };
 use r2d2_postgres::postgres::types::ToSql;
 use store_trait::{
-    Backend, Error, History, IndexStats, MemberHistory, Owner, Postings, RememberOutcome,
+    Backend, Error, History, JsonError, IndexStats, MemberHistory, Owner, Postings, RememberOutcome,
     RememberState, RememberWrite, ScanQuery, VectorTable, check_decided_write, key_instant,
 };
 
@@ -649,14 +649,14 @@ impl Backend for PostgresBackend {
             .map_err(db)?;
         row.map(|r| {
             serde_json::from_str(r.get(0))
-                .map_err(|e| Error::undecodable("workspace_settings: undecodable settings", e))
+                .map_err(|e| Error::undecodable("workspace_settings: undecodable settings", JsonError::from(e)))
         })
         .transpose()
     }
 
     fn put_settings(&self, workspace: &WorkspaceId, settings: &Settings) -> Result<(), Error> {
         let json =
-            serde_json::to_string(settings).map_err(|e| Error::other("encoding settings", e))?;
+            serde_json::to_string(settings).map_err(|e| Error::other("encoding settings", JsonError::from(e)))?;
         let mut conn = self.conn()?;
         conn.execute(
             "INSERT INTO workspace_settings (workspace, settings) VALUES ($1, $2) \

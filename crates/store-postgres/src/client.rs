@@ -26,5 +26,34 @@ pub(crate) mod lock {
 
 /// A PostgreSQL client error, kept as the cause.
 pub(crate) fn db(e: postgres::Error) -> Error {
-    Error::other("postgres", e)
+    Error::other("postgres", PgError(e))
 }
+
+/// A PostgreSQL client error whose `Display` names its SQLSTATE code and nothing else.
+///
+/// The server's message can quote a value of the statement it refused (`invalid input syntax
+/// for type …: "…"`, a `DETAIL: Key (…)=(…)` line), and a storage error carries no memory
+/// content, since whoever turns it into a 500 logs its chain. The client's error stays inside,
+/// whole, for code that downcasts to read it ([`PgError::client_error`]); it is not offered as
+/// [`source`](std::error::Error::source), so that printing the chain cannot reach its text.
+#[derive(Debug)]
+pub struct PgError(pub(crate) postgres::Error);
+
+impl PgError {
+    /// The client's error, with the server's message and detail.
+    pub fn client_error(&self) -> &postgres::Error {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for PgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.code() {
+            Some(code) => write!(f, "PostgreSQL error SQLSTATE {}", code.code()),
+            None if self.0.is_closed() => f.write_str("the PostgreSQL connection is closed"),
+            None => f.write_str("a PostgreSQL client error (no SQLSTATE)"),
+        }
+    }
+}
+
+impl std::error::Error for PgError {}

@@ -39,6 +39,7 @@ use r2d2_postgres::postgres::{self, NoTls};
 use store_kv::KvStores;
 use store_trait::{Error, HasStores};
 
+pub use client::PgError;
 pub use kv::StoreTable;
 
 use crate::client::{Conn, Pool, db, lock};
@@ -78,7 +79,7 @@ impl PostgresBackend {
     pub fn connect(url: &str, pool_size: u32) -> Result<Self, Error> {
         let config: postgres::Config = url
             .parse()
-            .map_err(|e| Error::other("invalid database URL", e))?;
+            .map_err(|e| Error::other("invalid database URL", PgError(e)))?;
         Self::open(config, pool_size)
     }
 
@@ -93,7 +94,7 @@ impl PostgresBackend {
     pub fn drop_schema(url: &str, schema: &str) -> Result<(), Error> {
         let config: postgres::Config = url
             .parse()
-            .map_err(|e| Error::other("invalid database URL", e))?;
+            .map_err(|e| Error::other("invalid database URL", PgError(e)))?;
         let mut client = config.connect(NoTls).map_err(db)?;
         let quoted = format!("\"{}\"", schema.replace('"', "\"\""));
         client
@@ -193,7 +194,7 @@ impl PostgresBackend {
 fn schema_config(url: &str, schema: &str) -> Result<postgres::Config, Error> {
     let mut config: postgres::Config = url
         .parse()
-        .map_err(|e| Error::other("invalid database URL", e))?;
+        .map_err(|e| Error::other("invalid database URL", PgError(e)))?;
     let quoted = format!("\"{}\"", schema.replace('"', "\"\""));
     let mut client = config.connect(NoTls).map_err(db)?;
     client

@@ -313,3 +313,36 @@ fn a_version_1_database_gets_the_recall_index_of_its_versions() {
         Some(("model-b", &[1.0_f32, 2.0][..]))
     );
 }
+
+#[test]
+#[ignore = "needs PostgreSQL: set AGENT_MEMORY_TEST_DATABASE_URL (.ci/postgres.sh starts one)"]
+fn a_server_error_that_quotes_a_value_is_logged_as_its_sqlstate_only() {
+    let url = std::env::var(URL_VAR).unwrap_or_else(|_| {
+        panic!("{URL_VAR} is not set: `source .ci/postgres.sh` starts a throw-away cluster")
+    });
+    let mut client = Client::connect(&url, NoTls).expect("the test database");
+    let server = client
+        .batch_execute("SELECT 'call Dana at home'::int")
+        .unwrap_err();
+    assert!(
+        format!("{server:?}").contains("call Dana"),
+        "the server quotes the value"
+    );
+    let err = crate::client::db(server);
+    let mut printed = err.to_string();
+    let mut next = std::error::Error::source(&err);
+    while let Some(cause) = next {
+        printed.push_str(" <- ");
+        printed.push_str(&cause.to_string());
+        next = cause.source();
+    }
+    assert_eq!(
+        printed,
+        "storage backend failed: postgres <- PostgreSQL error SQLSTATE 22P02"
+    );
+    // The client's error is still there for code that asks for it.
+    let pg = std::error::Error::source(&err)
+        .and_then(|c| c.downcast_ref::<crate::PgError>())
+        .expect("the cause is a PgError");
+    assert!(pg.client_error().to_string().contains("call Dana"));
+}

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 
 use memory_core::{AgentMemory, RankingData, StoredEmbedding};
 
-use crate::error::Error;
+use crate::error::{Error, JsonError};
 
 /// First byte of every encoded version. A JSON record (the first format) starts with `{`, so
 /// an old value is never mistaken for this encoding; `0x02` (format version 2) kept the terms
@@ -33,9 +33,10 @@ const HEADER: usize = 5;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CodecError {
-    /// The record's JSON part: serde's own error (its message names a position).
+    /// The record's JSON part, as the kind of failure and its position (serde's message, which
+    /// may quote the content, is not kept).
     #[error("the JSON part")]
-    Json(#[source] serde_json::Error),
+    Json(#[source] JsonError),
     /// The framing around the JSON part (header, term table, vector) is malformed, or too long
     /// to encode.
     #[error("{0}")]
@@ -80,7 +81,7 @@ pub fn encode(memory: &AgentMemory) -> Result<Vec<u8>, CodecError> {
         },
     };
     let mut out = vec![TAG, 0, 0, 0, 0];
-    serde_json::to_writer(&mut out, &without).map_err(CodecError::Json)?;
+    serde_json::to_writer(&mut out, &without).map_err(|e| CodecError::Json(e.into()))?;
     let json_len = u32::try_from(out.len() - HEADER)
         .map_err(|_| CodecError::from("a memory record longer than 4 GiB"))?;
     out[1..HEADER].copy_from_slice(&json_len.to_le_bytes());
@@ -125,8 +126,8 @@ pub fn decode(bytes: &[u8]) -> Result<AgentMemory, CodecError> {
     let (json, mut rest) = rest
         .split_at_checked(json_len)
         .ok_or("a record shorter than its header says")?;
-    // serde_json's messages name a position, never the content.
-    let mut memory: AgentMemory = serde_json::from_slice(json).map_err(CodecError::Json)?;
+    let mut memory: AgentMemory =
+        serde_json::from_slice(json).map_err(|e| CodecError::Json(e.into()))?;
     if !memory.ranking.terms.is_empty() {
         return Err("terms in the JSON part".into());
     }

@@ -142,3 +142,97 @@ impl Error {
         }
     }
 }
+
+/// A JSON encoding or decoding failure, kept without serde's message.
+///
+/// serde_json's message can quote the value it refused (`invalid type: string "…"`,
+/// ``unknown variant `…` ``), and a stored value is memory content; storage errors are logged,
+/// so they carry none. What this keeps — the kind of failure and where in the value it
+/// happened — is everything else serde_json reports. Every JSON failure of a key space becomes
+/// one of these (`JsonError::from`) before it is a storage error's cause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JsonError {
+    category: serde_json::error::Category,
+    line: usize,
+    column: usize,
+}
+
+impl JsonError {
+    /// Whether the value was not valid JSON, well-formed but of the wrong shape, cut short, or
+    /// unreadable.
+    pub fn category(&self) -> serde_json::error::Category {
+        self.category
+    }
+
+    /// The one-based line and column serde_json stopped at (0 when it reports none).
+    pub fn position(&self) -> (usize, usize) {
+        (self.line, self.column)
+    }
+}
+
+impl From<serde_json::Error> for JsonError {
+    fn from(e: serde_json::Error) -> Self {
+        JsonError {
+            category: e.classify(),
+            line: e.line(),
+            column: e.column(),
+        }
+    }
+}
+
+impl std::fmt::Display for JsonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use serde_json::error::Category;
+        let what = match self.category {
+            Category::Io => "an I/O failure",
+            Category::Syntax => "invalid JSON",
+            Category::Data => "JSON of the wrong shape",
+            Category::Eof => "JSON cut short",
+        };
+        write!(f, "{what} at line {} column {}", self.line, self.column)
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every message in `err`'s chain, as a log of the chain would print them.
+    fn chain(err: &dyn std::error::Error) -> String {
+        let mut out = err.to_string();
+        let mut next = err.source();
+        while let Some(cause) = next {
+            out.push_str(" <- ");
+            out.push_str(&cause.to_string());
+            next = cause.source();
+        }
+        out
+    }
+
+    #[test]
+    fn a_json_failure_keeps_its_kind_and_position_but_not_the_value_serde_quoted() {
+        let refused = r#"{"n": "call Dana at home"}"#;
+        let serde_err = serde_json::from_str::<std::collections::BTreeMap<String, u32>>(refused)
+            .unwrap_err();
+        assert!(serde_err.to_string().contains("call Dana"), "serde quotes it");
+        let json = JsonError::from(serde_err);
+        assert_eq!(json.category(), serde_json::error::Category::Data);
+        assert_eq!(json.position().0, 1);
+        let err = Error::undecodable("key space: a record", json);
+        let printed = chain(&err);
+        assert!(!printed.contains("Dana"), "{printed}");
+        assert!(printed.contains("JSON of the wrong shape at line 1 column"), "{printed}");
+    }
+
+    #[test]
+    fn a_storage_error_prints_its_cause_once() {
+        let err = Error::io("writing the log", std::io::Error::other("disk on fire"));
+        assert_eq!(err.to_string(), "storage backend failed: writing the log");
+        assert_eq!(
+            chain(&err),
+            "storage backend failed: writing the log <- disk on fire"
+        );
+    }
+}

@@ -39,7 +39,7 @@ pub use backend::{
 };
 pub use database::{Database, Storage, VacuumReport};
 pub use durability::Durability;
-pub use error::{Error, StorageFailure};
+pub use error::{Error, JsonError, StorageFailure};
 pub use history::{
     History, IndexStats, MemberHistory, Postings, VectorTable, indexed_terms, reanalyzed,
 };

@@ -240,7 +240,7 @@ fn the_fuse_mount_reaches_storage_only_through_the_facade() {
 }
 
 #[test]
-fn no_library_crate_links_network_code_but_the_postgres_client() {
+fn no_library_crate_links_network_code_but_the_postgres_client_and_the_http_crate() {
     let graph = Graph::default_features();
     for (name, (_, has_lib)) in &graph.members {
         if !has_lib || NETWORK_EXCEPTIONS.contains(&name.as_str()) {

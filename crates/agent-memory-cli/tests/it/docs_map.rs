@@ -122,6 +122,24 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Every file and folder below `dir` (relative to `root`), target directories left out.
+fn all_paths(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    let Ok(entries) = fs::read_dir(root.join(dir)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if name == "target" || name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let path = dir.join(&name);
+        out.push(path.to_string_lossy().into_owned());
+        if entry.path().is_dir() {
+            all_paths(root, &path, out);
+        }
+    }
+}
+
 fn is_ident_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
@@ -147,6 +165,8 @@ struct Index {
     crates: BTreeMap<String, PathBuf>,
     /// Every file name of the workspace (`view.rs`), for bare names in prose.
     file_names: BTreeSet<String>,
+    /// Every file and folder below `crates/`, as a path from the repository's root.
+    paths: Vec<String>,
 }
 
 const ITEM_KEYWORDS: &[&str] = &[
@@ -177,6 +197,7 @@ impl Index {
                 .file_names
                 .insert(file.file_name().unwrap().to_string_lossy().into());
         }
+        all_paths(&root, Path::new("crates"), &mut index.paths);
         for entry in fs::read_dir(root.join("crates")).unwrap().flatten() {
             let name = entry.file_name().to_string_lossy().replace('-', "_");
             index.crates.insert(name, entry.path());
@@ -440,15 +461,10 @@ fn check(index: &Index, section: Option<&str>, span: &str) -> Option<String> {
         if candidates.iter().any(|c| c.exists()) {
             return None;
         }
-        // A path named from inside a crate (`tests/it/corpus/`, `agent/layout.rs`) may belong to any
-        // crate.
-        if let Ok(entries) = fs::read_dir(root.join("crates"))
-            && entries.flatten().any(|e| {
-                ["", "src", "tests"]
-                    .iter()
-                    .any(|sub| e.path().join(sub).join(plain).exists())
-            })
-        {
+        // A path named from inside a crate (`tests/it/corpus/`, `agent/layout.rs`, a module's
+        // `requests/`) may sit anywhere below `crates/`.
+        let suffix = format!("/{plain}");
+        if index.paths.iter().any(|p| p.ends_with(&suffix)) {
             return None;
         }
         // A bare file name (`view.rs`) names a file of the crate the prose is about.

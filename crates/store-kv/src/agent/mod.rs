@@ -57,7 +57,7 @@ use memory_core::{
 use store_trait::keys::{order, prefix_end, push_component};
 use store_trait::kv::{Decided, Kv, KvOp, KvRead};
 use store_trait::{
-    Backend, Database, Durability, Error, HasStores, History, MemberHistory, Owner,
+    Backend, Database, Durability, Error, HasStores, JsonError, History, MemberHistory, Owner,
     RememberOutcome, RememberState, RememberWrite, ScanQuery, VacuumReport,
 };
 
@@ -340,7 +340,7 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
             r.get(&key)?
                 .map(|b| {
                     serde_json::from_slice(&b)
-                        .map_err(|e| Error::undecodable("key space: settings", e))
+                        .map_err(|e| Error::undecodable("key space: settings", JsonError::from(e)))
                 })
                 .transpose()
         })
@@ -349,7 +349,7 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
     fn put_settings(&self, workspace: &WorkspaceId, settings: &Settings) -> Result<(), Error> {
         let key = ws_key(SETTINGS, workspace);
         let value =
-            serde_json::to_vec(settings).map_err(|e| Error::other("encoding settings", e))?;
+            serde_json::to_vec(settings).map_err(|e| Error::other("encoding settings", JsonError::from(e)))?;
         self.kv()
             .step(&mut |_| Ok(((), vec![KvOp::Put(key.clone(), value.clone())])))
     }

@@ -7,7 +7,7 @@ use memory_core::{
     StorePath, Timestamp, WorkspaceId,
 };
 use serde::{Deserialize, Serialize};
-use store_trait::Error;
+use store_trait::{Error, JsonError};
 use store_trait::keys::{order, prefix_end, push_component};
 use store_trait::kv::{KvOp, KvRead};
 
@@ -38,11 +38,11 @@ pub(crate) fn with_raw(mut prefix: Vec<u8>, raw: &[&[u8]]) -> Vec<u8> {
 }
 
 pub(crate) fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, Error> {
-    serde_json::to_vec(value).map_err(|e| Error::other("encoding a record", e))
+    serde_json::to_vec(value).map_err(|e| Error::other("encoding a record", JsonError::from(e)))
 }
 
 pub(crate) fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, Error> {
-    serde_json::from_slice(bytes).map_err(|e| Error::undecodable("key space: a record", e))
+    serde_json::from_slice(bytes).map_err(|e| Error::undecodable("key space: a record", JsonError::from(e)))
 }
 
 /// The `M` record: a live memory without its content (that is in its current version), or what
