@@ -53,8 +53,11 @@
 //! Each crate underneath is re-exported whole as a module, the way a host would name it:
 //! [`types`] (ids, values, errors), [`mask`] (personal-data masking), [`rank`] (recall's
 //! rankers), [`policy`] (requests and access rules), [`citations`] (source verification) and
-//! [`storage`] (the storage traits); [`backends`] holds the backends. The types a host needs on
-//! every call are also re-exported at the root.
+//! [`storage`] (the storage traits); [`backends`] holds the backends. The memory-store product
+//! is its own crate, re-exported whole as [`stores`]; what both products share (its own crate
+//! below both) is re-exported as [`ops`] (with the operation types of both products),
+//! [`caller`], [`audit`], [`clock`] and [`fence`]. The types a host needs on every call are also
+//! re-exported at the root.
 //!
 //! # Crate features
 //!
