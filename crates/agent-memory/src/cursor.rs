@@ -5,8 +5,8 @@
 //! cursor cannot be replayed with other filters. It is hex-encoded JSON: opaque to callers, and
 //! anything that does not decode exactly is a malformed cursor.
 
+use agent_memory_ops::cursor::{from_opaque, to_opaque};
 use memory_core::{AgentMemoryId, ApiError, ErrorCode, Timestamp};
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// Which listing a cursor belongs to; a cursor of one is refused by the other.
@@ -49,37 +49,6 @@ pub(crate) struct Cursor {
 
 fn malformed() -> ApiError {
     ApiError::new(ErrorCode::AgentMemoryInvalidRequest, "cursor is malformed")
-}
-
-/// The opaque string form of a cursor (this module's and the memory stores'): lower-case hex of
-/// its JSON.
-pub(crate) fn to_opaque<T: Serialize>(cursor: &T) -> String {
-    let json = serde_json::to_vec(cursor).unwrap_or_default();
-    let mut out = String::with_capacity(json.len() * 2);
-    for b in json {
-        out.push(char::from(HEX[usize::from(b >> 4)]));
-        out.push(char::from(HEX[usize::from(b & 0xf)]));
-    }
-    out
-}
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// The cursor `s` is the opaque form of, when it is exactly the form [`to_opaque`] gives (no
-/// upper-case hex, no reordered or respaced JSON) and at most `max_len` characters; `None` for
-/// anything else.
-pub(crate) fn from_opaque<T: Serialize + DeserializeOwned>(s: &str, max_len: usize) -> Option<T> {
-    if s.is_empty() || !s.len().is_multiple_of(2) || s.len() > max_len {
-        return None;
-    }
-    let digit = |c: u8| HEX.iter().position(|h| *h == c).map(|d| d as u8);
-    let bytes = s
-        .as_bytes()
-        .chunks_exact(2)
-        .map(|pair| Some(digit(pair[0])? << 4 | digit(pair[1])?))
-        .collect::<Option<Vec<u8>>>()?;
-    let cursor: T = serde_json::from_slice(&bytes).ok()?;
-    (to_opaque(&cursor) == s).then_some(cursor)
 }
 
 impl Cursor {

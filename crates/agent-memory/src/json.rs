@@ -33,12 +33,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::any::Any;
+
 use memory_core::{ApiError, ErrorCode};
 use serde::Serialize;
 use serde_json::Value;
 
 pub use crate::caller::Caller;
-use crate::ops::{Body, Service as _, TypedCaller, Visitor};
+use crate::ops::{Body, TypedCaller, Visitor};
 use crate::service::MemoryService;
 use crate::stores::StoreService;
 
@@ -133,9 +135,15 @@ impl<'a> JsonApi<'a> {
         O::run(self.service::<O>()?, caller, body)
     }
 
-    /// The service `O` runs on.
+    /// The service `O` runs on: the one of the two whose type is `O::Service` (the service
+    /// trait is sealed to these two), or `None` for the memory stores when they are not served.
     fn service<O: crate::ops::Operation>(&self) -> Result<&'a O::Service, ApiError> {
-        O::Service::of(self.memories, self.stores).ok_or_else(|| not_served(O::NAME))
+        let memories: &'a dyn Any = self.memories;
+        let stores: Option<&'a dyn Any> = self.stores.map(|s| s as &'a dyn Any);
+        memories
+            .downcast_ref()
+            .or_else(|| stores.and_then(|s| s.downcast_ref()))
+            .ok_or_else(|| not_served(O::NAME))
     }
 }
 

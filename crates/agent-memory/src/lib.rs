@@ -53,8 +53,11 @@
 //! Each crate underneath is re-exported whole as a module, the way a host would name it:
 //! [`types`] (ids, values, errors), [`mask`] (personal-data masking), [`rank`] (recall's
 //! rankers), [`policy`] (requests and access rules), [`citations`] (source verification) and
-//! [`storage`] (the storage traits); [`backends`] holds the backends. The types a host needs on
-//! every call are also re-exported at the root.
+//! [`storage`] (the storage traits); [`backends`] holds the backends. The memory-store product
+//! is its own crate, re-exported whole as [`stores`]; what both products share (its own crate
+//! below both) is re-exported as [`ops`] (with the operation types of both products),
+//! [`caller`], [`audit`], [`clock`] and [`fence`]. The types a host needs on every call are also
+//! re-exported at the root.
 //!
 //! # Crate features
 //!
@@ -75,14 +78,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod audit;
 pub mod backends;
-pub mod caller;
-pub mod clock;
 mod cursor;
 pub mod entity;
-pub mod fence;
-mod input;
 pub mod json;
 pub mod mcp;
 #[cfg(feature = "openapi")]
@@ -93,7 +91,14 @@ mod reembed;
 mod reexports;
 pub mod responses;
 mod service;
-pub mod stores;
+
+pub use agent_memory_ops::{audit, caller, clock, fence};
+
+/// Memory stores, the second product: stores, memories, versions and sessions for hosts, and
+/// the agent's file interface and memory tool over a session's mounts (the
+/// `agent-memory-stores` crate). Its operations are also types of [`ops`], and [`json`] serves
+/// them for a JSON body.
+pub use agent_memory_stores as stores;
 
 /// The value types both products share: ids, roles, scopes, timestamps, memory views, store
 /// memories and versions, settings, and the error every operation answers with (the

@@ -53,6 +53,11 @@ pub struct MemoryService {
     written: AtomicI64,
 }
 
+impl agent_memory_ops::sealed::Sealed for MemoryService {}
+impl agent_memory_ops::ops::Service for MemoryService {
+    const INVALID_REQUEST: ErrorCode = ErrorCode::AgentMemoryInvalidRequest;
+}
+
 impl std::fmt::Debug for MemoryService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MemoryService").finish_non_exhaustive()
@@ -181,7 +186,7 @@ impl MemoryServiceBuilder {
     }
 }
 
-pub(crate) use crate::stores::internal;
+pub(crate) use agent_memory_ops::internal;
 
 fn not_found() -> ApiError {
     ApiError::new(ErrorCode::AgentMemoryNotFound, "memory not found")

@@ -199,6 +199,35 @@ fn the_domain_model_depends_on_the_masker_and_the_ranker_only() {
 }
 
 #[test]
+fn the_two_products_sit_under_the_facade_on_their_shared_plumbing() {
+    let graph = Graph::default_features();
+    // Allow-lists, so that neither crate can come to depend on the facade, on the other product
+    // or on an edge (HTTP, replay, CLI) unnoticed.
+    let below = [
+        "fusion-rank",
+        "governance-policy",
+        "memory-core",
+        "pii-mask",
+        "store-trait",
+    ];
+    let ops = graph.workspace_crates_in(&graph.closure("agent-memory-ops", &[]));
+    assert!(
+        ops.is_subset(&BTreeSet::from(below)),
+        "agent-memory-ops depends on {ops:?}"
+    );
+    let stores = graph.workspace_crates_in(&graph.closure("agent-memory-stores", &[]));
+    let mut allowed = BTreeSet::from(below);
+    allowed.insert("agent-memory-ops");
+    assert!(
+        stores.is_subset(&allowed) && stores.contains("agent-memory-ops"),
+        "agent-memory-stores depends on {stores:?}"
+    );
+    // The facade is the one crate above both.
+    let facade = graph.direct("agent-memory");
+    assert!(facade.contains("agent-memory-stores") && facade.contains("agent-memory-ops"));
+}
+
+#[test]
 fn the_fuse_mount_reaches_storage_only_through_the_facade() {
     let graph = Graph::default_features();
     // An allow-list, so that a storage crate added later cannot become a direct dependency

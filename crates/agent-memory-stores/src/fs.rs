@@ -37,8 +37,10 @@ use serde::Serialize;
 
 use super::mounts::{Roots, Target, resolve};
 use super::requests::{FsPathRequest, FsRenameRequest, FsWriteRequest};
-use super::{SessionCaller, StoreService, check_path, internal, trace_op};
-use crate::ops::{self, Body, Operation};
+use crate::ops;
+use crate::service::{StoreService, check_path, internal, prepare_content, trace_op};
+use agent_memory_ops::caller::SessionCaller;
+use agent_memory_ops::ops::{Body, Operation};
 
 /// Memories read per backend call while a listing walks a store.
 const LIST_BATCH: usize = 500;
@@ -323,7 +325,7 @@ impl StoreService {
                 ),
                 None if precondition.is_some() => {
                     // Size first: 413 comes before 404.
-                    super::prepare_content(None, content.clone())?;
+                    prepare_content(None, content.clone())?;
                     self.mounted_store(s, mount)?;
                     return Err(memory_not_found());
                 }

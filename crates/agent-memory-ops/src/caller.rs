@@ -88,7 +88,7 @@ impl StoreCaller {
     }
 
     /// The role the caller acts with (an API key has editor rights).
-    pub(crate) fn role(&self) -> Role {
+    pub fn role(&self) -> Role {
         match self {
             StoreCaller::Member(m) => m.role,
             StoreCaller::ApiKey { .. } => Role::Editor,
@@ -106,7 +106,8 @@ pub struct SessionCaller {
 }
 
 impl SessionCaller {
-    pub(crate) fn actor(&self) -> Actor {
+    /// The actor recorded on the versions the session writes.
+    pub fn actor(&self) -> Actor {
         Actor::SessionActor {
             session_id: self.session.clone(),
         }
@@ -139,7 +140,7 @@ impl CallerKind {
 }
 
 /// A caller of any kind, borrowed: for hosts that pick the operation at run time (by name) and
-/// so cannot name its caller type ([`JsonApi::call`](crate::json::JsonApi::call)).
+/// so cannot name its caller type (the facade's `JsonApi::call`).
 #[derive(Debug, Clone, Copy)]
 pub enum Caller<'a> {
     /// An agent's credential, resolved by the host (or not).

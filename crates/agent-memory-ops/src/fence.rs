@@ -63,7 +63,7 @@ fn fenced_body(memory: &MemoryView) -> String {
 
 /// A 16-hex-digit nonce derived from `id`, re-derived with a counter until it does not occur in
 /// `body`. Deterministic, so identical inputs render identically (replay output is comparable).
-pub(crate) fn nonce_for(id: &str, body: &str) -> String {
+pub fn nonce_for(id: &str, body: &str) -> String {
     let mut counter: u64 = 0;
     loop {
         let digest = Sha256::new()

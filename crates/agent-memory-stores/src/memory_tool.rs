@@ -43,8 +43,10 @@ use super::mounts::{Roots, Target, resolve};
 use super::tool_text::{
     Tree, display_path, insert_after, line_at, lines_of, listing, numbered, occurrences, view_file,
 };
-use super::{SessionCaller, StoreService, check_path, trace_op};
-use crate::ops::{self, Body, Operation, ToolInput};
+use crate::ops;
+use crate::service::{StoreService, check_path, internal, trace_op};
+use agent_memory_ops::caller::SessionCaller;
+use agent_memory_ops::ops::{Body, Operation, ToolInput};
 
 /// Attempts of a read-edit-write before a concurrent writer wins for good.
 const EDIT_ATTEMPTS: usize = 8;
@@ -481,7 +483,7 @@ impl StoreService {
                         None,
                         1,
                     )
-                    .map_err(|e| from_api(super::internal(e), path))?
+                    .map_err(|e| from_api(internal(e), path))?
                     .is_empty())
         };
         if taken(self)? {
@@ -776,7 +778,7 @@ impl StoreService {
             || !self
                 .backend
                 .list_memories(ws, store, Some(to.as_str()), None, 1)
-                .map_err(|e| from_api(super::internal(e), new_path))?
+                .map_err(|e| from_api(internal(e), new_path))?
                 .is_empty();
         if destination_taken {
             return Err(fail(

@@ -28,7 +28,7 @@ pub struct Unreadable(pub(crate) ErrorCode);
 
 impl<'a, T: Request + Clone> Body<'a, T> {
     /// Step 5: the request, validated.
-    pub(crate) fn read(self) -> Result<Cow<'a, T>, ApiError> {
+    pub fn read(self) -> Result<Cow<'a, T>, ApiError> {
         match self {
             Body::Typed(request) => request.validate().map(|()| Cow::Borrowed(request)),
             Body::Json(body) => T::from_json(body).map(Cow::Owned),

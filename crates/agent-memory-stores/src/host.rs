@@ -16,12 +16,13 @@ use super::requests::{
     ListStoresRequest, MemoryIdRequest, RestoreMemoryRequest, StoreIdRequest, UpdateMemoryRequest,
     UpdateStoreRequest, normalized_prefix,
 };
-use super::{
-    StoreCaller, StoreService, check_path, internal, masked_store_text, prepare_content, trace_op,
-    trace_page,
+use crate::ops;
+use crate::service::{
+    StoreService, check_path, internal, masked_store_text, prepare_content, trace_op, trace_page,
 };
-use crate::audit::AuditEvent;
-use crate::ops::{self, Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
+use agent_memory_ops::audit::AuditEvent;
+use agent_memory_ops::caller::StoreCaller;
+use agent_memory_ops::ops::{Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
 
 pub(super) fn store_not_found() -> ApiError {
     ApiError::new(ErrorCode::MemoryStoreNotFound, "memory store not found")

@@ -20,10 +20,12 @@
 //! versions), `session` (sessions and the file interface).
 //!
 //! ```
-//! use agent_memory::{MemoryStoreId, Request, UpdateMemoryRequest};
+//! use agent_memory_stores::requests::UpdateMemoryRequest;
+//! use governance_policy::Request;
+//! use memory_core::{MemoryStoreId, StoreMemoryId};
 //!
 //! let store = MemoryStoreId::parse("memstore_demo")?;
-//! let memory = agent_memory::StoreMemoryId::parse("mem_demo")?;
+//! let memory = StoreMemoryId::parse("mem_demo")?;
 //! let request = UpdateMemoryRequest::new(store, memory)
 //!     .content("Reply tersely.\n")
 //!     .if_content_sha256("0".repeat(64));

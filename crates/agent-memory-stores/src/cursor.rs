@@ -63,12 +63,12 @@ fn mismatch() -> ApiError {
 impl StoreCursor {
     /// The opaque string form.
     pub(crate) fn encode(&self) -> String {
-        crate::cursor::to_opaque(self)
+        agent_memory_ops::cursor::to_opaque(self)
     }
 
     /// Parses a cursor string; anything but a canonical cursor this library made → `400`.
     pub(crate) fn decode(s: &str) -> Result<StoreCursor, ApiError> {
-        crate::cursor::from_opaque(s, 8192).ok_or_else(malformed)
+        agent_memory_ops::cursor::from_opaque(s, 8192).ok_or_else(malformed)
     }
 
     /// The position of a `stores.list` cursor made with `include_archived`.

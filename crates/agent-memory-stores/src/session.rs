@@ -12,9 +12,11 @@ use memory_core::{
 };
 
 use super::requests::{AddSessionResourceRequest, CreateSessionRequest, SessionIdRequest};
-use super::{StoreCaller, StoreService, internal, trace_op};
-use crate::fence::nonce_for;
-use crate::ops::{self, Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
+use crate::ops;
+use crate::service::{StoreService, internal, trace_op};
+use agent_memory_ops::caller::StoreCaller;
+use agent_memory_ops::fence::nonce_for;
+use agent_memory_ops::ops::{Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
 
 pub use super::requests::INSTRUCTIONS_MAX_CHARS;
 

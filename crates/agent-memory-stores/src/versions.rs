@@ -7,9 +7,11 @@ use store_trait::RedactOutcome;
 use super::cursor::StoreCursor;
 use super::host::{memory_not_found, store_not_found, version_not_found};
 use super::requests::{ListVersionsRequest, VersionIdRequest};
-use super::{StoreCaller, StoreService, internal, trace_op, trace_page};
-use crate::audit::AuditEvent;
-use crate::ops::{self, Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
+use crate::ops;
+use crate::service::{StoreService, internal, trace_op, trace_page};
+use agent_memory_ops::audit::AuditEvent;
+use agent_memory_ops::caller::StoreCaller;
+use agent_memory_ops::ops::{Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
 
 impl StoreService {
     /// `versions.list {memory_store_id, memory_id?, limit?, cursor?}` → a page, newest first.
