@@ -103,40 +103,15 @@ fn deserialize_stored_text<'de, D: Deserializer<'de>>(d: D) -> Result<MemoryText
 ///
 /// Serializes as `{"<category>": count, …}` with only non-zero counts (`{}` when nothing was
 /// masked).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(
+    feature = "openapi",
+    schema(
+        description = "How many values of each category the masker replaced; only non-zero counts"
+    )
+)]
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MaskedCounts(BTreeMap<Category, usize>);
-
-/// Written by hand: the derive cannot name the keys (`pii_mask::Category` has no schema) nor
-/// bound the counts.
-#[cfg(feature = "openapi")]
-impl utoipa::PartialSchema for MaskedCounts {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{Object, ObjectBuilder, Type};
-        let categories: Vec<&str> = pii_mask::Category::ALL
-            .into_iter()
-            .map(|c| c.as_str())
-            .collect();
-        let names: Object = ObjectBuilder::new()
-            .schema_type(Type::String)
-            .enum_values(Some(categories))
-            .build();
-        ObjectBuilder::new()
-            .schema_type(Type::Object)
-            .property_names(Some(names))
-            .additional_properties(Some(
-                ObjectBuilder::new()
-                    .schema_type(Type::Integer)
-                    .minimum(Some(1.0)),
-            ))
-            .description(Some(
-                "How many values of each category the masker replaced; only non-zero counts",
-            ))
-            .into()
-    }
-}
-
-#[cfg(feature = "openapi")]
-impl utoipa::ToSchema for MaskedCounts {}
 
 impl MaskedCounts {
     /// Copies the non-zero counts of a masker result.
@@ -368,81 +343,102 @@ impl SourceState {
     }
 }
 
-macro_rules! constant_marker {
-    ($(#[$doc:meta])* $name:ident, $ser:ident, $value:expr, $expect:literal, $visit:ident, $ty:ty) => {
+/// A constant string of the view (`type`, `trust`): a one-valued enum whose schema (feature
+/// `openapi`) is derived, the one string, and a constant of the same name standing for its one
+/// value, so that it reads like a unit struct.
+macro_rules! constant_string {
+    ($(#[$doc:meta])* $name:ident = $value:literal) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-        pub struct $name;
+        #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+        pub enum $name {
+            /// The one value.
+            #[default]
+            #[cfg_attr(feature = "openapi", schema(rename = $value))]
+            $name,
+        }
+
+        $(#[$doc])*
+        #[allow(non_upper_case_globals)]
+        pub const $name: $name = $name::$name;
 
         impl Serialize for $name {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.$ser($value)
+                serializer.serialize_str($value)
             }
         }
 
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                struct MarkerVisitor;
+                struct ConstantVisitor;
 
-                impl<'de> Visitor<'de> for MarkerVisitor {
+                impl<'de> Visitor<'de> for ConstantVisitor {
                     type Value = $name;
 
                     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                        f.write_str($expect)
+                        f.write_str(concat!("the string \"", $value, "\""))
                     }
 
-                    fn $visit<E: de::Error>(self, v: $ty) -> Result<$name, E> {
+                    fn visit_str<E: de::Error>(self, v: &str) -> Result<$name, E> {
                         if v == $value {
                             Ok($name)
                         } else {
-                            Err(E::custom(concat!("expected ", $expect)))
+                            Err(E::custom(concat!("expected the string \"", $value, "\"")))
                         }
                     }
                 }
 
-                deserializer.deserialize_any(MarkerVisitor)
+                deserializer.deserialize_any(ConstantVisitor)
             }
         }
-
-        #[cfg(feature = "openapi")]
-        impl utoipa::PartialSchema for $name {
-            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                crate::schema::constant_schema(serde_json::json!($value))
-            }
-        }
-
-        #[cfg(feature = "openapi")]
-        impl utoipa::ToSchema for $name {}
     };
 }
 
-constant_marker!(
+constant_string!(
     /// `"type": "memory"`, the only value a memory view's `type` can take.
-    MemoryType,
-    serialize_str,
-    "memory",
-    "the string \"memory\"",
-    visit_str,
-    &str
+    MemoryType = "memory"
 );
-constant_marker!(
-    /// `"evidence": false`: memories are never evidence.
-    NotEvidence,
-    serialize_bool,
-    false,
-    "false",
-    visit_bool,
-    bool
-);
-constant_marker!(
+constant_string!(
     /// `"trust": "untrusted"`: memory content is never trusted.
-    Untrusted,
-    serialize_str,
-    "untrusted",
-    "the string \"untrusted\"",
-    visit_str,
-    &str
+    Untrusted = "untrusted"
 );
+
+/// `"evidence": false`: memories are never evidence.
+///
+/// Its schema is stated where it is used ([`MemoryView`]'s `evidence`), with the schema builder
+/// for the one constant the derive cannot state: a boolean.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct NotEvidence;
+
+impl Serialize for NotEvidence {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bool(false)
+    }
+}
+
+impl<'de> Deserialize<'de> for NotEvidence {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct FalseVisitor;
+
+        impl Visitor<'_> for FalseVisitor {
+            type Value = NotEvidence;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("false")
+            }
+
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<NotEvidence, E> {
+                if v {
+                    Err(E::custom("expected false"))
+                } else {
+                    Ok(NotEvidence)
+                }
+            }
+        }
+
+        deserializer.deserialize_any(FalseVisitor)
+    }
+}
 
 /// The JSON view of an agent memory (camelCase; absent optionals are `null`).
 ///
@@ -480,7 +476,7 @@ pub struct MemoryView {
     #[serde(rename = "type")]
     pub kind: MemoryType,
     /// Always `false`.
-    #[cfg_attr(feature = "openapi", schema(inline))]
+    #[cfg_attr(feature = "openapi", schema(schema_with = crate::schema::only_false))]
     pub evidence: NotEvidence,
     /// Always `"untrusted"`.
     #[cfg_attr(feature = "openapi", schema(inline))]
@@ -593,5 +589,31 @@ mod tests {
         assert!(serde_json::from_str::<Untrusted>("\"trusted\"").is_err());
         assert!(serde_json::from_str::<MemoryType>("\"memory\"").is_ok());
         assert!(serde_json::from_str::<MemoryType>("\"evidence\"").is_err());
+    }
+
+    #[cfg(feature = "openapi")]
+    #[test]
+    fn the_derived_schemas_state_the_counts_and_the_constants() {
+        use serde_json::json;
+        use utoipa::PartialSchema;
+
+        let counts = serde_json::to_value(MaskedCounts::schema()).unwrap();
+        let names: Vec<&str> = Category::ALL.into_iter().map(Category::as_str).collect();
+        assert_eq!(counts["type"], "object");
+        assert_eq!(counts["propertyNames"]["enum"], json!(names));
+        assert_eq!(
+            counts["additionalProperties"],
+            json!({"type": "integer", "minimum": 0})
+        );
+
+        let view = serde_json::to_value(MemoryView::schema()).unwrap();
+        let properties = &view["properties"];
+        assert_eq!(properties["type"]["oneOf"][0]["enum"], json!(["memory"]));
+        assert_eq!(
+            properties["trust"]["oneOf"][0]["enum"],
+            json!(["untrusted"])
+        );
+        assert_eq!(properties["evidence"]["type"], "boolean");
+        assert_eq!(properties["evidence"]["enum"], json!([false]));
     }
 }

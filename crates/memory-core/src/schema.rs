@@ -1,30 +1,27 @@
-//! What the schema derive cannot state (feature `openapi`): the schema of a constant that is a
-//! boolean or a string (`evidence: false`, `trust: "untrusted"`, a memory view's `type`), and
-//! the `$ref` the OpenAPI document of `agent-memory` is assembled with.
+//! What the schema derive cannot state (feature `openapi`): the schema of a boolean constant
+//! (a memory view's `evidence: false`), and the `$ref` the OpenAPI document of `agent-memory` is
+//! assembled with.
 //!
 //! Every other wire type derives `utoipa::ToSchema` where it is defined. This module uses no
 //! other module of the crate.
 
 use utoipa::openapi::RefOr;
-use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::schema::{Object, ObjectBuilder, Schema, Type};
 
 /// `#/components/schemas/<name>`.
 pub fn reference(name: &str) -> RefOr<Schema> {
     RefOr::Ref(utoipa::openapi::Ref::from_schema_name(name))
 }
 
-/// A constant wire value that has a type of its own (`evidence`, `trust`, a memory view's
-/// `type`).
-pub(crate) fn constant_schema(value: serde_json::Value) -> RefOr<Schema> {
-    let schema_type = if value.is_boolean() {
-        Type::Boolean
-    } else {
-        Type::String
-    };
+/// `false` and nothing else: a memory view's `evidence`. The derive states constants of the
+/// strings and integers an enum is written with, not a boolean, so `MemoryView` names this
+/// builder with `schema_with`.
+pub(crate) fn only_false() -> Object {
     ObjectBuilder::new()
-        .schema_type(schema_type)
-        .enum_values(Some([value]))
-        .into()
+        .schema_type(Type::Boolean)
+        .enum_values(Some([false]))
+        .description(Some("Always `false`."))
+        .build()
 }
 
 /// A pattern matching every string except `word` exactly, written without look-around so that

@@ -89,6 +89,8 @@
 //!
 //! - `serde`: derives `Serialize` and `Deserialize` for [`Category`] (as snake_case names),
 //!   [`Span`] and [`Masked`].
+//! - `utoipa` (turns on `serde`): derives `utoipa::ToSchema` for [`Category`], a string enum of
+//!   the same snake_case names ([`Category::as_str`]).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -107,6 +109,7 @@ pub const RULESET_VERSION: u32 = 3;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub enum Category {
     /// A credential: a provider key or token by its published shape, a JWT, a PEM private key,
     /// a URL's password, an `Authorization` value, or a value assigned to a credential word.

@@ -7,4 +7,6 @@ mod emails;
 mod examples;
 mod heldout;
 mod props;
+#[cfg(feature = "utoipa")]
+mod schema;
 mod secrets;
