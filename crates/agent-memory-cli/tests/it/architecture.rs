@@ -473,3 +473,55 @@ fn every_workspace_crate_has_a_section_in_the_architecture_map() {
         );
     }
 }
+
+/// The table "Who depends on whom" in `docs/ARCHITECTURE.md`: one row per crate under `crates/`,
+/// each with its normal dependencies among the workspace's crates.
+fn documented_dependencies() -> BTreeMap<String, BTreeSet<String>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let doc = std::fs::read_to_string(root.join("docs/ARCHITECTURE.md")).unwrap();
+    let table = doc
+        .split_once("### Who depends on whom")
+        .expect("docs/ARCHITECTURE.md has the section \"Who depends on whom\"")
+        .1;
+    let mut rows = BTreeMap::new();
+    for line in table.lines().skip_while(|l| !l.starts_with('|')) {
+        let Some(line) = line.strip_prefix("| `") else {
+            if line.starts_with('|') {
+                continue; // the header and its rule
+            }
+            break;
+        };
+        let (name, deps) = line.split_once("` |").expect("a row: | `crate` | deps |");
+        let deps = deps
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect();
+        rows.insert(name.to_owned(), deps);
+    }
+    rows
+}
+
+#[test]
+fn the_dependency_table_of_the_map_is_the_workspaces_graph() {
+    let graph = Graph::default_features();
+    let documented = documented_dependencies();
+    let mut actual = BTreeMap::new();
+    for name in graph.members.keys() {
+        if name == "benches" {
+            continue;
+        }
+        let deps = graph
+            .workspace_crates_in(&graph.direct(name))
+            .into_iter()
+            .map(str::to_owned)
+            .collect::<BTreeSet<String>>();
+        actual.insert(name.clone(), deps);
+    }
+    assert_eq!(
+        documented, actual,
+        "the table \"Who depends on whom\" in docs/ARCHITECTURE.md differs from cargo metadata \
+         (left: the doc, right: the workspace)"
+    );
+}
