@@ -154,8 +154,10 @@ pub(crate) struct View<'a> {
 /// The length of an encoded at sign at `i` (`%40`, `&#64;`, `&#x40;`, `&commat;`), if any.
 fn encoded_at(b: &[u8], i: usize) -> Option<usize> {
     let rest = &b[i..];
+    // `%40` before a digit stays digits: `%40108…` is the number `40108…` as often as an
+    // address, and reading `%40` as an at sign would cut a digit group after its `40`.
     if rest.starts_with(b"%40") {
-        return Some(3);
+        return (!rest.get(3).is_some_and(u8::is_ascii_digit)).then_some(3);
     }
     if rest.len() >= 8 && rest[..8].eq_ignore_ascii_case(b"&commat;") {
         return Some(8);
@@ -348,6 +350,8 @@ mod tests {
         assert_eq!(view("100% &amp; 50%4 &#65;"), "100% &amp; 50%4 &#65;");
         let v = View::new("a%40b.io");
         assert_eq!(v.original_range(0, 6), (0, 8));
+        // Before a digit, `%40` is the digits it shows: a number is not cut after its `40`.
+        assert_eq!(view("%40108123456782"), "%40108123456782");
     }
 
     #[test]

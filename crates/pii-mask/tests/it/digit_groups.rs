@@ -112,3 +112,15 @@ fn short_values_need_context() {
     assert!(untouched("invoice 29106136"));
     assert!(masked_as("x 123/45678", "123/45678", Category::BankAccount));
 }
+
+/// `%40` is an encoded at sign before a name, but before digits it is the start of the number:
+/// the whole run is masked, not the digits after a `40` left in place (a case the digit-group
+/// property found).
+#[test]
+fn a_percent_forty_before_digits_is_part_of_the_number() {
+    let text = "%40108123456782";
+    let spans = mask(text).spans;
+    assert_eq!(spans.len(), 1, "{spans:?}");
+    assert_eq!(&text[spans[0].start..spans[0].end], "40108123456782");
+    assert!(masked_as("mail dana%40example.com", "dana%40example.com", Category::Email));
+}
