@@ -122,5 +122,9 @@ fn a_percent_forty_before_digits_is_part_of_the_number() {
     let spans = mask(text).spans;
     assert_eq!(spans.len(), 1, "{spans:?}");
     assert_eq!(&text[spans[0].start..spans[0].end], "40108123456782");
-    assert!(masked_as("mail dana%40example.com", "dana%40example.com", Category::Email));
+    assert!(masked_as(
+        "mail dana%40example.com",
+        "dana%40example.com",
+        Category::Email
+    ));
 }
