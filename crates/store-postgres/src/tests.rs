@@ -344,5 +344,5 @@ fn a_server_error_that_quotes_a_value_is_logged_as_its_sqlstate_only() {
     let pg = std::error::Error::source(&err)
         .and_then(|c| c.downcast_ref::<crate::PgError>())
         .expect("the cause is a PgError");
-    assert!(pg.client_error().to_string().contains("call Dana"));
+    assert!(format!("{:?}", pg.client_error()).contains("call Dana"));
 }
