@@ -24,9 +24,9 @@ use crate::passages::StoredPassages;
 pub(crate) struct Local {
     pub(crate) home: Home,
     pub(crate) config: Config,
-    pub(crate) service: MemoryService,
+    pub(crate) service: Arc<MemoryService>,
     /// Memory stores, over the same database as `service`.
-    pub(crate) stores: StoreService,
+    pub(crate) stores: Arc<StoreService>,
     /// The database both facades use, which keeps the passages too.
     storage: Arc<dyn Storage>,
     workspace: WorkspaceId,
@@ -349,8 +349,8 @@ impl Local {
             stores = stores.audit(audit.clone());
             service = service.audit(audit);
         }
-        let stores = stores.build();
-        let service = service.build()?;
+        let stores = Arc::new(stores.build());
+        let service = Arc::new(service.build()?);
         Ok(Local {
             home: home.clone(),
             config,

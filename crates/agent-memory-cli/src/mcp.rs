@@ -9,11 +9,10 @@
 
 mod transport;
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use agent_memory::{AgentCaller, MemoryService, StoreService};
-use agent_memory_http::{McpServer, McpServices};
+use agent_memory::{AgentCaller, AsyncService};
+use agent_memory_http::McpServer;
 use anyhow::Context as _;
 use rmcp::ServiceExt;
 
@@ -87,20 +86,9 @@ pub(crate) fn run(home: &Home, args: McpArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The opened home serves the tools: its agent memories and its memory stores.
-impl McpServices for Local {
-    fn memories(&self) -> &MemoryService {
-        &self.service
-    }
-
-    fn stores(&self) -> Option<&StoreService> {
-        Some(&self.stores)
-    }
-}
-
 /// The MCP server on the opened home, and who its tools act as (for the start-up line, without
 /// the credential id).
-fn server(local: Local, args: &McpArgs) -> anyhow::Result<(McpServer<Local>, &'static str)> {
+fn server(local: Local, args: &McpArgs) -> anyhow::Result<(McpServer, &'static str)> {
     // The home knows one credential; a host with a credential store would resolve the id
     // there. An unknown id is the facade's `Unresolved` caller, answered 401 on every call.
     let (agent, acting_as) = match args.credential.as_deref() {
@@ -131,7 +119,8 @@ fn server(local: Local, args: &McpArgs) -> anyhow::Result<(McpServer<Local>, &'s
             Some((caller, prompt.text))
         }
     };
-    let mut server = McpServer::new(Arc::new(local), agent).with_call_log(log_call);
+    let services = AsyncService::new(local.service.clone()).with_stores(local.stores.clone());
+    let mut server = McpServer::new(services, agent).with_call_log(log_call);
     if let Some((caller, instructions)) = session {
         server = server.with_memory_tool(caller, instructions);
     }

@@ -21,7 +21,6 @@ pub(crate) fn run(
     args: MountArgs,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    use std::sync::Arc;
     use std::sync::mpsc::{RecvTimeoutError, channel};
     use std::time::Duration;
 
@@ -39,7 +38,7 @@ pub(crate) fn run(
         let _ = stop.send(());
     })
     .context("installing the Ctrl-C / SIGTERM handler")?;
-    let service = Arc::new(local.stores);
+    let service = local.stores;
     let mounted = memory_fuse::mount(service.clone(), caller.clone(), &args.dir)?;
     let dir = args.dir.display();
     writeln!(out, "mounted session {} at {dir}", args.session)?;

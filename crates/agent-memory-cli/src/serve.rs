@@ -206,7 +206,6 @@ pub(crate) fn run(home: &Home, args: ServeArgs) -> anyhow::Result<()> {
     let Local {
         service, stores, ..
     } = local;
-    let service = Arc::new(service);
     // Ready when the database answers a read of the owner's settings.
     let ready: agent_memory_http::ReadyCheck = {
         let service = service.clone();
@@ -245,7 +244,7 @@ pub(crate) fn run(home: &Home, args: ServeArgs) -> anyhow::Result<()> {
             .with_allowed_hosts(hosts)
             .with_cancellation_token(stop.clone());
         let router = Api::new(service, auth)
-            .with_stores(Arc::new(stores))
+            .with_stores(stores)
             .with_mcp(mcp)
             .with_allowed_origins(&args.allowed_origins)
             .with_max_mcp_sessions(args.max_mcp_sessions)

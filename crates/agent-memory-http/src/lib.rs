@@ -48,7 +48,7 @@ pub mod server;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use agent_memory::{MemoryService, StoreService};
+use agent_memory::{AsyncService, MemoryService, StoreService};
 use axum::Router;
 use axum::http::StatusCode;
 use axum::routing::{MethodFilter, MethodRouter, on};
@@ -60,7 +60,7 @@ pub use codes::{
     REQUEST_TOO_LARGE, ROUTE_NOT_FOUND, UNAUTHENTICATED,
 };
 pub use health::ReadyCheck;
-pub use mcp::{CallLog, MEMORY_TOOL, McpServer, McpServices};
+pub use mcp::{CallLog, MEMORY_TOOL, McpServer};
 pub use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 pub use routes::{CallerKind, ROUTES, Route, RouteMethod};
 pub use server::{ServeOptions, serve_with};
@@ -170,9 +170,12 @@ impl<A: Authenticator> Api<A> {
         let allowed_origins = self.allowed_origins;
         let max_mcp_sessions = self.max_mcp_sessions;
         let ready = self.ready;
+        let mut services = AsyncService::new(self.memories);
+        if let Some(stores) = self.stores {
+            services = services.with_stores(stores);
+        }
         let shared = Arc::new(Shared {
-            memories: self.memories,
-            stores: self.stores,
+            services,
             auth: self.auth,
         });
         let mut handlers = Handlers {
@@ -218,7 +221,7 @@ impl<A: Authenticator> Api<A> {
                 axum::routing::get(move || health::readyz(ready.clone())),
             );
         if let Some(config) = mcp {
-            let (service, sessions) = mcp::service(shared.memories.clone(), config);
+            let (service, sessions) = mcp::service(shared.services.clone(), config);
             let guard = Arc::new(mcp::Guard {
                 allowed_origins,
                 max_sessions: max_mcp_sessions,

@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use agent_memory::{AgentCaller, MemoryService, SessionCaller, StoreService, ToolDescriptor};
+use agent_memory::{AgentCaller, AsyncService, SessionCaller, ToolDescriptor};
 use axum::extract::{Request, State};
 use axum::http::header::{HOST, ORIGIN};
 use axum::http::request::Parts;
@@ -60,23 +60,6 @@ fn call_tool_result(is_error: bool, structured_content: Value, text: String) -> 
     result
 }
 
-/// Where an [`McpServer`] finds the services its tools call.
-pub trait McpServices: Send + Sync + 'static {
-    /// The agent memories (the four agent-memory tools).
-    fn memories(&self) -> &MemoryService;
-
-    /// The memory stores (the memory tool), if served.
-    fn stores(&self) -> Option<&StoreService> {
-        None
-    }
-}
-
-impl McpServices for MemoryService {
-    fn memories(&self) -> &MemoryService {
-        self
-    }
-}
-
 /// How an [`McpServer`] logs each call: the tool and, for a failure, its error code — never
 /// arguments or results, which hold the member's notes and files.
 pub type CallLog = fn(tool: &str, error_code: Option<&str>);
@@ -94,10 +77,11 @@ fn trace_call(tool: &str, error_code: Option<&str>) {
 /// tools ([`agent_memory::tools`], each call through [`MemoryService::call_tool`]) and,
 /// for a session, the memory tool ([`StoreService::memory_tool_call`]) — the one handler both
 /// `/mcp` ([`Api::with_mcp`](crate::Api::with_mcp)) and a stdio server (`agent-memory mcp`)
-/// serve. Each call runs on tokio's blocking pool; spec errors are tool results with `isError`,
-/// an unknown tool is a protocol error (`-32602`).
-pub struct McpServer<S> {
-    services: Arc<S>,
+/// serve. Each call goes through [`AsyncService`], on tokio's blocking pool; spec errors are
+/// tool results with `isError`, an unknown tool is a protocol error (`-32602`).
+#[derive(Clone)]
+pub struct McpServer {
+    services: AsyncService,
     /// The caller of every agent-memory tool call, or `None`: the caller the `/mcp` guard
     /// resolved for the HTTP request that carried the call.
     agent: Option<Arc<AgentCaller>>,
@@ -109,23 +93,10 @@ pub struct McpServer<S> {
     log: CallLog,
 }
 
-impl<S> Clone for McpServer<S> {
-    fn clone(&self) -> Self {
-        McpServer {
-            services: self.services.clone(),
-            agent: self.agent.clone(),
-            session: self.session.clone(),
-            instructions: self.instructions.clone(),
-            tools: self.tools.clone(),
-            log: self.log,
-        }
-    }
-}
-
-impl<S: McpServices> McpServer<S> {
+impl McpServer {
     /// The agent-memory tools of `services`, every call acting as `agent` (a stdio server: one
     /// client, one credential).
-    pub fn new(services: Arc<S>, agent: AgentCaller) -> Self {
+    pub fn new(services: AsyncService, agent: AgentCaller) -> Self {
         McpServer {
             agent: Some(Arc::new(agent)),
             ..Self::per_request(services)
@@ -134,7 +105,7 @@ impl<S: McpServices> McpServer<S> {
 
     /// The tools with no caller of their own: each call acts as the caller the `/mcp` guard
     /// resolved for its HTTP request.
-    fn per_request(services: Arc<S>) -> Self {
+    fn per_request(services: AsyncService) -> Self {
         let tools = agent_memory::tools().into_iter().map(tool).collect();
         McpServer {
             services,
@@ -173,18 +144,27 @@ impl<S: McpServices> McpServer<S> {
         &self.tools
     }
 
-    /// Runs one tool call on the calling thread (the blocking pool); `None` for a tool this
-    /// server does not serve.
-    fn call(&self, name: &str, caller: &AgentCaller, arguments: &Value) -> Option<CallToolResult> {
+    /// Runs one tool call through the async facade; `None` for a tool this server does not
+    /// serve.
+    async fn call(
+        &self,
+        name: &str,
+        caller: Arc<AgentCaller>,
+        arguments: Value,
+    ) -> Option<Result<CallToolResult, ErrorData>> {
+        let incomplete = || ErrorData::internal_error("the tool call did not complete", None);
         if name == MEMORY_TOOL {
-            let session = self.session.as_deref()?;
-            let stores = self.services.stores()?;
-            let answer = stores.memory_tool_call(session, arguments);
+            let session = self.session.clone()?;
+            self.services.stores()?;
+            let answer = match self.services.memory_tool_call(session, arguments).await {
+                Ok(answer) => answer,
+                Err(_) => return Some(Err(incomplete())),
+            };
             (self.log)(
                 name,
                 answer.as_ref().err().map(|f| f.api_error().code().as_str()),
             );
-            return Some(match answer {
+            return Some(Ok(match answer {
                 Ok(answer) => call_tool_result(
                     false,
                     serde_json::to_value(&answer).unwrap_or(Value::Null),
@@ -195,19 +175,26 @@ impl<S: McpServices> McpServer<S> {
                     serde_json::to_value(failure.api_error()).unwrap_or(Value::Null),
                     failure.text().to_owned(),
                 ),
-            });
+            }));
         }
         if !self.tools.iter().any(|t| t.name == name) {
             return None;
         }
-        let answer = self.services.memories().call_tool(caller, name, arguments);
+        let answer = match self
+            .services
+            .call_tool(caller, name.to_owned(), arguments)
+            .await
+        {
+            Ok(answer) => answer,
+            Err(_) => return Some(Err(incomplete())),
+        };
         let code = answer.structured_content["error"]["code"].as_str();
         (self.log)(name, code.filter(|_| answer.is_error));
-        Some(call_tool_result(
+        Some(Ok(call_tool_result(
             answer.is_error,
             answer.structured_content,
             answer.text,
-        ))
+        )))
     }
 
     /// The caller of a call: the server's own, or the one the `/mcp` guard put in the request.
@@ -224,7 +211,7 @@ impl<S: McpServices> McpServer<S> {
 #[derive(Clone)]
 struct McpCaller(Arc<AgentCaller>);
 
-impl<S: McpServices> ServerHandler for McpServer<S> {
+impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
         let mut config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new(
@@ -262,12 +249,10 @@ impl<S: McpServices> ServerHandler for McpServer<S> {
             .caller(&context)
             .ok_or_else(|| ErrorData::internal_error("the request has no caller", None))?;
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let server = self.clone();
-        let called = name.clone();
-        let answer = tokio::task::spawn_blocking(move || server.call(&called, &caller, &arguments))
-            .await
-            .map_err(|_| ErrorData::internal_error("the tool call did not complete", None))?;
-        answer.map(CallToolResponse::from).ok_or_else(unknown)
+        match self.call(&name, caller, arguments).await {
+            Some(answer) => answer.map(CallToolResponse::from),
+            None => Err(unknown()),
+        }
     }
 }
 
@@ -320,13 +305,13 @@ fn memory_tool_schema() -> Value {
 /// The Streamable HTTP service of the tools, for [`Api::with_mcp`](crate::Api::with_mcp), and
 /// its session manager (the session cap counts its sessions).
 pub(crate) fn service(
-    memories: Arc<MemoryService>,
+    services: AsyncService,
     config: StreamableHttpServerConfig,
 ) -> (
-    StreamableHttpService<McpServer<MemoryService>, LocalSessionManager>,
+    StreamableHttpService<McpServer, LocalSessionManager>,
     Arc<LocalSessionManager>,
 ) {
-    let handler = McpServer::per_request(memories);
+    let handler = McpServer::per_request(services);
     let sessions = Arc::new(LocalSessionManager::default());
     let service = StreamableHttpService::new(move || Ok(handler.clone()), sessions.clone(), config);
     (service, sessions)

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use agent_memory::caller::CallerKind;
-use agent_memory::json::{JsonAnswer, JsonApi};
-use agent_memory::ops::{Body as RequestBody, Operation, TypedCaller};
-use agent_memory::{ApiError, ErrorCode, MemoryService, StoreService};
+use agent_memory::json::JsonAnswer;
+use agent_memory::ops::{Operation, TypedCaller};
+use agent_memory::{ApiError, AsyncService, ErrorCode};
 use axum::body::{Body, Bytes};
 use axum::extract::{FromRequestParts as _, Path, Query, Request};
 use axum::http::header::{CONTENT_LENGTH, RETRY_AFTER};
@@ -26,8 +26,8 @@ use crate::routes::{Authenticated, Input, Route, query_value};
 
 /// What every handler shares.
 pub(crate) struct Shared<A> {
-    pub(crate) memories: Arc<MemoryService>,
-    pub(crate) stores: Option<Arc<StoreService>>,
+    /// Both facades, each operation run on tokio's blocking pool.
+    pub(crate) services: AsyncService,
     pub(crate) auth: A,
 }
 
@@ -204,23 +204,5 @@ where
     if let Some(value) = &mut value {
         merge_path(value, &path);
     }
-    let answered = tokio::task::spawn_blocking(move || {
-        let mut api = JsonApi::new(&shared.memories);
-        if let Some(stores) = &shared.stores {
-            api = api.with_stores(stores);
-        }
-        let body = match &value {
-            Some(value) => RequestBody::Json(value),
-            None => O::unreadable(),
-        };
-        api.run::<O>(&caller, body)
-    })
-    .await;
-    match answered {
-        Ok(result) => respond(result),
-        Err(_) => facade_error(&ApiError::new(
-            ErrorCode::InternalError,
-            "the operation did not complete",
-        )),
-    }
+    respond(shared.services.run_json::<O>(caller, value).await)
 }

@@ -30,15 +30,13 @@ pub(crate) struct Edge {
 }
 
 impl Edge {
-    /// Operation `op` (a name of the JSON edge) for `caller`.
+    /// `operation` for `caller`.
     pub(crate) fn call(
         &self,
-        op: &str,
+        operation: Operation,
         caller: Caller<'_>,
         body: &Value,
     ) -> Result<Value, ApiError> {
-        let operation = Operation::from_name(op)
-            .unwrap_or_else(|| unreachable!("replay names only the facade's operations here"));
         if let Some(answer) = self
             .transport
             .as_ref()

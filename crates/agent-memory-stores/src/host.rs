@@ -218,9 +218,7 @@ impl Operation for ops::StoresGet {
     }
 
     fn trace(c: &StoreCaller, result: &Result<MemoryStore, ApiError>) {
-        trace_op(Self::NAME, c.workspace(), result, |s| {
-            tracing::info!(op = Self::NAME, memory_store_id = s.id.as_str());
-        });
+        trace_store(Self::NAME, c, result);
     }
 }
 
@@ -262,21 +260,18 @@ impl Operation for ops::StoresList {
             .as_deref()
             .map(|s| StoreCursor::decode(s)?.stores_position(include_archived))
             .transpose()?;
-        let mut data = service
+        let data = service
             .backend
             .list_stores(c.workspace(), include_archived, after.as_ref(), limit + 1)
             .map_err(internal)?;
-        let more = data.len() > limit;
-        data.truncate(limit);
-        let next_cursor = more.then(|| data.last()).flatten().map(|last| {
+        Ok(Page::from_one_more(data, limit, |last| {
             StoreCursor::Stores {
                 include_archived,
                 created_at: last.created_at.as_millis(),
                 id: last.id.as_str().to_owned(),
             }
             .encode()
-        });
-        Ok(Page { data, next_cursor })
+        }))
     }
 
     fn trace(c: &StoreCaller, result: &Result<Page<MemoryStore>, ApiError>) {
@@ -342,21 +337,13 @@ impl Operation for ops::StoresUpdate {
         }
         if changed {
             store.updated_at = service.now();
-            if !service
-                .backend
-                .put_store(c.workspace(), &store)
-                .map_err(internal)?
-            {
-                return Err(store_not_found());
-            }
+            service.save_store(c.workspace(), &store)?;
         }
         Ok(store)
     }
 
     fn trace(c: &StoreCaller, result: &Result<MemoryStore, ApiError>) {
-        trace_op(Self::NAME, c.workspace(), result, |s| {
-            tracing::info!(op = Self::NAME, memory_store_id = s.id.as_str());
-        });
+        trace_store(Self::NAME, c, result);
     }
 }
 
@@ -401,20 +388,12 @@ impl Operation for ops::StoresArchive {
         let now = service.now();
         store.archived_at = Some(now);
         store.updated_at = now;
-        if !service
-            .backend
-            .put_store(c.workspace(), &store)
-            .map_err(internal)?
-        {
-            return Err(store_not_found());
-        }
+        service.save_store(c.workspace(), &store)?;
         Ok(store)
     }
 
     fn trace(c: &StoreCaller, result: &Result<MemoryStore, ApiError>) {
-        trace_op(Self::NAME, c.workspace(), result, |s| {
-            tracing::info!(op = Self::NAME, memory_store_id = s.id.as_str());
-        });
+        trace_store(Self::NAME, c, result);
     }
 }
 
@@ -518,15 +497,7 @@ impl Operation for ops::MemoriesCreate {
     }
 
     fn trace(c: &StoreCaller, result: &Result<StoreMemory, ApiError>) {
-        trace_op(Self::NAME, c.workspace(), result, |m| {
-            tracing::info!(
-                op = Self::NAME,
-                memory_store_id = m.memory_store_id.as_str(),
-                memory_id = m.id.as_str(),
-                version_id = m.version_id.as_str(),
-                bytes = m.content_size_bytes,
-            );
-        });
+        trace_memory(Self::NAME, c, result);
     }
 }
 
@@ -659,7 +630,7 @@ impl Operation for ops::MemoriesList {
         service
             .store_of(c.workspace(), &body.memory_store_id)?
             .ok_or_else(store_not_found)?;
-        let mut memories = service
+        let memories = service
             .backend
             .list_memories(
                 c.workspace(),
@@ -669,20 +640,14 @@ impl Operation for ops::MemoriesList {
                 limit + 1,
             )
             .map_err(internal)?;
-        let more = memories.len() > limit;
-        memories.truncate(limit);
-        let next_cursor = more.then(|| memories.last()).flatten().map(|last| {
+        Ok(Page::from_one_more(memories, limit, |last| {
             StoreCursor::Memories {
                 store: body.memory_store_id.as_str().to_owned(),
                 path_prefix: prefix.clone(),
                 after: last.path.as_str().to_owned(),
             }
             .encode()
-        });
-        Ok(Page {
-            data: memories,
-            next_cursor,
-        })
+        }))
     }
 
     fn trace(c: &StoreCaller, result: &Result<Page<StoreMemoryMetadata>, ApiError>) {
@@ -736,15 +701,7 @@ impl Operation for ops::MemoriesUpdate {
     }
 
     fn trace(c: &StoreCaller, result: &Result<StoreMemory, ApiError>) {
-        trace_op(Self::NAME, c.workspace(), result, |m| {
-            tracing::info!(
-                op = Self::NAME,
-                memory_store_id = m.memory_store_id.as_str(),
-                memory_id = m.id.as_str(),
-                version_id = m.version_id.as_str(),
-                bytes = m.content_size_bytes,
-            );
-        });
+        trace_memory(Self::NAME, c, result);
     }
 }
 
@@ -920,5 +877,36 @@ impl Operation for ops::MemoriesRestore {
                 version_id = m.version_id.as_str(),
             );
         });
+    }
+}
+
+/// Traces an operation that answers a memory: its ids and size, or the refusal's code.
+fn trace_memory(op: &'static str, c: &StoreCaller, result: &Result<StoreMemory, ApiError>) {
+    trace_op(op, c.workspace(), result, |m| {
+        tracing::info!(
+            op,
+            memory_store_id = m.memory_store_id.as_str(),
+            memory_id = m.id.as_str(),
+            version_id = m.version_id.as_str(),
+            bytes = m.content_size_bytes,
+        );
+    });
+}
+
+/// Traces an operation that answers a store: its id, or the refusal's code.
+fn trace_store(op: &'static str, c: &StoreCaller, result: &Result<MemoryStore, ApiError>) {
+    trace_op(op, c.workspace(), result, |s| {
+        tracing::info!(op, memory_store_id = s.id.as_str());
+    });
+}
+
+impl StoreService {
+    /// Writes a changed store back; a store deleted meanwhile is not found.
+    fn save_store(&self, ws: &WorkspaceId, store: &MemoryStore) -> Result<(), ApiError> {
+        if self.backend.put_store(ws, store).map_err(internal)? {
+            Ok(())
+        } else {
+            Err(store_not_found())
+        }
     }
 }

@@ -78,8 +78,9 @@ mod tests {
         assert!(!shown.contains("secret"), "{shown}");
     }
 
-    const SHAPE: &str =
-        "the request body has an unknown field, a missing field or a field of the wrong type";
+    fn wrong(field: &str) -> String {
+        format!("the request body's field {field} has a value of the wrong type or form")
+    }
 
     #[test]
     fn fields_with_a_message_of_their_own_answer_after_the_shape() {
@@ -87,14 +88,14 @@ mod tests {
         let body = json!({"name": 5, "pii_policy": "maybe"});
         assert_eq!(
             CreateStoreRequest::from_json(&body).unwrap_err().message(),
-            SHAPE
+            wrong("name")
         );
         // A non-string policy is a wrong type; an unknown string has its own message, after the
         // name's rule.
         let body = json!({"name": "n", "pii_policy": 5});
         assert_eq!(
             CreateStoreRequest::from_json(&body).unwrap_err().message(),
-            SHAPE
+            wrong("pii_policy")
         );
         let body = json!({"name": "", "pii_policy": "maybe"});
         assert_eq!(
@@ -127,7 +128,7 @@ mod tests {
         body["content"] = json!(5);
         assert_eq!(
             UpdateMemoryRequest::from_json(&body).unwrap_err().message(),
-            SHAPE
+            wrong("content")
         );
         // A resource of the wrong shape has its own message; a `resources` that is no array is
         // a wrong type.
@@ -143,23 +144,33 @@ mod tests {
             CreateSessionRequest::from_json(&body)
                 .unwrap_err()
                 .message(),
-            SHAPE
+            wrong("resources")
         );
         // Malformed ids, unknown and missing fields, floats where an integer goes.
-        for body in [
-            json!({"memory_store_id": "mem_x"}),
-            json!({"memory_store_id": "memstore_s", "x": 1}),
-            json!({}),
+        for (body, message) in [
+            (json!({"memory_store_id": "mem_x"}), wrong("memory_store_id")),
+            (
+                json!({"memory_store_id": "memstore_s", "x": 1}),
+                "the request body has an unknown field: x".to_owned(),
+            ),
+            (
+                json!({"memory_store_id": "memstore_s", "dana@example.com": 1}),
+                "the request body has an unknown field (its name is not shown: it is not a plain identifier)".to_owned(),
+            ),
+            (
+                json!({}),
+                "the request body's field memory_store_id is missing".to_owned(),
+            ),
         ] {
             assert_eq!(
                 StoreIdRequest::from_json(&body).unwrap_err().message(),
-                SHAPE
+                message
             );
         }
         let body = json!({"limit": 20.0});
         assert_eq!(
             ListStoresRequest::from_json(&body).unwrap_err().message(),
-            SHAPE
+            wrong("limit")
         );
         let body = json!({"limit": 0});
         assert_eq!(

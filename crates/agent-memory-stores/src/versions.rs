@@ -69,13 +69,11 @@ impl Operation for ops::VersionsList {
         {
             return Err(memory_not_found());
         }
-        let mut data = service
+        let data = service
             .backend
             .list_versions(ws, store, memory, after.as_ref(), limit + 1)
             .map_err(internal)?;
-        let more = data.len() > limit;
-        data.truncate(limit);
-        let next_cursor = more.then(|| data.last()).flatten().map(|last| {
+        Ok(Page::from_one_more(data, limit, |last| {
             StoreCursor::Versions {
                 store: store.as_str().to_owned(),
                 memory: memory.map(|m| m.as_str().to_owned()),
@@ -83,8 +81,7 @@ impl Operation for ops::VersionsList {
                 id: last.id.as_str().to_owned(),
             }
             .encode()
-        });
-        Ok(Page { data, next_cursor })
+        }))
     }
 
     fn trace(c: &StoreCaller, result: &Result<Page<MemoryVersion>, ApiError>) {

@@ -75,9 +75,13 @@
 //!   directory (nothing is downloaded).
 //! - `openapi`: `openapi`, the OpenAPI 3.1 schemas of the JSON edge's request, response and
 //!   error bodies (`utoipa::ToSchema` on the types), for a REST host's document.
+//! - `tokio`: [`AsyncService`], every operation of both products as an async method that runs
+//!   on tokio's blocking pool. tokio comes with its `rt` feature only: no I/O driver, no socket.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "tokio")]
+mod asynchronous;
 pub mod backends;
 mod cursor;
 pub mod entity;
@@ -125,6 +129,8 @@ pub use citation_verify as citations;
 /// (the `store-trait` crate); the backends themselves are in [`backends`].
 pub use store_trait as storage;
 
+#[cfg(feature = "tokio")]
+pub use asynchronous::AsyncService;
 pub use audit::{AuditEvent, AuditRecord, AuditSink, MemoryAuditSink, NoopAuditSink};
 pub use caller::{AgentCaller, AgentCredential, MemberCaller};
 pub use clock::{Clock, ManualClock, SystemClock};

@@ -43,12 +43,14 @@ use std::borrow::Cow;
 
 use governance_policy::request::ForgetForms;
 use governance_policy::{
-    ListRequest, MemberDeleteRequest, MemberListRequest, RecallRequest, RememberRequest,
-    SettingsPatch,
+    ForgetRequest, ListRequest, MemberDeleteRequest, MemberListRequest, RecallRequest,
+    RememberRequest, SettingsPatch,
 };
 use memory_core::error::ErrorBody;
 use memory_core::schema::reference;
-use memory_core::session::{ResourceRequestSchema, Session, SessionResourceSchema, TextAnswer};
+use memory_core::session::{
+    FsListing, FsRead, ResourceRequestSchema, Session, SessionResourceSchema, TextAnswer,
+};
 use memory_core::store::{Page, PreconditionSchema};
 use memory_core::{
     Access, MemoryDeleted, MemoryStore, MemoryStoreDeleted, MemoryStoreId, MemoryVersion,
@@ -60,13 +62,15 @@ use utoipa::openapi::schema::{AnyOf, ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::openapi::{Components, RefOr, Required};
 use utoipa::{PartialSchema, ToSchema};
 
-use crate::json::Operation;
+use crate::ops::{HttpInput, HttpRoute, NoRequest, Operation, OperationName, ToolInput};
 use crate::recall::RecallResponse;
 use crate::responses::{DeletedResponse, ListResponse, RememberResponse};
+use crate::stores::FsDeleted;
 use crate::stores::requests::{
     AddSessionResourceRequest, CreateMemoryRequest, CreateSessionRequest, CreateStoreRequest,
-    DeleteMemoryRequest, ListMemoriesRequest, ListStoresRequest, ListVersionsRequest,
-    RestoreMemoryRequest, UpdateMemoryRequest, UpdateStoreRequest,
+    DeleteMemoryRequest, FsPathRequest, FsRenameRequest, FsWriteRequest, ListMemoriesRequest,
+    ListStoresRequest, ListVersionsRequest, MemoryIdRequest, RestoreMemoryRequest,
+    SessionIdRequest, StoreIdRequest, UpdateMemoryRequest, UpdateStoreRequest, VersionIdRequest,
 };
 
 /// The names of the memory-store list pages (`Page<T>` is one generic type).
@@ -74,103 +78,216 @@ const STORE_PAGE: &str = "MemoryStorePage";
 const MEMORY_PAGE: &str = "StoreMemoryMetadataPage";
 const VERSION_PAGE: &str = "MemoryVersionPage";
 
-/// Where an operation's request fields come from.
-enum Request {
-    /// Nothing beyond path parameters.
-    None,
-    /// A JSON body of the named type.
-    Body(Cow<'static, str>),
-    /// The query string, read as the type whose schema this is.
-    Query(fn() -> RefOr<Schema>),
-    /// Not a REST route (`fs.*`, `memory_tool`).
-    NotRest,
+/// The named schemas a type adds to [`components`]: its own and those it refers to.
+type Refs = fn(&mut Vec<(String, RefOr<Schema>)>);
+
+/// A request or response type of an operation, as the document describes it. Every operation's
+/// request and response implement it (see [`OperationName::visit_documented`]), so an operation
+/// whose types are not described does not compile.
+pub trait Documented {
+    /// The name of its schema in [`components`]; `None` for the types that no REST route reads
+    /// as a body or query, or writes (requests made of path parameters only, the agent file
+    /// interface).
+    fn name() -> Option<Cow<'static, str>>;
+    /// The schema itself (a query's parameters are read from its properties).
+    fn schema() -> RefOr<Schema>;
+    /// Adds its named schema and those it refers to.
+    fn schemas(out: &mut Vec<(String, RefOr<Schema>)>);
 }
 
-fn body<T: ToSchema>() -> Request {
-    Request::Body(T::name())
+/// The types that derive `ToSchema` under their own name.
+macro_rules! derived {
+    ($($t:ty),* $(,)?) => {$(
+        impl Documented for $t {
+            fn name() -> Option<Cow<'static, str>> {
+                Some(<$t as ToSchema>::name())
+            }
+            fn schema() -> RefOr<Schema> {
+                <$t as PartialSchema>::schema()
+            }
+            fn schemas(out: &mut Vec<(String, RefOr<Schema>)>) {
+                out.push((<$t as ToSchema>::name().into_owned(), <$t as PartialSchema>::schema()));
+                <$t as ToSchema>::schemas(out);
+            }
+        }
+    )*};
 }
 
-fn query<T: PartialSchema>() -> Request {
-    Request::Query(T::schema)
+/// Types described by another type's schema, under a name of their own where given.
+macro_rules! described_as {
+    ($($t:ty => $as:ty, $name:expr;)*) => {$(
+        impl Documented for $t {
+            fn name() -> Option<Cow<'static, str>> {
+                Some($name)
+            }
+            fn schema() -> RefOr<Schema> {
+                <$as as PartialSchema>::schema()
+            }
+            fn schemas(out: &mut Vec<(String, RefOr<Schema>)>) {
+                out.push((String::from($name), <$as as PartialSchema>::schema()));
+                <$as as ToSchema>::schemas(out);
+            }
+        }
+    )*};
 }
 
-fn request(op: Operation) -> Request {
-    use Operation as Op;
-    match op {
-        Op::Remember => body::<RememberRequest>(),
-        Op::Recall => body::<RecallRequest>(),
-        Op::List => body::<ListRequest>(),
-        Op::Forget => body::<ForgetForms>(),
-        Op::SettingsPut => body::<SettingsPatch>(),
-        Op::MemberList => query::<MemberListRequest>(),
-        Op::MemberDelete => body::<MemberDeleteRequest>(),
-        Op::SettingsGet | Op::OwnerDeleteAll => Request::None,
-        Op::StoresCreate => body::<CreateStoreRequest>(),
-        Op::StoresList => query::<ListStoresRequest>(),
-        Op::StoresUpdate => body::<UpdateStoreRequest>(),
-        Op::MemoriesCreate => body::<CreateMemoryRequest>(),
-        Op::MemoriesList => query::<ListMemoriesRequest>(),
-        Op::MemoriesUpdate => body::<UpdateMemoryRequest>(),
-        Op::MemoriesDelete => body::<DeleteMemoryRequest>(),
-        Op::MemoriesRestore => body::<RestoreMemoryRequest>(),
-        Op::VersionsList => query::<ListVersionsRequest>(),
-        Op::SessionsCreate => body::<CreateSessionRequest>(),
-        Op::SessionsResourcesAdd => body::<AddSessionResourceRequest>(),
-        Op::StoresGet
-        | Op::StoresArchive
-        | Op::StoresDelete
-        | Op::MemoriesGet
-        | Op::VersionsGet
-        | Op::VersionsRedact
-        | Op::SessionsSystemPrompt => Request::None,
-        Op::FsList | Op::FsRead | Op::FsWrite | Op::FsDelete | Op::FsRename | Op::MemoryTool => {
-            Request::NotRest
+/// Types no REST route reads as a body or query or writes.
+macro_rules! undescribed {
+    ($($t:ty),* $(,)?) => {$(
+        impl Documented for $t {
+            fn name() -> Option<Cow<'static, str>> {
+                None
+            }
+            fn schema() -> RefOr<Schema> {
+                not_rest()
+            }
+            fn schemas(_: &mut Vec<(String, RefOr<Schema>)>) {}
+        }
+    )*};
+}
+
+derived!(
+    RememberRequest,
+    RecallRequest,
+    ListRequest,
+    SettingsPatch,
+    MemberListRequest,
+    MemberDeleteRequest,
+    RememberResponse,
+    RecallResponse,
+    ListResponse,
+    DeletedResponse,
+    Settings,
+    CreateStoreRequest,
+    ListStoresRequest,
+    UpdateStoreRequest,
+    CreateMemoryRequest,
+    ListMemoriesRequest,
+    UpdateMemoryRequest,
+    DeleteMemoryRequest,
+    RestoreMemoryRequest,
+    ListVersionsRequest,
+    CreateSessionRequest,
+    AddSessionResourceRequest,
+    MemoryStore,
+    MemoryStoreDeleted,
+    StoreMemory,
+    MemoryDeleted,
+    MemoryVersion,
+    Session,
+    TextAnswer,
+);
+
+described_as! {
+    ForgetRequest => ForgetForms, ForgetForms::name();
+    Page<MemoryStore> => Page<MemoryStore>, Cow::Borrowed(STORE_PAGE);
+    Page<StoreMemoryMetadata> => Page<StoreMemoryMetadata>, Cow::Borrowed(MEMORY_PAGE);
+    Page<MemoryVersion> => Page<MemoryVersion>, Cow::Borrowed(VERSION_PAGE);
+}
+
+undescribed!(
+    NoRequest,
+    ToolInput,
+    StoreIdRequest,
+    MemoryIdRequest,
+    VersionIdRequest,
+    SessionIdRequest,
+    FsPathRequest,
+    FsWriteRequest,
+    FsRenameRequest,
+    FsListing,
+    FsRead,
+    FsDeleted,
+);
+
+/// Calls [`DocumentedVisitor::visit`] with an operation's type; see
+/// [`OperationName::visit_documented`].
+pub trait DocumentedVisitor {
+    /// What the visit answers.
+    type Output;
+
+    /// Visits the operation `O`, whose request and response are described.
+    fn visit<O: Operation>(self) -> Self::Output
+    where
+        O::Request: Documented,
+        O::Response: Documented;
+}
+
+/// What the document reads of one operation type.
+struct Described {
+    route: Option<HttpRoute>,
+    request: Option<Cow<'static, str>>,
+    request_schema: fn() -> RefOr<Schema>,
+    request_refs: Refs,
+    response: Option<Cow<'static, str>>,
+    response_refs: Refs,
+}
+
+struct Describe;
+
+impl DocumentedVisitor for Describe {
+    type Output = Described;
+
+    fn visit<O: Operation>(self) -> Described
+    where
+        O::Request: Documented,
+        O::Response: Documented,
+    {
+        Described {
+            route: O::HTTP,
+            request: O::Request::name(),
+            request_schema: O::Request::schema,
+            request_refs: O::Request::schemas,
+            response: O::Response::name(),
+            response_refs: O::Response::schemas,
         }
     }
 }
 
-/// The path parameters of `op`'s route, as the mapping names them.
-fn path_fields(op: Operation) -> &'static [&'static str] {
-    use Operation as Op;
-    match op {
-        Op::SettingsGet
-        | Op::SettingsPut
-        | Op::MemberList
-        | Op::MemberDelete
-        | Op::OwnerDeleteAll => &["wsId"],
-        Op::StoresGet
-        | Op::StoresUpdate
-        | Op::StoresArchive
-        | Op::StoresDelete
-        | Op::MemoriesCreate
-        | Op::MemoriesList
-        | Op::VersionsList => &["memory_store_id"],
-        Op::MemoriesGet | Op::MemoriesUpdate | Op::MemoriesDelete | Op::MemoriesRestore => {
-            &["memory_store_id", "memory_id"]
-        }
-        Op::VersionsGet | Op::VersionsRedact => &["memory_store_id", "version_id"],
-        Op::SessionsResourcesAdd | Op::SessionsSystemPrompt => &["session_id"],
-        _ => &[],
-    }
+fn describe(op: OperationName) -> Described {
+    op.visit_documented(Describe)
+}
+
+fn not_rest() -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::AnyValue)
+        .description(Some("Not a REST route"))
+        .into()
+}
+
+/// The path parameters of `op`'s route, read from its path (`{ws_id}` is named `wsId`, as the
+/// mapping names it).
+fn path_fields(op: OperationName) -> Vec<&'static str> {
+    let Some(route) = describe(op).route else {
+        return Vec::new();
+    };
+    route
+        .path
+        .split('/')
+        .filter_map(|segment| segment.strip_prefix('{')?.strip_suffix('}'))
+        .map(|name| if name == "ws_id" { "wsId" } else { name })
+        .collect()
 }
 
 /// The JSON body `op` reads, as a `$ref` into [`components`]; `None` when the operation takes
 /// no body (its fields are path or query parameters) or is not a REST route.
-pub fn request_schema(op: Operation) -> Option<RefOr<Schema>> {
-    match request(op) {
-        Request::Body(name) => Some(reference(&name)),
-        Request::None | Request::Query(_) | Request::NotRest => None,
+pub fn request_schema(op: OperationName) -> Option<RefOr<Schema>> {
+    let described = describe(op);
+    match described.route?.input {
+        HttpInput::Body => described.request.map(|name| reference(&name)),
+        HttpInput::Query | HttpInput::None => None,
     }
 }
 
 /// The query parameters of a `GET` list (`agentMemories.list`, `stores.list`, `memories.list`,
 /// `versions.list`), from the fields of its request type; empty for every other operation.
 /// None is required; the router merges them into the body with their JSON types.
-pub fn query_parameters(op: Operation) -> Vec<Parameter> {
-    let Request::Query(schema) = request(op) else {
+pub fn query_parameters(op: OperationName) -> Vec<Parameter> {
+    let described = describe(op);
+    if described.route.map(|r| r.input) != Some(HttpInput::Query) {
         return Vec::new();
-    };
-    let RefOr::T(Schema::Object(object)) = schema() else {
+    }
+    let RefOr::T(Schema::Object(object)) = (described.request_schema)() else {
         return Vec::new();
     };
     let path = path_fields(op);
@@ -192,10 +309,10 @@ pub fn query_parameters(op: Operation) -> Vec<Parameter> {
 }
 
 /// The path parameters of `op`'s route (required strings; the ids as `$ref`s).
-pub fn path_parameters(op: Operation) -> Vec<Parameter> {
+pub fn path_parameters(op: OperationName) -> Vec<Parameter> {
     path_fields(op)
-        .iter()
-        .map(|&name| {
+        .into_iter()
+        .map(|name| {
             let schema = match name {
                 "memory_store_id" => reference(&MemoryStoreId::name()),
                 "memory_id" => reference(&StoreMemoryId::name()),
@@ -218,36 +335,12 @@ pub fn path_parameters(op: Operation) -> Vec<Parameter> {
 
 /// The success body (`200`) of `op`, as a `$ref` into [`components`]. The agent file interface
 /// and `memory_tool` are not REST routes: their schema is any value.
-pub fn response_schema(op: Operation) -> RefOr<Schema> {
-    use Operation as Op;
-    let name: Cow<'static, str> = match op {
-        Op::Remember => RememberResponse::name(),
-        Op::Recall => RecallResponse::name(),
-        Op::List | Op::MemberList => ListResponse::name(),
-        Op::Forget | Op::MemberDelete | Op::OwnerDeleteAll => DeletedResponse::name(),
-        Op::SettingsGet | Op::SettingsPut => Settings::name(),
-        Op::StoresCreate | Op::StoresGet | Op::StoresUpdate | Op::StoresArchive => {
-            MemoryStore::name()
-        }
-        Op::StoresList => Cow::Borrowed(STORE_PAGE),
-        Op::StoresDelete => MemoryStoreDeleted::name(),
-        Op::MemoriesCreate | Op::MemoriesGet | Op::MemoriesUpdate | Op::MemoriesRestore => {
-            StoreMemory::name()
-        }
-        Op::MemoriesList => Cow::Borrowed(MEMORY_PAGE),
-        Op::MemoriesDelete => MemoryDeleted::name(),
-        Op::VersionsList => Cow::Borrowed(VERSION_PAGE),
-        Op::VersionsGet | Op::VersionsRedact => MemoryVersion::name(),
-        Op::SessionsCreate | Op::SessionsResourcesAdd => Session::name(),
-        Op::SessionsSystemPrompt => TextAnswer::name(),
-        Op::FsList | Op::FsRead | Op::FsWrite | Op::FsDelete | Op::FsRename | Op::MemoryTool => {
-            return ObjectBuilder::new()
-                .schema_type(SchemaType::AnyValue)
-                .description(Some("Not a REST route"))
-                .into();
-        }
-    };
-    reference(&name)
+pub fn response_schema(op: OperationName) -> RefOr<Schema> {
+    let described = describe(op);
+    match (described.route, described.response) {
+        (Some(_), Some(name)) => reference(&name),
+        _ => not_rest(),
+    }
 }
 
 /// The error body of every operation: `{"error":{"code","message","retryAfterSeconds"?,
@@ -259,53 +352,28 @@ pub fn error_schema() -> RefOr<Schema> {
 /// Every named schema the functions above refer to, directly or through other schemas.
 pub fn components() -> Components {
     let mut schemas = Vec::new();
-    let mut add = |name: Cow<'static, str>,
-                   schema: RefOr<Schema>,
-                   refs: fn(&mut Vec<(String, RefOr<Schema>)>)| {
-        schemas.push((name.into_owned(), schema));
-        refs(&mut schemas);
-    };
+    // What the REST routes read and write.
+    for &op in OperationName::ALL {
+        let described = describe(op);
+        let Some(route) = described.route else {
+            continue;
+        };
+        if route.input != HttpInput::None {
+            (described.request_refs)(&mut schemas);
+        }
+        (described.response_refs)(&mut schemas);
+    }
+    // What the schemas above refer to without listing it (`Page<T>` lists no `T`; fields with
+    // a `value_type` or `schema_with`), the path parameters' ids and the error body.
     macro_rules! named {
         ($($t:ty),* $(,)?) => {$(
-            add(<$t as ToSchema>::name(), <$t as PartialSchema>::schema(), <$t as ToSchema>::schemas);
+            schemas.push((<$t as ToSchema>::name().into_owned(), <$t as PartialSchema>::schema()));
+            <$t as ToSchema>::schemas(&mut schemas);
         )*};
     }
     named!(
-        // Agent memories.
-        RememberRequest,
-        RecallRequest,
-        ListRequest,
-        ForgetForms,
-        SettingsPatch,
-        MemberListRequest,
-        MemberDeleteRequest,
-        RememberResponse,
-        RecallResponse,
-        ListResponse,
-        DeletedResponse,
-        Settings,
-        // Memory stores.
-        CreateStoreRequest,
-        ListStoresRequest,
-        UpdateStoreRequest,
-        CreateMemoryRequest,
-        ListMemoriesRequest,
-        UpdateMemoryRequest,
-        DeleteMemoryRequest,
-        RestoreMemoryRequest,
-        ListVersionsRequest,
-        CreateSessionRequest,
-        AddSessionResourceRequest,
-        MemoryStore,
-        MemoryStoreDeleted,
-        StoreMemory,
         StoreMemoryMetadata,
-        MemoryDeleted,
-        MemoryVersion,
-        Session,
         SessionResourceSchema,
-        TextAnswer,
-        // What the request schemas refer to.
         MemoryStoreId,
         StoreMemoryId,
         MemoryVersionId,
@@ -316,23 +384,7 @@ pub fn components() -> Components {
         PreconditionSchema,
         Access,
         ResourceRequestSchema,
-        // The error body.
         ErrorBody,
-    );
-    add(
-        Cow::Borrowed(STORE_PAGE),
-        Page::<MemoryStore>::schema(),
-        Page::<MemoryStore>::schemas,
-    );
-    add(
-        Cow::Borrowed(MEMORY_PAGE),
-        Page::<StoreMemoryMetadata>::schema(),
-        Page::<StoreMemoryMetadata>::schemas,
-    );
-    add(
-        Cow::Borrowed(VERSION_PAGE),
-        Page::<MemoryVersion>::schema(),
-        Page::<MemoryVersion>::schemas,
     );
     Components::builder().schemas_from_iter(schemas).build()
 }

@@ -94,6 +94,13 @@ macro_rules! operation_names {
                 }
             }
 
+            /// Who may call it ([`Operation::Caller`]'s kind).
+            pub fn caller_kind(self) -> CallerKind {
+                match self {
+                    $(OperationName::$op => <<$op as Operation>::Caller as TypedCaller>::KIND,)*
+                }
+            }
+
             /// The operation named `name`, if there is one.
             pub fn from_name(name: &str) -> Option<OperationName> {
                 OperationName::ALL.iter().copied().find(|op| op.name() == name)
@@ -101,6 +108,18 @@ macro_rules! operation_names {
 
             /// Calls `visitor` with the operation's type.
             pub fn visit<V: Visitor>(self, visitor: V) -> V::Output {
+                match self {
+                    $(OperationName::$op => visitor.visit::<$op>(),)*
+                }
+            }
+
+            /// Calls `visitor` with the operation's type, whose request and response the
+            /// OpenAPI document describes (feature `openapi`).
+            #[cfg(feature = "openapi")]
+            pub fn visit_documented<V: crate::openapi::DocumentedVisitor>(
+                self,
+                visitor: V,
+            ) -> V::Output {
                 match self {
                     $(OperationName::$op => visitor.visit::<$op>(),)*
                 }

@@ -125,7 +125,10 @@ mod tests {
     fn an_unknown_field_is_refused_before_any_field_is_checked() {
         let body = json!({"namespace": 5, "text": "", "colour": "red"});
         let err = RememberRequest::from_json(&body).unwrap_err();
-        assert_eq!(err.message(), "the request body has an unknown field");
+        assert_eq!(
+            err.message(),
+            "the request body has an unknown field: colour"
+        );
     }
 
     #[test]

@@ -17,10 +17,14 @@ use serde_json::{Map, Value};
 pub enum BodyError {
     /// Neither an object nor `null`.
     NotAnObject,
-    /// A field the wire struct does not have: its name.
+    /// A field the wire struct does not have: its name, as the client wrote it.
     UnknownField(String),
-    /// A required field is missing (also once a mistyped one is dropped).
-    MissingField,
+    /// A required field is missing: its name (`None` only if serde's message names none of
+    /// the struct's fields). A mistyped required field is dropped and then missing; see
+    /// [`Read::mistyped`] through [`BodyError::MissingAfterMistyped`].
+    MissingField(Option<&'static str>),
+    /// A required field's value did not read: its name.
+    MissingAfterMistyped(&'static str),
 }
 
 /// A body read into `T`, with the fields that did not read (read as absent).
@@ -28,8 +32,9 @@ pub enum BodyError {
 pub struct Read<T> {
     /// The body, every mistyped field read as absent.
     pub value: T,
-    /// The fields whose value did not read, in the order serde met them.
-    pub mistyped: Vec<String>,
+    /// The fields whose value did not read, in the order serde met them (the struct's own
+    /// names, never the client's text).
+    pub mistyped: Vec<&'static str>,
 }
 
 /// Reads `body` (`null` counts as `{}`) into `T`. A field whose value does not read is noted
@@ -64,16 +69,27 @@ pub fn read<T: DeserializeOwned>(body: &Value) -> Result<Read<T>, BodyError> {
         Err(error) => error,
     };
     let mut rest = fields.clone();
-    let mut mistyped = Vec::new();
+    let mut mistyped: Vec<&'static str> = Vec::new();
     loop {
         let field = match error.path().iter().next() {
-            Some(serde_path_to_error::Segment::Map { key }) => key.clone(),
-            // The names are known, so an error outside every field is a missing field.
-            _ => return Err(BodyError::MissingField),
+            Some(serde_path_to_error::Segment::Map { key }) => {
+                known.iter().copied().find(|name| name == key)
+            }
+            _ => None,
         };
-        if rest.remove(&field).is_none() {
-            return Err(BodyError::MissingField);
-        }
+        // The names are known, so an error outside every field is a missing field: serde's
+        // message names it, and only a name of the struct's own is taken from it.
+        let Some(field) = field.filter(|field| rest.remove(*field).is_some()) else {
+            let message = error.inner().to_string();
+            let missing = known
+                .iter()
+                .copied()
+                .find(|name| message == format!("missing field `{name}`"));
+            return Err(match missing {
+                Some(name) if mistyped.contains(&name) => BodyError::MissingAfterMistyped(name),
+                other => BodyError::MissingField(other),
+            });
+        };
         mistyped.push(field);
         match serde_path_to_error::deserialize(&Value::Object(rest.clone())) {
             Ok(value) => return Ok(Read { value, mistyped }),

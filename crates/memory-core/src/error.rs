@@ -378,6 +378,15 @@ impl PartialEq for ApiError {
 
 impl Eq for ApiError {}
 
+/// What is wrong with a field a request defines; see [`ApiError::field_error`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldProblem {
+    /// A required field is absent.
+    Missing,
+    /// The field's value is not of its JSON type or form (a malformed id).
+    WrongType,
+}
+
 impl ApiError {
     /// An error with an explicit message.
     pub fn new(code: ErrorCode, message: &'static str) -> Self {
@@ -387,6 +396,46 @@ impl ApiError {
             retry_after_seconds: None,
             current_content_sha256: None,
             source: None,
+        }
+    }
+
+    /// A `400` (with `code`) for a body field the request does not have. The message names the
+    /// field when its name is a plain identifier — 1 to 40 ASCII letters, digits and `_`,
+    /// starting with a letter — in which the masker finds no personal data; any other name is
+    /// the client's content and is not shown. The field's value is never shown.
+    pub fn unknown_field(code: ErrorCode, name: &str) -> Self {
+        let plain = (1..=40).contains(&name.len())
+            && name.starts_with(|c: char| c.is_ascii_alphabetic())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !pii_mask::contains_personal_data(name);
+        if plain {
+            ApiError::owned(
+                code,
+                format!("the request body has an unknown field: {name}"),
+            )
+        } else {
+            ApiError::new(
+                code,
+                "the request body has an unknown field (its name is not shown: it is not a plain identifier)",
+            )
+        }
+    }
+
+    /// A `400` (with `code`) naming a field the request defines (a `'static` name, never the
+    /// client's): the field is missing, or its value has the wrong type or form.
+    pub fn field_error(code: ErrorCode, field: &'static str, problem: FieldProblem) -> Self {
+        let what = match problem {
+            FieldProblem::Missing => "is missing",
+            FieldProblem::WrongType => "has a value of the wrong type or form",
+        };
+        ApiError::owned(code, format!("the request body's field {field} {what}"))
+    }
+
+    /// An error whose message was built from static text and checked names only.
+    fn owned(code: ErrorCode, message: String) -> Self {
+        ApiError {
+            message: Cow::Owned(message),
+            ..ApiError::new(code, "")
         }
     }
 

@@ -66,7 +66,7 @@ pub mod store;
 pub mod tenancy;
 pub mod time;
 
-pub use error::{ApiError, Error, ErrorCode};
+pub use error::{ApiError, Error, ErrorCode, FieldProblem};
 pub use id::{
     AgentMemoryId, IdGenerator, IdKind, MemoryStoreId, MemoryVersionId, RandomIdGenerator,
     SeededIdGenerator, SessionId, StoreMemoryId,

@@ -744,6 +744,21 @@ pub struct Page<T> {
     pub next_cursor: Option<String>,
 }
 
+impl<T> Page<T> {
+    /// The page of a list read with `limit + 1` items: the first `limit`, and a cursor after the
+    /// last of them (made by `cursor`) when the read found more.
+    pub fn from_one_more(
+        mut data: Vec<T>,
+        limit: usize,
+        cursor: impl FnOnce(&T) -> String,
+    ) -> Self {
+        let more = data.len() > limit;
+        data.truncate(limit);
+        let next_cursor = if more { data.last().map(cursor) } else { None };
+        Page { data, next_cursor }
+    }
+}
+
 /// Smallest `limit` of a memory-store list.
 pub const LIST_LIMIT_MIN: u32 = 1;
 /// Largest `limit` of a memory-store list.

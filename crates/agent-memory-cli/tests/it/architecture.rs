@@ -250,7 +250,10 @@ fn no_library_crate_links_network_code_but_the_postgres_client_and_the_http_crat
         // which the CLI turns on, shows in every crate above the facade: network code may come
         // in through the PostgreSQL client only, and only the facade (behind that feature)
         // depends on it. What a host gets without the feature is checked below.
-        let network = network_in(&graph.closure(name, &["store-postgres"]));
+        // So does the facade's `tokio` feature (the async facade), which the HTTP crate and
+        // the CLI turn on: tokio with its `rt` feature only, which opens no socket (what a
+        // host gets with that feature is checked below, on its own resolution).
+        let network = network_in(&graph.closure(name, &["store-postgres", "tokio"]));
         assert!(network.is_empty(), "{name} links network code: {network:?}");
         assert!(
             name == "agent-memory" || !graph.direct(name).contains("store-postgres"),
@@ -276,16 +279,34 @@ fn no_library_crate_links_network_code_but_the_postgres_client_and_the_http_crat
         network.is_empty(),
         "the facade links network code: {network:?}"
     );
+    // With the async facade: tokio's runtime, and no I/O driver or socket crate under it.
+    let host = facade_alone_with(&["tokio"]);
+    let network = network_in(&host.iter().map(String::as_str).collect());
+    assert_eq!(
+        network,
+        BTreeSet::from(["tokio"]),
+        "the facade's tokio feature links network code: {network:?}"
+    );
 }
 
 /// The names of every crate in the facade's normal dependency tree as a host that asks for no
 /// feature gets it: `cargo tree -p agent-memory` resolves the facade's features alone, not
 /// together with the other workspace members' (as `cargo metadata` does).
 fn facade_alone() -> BTreeSet<String> {
+    facade_alone_with(&[])
+}
+
+/// [`facade_alone`] with the facade's `features` on.
+fn facade_alone_with(features: &[&str]) -> BTreeSet<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
         .args(["tree", "--locked", "-p", "agent-memory", "-e", "normal"])
+        .args(if features.is_empty() {
+            Vec::new()
+        } else {
+            vec!["--features".to_owned(), features.join(",")]
+        })
         .args(["--prefix", "none", "--format", "{p}"])
         .arg("--manifest-path")
         .arg(root.join("Cargo.toml"))
@@ -411,10 +432,13 @@ fn the_facades_features_add_network_code_through_the_postgres_backend_only() {
         "agent-memory/postgres",
         "agent-memory/candle",
         "agent-memory/openapi",
+        "agent-memory/tokio",
     ]);
     let direct = graph.direct("agent-memory");
     assert!(direct.contains("store-postgres") && direct.contains("embed-candle"));
-    let network = network_in(&graph.closure("agent-memory", &["store-postgres"]));
+    // tokio (the async facade's runtime, `rt` only) is checked on the facade's own resolution
+    // in `no_library_crate_links_network_code_but_the_postgres_client_and_the_http_crate`.
+    let network = network_in(&graph.closure("agent-memory", &["store-postgres", "tokio"]));
     assert!(
         network.is_empty(),
         "agent-memory's features link network code outside store-postgres: {network:?}"

@@ -243,19 +243,6 @@ impl UpdateMemoryRequest {
         self
     }
 
-    /// Writes only under `precondition`.
-    pub fn precondition(mut self, precondition: Precondition) -> Self {
-        self.precondition = Some(precondition);
-        self
-    }
-
-    /// Writes only if the stored content's SHA-256 is `content_sha256` (64 lowercase hex).
-    pub fn if_content_sha256(self, content_sha256: impl Into<String>) -> Self {
-        self.precondition(Precondition::ContentSha256 {
-            content_sha256: content_sha256.into(),
-        })
-    }
-
     /// Applies the field rules.
     pub fn validate(&self) -> Result<(), ApiError> {
         self.check(&Mistyped::NONE)
@@ -321,19 +308,6 @@ impl DeleteMemoryRequest {
         }
     }
 
-    /// Deletes only under `precondition`.
-    pub fn precondition(mut self, precondition: Precondition) -> Self {
-        self.precondition = Some(precondition);
-        self
-    }
-
-    /// Deletes only if the stored content's SHA-256 is `content_sha256`.
-    pub fn if_content_sha256(self, content_sha256: impl Into<String>) -> Self {
-        self.precondition(Precondition::ContentSha256 {
-            content_sha256: content_sha256.into(),
-        })
-    }
-
     /// Applies the field rules.
     pub fn validate(&self) -> Result<(), ApiError> {
         check_precondition(&Mistyped::NONE, self.precondition.as_ref())
@@ -387,19 +361,6 @@ impl RestoreMemoryRequest {
             version_id,
             precondition: None,
         }
-    }
-
-    /// Restores only under `precondition`.
-    pub fn precondition(mut self, precondition: Precondition) -> Self {
-        self.precondition = Some(precondition);
-        self
-    }
-
-    /// Restores only if the stored content's SHA-256 is `content_sha256`.
-    pub fn if_content_sha256(self, content_sha256: impl Into<String>) -> Self {
-        self.precondition(Precondition::ContentSha256 {
-            content_sha256: content_sha256.into(),
-        })
     }
 
     /// Applies the field rules.

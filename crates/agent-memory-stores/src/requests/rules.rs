@@ -3,10 +3,12 @@
 
 use std::fmt;
 
-use governance_policy::wire::{self, Read};
+use governance_policy::wire::{self, BodyError, Read};
 use memory_core::session::ResourceRequest;
 use memory_core::store::{LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_LIMIT_MIN, is_sha256_hex};
-use memory_core::{ApiError, ErrorCode, MemoryStore, MemoryStoreId, Precondition, StorePath};
+use memory_core::{
+    ApiError, ErrorCode, FieldProblem, MemoryStore, MemoryStoreId, Precondition, StorePath,
+};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -19,9 +21,6 @@ pub(crate) fn invalid(message: &'static str) -> ApiError {
 /// store description's, so the system prompt stays bounded).
 pub const INSTRUCTIONS_MAX_CHARS: usize = MemoryStore::DESCRIPTION_MAX_CHARS;
 
-const SHAPE: &str =
-    "the request body has an unknown field, a missing field or a field of the wrong type";
-
 pub(crate) const RESOURCE: &str = "a resource must be an object with a string type; a memory_store resource takes memory_store_id, access and instructions";
 
 pub(crate) const PII_POLICY: &str = "pii_policy must be allow, mask or reject";
@@ -30,7 +29,7 @@ pub(crate) const PRECONDITION: &str =
     "precondition must be {\"type\":\"content_sha256\",\"content_sha256\":…}";
 
 /// The fields of a body that did not read and that have a message of their own.
-pub(crate) struct Mistyped(Vec<String>);
+pub(crate) struct Mistyped(Vec<&'static str>);
 
 impl Mistyped {
     /// The fields of a request built in Rust: none.
@@ -38,7 +37,7 @@ impl Mistyped {
 
     /// Refuses with `message` when `field` did not read.
     pub(crate) fn check(&self, field: &str, message: &'static str) -> Result<(), ApiError> {
-        if self.0.iter().any(|f| f == field) {
+        if self.0.contains(&field) {
             Err(invalid(message))
         } else {
             Ok(())
@@ -47,8 +46,9 @@ impl Mistyped {
 }
 
 /// Reads a body into its wire struct `T`: an object, no unknown field, no missing field, every
-/// field of its type, ids well formed, else `400 MEMORY_INVALID_REQUEST` with one static message
-/// (serde's message is dropped: it may quote the refused value). A field for which `own` holds,
+/// field of its type, ids well formed, else `400 MEMORY_INVALID_REQUEST` naming the field (an
+/// unknown one only when its name is a plain identifier; serde's message is dropped: it may
+/// quote the refused value). A field for which `own` holds,
 /// given its value, is the exception: it has a message of its own, which the request's `check`
 /// gives at that field's place in the order of checks (a `precondition`, a `resources` list, a
 /// `pii_policy` string).
@@ -59,9 +59,21 @@ pub(crate) fn shape<T: DeserializeOwned>(
     let Value::Object(fields) = body else {
         return Err(invalid("the request body must be a JSON object"));
     };
-    let Read { value, mistyped } = wire::read::<T>(body).map_err(|_| invalid(SHAPE))?;
-    if mistyped.iter().any(|f| !own(f, &fields[f])) {
-        return Err(invalid(SHAPE));
+    let code = ErrorCode::MemoryInvalidRequest;
+    let Read { value, mistyped } = wire::read::<T>(body).map_err(|err| match err {
+        BodyError::UnknownField(name) => ApiError::unknown_field(code, &name),
+        BodyError::MissingField(Some(field)) => {
+            ApiError::field_error(code, field, FieldProblem::Missing)
+        }
+        BodyError::MissingAfterMistyped(field) => {
+            ApiError::field_error(code, field, FieldProblem::WrongType)
+        }
+        BodyError::NotAnObject | BodyError::MissingField(None) => {
+            invalid("the request body must be a JSON object with the operation's fields")
+        }
+    })?;
+    if let Some(field) = mistyped.iter().find(|f| !own(f, &fields[**f])) {
+        return Err(ApiError::field_error(code, field, FieldProblem::WrongType));
     }
     Ok((value, Mistyped(mistyped)))
 }
@@ -238,3 +250,32 @@ macro_rules! store_requests {
 }
 
 pub(crate) use store_requests;
+
+/// The builder methods of the requests that take a `precondition`: `precondition` and
+/// `if_content_sha256`, the operation applied only while the stored content is unchanged.
+macro_rules! preconditioned {
+    ($($request:ty),* $(,)?) => {$(
+        impl $request {
+            /// Applies only under `precondition`.
+            pub fn precondition(mut self, precondition: Precondition) -> Self {
+                self.precondition = Some(precondition);
+                self
+            }
+
+            /// Applies only if the stored content's SHA-256 is `content_sha256` (64 lowercase
+            /// hex digits; another value is refused by `validate`).
+            pub fn if_content_sha256(self, content_sha256: impl Into<String>) -> Self {
+                self.precondition(Precondition::ContentSha256 {
+                    content_sha256: content_sha256.into(),
+                })
+            }
+        }
+    )*};
+}
+
+preconditioned!(
+    super::UpdateMemoryRequest,
+    super::DeleteMemoryRequest,
+    super::RestoreMemoryRequest,
+    super::FsWriteRequest,
+);

@@ -246,19 +246,6 @@ impl FsWriteRequest {
         }
     }
 
-    /// Writes only under `precondition`.
-    pub fn precondition(mut self, precondition: Precondition) -> Self {
-        self.precondition = Some(precondition);
-        self
-    }
-
-    /// Writes only if the stored content's SHA-256 is `content_sha256`.
-    pub fn if_content_sha256(self, content_sha256: impl Into<String>) -> Self {
-        self.precondition(Precondition::ContentSha256 {
-            content_sha256: content_sha256.into(),
-        })
-    }
-
     /// Applies the field rules.
     pub fn validate(&self) -> Result<(), ApiError> {
         check_precondition(&Mistyped::NONE, self.precondition.as_ref())

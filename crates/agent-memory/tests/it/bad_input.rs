@@ -105,9 +105,11 @@ proptest! {
             strings_in(&body, &mut sent);
             for s in sent {
                 // A short run of lowercase letters can sit in a fixed message by chance ("know"
-                // in "unknown"); anything else found in the message was echoed.
+                // in "unknown"); an unknown field is named by design, in exactly one form;
+                // anything else found in the message was echoed.
                 let common = s.len() < 12 && s.chars().all(|c| c.is_ascii_lowercase() || c == ' ');
-                prop_assert!(common || !err.message().contains(&s), "the message echoes input");
+                let named = err.message() == format!("the request body has an unknown field: {s}");
+                prop_assert!(common || named || !err.message().contains(&s), "the message echoes input");
             }
             prop_assert_eq!(alice_versions(&fx), before, "a refused request writes nothing");
         }
@@ -228,4 +230,37 @@ fn typed_and_json_callers_get_the_same_answers() {
     .unwrap();
     assert_eq!(through_json["memory"]["version"], typed.memory.version + 1);
     assert_eq!(through_json["superseded"], 1);
+}
+
+#[test]
+fn an_unknown_field_is_named_only_when_its_name_is_a_plain_identifier() {
+    let fx = Fixture::new();
+    let alice = agent("alice", "cred_a");
+    let remember = |extra: &str| {
+        let mut body = json!({"namespace": "n", "text": "t"});
+        body[extra] = json!("dana@example.com");
+        call(&fx, Operation::Remember, Caller::Agent(&alice), &body).unwrap_err()
+    };
+    let err = remember("colour");
+    assert_eq!(err.code().as_str(), "AGENT_MEMORY_INVALID_REQUEST");
+    assert_eq!(
+        err.message(),
+        "the request body has an unknown field: colour"
+    );
+    // A name that is not a plain identifier, that is long, or that holds personal data is the
+    // client's content: the field is refused without its name. The value is never shown.
+    for name in [
+        "dana@example.com",
+        "my field",
+        "x".repeat(41).as_str(),
+        "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+        "phone_4155550123",
+    ] {
+        let err = remember(name);
+        assert_eq!(
+            err.message(),
+            "the request body has an unknown field (its name is not shown: it is not a plain identifier)",
+            "{name}"
+        );
+    }
 }

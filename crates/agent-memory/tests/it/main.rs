@@ -3,6 +3,7 @@
 //! and memory stores (`stores`: every rule and error code, the
 //! precondition race, path attacks R6, the system-prompt fence, `fs.*` and the memory tool).
 
+mod asynchronous;
 mod audit;
 mod bad_input;
 mod fence;

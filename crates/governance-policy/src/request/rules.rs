@@ -141,7 +141,7 @@ impl IntRule {
 /// The field rules of one request, walked in the contract's order. A field whose JSON type was
 /// wrong (read as absent, see `wire`) answers with its own message where its rule runs.
 pub(crate) struct Checks<'a> {
-    mistyped: &'a [String],
+    mistyped: &'a [&'static str],
 }
 
 impl Checks<'_> {
@@ -150,7 +150,7 @@ impl Checks<'_> {
 
     /// Refuses with `message` when `name` did not read.
     pub(crate) fn typed(&self, name: &str, message: &'static str) -> Result<(), ApiError> {
-        if self.mistyped.iter().any(|m| m == name) {
+        if self.mistyped.contains(&name) {
             Err(invalid(message))
         } else {
             Ok(())
@@ -199,12 +199,16 @@ pub(crate) fn read_body<T: DeserializeOwned>(
             Ok(value)
         }
         // Every field has a default: a missing field cannot occur.
-        Err(BodyError::NotAnObject | BodyError::MissingField) => {
-            Err(invalid("the request body must be a JSON object"))
-        }
-        // The contract's message does not carry the name: it is the client's own field, and
-        // the message stays one static text.
-        Err(BodyError::UnknownField(_)) => Err(invalid("the request body has an unknown field")),
+        Err(
+            BodyError::NotAnObject
+            | BodyError::MissingField(_)
+            | BodyError::MissingAfterMistyped(_),
+        ) => Err(invalid("the request body must be a JSON object")),
+        // Named when the name is a plain identifier without personal data; never its value.
+        Err(BodyError::UnknownField(name)) => Err(ApiError::unknown_field(
+            ErrorCode::AgentMemoryInvalidRequest,
+            &name,
+        )),
     }
 }
 

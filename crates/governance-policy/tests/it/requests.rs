@@ -125,12 +125,22 @@ fn wrong_json_types_are_refused() {
 }
 
 #[test]
-fn unknown_fields_are_refused_without_naming_them() {
-    let secret = "mail_me_at_x";
-    assert_invalid(
-        RememberRequest::from_json(&with(&remember_base(), secret, json!(1))),
-        secret,
-    );
+fn unknown_fields_are_named_only_when_the_name_is_a_plain_identifier() {
+    // A name with personal data, or that is no plain identifier, is the client's content.
+    for secret in [
+        "mail_me_at_dana@example.com",
+        "call 050-123-4567",
+        "x-secret",
+    ] {
+        assert_invalid(
+            RememberRequest::from_json(&with(&remember_base(), secret, json!(1))),
+            secret,
+        );
+    }
+    // A plain name is named; its value never is.
+    let err = RememberRequest::from_json(&with(&remember_base(), "tags", json!("mail_me_at_x")))
+        .unwrap_err();
+    assert_eq!(err.message(), "the request body has an unknown field: tags");
     assert_invalid(
         RecallRequest::from_json(&json!({"query": "q", "memoryId": "amem_x"})),
         "",

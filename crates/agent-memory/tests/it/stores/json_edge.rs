@@ -13,9 +13,6 @@ use serde_json::{Value, json};
 
 use super::{Stores, editor, store_id, viewer};
 
-const SHAPE: &str =
-    "the request body has an unknown field, a missing field or a field of the wrong type";
-
 fn answer<T: Serialize>(result: Result<T, agent_memory::ApiError>) -> JsonAnswer {
     match result {
         Ok(response) => JsonAnswer {
@@ -49,45 +46,85 @@ fn bad_json_is_refused_with_the_messages_of_the_contract() {
             &body,
         )
     };
+    // Each names the field, never its value.
+    let wrong = |field: &str| {
+        format!("the request body's field {field} has a value of the wrong type or form")
+    };
+    let missing = |field: &str| format!("the request body's field {field} is missing");
+    let unknown = |field: &str| format!("the request body has an unknown field: {field}");
     let table = [
-        ("stores.create", json!({"name": 7})),
-        ("stores.create", json!({"name": "x", "colour": "red"})),
-        ("stores.create", json!({"description": "no name"})),
-        ("stores.create", json!({"name": null})),
-        ("stores.list", json!({"limit": 1.5})),
-        ("stores.list", json!({"limit": -1})),
-        ("stores.list", json!({"include_archived": "yes"})),
-        ("stores.get", json!({"memory_store_id": "not-a-store-id"})),
-        ("stores.get", json!({"memory_store_id": store, "extra": 1})),
+        ("stores.create", json!({"name": 7}), wrong("name")),
+        (
+            "stores.create",
+            json!({"name": "x", "colour": "red"}),
+            unknown("colour"),
+        ),
+        (
+            "stores.create",
+            json!({"description": "no name"}),
+            missing("name"),
+        ),
+        ("stores.create", json!({"name": null}), wrong("name")),
+        ("stores.list", json!({"limit": 1.5}), wrong("limit")),
+        ("stores.list", json!({"limit": -1}), wrong("limit")),
+        (
+            "stores.list",
+            json!({"include_archived": "yes"}),
+            wrong("include_archived"),
+        ),
+        (
+            "stores.get",
+            json!({"memory_store_id": "not-a-store-id"}),
+            wrong("memory_store_id"),
+        ),
+        (
+            "stores.get",
+            json!({"memory_store_id": store, "extra": 1}),
+            unknown("extra"),
+        ),
         (
             "memories.create",
             json!({"memory_store_id": store, "path": "/a"}),
+            missing("content"),
         ),
         (
             "memories.create",
             json!({"memory_store_id": store, "path": "/a", "content": ["x"]}),
+            wrong("content"),
         ),
         (
             "memories.update",
             json!({"memory_store_id": store, "memory_id": "memver_wrong_kind"}),
+            wrong("memory_id"),
         ),
         (
             "memories.restore",
             json!({"memory_store_id": store, "memory_id": "mem_x"}),
+            missing("version_id"),
         ),
         (
             "versions.list",
             json!({"memory_store_id": store, "memory_id": 3}),
+            wrong("memory_id"),
         ),
-        ("sessions.create", json!({"resources": {}})),
-        ("sessions.create", json!({"agent": {}, "tools": []})),
+        (
+            "sessions.create",
+            json!({"resources": {}}),
+            wrong("resources"),
+        ),
+        (
+            "sessions.create",
+            json!({"agent": {}, "tools": []}),
+            unknown("tools"),
+        ),
         (
             "sessions.system_prompt",
             json!({"session_id": "memstore_x"}),
+            wrong("session_id"),
         ),
     ];
-    for (op, body) in table {
-        refused(host(op, body), SHAPE);
+    for (op, body, message) in table {
+        refused(host(op, body), &message);
     }
     for body in [json!([]), json!("x"), json!(null), json!(1)] {
         refused(
@@ -112,17 +149,23 @@ fn bad_json_is_refused_with_the_messages_of_the_contract() {
     );
     // The agent's side: a session caller, the same shape rule.
     let agent = st.session(json!([{"type": "memory_store", "memory_store_id": store}]));
-    for (op, body) in [
-        ("fs.read", json!({"path": 1})),
-        ("fs.list", json!({})),
+    for (op, body, message) in [
+        ("fs.read", json!({"path": 1}), wrong("path")),
+        ("fs.list", json!({}), missing("path")),
         (
             "fs.write",
             json!({"path": "/mnt/memory/notes/a", "content": "x", "mode": 1}),
+            unknown("mode"),
         ),
-        ("fs.rename", json!({"from": "/mnt/memory/notes/a"})),
+        (
+            "fs.rename",
+            json!({"from": "/mnt/memory/notes/a"}),
+            missing("to"),
+        ),
         (
             "fs.delete",
             json!({"path": "/mnt/memory/notes/a", "recursive": true}),
+            unknown("recursive"),
         ),
     ] {
         let got = api.answer(
@@ -130,7 +173,7 @@ fn bad_json_is_refused_with_the_messages_of_the_contract() {
             Caller::Session(&agent),
             &body,
         );
-        refused(got, SHAPE);
+        refused(got, &message);
     }
     // The role comes first, even before the body is looked at.
     let viewer = viewer();
