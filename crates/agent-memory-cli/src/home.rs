@@ -22,7 +22,7 @@
 
 use std::path::{Path, PathBuf};
 
-use agent_memory::{CandidateWindow, Weights};
+use agent_memory::{CandidateWindow, Limits, Weights};
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
@@ -82,6 +82,15 @@ pub(crate) struct Config {
     /// weights.
     #[serde(default)]
     pub(crate) recall: RecallConfig,
+    /// The limits of this home's service: the hourly rate limit of agents' remembers (`mcp`,
+    /// `serve`; the owner's own commands are not rate-limited), the quota, the longest text and
+    /// the retention bounds. Absent: the contract's values.
+    #[serde(default, skip_serializing_if = "is_contract")]
+    pub(crate) limits: Limits,
+}
+
+fn is_contract(limits: &Limits) -> bool {
+    *limits == Limits::CONTRACT
 }
 
 /// The home's recall settings, as `config.json` records them.
@@ -176,6 +185,7 @@ impl Config {
             backend,
             created_at,
             recall: RecallConfig::for_new_home(),
+            limits: Limits::default(),
         }
     }
 }

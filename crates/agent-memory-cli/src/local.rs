@@ -306,12 +306,40 @@ impl Local {
         Ok((local, settings))
     }
 
+    /// [`Local::open_with_embedder`] for a process that agents reach (`mcp`, `serve`): their
+    /// remembers are held to the home's hourly rate limit. Every other command is the owner's
+    /// own and is not.
+    pub(crate) fn open_for_agents(
+        home: &Home,
+        embedder: Arc<dyn Embedder>,
+        window: Option<CandidateWindow>,
+    ) -> anyhow::Result<Local> {
+        let config = home.load_config()?;
+        Self::start_with(
+            home,
+            config,
+            Arc::new(SystemClock),
+            (embedder, window),
+            (Open::ReadWrite, true),
+        )
+    }
+
     fn start(
         home: &Home,
         config: Config,
         clock: Arc<dyn Clock>,
-        (embedder, window): (Arc<dyn Embedder>, Option<CandidateWindow>),
+        models: (Arc<dyn Embedder>, Option<CandidateWindow>),
         open: Open,
+    ) -> anyhow::Result<Local> {
+        Self::start_with(home, config, clock, models, (open, false))
+    }
+
+    fn start_with(
+        home: &Home,
+        config: Config,
+        clock: Arc<dyn Clock>,
+        (embedder, window): (Arc<dyn Embedder>, Option<CandidateWindow>),
+        (open, rate_limited): (Open, bool),
     ) -> anyhow::Result<Local> {
         // A flag wins over the home's recorded setting.
         let window = window.unwrap_or(config.recall.candidate_window);
@@ -339,7 +367,9 @@ impl Local {
         let mut service = MemoryService::builder(backend.clone(), passages)
             .clock(clock)
             .embedder(embedder)
-            .candidate_window(window);
+            .candidate_window(window)
+            .limits(config.limits)
+            .rate_limited(rate_limited);
         if let Some(weights) = weights {
             service = service.weights(weights);
         }

@@ -39,8 +39,7 @@ pub(crate) struct McpArgs {
 
 /// Serves MCP on stdin/stdout until the client closes stdin.
 pub(crate) fn run(home: &Home, args: McpArgs) -> anyhow::Result<()> {
-    let local =
-        Local::open_with_embedder(home, args.embedder.load()?, args.window.candidate_window)?;
+    let local = Local::open_for_agents(home, args.embedder.load()?, args.window.candidate_window)?;
     let backend = local.config.backend.name();
     let (server, acting_as) = server(local, &args)?;
     eprintln!(

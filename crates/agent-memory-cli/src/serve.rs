@@ -194,8 +194,7 @@ pub(crate) fn run(home: &Home, args: ServeArgs) -> anyhow::Result<()> {
             usize::try_from(files.saturating_sub(RESERVED_FILES).max(1)).unwrap_or(usize::MAX);
         options.max_connections = options.max_connections.min(room);
     }
-    let local =
-        Local::open_with_embedder(home, args.embedder.load()?, args.window.candidate_window)?;
+    let local = Local::open_for_agents(home, args.embedder.load()?, args.window.candidate_window)?;
     let tokens = ensure_tokens(home)?;
     let auth = StaticTokens::new()
         .agent(&tokens.agent, local.agent())

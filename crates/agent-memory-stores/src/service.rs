@@ -21,8 +21,8 @@ pub const HARD_INPUT_CAP: usize = 10 * StoreMemory::CONTENT_MAX_BYTES;
 
 /// The memory-store facade over a [`StoreBackend`].
 ///
-/// `Send + Sync`; calls are synchronous (hosts on an async runtime use `spawn_blocking`). Its
-/// `Debug` output shows no content.
+/// `Send + Sync`; calls are synchronous (tokio hosts use the facade's `AsyncService`; others
+/// call it from their runtime's blocking pool). Its `Debug` output shows no content.
 pub struct StoreService {
     pub(crate) backend: Arc<dyn StoreBackend>,
     /// The whole database, for [`vacuum`](Self::vacuum); `None` when the builder got none.

@@ -137,8 +137,8 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use entity::{DefaultEntityResolver, EntityResolver};
 pub use fusion_rank::{Analyzer, EmbedError, Embedder, HashingEmbedder, Ranker, Weights};
 pub use governance_policy::{
-    CandidateWindow, ForgetRequest, InvalidWindow, ListRequest, MemberDeleteRequest,
-    MemberListRequest, RecallRequest, RememberRequest, Request, SettingsPatch,
+    CandidateWindow, ForgetRequest, InvalidLimits, InvalidWindow, Limits, ListRequest,
+    MemberDeleteRequest, MemberListRequest, RecallRequest, RememberRequest, Request, SettingsPatch,
 };
 pub use mcp::{ToolDescriptor, ToolResult, tools};
 pub use memory_core::{ApiError, ErrorCode};

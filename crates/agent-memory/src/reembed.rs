@@ -65,11 +65,7 @@ impl MemoryService {
     }
 
     fn member_scope(&self, caller: &MemberCaller) -> Result<(Owner, Timestamp), ApiError> {
-        let settings = self
-            .backend
-            .settings(&caller.workspace)
-            .map_err(internal)?
-            .unwrap_or_default();
+        let settings = self.settings_of(&caller.workspace)?;
         let cutoff = governance_policy::expired_cutoff(self.now(), settings.retention_days);
         Ok((
             Owner::new(caller.workspace.clone(), caller.member.clone()),

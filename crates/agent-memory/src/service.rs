@@ -33,7 +33,8 @@ const SCAN_BATCH: usize = 64;
 
 /// The facade: governed agent memories over a [`Backend`].
 ///
-/// `Send + Sync`; calls are synchronous (hosts on an async runtime use `spawn_blocking`).
+/// `Send + Sync`; calls are synchronous (tokio hosts use [`crate::AsyncService`], feature
+/// `tokio`; others call it from their runtime's blocking pool).
 pub struct MemoryService {
     pub(crate) backend: Arc<dyn Backend>,
     pub(crate) passages: Arc<dyn PassageSource>,
@@ -47,6 +48,10 @@ pub struct MemoryService {
     pub(crate) weights: Weights,
     pub(crate) collapse_duplicates: bool,
     pub(crate) analyzer: Analyzer,
+    /// The host's limits (the contract's by default).
+    pub(crate) limits: policy::Limits,
+    /// Whether agents' remembers count against `limits.remembers_per_hour`.
+    pub(crate) rate_limited: bool,
     /// The latest instant this service wrote a version at (ms), or `i64::MIN`: the backend may
     /// put a keyed write a few milliseconds past the clock (`store_trait::key_instant`), and
     /// [`now`](MemoryService::now) never runs behind it, so a read right after a write sees it.
@@ -79,6 +84,8 @@ pub struct MemoryServiceBuilder {
     collapse_duplicates: bool,
     analyzer: Analyzer,
     embed_workers: usize,
+    limits: policy::Limits,
+    rate_limited: bool,
 }
 
 /// Why a [`MemoryService`] could not be built.
@@ -89,6 +96,9 @@ pub enum BuildError {
     /// [`source`](std::error::Error::source) (printed by whoever prints the chain).
     #[error("the embedding worker pool could not start")]
     EmbedPool(#[from] EmbedError),
+    /// A limit given to [`MemoryServiceBuilder::limits`] is outside its bounds.
+    #[error("invalid limits: {0}")]
+    Limits(#[from] policy::InvalidLimits),
 }
 
 impl MemoryServiceBuilder {
@@ -138,6 +148,23 @@ impl MemoryServiceBuilder {
         self
     }
 
+    /// The limits of this service: the rate limit, the quota, the longest text and the retention
+    /// bounds ([`policy::Limits`]; default the contract's). [`build`](Self::build) refuses
+    /// values outside their documented bounds.
+    pub fn limits(mut self, limits: policy::Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Whether agents' remembers are held to the hourly rate limit (default `true`). A host
+    /// turns it off for a service that only its owner drives — a local command line writing
+    /// the owner's own notes — never for one that agents reach. The accepted remembers are
+    /// still recorded, so a rate-limited service over the same database counts them.
+    pub fn rate_limited(mut self, rate_limited: bool) -> Self {
+        self.rate_limited = rate_limited;
+        self
+    }
+
     /// How much each ranker counts in the fusion. The default depends on the embedder
     /// ([`Weights::for_embedder`]: with a language model BM25 fades as its best match covers
     /// less of the query; with the hashing embedder BM25 leads and the hashing cosine adds
@@ -165,6 +192,7 @@ impl MemoryServiceBuilder {
 
     /// The service; starts the embedding worker pool.
     pub fn build(self) -> Result<MemoryService, BuildError> {
+        self.limits.check()?;
         let weights = self
             .weights
             .unwrap_or_else(|| Weights::for_embedder(self.embedder.as_ref()));
@@ -181,6 +209,8 @@ impl MemoryServiceBuilder {
             entities: self.entities,
             semantic_budget: self.semantic_budget,
             candidate_window: self.candidate_window,
+            limits: self.limits,
+            rate_limited: self.rate_limited,
             written: AtomicI64::new(i64::MIN),
         })
     }
@@ -222,6 +252,8 @@ impl MemoryService {
             entities: Arc::new(DefaultEntityResolver),
             semantic_budget: SEMANTIC_BUDGET,
             candidate_window: policy::CandidateWindow::default(),
+            limits: policy::Limits::default(),
+            rate_limited: true,
             weights: None,
             collapse_duplicates: true,
             analyzer: Analyzer::default(),
@@ -323,12 +355,21 @@ impl MemoryService {
         }))
     }
 
-    fn settings_of(&self, workspace: &WorkspaceId) -> Result<Settings, ApiError> {
-        Ok(self
+    /// The workspace's settings as they apply here: the recorded retention brought into this
+    /// service's retention bounds.
+    pub(crate) fn settings_of(&self, workspace: &WorkspaceId) -> Result<Settings, ApiError> {
+        let mut settings = self
             .backend
             .settings(workspace)
             .map_err(internal)?
-            .unwrap_or_default())
+            .unwrap_or_default();
+        settings.retention_days = self.limits.retention_days(settings.retention_days);
+        Ok(settings)
+    }
+
+    /// This service's limits.
+    pub fn limits(&self) -> &policy::Limits {
+        &self.limits
     }
 
     fn audit(

@@ -32,8 +32,8 @@
 //! )?;
 //!
 //! let now: Timestamp = "2026-01-01T12:00:00Z".parse()?;
-//! check_rate(&[now.minus_seconds(60)], now)?;
-//! check_quota(4_999)?;
+//! check_rate(&[now.minus_seconds(60)], now, 120)?;
+//! check_quota(4_999, 5_000)?;
 //!
 //! let refused = RememberRequest::from_json(&serde_json::json!({"namespace": "prefs"}));
 //! assert_eq!(refused.unwrap_err().code(), ErrorCode::AgentMemoryInvalidRequest);

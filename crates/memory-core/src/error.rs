@@ -431,6 +431,16 @@ impl ApiError {
         ApiError::owned(code, format!("the request body's field {field} {what}"))
     }
 
+    /// A `400` (with `code`) for a field outside the bounds a host set on its service (a
+    /// `'static` field name and two numbers, never the value): `{field} must be from {min} to
+    /// {max} on this service`.
+    pub fn out_of_bounds(code: ErrorCode, field: &'static str, min: u64, max: u64) -> Self {
+        ApiError::owned(
+            code,
+            format!("{field} must be from {min} to {max} on this service"),
+        )
+    }
+
     /// An error whose message was built from static text and checked names only.
     fn owned(code: ErrorCode, message: String) -> Self {
         ApiError {

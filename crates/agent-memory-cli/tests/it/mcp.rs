@@ -509,3 +509,52 @@ fn a_missing_session_or_home_stops_the_server_before_it_serves() {
     assert_eq!((status, messages.len()), (1, 0));
     assert!(stderr.contains("agent-memory init"), "{stderr}");
 }
+
+/// The home's `limits` in `config.json`: the owner's own commands are not rate-limited, the
+/// agents of `mcp` are (and count what the owner wrote), the shorter text limit holds for
+/// both, and limits outside their bounds stop the home from opening with a clear error.
+#[test]
+fn the_homes_limits_hold_for_agents_and_the_owner_is_not_rate_limited() {
+    let home = LocalHome::new();
+    home.json(&["init"]);
+    let config_path = home.path().join("config.json");
+    let mut config: Value =
+        serde_json::from_str(&std::fs::read_to_string(&config_path).unwrap()).unwrap();
+    config["limits"] = json!({"remembersPerHour": 2, "textMaxChars": 30});
+    std::fs::write(&config_path, config.to_string()).unwrap();
+    // Three of the owner's own remembers: no rate limit on the command line.
+    for i in 0..3 {
+        home.ok(&["remember", "-n", "prefs", &format!("owner note {i}")]);
+    }
+    let (code, _, stderr) = home.run(&["remember", "-n", "prefs", &"x".repeat(31)]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("the length of text must be from 1 to 30 on this service"),
+        "{stderr}"
+    );
+    // The agent's credential already has three accepts in the hour: refused.
+    let mut lines = handshake();
+    lines.push(call(
+        2,
+        "remember_memory",
+        json!({"namespace": "prefs", "text": "agent note"}),
+    ));
+    let (status, messages, stderr) = serve(&home, &[], &[], &lines);
+    assert_eq!(status, 0, "{stderr}");
+    let answers = by_id(messages);
+    let refused = &answers[&2]["result"];
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert_eq!(
+        refused["structuredContent"]["error"]["code"],
+        "AGENT_MEMORY_RATE_LIMITED"
+    );
+    // Out of bounds: the home does not open, and says which limit and its bounds.
+    config["limits"] = json!({"remembersPerHour": 0});
+    std::fs::write(&config_path, config.to_string()).unwrap();
+    let (code, _, stderr) = home.run(&["list"]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("remembersPerHour must be from 1 to 1000000"),
+        "{stderr}"
+    );
+}

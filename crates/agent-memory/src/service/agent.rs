@@ -49,6 +49,16 @@ impl Operation for ops::Remember {
     ) -> Result<RememberResponse, ApiError> {
         let auth = service.authorize(caller, Scope::MemoryWrite)?;
         let request = input.read()?;
+        // A host's shorter text limit: still step 5, after the contract's field rules.
+        let max = service.limits.text_max_chars;
+        if request.text.chars().count() > usize::from(max) {
+            return Err(ApiError::out_of_bounds(
+                ErrorCode::AgentMemoryInvalidRequest,
+                "the length of text",
+                1,
+                u64::from(max),
+            ));
+        }
         policy::check_identifiers(
             &request.namespace,
             request.key.as_deref(),
@@ -128,8 +138,10 @@ impl Operation for ops::Remember {
                     // moves it past the key's latest instant (`store_trait::key_instant`), so
                     // that a key's versions follow commit order whatever the clock does.
                     let at = service.now();
-                    policy::check_rate(&state.window, at)?;
-                    policy::check_quota(state.stored_versions)?;
+                    if service.rate_limited {
+                        policy::check_rate(&state.window, at, service.limits.remembers_per_hour)?;
+                    }
+                    policy::check_quota(state.stored_versions, service.limits.versions_per_member)?;
                     record.created_at = at;
                     record.version = if key.is_some() {
                         state.last_version + 1

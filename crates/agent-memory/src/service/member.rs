@@ -2,7 +2,9 @@
 //! owner's delete-all.
 
 use governance_policy as policy;
-use memory_core::{AgentMemory, AgentMemoryId, ApiError, MemoryView, Settings, SourceState};
+use memory_core::{
+    AgentMemory, AgentMemoryId, ApiError, ErrorCode, MemoryView, Settings, SourceState,
+};
 use store_trait::{Owner, ScanQuery};
 
 use super::{Filters, MemoryService, internal, not_found};
@@ -75,6 +77,17 @@ impl Operation for ops::SettingsPut {
     ) -> Result<Settings, ApiError> {
         policy::require_owner(Some(caller.role))?;
         let patch = input.read()?;
+        if let Some(days) = patch.retention_days {
+            let limits = &service.limits;
+            if !(limits.retention_min_days..=limits.retention_max_days).contains(&days) {
+                return Err(ApiError::out_of_bounds(
+                    ErrorCode::AgentMemoryInvalidRequest,
+                    "retentionDays",
+                    u64::from(limits.retention_min_days),
+                    u64::from(limits.retention_max_days),
+                ));
+            }
+        }
         let settings = patch.apply(service.settings_of(&caller.workspace)?);
         service
             .backend

@@ -9,6 +9,7 @@ mod bad_input;
 mod fence;
 mod generate;
 mod identifiers;
+mod limits;
 #[cfg(feature = "openapi")]
 mod openapi;
 mod races;

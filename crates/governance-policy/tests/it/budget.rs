@@ -7,6 +7,9 @@ use governance_policy::{
 use memory_core::{ErrorCode, Timestamp};
 use proptest::prelude::*;
 
+/// The contract's rate limit, as the service passes it.
+const RATE: u32 = RATE_LIMIT_PER_HOUR as u32;
+
 fn t(s: &str) -> Timestamp {
     s.parse().unwrap()
 }
@@ -20,11 +23,11 @@ fn the_121st_remember_in_an_hour_is_refused() {
         .collect();
     let now = start.plus_seconds(1200);
     assert!(
-        check_rate(&accepts[..RATE_LIMIT_PER_HOUR - 1], now).is_ok(),
+        check_rate(&accepts[..RATE_LIMIT_PER_HOUR - 1], now, RATE).is_ok(),
         "the 120th is accepted"
     );
 
-    let err = check_rate(&accepts, now).unwrap_err();
+    let err = check_rate(&accepts, now, RATE).unwrap_err();
     assert_eq!(
         (err.code(), err.http_status()),
         (ErrorCode::AgentMemoryRateLimited, 429)
@@ -35,11 +38,12 @@ fn the_121st_remember_in_an_hour_is_refused() {
     assert_eq!(body["error"]["retryAfterSeconds"], 3600 - 1200);
 
     // At 11:00:00 the oldest no longer counts (a > now − 3600 s is false).
-    assert!(check_rate(&accepts, start.plus_seconds(RATE_WINDOW_SECONDS)).is_ok());
+    assert!(check_rate(&accepts, start.plus_seconds(RATE_WINDOW_SECONDS), RATE).is_ok());
     assert!(
         check_rate(
             &accepts,
-            start.plus_seconds(RATE_WINDOW_SECONDS).minus_millis(1)
+            start.plus_seconds(RATE_WINDOW_SECONDS).minus_millis(1),
+            RATE
         )
         .is_err()
     );
@@ -52,13 +56,17 @@ fn retry_after_rounds_up_and_is_at_least_one() {
     let mut accepts = vec![oldest];
     accepts.extend(std::iter::repeat_n(now, RATE_LIMIT_PER_HOUR - 1));
     assert_eq!(
-        check_rate(&accepts, now).unwrap_err().retry_after_seconds(),
+        check_rate(&accepts, now, RATE)
+            .unwrap_err()
+            .retry_after_seconds(),
         Some(1)
     );
     let oldest = t("2026-01-01T10:00:01.001Z");
     accepts[0] = oldest;
     assert_eq!(
-        check_rate(&accepts, now).unwrap_err().retry_after_seconds(),
+        check_rate(&accepts, now, RATE)
+            .unwrap_err()
+            .retry_after_seconds(),
         Some(2)
     );
 }
@@ -68,7 +76,7 @@ fn accepts_outside_the_window_do_not_count() {
     let now = t("2026-01-01T11:00:00Z");
     let mut accepts = vec![window_start(now); 500];
     accepts.extend(std::iter::repeat_n(now, RATE_LIMIT_PER_HOUR - 1));
-    assert!(check_rate(&accepts, now).is_ok());
+    assert!(check_rate(&accepts, now, RATE).is_ok());
     assert_eq!(window_start(now), t("2026-01-01T10:00:00Z"));
 }
 
@@ -81,7 +89,7 @@ proptest! {
         let now = Timestamp::from_millis(now_ms).unwrap();
         // Offsets back from now, all strictly inside the window.
         let accepts: Vec<Timestamp> = offsets.iter().map(|o| now.minus_millis(*o)).collect();
-        let err = check_rate(&accepts, now).unwrap_err();
+        let err = check_rate(&accepts, now, RATE).unwrap_err();
         let retry = err.retry_after_seconds().unwrap();
         prop_assert!(retry >= 1);
         prop_assert!(retry <= RATE_WINDOW_SECONDS as u64);
@@ -89,19 +97,19 @@ proptest! {
         let mut newest = accepts.clone();
         newest.sort();
         let newest = &newest[newest.len() - RATE_LIMIT_PER_HOUR..];
-        let retry = check_rate(newest, now).unwrap_err().retry_after_seconds().unwrap();
-        prop_assert!(check_rate(newest, now.plus_seconds(retry as i64)).is_ok());
+        let retry = check_rate(newest, now, RATE).unwrap_err().retry_after_seconds().unwrap();
+        prop_assert!(check_rate(newest, now.plus_seconds(retry as i64), RATE).is_ok());
         if retry > 1 {
-            prop_assert!(check_rate(newest, now.plus_seconds(retry as i64 - 1)).is_err());
+            prop_assert!(check_rate(newest, now.plus_seconds(retry as i64 - 1), RATE).is_err());
         }
     }
 }
 
 #[test]
 fn quota_allows_the_5000th_version_and_refuses_the_5001st() {
-    assert!(check_quota(0).is_ok());
-    assert!(check_quota(QUOTA_VERSIONS - 1).is_ok());
-    let err = check_quota(QUOTA_VERSIONS).unwrap_err();
+    assert!(check_quota(0, QUOTA_VERSIONS).is_ok());
+    assert!(check_quota(QUOTA_VERSIONS - 1, QUOTA_VERSIONS).is_ok());
+    let err = check_quota(QUOTA_VERSIONS, QUOTA_VERSIONS).unwrap_err();
     assert_eq!(
         (err.code(), err.http_status()),
         (ErrorCode::AgentMemoryFull, 409)
