@@ -521,15 +521,6 @@ pub(crate) fn purge(local: &Local, args: PurgeArgs, out: &mut dyn Write) -> anyh
 
 /// `export`: every current memory of the member, hidden ones included as `unavailable`, one
 /// MemoryView JSON per line, newest first.
-pub(crate) fn export(local: &Local, out: &mut dyn Write) -> anyhow::Result<()> {
-    // One read: the export is one snapshot of the member's memories, whatever other
-    // processes commit while it runs.
-    for view in local.service.member_export(&local.owner())? {
-        writeln!(out, "{}", serde_json::to_string(&view)?)?;
-    }
-    Ok(())
-}
-
 pub(crate) fn passage(local: &Local, args: PassageArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     match args.command {
         PassageCommand::Put {

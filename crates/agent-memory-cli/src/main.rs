@@ -20,6 +20,7 @@ mod recall_config;
 mod replay;
 mod serve;
 mod store_commands;
+mod transfer;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -98,8 +99,14 @@ enum Command {
     Config(ConfigCommandArgs),
     /// Remove expired versions now (retention purge); with --all, every agent memory.
     Purge(commands::PurgeArgs),
-    /// Print every current memory of the member as JSON lines (hidden ones as `unavailable`).
-    Export,
+    /// Print every current memory of the member as JSON lines (hidden ones as `unavailable`);
+    /// with --history every stored version, as `import` reads it back.
+    Export(transfer::ExportArgs),
+    /// Restore what `export` wrote (ids, keys, every version with its instants and
+    /// supersession, citations, embeddings of the same model), masking every text again. Your
+    /// own operation: not rate-limited, inside the quota; a second import of the same file
+    /// changes nothing.
+    Import(transfer::ImportArgs),
     /// Move the home to another embedded database (`--to sqlite`, the default): copies the
     /// settings, every agent-memory version and every memory store with all its versions, then
     /// switches config.json to the copy. The old database stays, unused.
@@ -337,7 +344,11 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
             &mut out,
         )?,
         Command::Purge(args) => commands::purge(&Local::open(&home)?, args, &mut out)?,
-        Command::Export => commands::export(&read_only(&home)?, &mut out)?,
+        Command::Export(args) => transfer::export(&read_only(&home)?, &args, &mut out)?,
+        Command::Import(args) => {
+            let local = Local::open_with_embedder(&home, args.embedder.load()?, None)?;
+            transfer::import(&local, &args, &mut out)?
+        }
         Command::Migrate(args) => migrate::run(&home, &args, &mut out)?,
         Command::Passage(args) => commands::passage(&Local::open(&home)?, args, &mut out)?,
         Command::Stores(args) => store_commands::stores(&Local::open(&home)?, args, &mut out)?,

@@ -95,6 +95,7 @@ mod reembed;
 mod reexports;
 pub mod responses;
 mod service;
+pub mod transfer;
 
 pub use agent_memory_ops::{audit, caller, clock, fence};
 
@@ -158,6 +159,7 @@ pub use stores::{
     FsDeleted, FsStat, MemoryToolFailure, SessionCaller, StoreCaller, StoreService,
     StoreServiceBuilder,
 };
+pub use transfer::{ExportedVersion, ImportReport, ImportRequest};
 
 /// The README's Rust example is compiled and run as a doctest, so it cannot drift from the API.
 #[cfg(doctest)]

@@ -270,7 +270,7 @@ impl MemoryService {
     }
 
     /// Ranking data of a masked text, computed once at write time.
-    fn ranking_data(&self, text: &str) -> RankingData {
+    pub(crate) fn ranking_data(&self, text: &str) -> RankingData {
         let (terms, length) = self.analyzer.term_stats(text).into_counts();
         RankingData {
             terms,

@@ -466,3 +466,88 @@ fn the_home_records_how_recall_ranks_and_config_changes_it() {
     assert_eq!(back["weights"]["source"], "default");
     assert_eq!(back["candidateWindow"], "all");
 }
+
+/// `export --history` → `import` into another home → `export --history` is the same file;
+/// importing it again changes nothing; a plain export imports as current versions.
+#[test]
+fn export_with_history_and_import_round_trip_byte_for_byte() {
+    let put_passage = |home: &LocalHome| {
+        home.ok(&[
+            "passage",
+            "put",
+            "--id",
+            "p1",
+            "--document",
+            "handbook",
+            "--collection",
+            "policies",
+            "--version",
+            "1",
+            "--text",
+            "Replies stay short.",
+        ]);
+    };
+    let from = LocalHome::new();
+    from.ok(&["init"]);
+    put_passage(&from);
+    from.ok(&[
+        "remember",
+        "-n",
+        "prefs",
+        "-k",
+        "tone",
+        "Reply tersely",
+        "--cite",
+        "p1",
+    ]);
+    from.ok(&["remember", "-n", "prefs", "-k", "tone", "Reply at length"]);
+    from.ok(&[
+        "remember",
+        "-n",
+        "prefs",
+        "-k",
+        "tone",
+        "Reply in French; mail dana@example.com",
+    ]);
+    from.ok(&["remember", "-n", "notes", "The dentist moved to Tuesday"]);
+    let exported = from.ok(&["export", "--history"]);
+    assert_eq!(exported.lines().count(), 4, "every version: {exported}");
+    let file = from.scratch().join("history.jsonl");
+    std::fs::write(&file, &exported).unwrap();
+
+    let to = LocalHome::new();
+    to.ok(&["init"]);
+    put_passage(&to);
+    let file = file.to_str().unwrap();
+    let summary = to.ok(&["import", file]);
+    assert!(
+        summary.starts_with("imported 4 of 4 memory versions"),
+        "{summary}"
+    );
+    assert_eq!(to.ok(&["export", "--history"]), exported);
+    let again = to.json(&["import", file]);
+    assert_eq!(again["imported"], 0);
+    assert_eq!(again["unchanged"], 4);
+    assert_eq!(to.ok(&["export", "--history"]), exported);
+
+    // A plain export: the two current versions, under the importing home's credential.
+    let views = from.ok(&["export"]);
+    let file = from.scratch().join("views.jsonl");
+    std::fs::write(&file, &views).unwrap();
+    let third = LocalHome::new();
+    third.ok(&["init"]);
+    let summary = third.ok(&["import", file.to_str().unwrap()]);
+    assert!(
+        summary.starts_with("imported 2 of 2 memory versions"),
+        "{summary}"
+    );
+    assert_eq!(third.ok(&["export"]).lines().count(), 2);
+
+    // A line that is not an exported memory: nothing imported, the line named, no content.
+    let file = from.scratch().join("bad.jsonl");
+    std::fs::write(&file, format!("{}not json dana@example.com\n", views)).unwrap();
+    let (code, _, stderr) = third.run(&["import", file.to_str().unwrap()]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("line 3"), "{stderr}");
+    assert!(!stderr.contains("dana@example.com"), "{stderr}");
+}

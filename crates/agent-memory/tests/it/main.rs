@@ -18,6 +18,7 @@ mod request_schemas;
 mod snapshot;
 mod stores;
 mod tracing_logs;
+mod transfer;
 mod window;
 
 use std::sync::Arc;
