@@ -366,6 +366,31 @@ fn json_rpc_by_hand_without_python() {
         answers[&2]["result"]["tools"][1]["inputSchema"],
         facade[1]["inputSchema"]
     );
+    // Every tool says how it behaves, each hint given, and its title twice (clients read the
+    // tool's `title` or the annotations').
+    for t in answers[&2]["result"]["tools"].as_array().unwrap() {
+        let name = t["name"].as_str().unwrap();
+        let (title, read_only, destructive, idempotent) = match name {
+            "remember_memory" => ("Remember a note", false, false, false),
+            "recall_memories" => ("Recall notes", true, false, true),
+            "list_memories" => ("List notes", true, false, true),
+            "forget_memory" => ("Forget a note", false, true, true),
+            "memory" => ("Memory files", false, true, false),
+            other => panic!("unexpected tool {other}"),
+        };
+        assert_eq!(t["title"], title, "{name}");
+        assert_eq!(
+            t["annotations"],
+            json!({
+                "title": title,
+                "readOnlyHint": read_only,
+                "destructiveHint": destructive,
+                "idempotentHint": idempotent,
+                "openWorldHint": false
+            }),
+            "{name}"
+        );
+    }
     let remembered = &answers[&3]["result"];
     assert_eq!(remembered["isError"], false);
     assert_eq!(
