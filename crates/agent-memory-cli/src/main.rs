@@ -144,7 +144,8 @@ enum Command {
     /// Serve MCP on stdin/stdout for an MCP client (the agent-memory tools, and with --session
     /// the memory tool) on this home's database; stops when the client closes stdin.
     ///
-    /// Logs go to stderr. See docs/mcp-server.md for a client configuration.
+    /// Logs go to stderr. `--print-config` prints the client configuration for this home (see
+    /// docs/mcp-server.md).
     Mcp(mcp::McpArgs),
     /// Mount a session's memory stores as files at DIR (Linux, FUSE): `DIR/<slug>/…` for each
     /// mount, used with any file tool; each closed file is one version. Runs in the foreground

@@ -6,9 +6,13 @@
 //! synchronous. Spec errors are tool results with `isError: true`, never protocol errors;
 //! stdout carries only the protocol (through our own line transport), logs go to stderr and
 //! name tools and error codes, never arguments or results.
+//!
+//! With `--print-config` it serves nothing: it prints the `mcpServers` entry that makes an MCP
+//! client start this server on this home ([`print_config`]).
 
 mod transport;
 
+use std::path::Path;
 use std::time::Duration;
 
 use agent_memory::{AgentCaller, AsyncService};
@@ -16,7 +20,8 @@ use agent_memory_http::McpServer;
 use anyhow::Context as _;
 use rmcp::ServiceExt;
 
-use crate::home::Home;
+use crate::embedder::EmbedderChoice;
+use crate::home::{BackendKind, Home};
 use crate::local::Local;
 
 /// Arguments of `agent-memory mcp`.
@@ -35,10 +40,19 @@ pub(crate) struct McpArgs {
     embedder: crate::embedder::EmbedderArgs,
     #[command(flatten)]
     window: crate::embedder::WindowArgs,
+    /// Print the client configuration that starts this server on this home (JSON in the
+    /// `mcpServers` format: this executable and `mcp --home DIR` with absolute paths, plus the
+    /// flags given here), then exit without serving.
+    #[arg(long)]
+    print_config: bool,
 }
 
-/// Serves MCP on stdin/stdout until the client closes stdin.
+/// Serves MCP on stdin/stdout until the client closes stdin (or, with `--print-config`, prints
+/// the client configuration).
 pub(crate) fn run(home: &Home, args: McpArgs) -> anyhow::Result<()> {
+    if args.print_config {
+        return print_config(home, &args);
+    }
     let local = Local::open_for_agents(home, args.embedder.load()?, args.window.candidate_window)?;
     let backend = local.config.backend.name();
     let (server, acting_as) = server(local, &args)?;
@@ -83,6 +97,58 @@ pub(crate) fn run(home: &Home, args: McpArgs) -> anyhow::Result<()> {
     served?;
     eprintln!("agent-memory mcp: the client closed the connection; stopped");
     Ok(())
+}
+
+/// `--print-config`: the `mcpServers` JSON that MCP clients (desktop assistants, IDEs, agent
+/// frameworks) read, naming this executable and `mcp --home <home>` with absolute, canonical
+/// paths (a client starts the server in a working directory of its choosing), followed by the
+/// `--credential`, `--session`, `--embedder` and `--candidate-window` given here, from their
+/// flags or environment variables. The home must have been initialised; the database is not
+/// opened, so this works while another process holds a redb or sled home, and the ids are not
+/// checked here: the server checks `--session` when it starts.
+fn print_config(home: &Home, args: &McpArgs) -> anyhow::Result<()> {
+    let config = home.load_config()?;
+    let root = std::fs::canonicalize(home.root())
+        .with_context(|| format!("resolving the home {}", home.root().display()))?;
+    let command = std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .context("finding the agent-memory executable")?;
+    let mut server_args = vec!["mcp".to_owned(), "--home".to_owned(), utf8(&root)?];
+    if let Some(credential) = &args.credential {
+        server_args.extend(["--credential".to_owned(), credential.clone()]);
+    }
+    if let Some(session) = &args.session {
+        server_args.extend(["--session".to_owned(), session.clone()]);
+    }
+    if let EmbedderChoice::Local(dir) = &args.embedder.embedder {
+        let dir = std::fs::canonicalize(dir)
+            .with_context(|| format!("resolving the embedding model {}", dir.display()))?;
+        server_args.extend(["--embedder".to_owned(), format!("local:{}", utf8(&dir)?)]);
+    }
+    if let Some(window) = args.window.candidate_window {
+        server_args.extend(["--candidate-window".to_owned(), window.to_string()]);
+    }
+    let entry = serde_json::json!({
+        "mcpServers": {
+            "agent-memory": {"command": utf8(&command)?, "args": server_args}
+        }
+    });
+    println!("{}", serde_json::to_string_pretty(&entry)?);
+    if config.backend == BackendKind::Postgres {
+        // The URL may hold a password: it is not printed, the client has to pass it on.
+        eprintln!(
+            "agent-memory mcp: this home's database is PostgreSQL: add \
+             AGENT_MEMORY_DATABASE_URL to the server's \"env\" in the client configuration"
+        );
+    }
+    Ok(())
+}
+
+/// A path as JSON can carry it.
+fn utf8(path: &Path) -> anyhow::Result<String> {
+    path.to_str()
+        .map(str::to_owned)
+        .with_context(|| format!("{} is not valid UTF-8", path.display()))
 }
 
 /// The MCP server on the opened home, and who its tools act as (for the start-up line, without

@@ -141,7 +141,7 @@ pub use governance_policy::{
     CandidateWindow, ForgetRequest, InvalidLimits, InvalidWindow, Limits, ListRequest,
     MemberDeleteRequest, MemberListRequest, RecallRequest, RememberRequest, Request, SettingsPatch,
 };
-pub use mcp::{ToolDescriptor, ToolResult, tools};
+pub use mcp::{ToolAnnotations, ToolDescriptor, ToolResult, tools};
 pub use memory_core::{ApiError, ErrorCode};
 pub use recall::RecallResponse;
 pub use reembed::ReembedResponse;

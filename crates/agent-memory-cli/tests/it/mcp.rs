@@ -366,6 +366,31 @@ fn json_rpc_by_hand_without_python() {
         answers[&2]["result"]["tools"][1]["inputSchema"],
         facade[1]["inputSchema"]
     );
+    // Every tool says how it behaves, each hint given, and its title twice (clients read the
+    // tool's `title` or the annotations').
+    for t in answers[&2]["result"]["tools"].as_array().unwrap() {
+        let name = t["name"].as_str().unwrap();
+        let (title, read_only, destructive, idempotent) = match name {
+            "remember_memory" => ("Remember a note", false, false, false),
+            "recall_memories" => ("Recall notes", true, false, true),
+            "list_memories" => ("List notes", true, false, true),
+            "forget_memory" => ("Forget a note", false, true, true),
+            "memory" => ("Memory files", false, true, false),
+            other => panic!("unexpected tool {other}"),
+        };
+        assert_eq!(t["title"], title, "{name}");
+        assert_eq!(
+            t["annotations"],
+            json!({
+                "title": title,
+                "readOnlyHint": read_only,
+                "destructiveHint": destructive,
+                "idempotentHint": idempotent,
+                "openWorldHint": false
+            }),
+            "{name}"
+        );
+    }
     let remembered = &answers[&3]["result"];
     assert_eq!(remembered["isError"], false);
     assert_eq!(
@@ -557,4 +582,132 @@ fn the_homes_limits_hold_for_agents_and_the_owner_is_not_rate_limited() {
         stderr.contains("remembersPerHour must be from 1 to 1000000"),
         "{stderr}"
     );
+}
+
+/// Runs `agent-memory --home HOME mcp --print-config ARGS` in `dir` with `env`; the exit
+/// status, stdout and stderr.
+fn print_config(
+    dir: &std::path::Path,
+    home: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_agent-memory"))
+        .current_dir(dir)
+        .args(["--home", home, "mcp", "--print-config"])
+        .args(args)
+        .env_remove("AGENT_MEMORY_HOME")
+        .env_remove("AGENT_MEMORY_CREDENTIAL")
+        .env_remove("AGENT_MEMORY_SESSION")
+        .env_remove("AGENT_MEMORY_EMBEDDER")
+        .env_remove("AGENT_MEMORY_CANDIDATE_WINDOW")
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .output()
+        .expect("agent-memory runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn print_config_names_this_binary_and_the_home_absolutely_and_its_command_serves() {
+    let (home, session) = home_with_session();
+    // A relative --home, resolved from the working directory.
+    let (status, stdout, stderr) =
+        print_config(home.scratch(), "home", &["--session", &session], &[]);
+    assert_eq!(status, 0, "{stderr}");
+    let config: Value = serde_json::from_str(&stdout).expect("stdout is one JSON document");
+    let servers = config["mcpServers"].as_object().unwrap();
+    assert_eq!(servers.len(), 1, "{config}");
+    let server = &servers["agent-memory"];
+    let command = PathBuf::from(server["command"].as_str().unwrap());
+    assert!(command.is_absolute() && command.is_file(), "{config}");
+    assert_eq!(
+        command,
+        std::fs::canonicalize(env!("CARGO_BIN_EXE_agent-memory")).unwrap()
+    );
+    let home_path = std::fs::canonicalize(home.path()).unwrap();
+    assert!(home_path.is_absolute());
+    assert_eq!(
+        server["args"],
+        json!(["mcp", "--home", home_path, "--session", session]),
+        "{config}"
+    );
+
+    // What the client would start, started elsewhere, serves this home with the memory tool.
+    let args: Vec<&str> = server["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    let mut input = Vec::new();
+    for line in handshake()
+        .iter()
+        .chain([&request(2, "tools/list", json!({}))])
+    {
+        writeln!(input, "{line}").unwrap();
+    }
+    let mut child = Command::new(&command)
+        .args(&args)
+        .current_dir(std::env::temp_dir())
+        .env_remove("AGENT_MEMORY_HOME")
+        .env_remove("AGENT_MEMORY_CREDENTIAL")
+        .env_remove("AGENT_MEMORY_SESSION")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the printed command starts");
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let answers = by_id(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect(),
+    );
+    assert_eq!(answers[&1]["result"]["serverInfo"]["name"], "agent-memory");
+    assert_eq!(
+        answers[&2]["result"]["tools"].as_array().unwrap().len(),
+        5,
+        "the four agent-memory tools and the memory tool"
+    );
+
+    // Flags given through the environment are written out as flags.
+    let (status, stdout, stderr) = print_config(
+        home.scratch(),
+        home.path().to_str().unwrap(),
+        &["--candidate-window", "50"],
+        &[("AGENT_MEMORY_CREDENTIAL", "cred_other")],
+    );
+    assert_eq!(status, 0, "{stderr}");
+    let config: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        config["mcpServers"]["agent-memory"]["args"],
+        json!([
+            "mcp",
+            "--home",
+            home_path,
+            "--credential",
+            "cred_other",
+            "--candidate-window",
+            "50"
+        ])
+    );
+}
+
+#[test]
+fn print_config_refuses_a_home_that_was_not_initialised() {
+    let empty = LocalHome::new();
+    let (status, stdout, stderr) = print_config(empty.scratch(), "home", &[], &[]);
+    assert_eq!(status, 1, "{stdout}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(stderr.contains("agent-memory init"), "{stderr}");
 }

@@ -103,6 +103,35 @@ async fn initialize_list_and_call_a_tool_over_streamable_http() {
             "forget_memory"
         ]
     );
+    // Each tool's annotations: every hint given, closed world, as the facade describes them.
+    let tools = answer.as_ref().unwrap()["result"]["tools"]
+        .as_array()
+        .unwrap();
+    let hints: Vec<(&str, &Value, &Value, &Value, &Value)> = tools
+        .iter()
+        .map(|t| {
+            let a = &t["annotations"];
+            assert_eq!(a["openWorldHint"], false, "{t}");
+            assert_eq!(a["title"], t["title"], "{t}");
+            (
+                t["name"].as_str().unwrap(),
+                &a["title"],
+                &a["readOnlyHint"],
+                &a["destructiveHint"],
+                &a["idempotentHint"],
+            )
+        })
+        .collect();
+    let (yes, no) = (&json!(true), &json!(false));
+    assert_eq!(
+        hints,
+        [
+            ("remember_memory", &json!("Remember a note"), no, no, no),
+            ("recall_memories", &json!("Recall notes"), yes, no, yes),
+            ("list_memories", &json!("List notes"), yes, no, yes),
+            ("forget_memory", &json!("Forget a note"), no, yes, yes),
+        ]
+    );
 
     let (status, _, answer) = rpc(
         &server,
