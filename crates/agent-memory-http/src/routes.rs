@@ -14,7 +14,7 @@ use axum::http::Method;
 use axum::http::request::Parts;
 use governance_policy::limits::{
     CITATIONS_MAX, COLLECTION_ID_MAX_CHARS, CURSOR_MAX_CHARS, KEY_MAX_CHARS, NAMESPACE_MAX_CHARS,
-    PASSAGE_ID_MAX_CHARS, QUERY_MAX_CHARS, TEXT_MAX_CHARS,
+    PASSAGE_ID_MAX_CHARS, QUERY_MAX_CHARS, REMEMBER_BATCH_MAX, TEXT_MAX_CHARS,
 };
 
 use crate::auth::Authenticator;
@@ -187,6 +187,9 @@ pub const AGENT_BODY_LIMIT: usize = ESCAPED
     }
     + STRUCTURE;
 
+/// The largest `rememberBatch` body: 100 remembers at their longest.
+pub const BATCH_BODY_LIMIT: usize = REMEMBER_BATCH_MAX * ESCAPED * REMEMBER_CHARS + STRUCTURE;
+
 /// The largest memory-store content is 102,400 bytes of UTF-8; escaped, at most 6 bytes per
 /// byte (`\u0000` for a control byte), plus a path and a precondition hash.
 pub const CONTENT_BODY_LIMIT: usize = 6 * StoreMemory::CONTENT_MAX_BYTES + 16 * 1024;
@@ -215,6 +218,7 @@ macro_rules! routes {
 
 routes! {
     Remember => AGENT_BODY_LIMIT,
+    RememberBatch => BATCH_BODY_LIMIT,
     Recall => AGENT_BODY_LIMIT,
     List => AGENT_BODY_LIMIT,
     Forget => AGENT_BODY_LIMIT,

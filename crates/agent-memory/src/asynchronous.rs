@@ -225,6 +225,7 @@ async_methods! {
     settings_get => SettingsGet,
     owner_delete_all => OwnerDeleteAll,
     remember => Remember,
+    remember_many => RememberBatch,
     recall => Recall,
     list => List,
     forget => Forget,

@@ -139,14 +139,18 @@ pub use entity::{DefaultEntityResolver, EntityResolver};
 pub use fusion_rank::{Analyzer, EmbedError, Embedder, HashingEmbedder, Ranker, Weights};
 pub use governance_policy::{
     CandidateWindow, ForgetRequest, InvalidLimits, InvalidWindow, Limits, ListRequest,
-    MemberDeleteRequest, MemberListRequest, RecallRequest, RememberRequest, Request, SettingsPatch,
+    MemberDeleteRequest, MemberListRequest, REMEMBER_BATCH_MAX, RecallRequest,
+    RememberBatchRequest, RememberRequest, Request, SettingsPatch,
 };
 pub use mcp::{ToolAnnotations, ToolDescriptor, ToolResult, tools};
 pub use memory_core::{ApiError, ErrorCode};
 pub use recall::RecallResponse;
 pub use reembed::ReembedResponse;
 pub use reexports::*;
-pub use responses::{DeletedResponse, ListResponse, PurgedResponse, RememberResponse};
+pub use responses::{
+    BatchAnswer, DeletedResponse, ListResponse, PurgedResponse, RememberBatchResponse,
+    RememberResponse,
+};
 pub use service::{BuildError, MemoryService, MemoryServiceBuilder};
 pub use stores::requests::{
     AddSessionResourceRequest, CreateMemoryRequest, CreateSessionRequest, CreateStoreRequest,

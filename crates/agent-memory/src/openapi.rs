@@ -44,7 +44,7 @@ use std::borrow::Cow;
 use governance_policy::request::ForgetForms;
 use governance_policy::{
     ForgetRequest, ListRequest, MemberDeleteRequest, MemberListRequest, RecallRequest,
-    RememberRequest, SettingsPatch,
+    RememberBatchRequest, RememberRequest, SettingsPatch,
 };
 use memory_core::error::ErrorBody;
 use memory_core::schema::reference;
@@ -64,7 +64,7 @@ use utoipa::{PartialSchema, ToSchema};
 
 use crate::ops::{HttpInput, HttpRoute, NoRequest, Operation, OperationName, ToolInput};
 use crate::recall::RecallResponse;
-use crate::responses::{DeletedResponse, ListResponse, RememberResponse};
+use crate::responses::{DeletedResponse, ListResponse, RememberBatchResponse, RememberResponse};
 use crate::stores::FsDeleted;
 use crate::stores::requests::{
     AddSessionResourceRequest, CreateMemoryRequest, CreateSessionRequest, CreateStoreRequest,
@@ -148,6 +148,8 @@ macro_rules! undescribed {
 
 derived!(
     RememberRequest,
+    RememberBatchRequest,
+    RememberBatchResponse,
     RecallRequest,
     ListRequest,
     SettingsPatch,

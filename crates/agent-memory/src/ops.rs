@@ -43,6 +43,8 @@ use crate::{MemoryService, StoreService};
 agent_memory_ops::operation_types! {
     /// Agent: store a memory.
     Remember,
+    /// Agent: store up to 100 memories, each answered on its own.
+    RememberBatch,
     /// Agent: rank memories for a query.
     Recall,
     /// Agent: page through memories.
@@ -130,6 +132,7 @@ macro_rules! operation_names {
 
 operation_names! {
     Remember,
+    RememberBatch,
     Recall,
     List,
     Forget,

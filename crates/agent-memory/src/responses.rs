@@ -51,3 +51,59 @@ pub struct PurgedResponse {
     /// Versions removed.
     pub purged: u64,
 }
+
+/// `rememberBatch`: one answer per item, in the items' order.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RememberBatchResponse {
+    /// Each item's answer.
+    pub results: Vec<BatchAnswer>,
+}
+
+/// One item's answer: `{"status": 200, "body": {…}, "error": null}` or `{"status": 4xx,
+/// "body": null, "error": {"code", "message", …}}` (the error body's inner object).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BatchAnswer {
+    /// The HTTP status the item would have answered alone.
+    pub status: u16,
+    /// The remember's response on success, else null.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub body: Option<RememberResponse>,
+    /// On a refusal the error (`code`, `message`, `retryAfterSeconds` on a 429), else null.
+    #[serde(serialize_with = "inner_error")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>, required = true))]
+    pub error: Option<memory_core::ApiError>,
+}
+
+/// An error as the error body's `error` object.
+fn inner_error<S: serde::Serializer>(
+    error: &Option<memory_core::ApiError>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match error {
+        None => s.serialize_none(),
+        Some(error) => {
+            let body = serde_json::to_value(error).map_err(serde::ser::Error::custom)?;
+            body.get("error").serialize(s)
+        }
+    }
+}
+
+impl BatchAnswer {
+    /// The answer of one item.
+    pub fn from_result(result: Result<RememberResponse, memory_core::ApiError>) -> Self {
+        match result {
+            Ok(body) => BatchAnswer {
+                status: 200,
+                body: Some(body),
+                error: None,
+            },
+            Err(error) => BatchAnswer {
+                status: error.http_status(),
+                body: None,
+                error: Some(error),
+            },
+        }
+    }
+}

@@ -67,7 +67,7 @@ pub use context::{
 pub use limits::*;
 pub use request::{
     ForgetRequest, ListRequest, MemberDeleteRequest, MemberListRequest, RecallRequest,
-    RememberRequest, Request, SettingsPatch, check_identifiers,
+    RememberBatchRequest, RememberRequest, Request, SettingsPatch, check_identifiers,
 };
 pub use retention::{effective_as_of, expired_cutoff};
 pub use window::{CandidateWindow, InvalidWindow};

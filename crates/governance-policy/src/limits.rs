@@ -49,6 +49,8 @@ pub const LIST_LIMIT_MAX: usize = 100;
 pub const LIST_LIMIT_DEFAULT: usize = 20;
 /// Recall ranks at most this many of the most recent matching versions.
 pub const RECALL_CANDIDATES_MAX: usize = 300;
+/// Most items of one `rememberBatch`.
+pub const REMEMBER_BATCH_MAX: usize = 100;
 /// Longest memory id accepted in a forget or member delete (a generated id is 31 characters).
 pub const MEMORY_ID_MAX_CHARS: usize = 128;
 /// Longest list cursor accepted; the cursor's content is the facade's to check. The bound only

@@ -14,14 +14,17 @@
 //! camelCase, unknown fields are refused (before any field is checked), an optional field sent
 //! as `null` is absent, lengths are Unicode scalar values, and integers must be JSON integers
 //! within bounds (no floats, no strings). Every refusal is `400 AGENT_MEMORY_INVALID_REQUEST`
-//! with a static message naming the field; a refused value (or an unknown field's name) is
-//! never echoed.
+//! with a static message naming the field; a refused value is never echoed, and an unknown
+//! field is named only when its name is a plain identifier without personal data.
 
 use memory_core::{ApiError, ErrorCode};
 use serde_json::Value;
 
+mod batch;
 mod bodies;
 mod rules;
+
+pub use batch::RememberBatchRequest;
 
 #[cfg(feature = "openapi")]
 pub use bodies::{ForgetByIdForm, ForgetByKeyForm, ForgetForms};

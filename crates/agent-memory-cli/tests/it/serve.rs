@@ -211,7 +211,7 @@ fn serve_on_a_fresh_home_answers_curl_style_requests_and_stops_on_sigterm() {
         .values()
         .map(|item| item.as_object().unwrap().len())
         .sum();
-    assert_eq!(operations, 27, "one documented operation per route");
+    assert_eq!(operations, 28, "one documented operation per route");
 
     // What serve wrote is the home's: the CLI sees the settings change.
     let (status, out, err) = run_cli(&["--home", home, "settings", "--json"], "");

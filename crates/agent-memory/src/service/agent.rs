@@ -14,7 +14,9 @@ use crate::audit::AuditEvent;
 use crate::caller::AgentCaller;
 use crate::cursor::{Cursor, CursorKind};
 use crate::ops::{self, Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
-use crate::responses::{DeletedResponse, ListResponse, RememberResponse};
+use crate::responses::{
+    BatchAnswer, DeletedResponse, ListResponse, RememberBatchResponse, RememberResponse,
+};
 use citation_verify::Verdict;
 
 impl MemoryService {
@@ -488,5 +490,62 @@ impl MemoryService {
             ContextBinding::Bound(set) if policy::memory_in_set(set, memory) => Ok(()),
             ContextBinding::Bound(_) => Err(refused()),
         }
+    }
+}
+
+impl MemoryService {
+    /// `rememberBatch`: each item a `remember` under the same rules (rate limit and quota
+    /// counted item by item), answered on its own; the credential is checked once, first, and
+    /// refuses the whole batch when it fails.
+    pub fn remember_many(
+        &self,
+        caller: &AgentCaller,
+        request: &policy::RememberBatchRequest,
+    ) -> Result<RememberBatchResponse, ApiError> {
+        ops::RememberBatch::run(self, caller, Body::Typed(request))
+    }
+}
+
+impl Operation for ops::RememberBatch {
+    const NAME: &'static str = "rememberBatch";
+    const HTTP: Option<HttpRoute> = route(
+        HttpMethod::Post,
+        "/api/agent/v1/memories/remember-batch",
+        HttpInput::Body,
+        "Store up to 100 memories, each answered on its own",
+    );
+    type Service = MemoryService;
+    type Caller = AgentCaller;
+    type Request = policy::RememberBatchRequest;
+    type Response = RememberBatchResponse;
+
+    fn execute(
+        service: &MemoryService,
+        caller: &AgentCaller,
+        input: Body<'_, policy::RememberBatchRequest>,
+    ) -> Result<RememberBatchResponse, ApiError> {
+        service.authorize(caller, Scope::MemoryWrite)?;
+        let batch = input.read()?;
+        let results = batch
+            .items
+            .iter()
+            .map(|item| {
+                BatchAnswer::from_result(match item {
+                    Ok(request) => ops::Remember::run(service, caller, Body::Typed(request)),
+                    Err(err) => Err(err.clone()),
+                })
+            })
+            .collect();
+        Ok(RememberBatchResponse { results })
+    }
+
+    fn trace(caller: &AgentCaller, result: &Result<RememberBatchResponse, ApiError>) {
+        trace_agent(Self::NAME, caller, result, |r| {
+            tracing::info!(
+                op = Self::NAME,
+                items = r.results.len(),
+                accepted = r.results.iter().filter(|a| a.status == 200).count(),
+            );
+        });
     }
 }

@@ -6,6 +6,7 @@
 mod asynchronous;
 mod audit;
 mod bad_input;
+mod batch;
 mod fence;
 mod generate;
 mod identifiers;

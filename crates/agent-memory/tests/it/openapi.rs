@@ -344,6 +344,19 @@ fn every_rest_operation_answers_what_its_schemas_describe() {
     );
     w.ok("agentMemories.deleteAll", Caller::Member(&owner), json!({}));
 
+    // A batch: one answer per item, a bad item among good ones.
+    w.ok(
+        "rememberBatch",
+        Caller::Agent(&alice),
+        json!({"items": [{"namespace": "n", "text": "batched"}, {"namespace": ""}]}),
+    );
+    w.refused(
+        "rememberBatch",
+        Caller::Agent(&alice),
+        json!({"items": []}),
+        400,
+    );
+
     // The rate limit's error body carries retryAfterSeconds.
     let bob = agent("bob", "cred_b");
     let mut limited = None;
@@ -647,6 +660,11 @@ fn an_unknown_field_is_refused_by_the_facade_and_by_the_schema() {
             "remember",
             Caller::Agent(&alice),
             json!({"namespace": "n", "key": "k", "text": "t"}),
+        ),
+        (
+            "rememberBatch",
+            Caller::Agent(&alice),
+            json!({"items": [{"namespace": "n", "text": "t"}]}),
         ),
         ("recall", Caller::Agent(&alice), json!({"query": "q"})),
         ("list", Caller::Agent(&alice), json!({})),
