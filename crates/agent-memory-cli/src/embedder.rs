@@ -9,7 +9,10 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use agent_memory::{CandleEmbedder, Embedder, HashingEmbedder};
+#[cfg(feature = "candle")]
+use agent_memory::CandleEmbedder;
+use agent_memory::{Embedder, HashingEmbedder};
+#[cfg(feature = "candle")]
 use anyhow::Context;
 
 use crate::local::Local;
@@ -87,11 +90,22 @@ impl EmbedderArgs {
 pub(crate) fn load(choice: &EmbedderChoice) -> anyhow::Result<Arc<dyn Embedder>> {
     Ok(match choice {
         EmbedderChoice::Hash => Arc::new(HashingEmbedder::new()),
-        EmbedderChoice::Local(dir) => Arc::new(
-            CandleEmbedder::load(dir)
-                .with_context(|| format!("loading the embedding model in {}", dir.display()))?,
-        ),
+        EmbedderChoice::Local(dir) => load_model(dir)?,
     })
+}
+
+/// The sentence-embedding model in `dir`, read from disk now.
+#[cfg(feature = "candle")]
+fn load_model(dir: &std::path::Path) -> anyhow::Result<Arc<dyn Embedder>> {
+    Ok(Arc::new(CandleEmbedder::load(dir).with_context(|| {
+        format!("loading the embedding model in {}", dir.display())
+    })?))
+}
+
+/// `--embedder local:DIR` in a build without candle.
+#[cfg(not(feature = "candle"))]
+fn load_model(_dir: &std::path::Path) -> anyhow::Result<Arc<dyn Embedder>> {
+    Err(crate::features::missing("candle", "`--embedder local:DIR`"))
 }
 
 /// Arguments of `agent-memory reembed`.

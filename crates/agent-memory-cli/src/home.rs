@@ -59,6 +59,24 @@ impl BackendKind {
             BackendKind::Postgres => "postgres",
         }
     }
+
+    /// `Ok` when this build has the backend (the Cargo feature of the same name), else the error
+    /// that names the feature: a home, a replay or a migration on it is refused before anything
+    /// is opened.
+    pub(crate) fn require_built(self) -> anyhow::Result<()> {
+        let built = match self {
+            BackendKind::Sqlite => cfg!(feature = "sqlite"),
+            BackendKind::Redb => cfg!(feature = "redb"),
+            BackendKind::Sled => cfg!(feature = "sled"),
+            BackendKind::Postgres => cfg!(feature = "postgres"),
+        };
+        if built { Ok(()) } else { Err(self.not_built()) }
+    }
+
+    /// The error of this backend in a build without its feature.
+    pub(crate) fn not_built(self) -> anyhow::Error {
+        crate::features::missing(self.name(), &format!("the {} backend", self.name()))
+    }
 }
 
 /// What `init` created, as `config.json` records it.

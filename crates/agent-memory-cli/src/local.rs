@@ -5,9 +5,18 @@
 
 use std::sync::Arc;
 
-use agent_memory::backends::{
-    Durability, PostgresBackend, RedbBackend, SledBackend, SqliteBackend, Storage,
-};
+#[cfg(any(feature = "sqlite", feature = "redb", feature = "sled"))]
+use agent_memory::backends::Durability;
+#[cfg(feature = "postgres")]
+use agent_memory::backends::PostgresBackend;
+#[cfg(feature = "redb")]
+use agent_memory::backends::RedbBackend;
+#[cfg(feature = "sled")]
+use agent_memory::backends::SledBackend;
+#[cfg(feature = "sqlite")]
+use agent_memory::backends::SqliteBackend;
+use agent_memory::backends::Storage;
+#[cfg(any(feature = "sqlite", feature = "redb"))]
 use agent_memory::storage::StorageFailure;
 use agent_memory::{
     AgentCaller, AgentCredential, CandidateWindow, Clock, ContextBinding, CredentialId, Embedder,
@@ -43,6 +52,7 @@ pub(crate) fn set_database_url(url: String) {
 }
 
 /// The database URL, or an error saying how to give one.
+#[cfg(feature = "postgres")]
 pub(crate) fn database_url() -> anyhow::Result<&'static str> {
     DATABASE_URL.get().map(String::as_str).with_context(|| {
         "--backend postgres needs --database-url URL or AGENT_MEMORY_DATABASE_URL".to_owned()
@@ -50,10 +60,12 @@ pub(crate) fn database_url() -> anyhow::Result<&'static str> {
 }
 
 /// Connections of the CLI's pool: a command runs one operation at a time; the MCP server a few.
+#[cfg(feature = "postgres")]
 const POSTGRES_POOL: u32 = 4;
 
 /// Opens the embedded database of `backend` at `path`; `create` allows a new one. PostgreSQL
-/// ignores `path` and connects to [`database_url`] (creating or upgrading its schema).
+/// ignores `path` and connects to the URL of `--database-url` (creating or upgrading its
+/// schema). A backend this build lacks is refused with the feature it needs.
 pub(crate) fn open_backend(
     backend: BackendKind,
     path: &std::path::Path,
@@ -66,15 +78,26 @@ pub(crate) fn open_backend(
 /// SQLite or redb database that cannot be written (a read-only mount, no write permission on
 /// the file or its directory) is opened read-only, and then every write answers
 /// `STORAGE_READ_ONLY` while reads work.
+// A build without any embedded backend refuses every kind before the embedded part is reached.
+#[cfg_attr(
+    not(any(feature = "sqlite", feature = "redb", feature = "sled")),
+    allow(unreachable_code, unused_variables)
+)]
 fn open_storage(
     backend: BackendKind,
     path: &std::path::Path,
     create: bool,
 ) -> anyhow::Result<(Arc<dyn Storage>, bool)> {
+    backend.require_built()?;
     if backend == BackendKind::Postgres {
-        let backend = PostgresBackend::connect(database_url()?, POSTGRES_POOL)
-            .context("opening the PostgreSQL database")?;
-        return Ok((Arc::new(backend), false));
+        #[cfg(feature = "postgres")]
+        {
+            let backend = PostgresBackend::connect(database_url()?, POSTGRES_POOL)
+                .context("opening the PostgreSQL database")?;
+            return Ok((Arc::new(backend), false));
+        }
+        #[cfg(not(feature = "postgres"))]
+        return Err(backend.not_built());
     }
     if !create && !path.exists() {
         bail!(
@@ -89,21 +112,20 @@ fn open_storage(
     // its -wal and -shm there), is opened read-only at once: SQLite may otherwise open it for
     // writing and fail only at the first write.
     if !create && matches!(backend, BackendKind::Sqlite | BackendKind::Redb) && !writable(path) {
-        let opened: Arc<dyn Storage> = match backend {
-            BackendKind::Sqlite => {
-                Arc::new(SqliteBackend::open_read_only(path).with_context(context)?)
-            }
-            _ => Arc::new(RedbBackend::open_read_only(path).with_context(context)?),
-        };
-        return Ok((opened, true));
+        return Ok((
+            open_file_read_only(backend, path).with_context(context)?,
+            true,
+        ));
     }
     // Every acknowledged command is on disk: the CLI's writes are few and a person is waiting
     // for exactly one of them.
     let opened: (Arc<dyn Storage>, bool) = match backend {
+        #[cfg(feature = "sqlite")]
         BackendKind::Sqlite if create => (
             Arc::new(SqliteBackend::create(path, Durability::Immediate).with_context(context)?),
             false,
         ),
+        #[cfg(feature = "sqlite")]
         BackendKind::Sqlite => match SqliteBackend::open(path, Durability::Immediate) {
             Ok(opened) => (Arc::new(opened), false),
             Err(err) if err.failure() == StorageFailure::Full => {
@@ -130,10 +152,12 @@ fn open_storage(
             }
             Err(err) => return Err(anyhow::Error::new(err).context(context())),
         },
+        #[cfg(feature = "redb")]
         BackendKind::Redb if create => (
             Arc::new(RedbBackend::create(path, Durability::Immediate).with_context(context)?),
             false,
         ),
+        #[cfg(feature = "redb")]
         BackendKind::Redb => match RedbBackend::open(path, Durability::Immediate) {
             Ok(opened) => (Arc::new(opened), false),
             // The same for a redb file: read, and its writes answer STORAGE_READ_ONLY.
@@ -146,18 +170,40 @@ fn open_storage(
             Err(err) => return Err(anyhow::Error::new(err).context(context())),
         },
         // sled 0.34 writes its directory on every open: a read-only sled home does not open.
+        #[cfg(feature = "sled")]
         BackendKind::Sled => (
             Arc::new(SledBackend::open(path, Durability::Immediate).with_context(context)?),
             false,
         ),
-        BackendKind::Postgres => unreachable!("opened above"),
+        // A backend this build lacks (PostgreSQL was opened above).
+        _ => return Err(backend.not_built()),
     };
     Ok(opened)
+}
+
+/// A SQLite or redb database file opened for reading only (`path` is unused in a build with
+/// neither).
+#[cfg_attr(
+    not(any(feature = "sqlite", feature = "redb")),
+    allow(unused_variables)
+)]
+fn open_file_read_only(
+    backend: BackendKind,
+    path: &std::path::Path,
+) -> anyhow::Result<Arc<dyn Storage>> {
+    match backend {
+        #[cfg(feature = "sqlite")]
+        BackendKind::Sqlite => Ok(Arc::new(SqliteBackend::open_read_only(path)?)),
+        #[cfg(feature = "redb")]
+        BackendKind::Redb => Ok(Arc::new(RedbBackend::open_read_only(path)?)),
+        _ => Err(backend.not_built()),
+    }
 }
 
 /// The full-disk error of a probe write beside the database — 64 KiB, about what opening a
 /// SQLite file for writing needs (its WAL index, a first WAL frame) — or `None` when there is room
 /// (or the failure is another one).
+#[cfg(feature = "sqlite")]
 fn no_space_in(dir: &std::path::Path) -> Option<std::io::Error> {
     use std::io::Write;
     let probe = dir.join(format!(".space-probe-{}", std::process::id()));
@@ -206,11 +252,20 @@ pub(crate) fn open_backend_read_only(
     if backend != BackendKind::Redb || !path.exists() {
         return open_backend(backend, path, false);
     }
-    match RedbBackend::open_read_only(path) {
-        Ok(opened) => Ok(Arc::new(opened)),
-        Err(err) if err.failure() == StorageFailure::Other => open_backend(backend, path, false),
-        Err(err) => Err(anyhow::Error::new(err)
-            .context(format!("opening the redb database {}", path.display()))),
+    #[cfg(feature = "redb")]
+    {
+        match RedbBackend::open_read_only(path) {
+            Ok(opened) => Ok(Arc::new(opened)),
+            Err(err) if err.failure() == StorageFailure::Other => {
+                open_backend(backend, path, false)
+            }
+            Err(err) => Err(anyhow::Error::new(err)
+                .context(format!("opening the redb database {}", path.display()))),
+        }
+    }
+    #[cfg(not(feature = "redb"))]
+    {
+        Err(backend.not_built())
     }
 }
 
@@ -286,6 +341,8 @@ impl Local {
         if home.is_initialized() {
             return Err(already());
         }
+        // Nothing is created for a backend this build lacks.
+        backend.require_built()?;
         std::fs::create_dir_all(home.root())
             .with_context(|| format!("creating {}", home.root().display()))?;
         // One init at a time: a concurrent one finds config.json once it holds the lock, and
@@ -309,6 +366,7 @@ impl Local {
     /// [`Local::open_with_embedder`] for a process that agents reach (`mcp`, `serve`): their
     /// remembers are held to the home's hourly rate limit. Every other command is the owner's
     /// own and is not.
+    #[cfg(any(feature = "mcp", feature = "http"))]
     pub(crate) fn open_for_agents(
         home: &Home,
         embedder: Arc<dyn Embedder>,

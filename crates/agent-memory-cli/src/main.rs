@@ -7,10 +7,12 @@ mod audit_log;
 mod commands;
 mod demo;
 mod embedder;
+mod features;
 mod home;
 mod local;
 mod logs;
 mod mask;
+#[cfg(feature = "mcp")]
 mod mcp;
 mod migrate;
 mod mount;
@@ -18,6 +20,7 @@ mod output;
 mod passages;
 mod recall_config;
 mod replay;
+#[cfg(feature = "http")]
 mod serve;
 mod store_commands;
 mod transfer;
@@ -35,6 +38,17 @@ use agent_memory::storage::StorageFailure;
 use agent_memory::{ApiError, ErrorCode};
 use home::{BackendKind, Home};
 use local::Local;
+
+// A command whose feature the build lacks keeps its name and accepts any arguments, and answers
+// with the feature it needs (`features::missing`).
+#[cfg(not(feature = "mcp"))]
+use features::Unavailable as McpArgs;
+#[cfg(not(feature = "http"))]
+use features::{Unavailable as ServeArgs, Unavailable as TokenArgs};
+#[cfg(feature = "mcp")]
+use mcp::McpArgs;
+#[cfg(feature = "http")]
+use serve::{ServeArgs, TokenArgs};
 
 const EXIT_CODES: &str = "\
 Exit status:
@@ -146,7 +160,7 @@ enum Command {
     ///
     /// Logs go to stderr. `--print-config` prints the client configuration for this home (see
     /// docs/mcp-server.md).
-    Mcp(mcp::McpArgs),
+    Mcp(McpArgs),
     /// Mount a session's memory stores as files at DIR (Linux, FUSE): `DIR/<slug>/…` for each
     /// mount, used with any file tool; each closed file is one version. Runs in the foreground
     /// until Ctrl-C or SIGTERM, which unmount. DIR must exist and be empty.
@@ -159,10 +173,10 @@ enum Command {
     /// token (`agent-memory token agent`) for the agent routes and /mcp, the owner token
     /// (`agent-memory token owner`) for settings, the member's own memories, memory stores and
     /// sessions. See docs/http.md.
-    Serve(serve::ServeArgs),
+    Serve(ServeArgs),
     /// Print the home's bearer token for `serve`: `agent` (the local agent credential) or
     /// `owner` (the owner member). The tokens live in tokens.json, readable by its user only.
-    Token(serve::TokenArgs),
+    Token(TokenArgs),
     /// Mask personal data in each line read from standard input.
     Mask(mask::MaskArgs),
     /// Run a JSON-lines scenario against the library and print one JSON line per operation.
@@ -205,10 +219,13 @@ fn main() -> ExitCode {
     let home_typed = matches.value_source("home") == Some(ValueSource::CommandLine);
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
     let json = json_requested(&matches);
-    logs::install(match cli.command {
-        Command::Serve(_) => Some(serve::DEFAULT_LOG_FILTER),
-        _ => None,
-    });
+    // `serve` logs its requests unless RUST_LOG says otherwise.
+    #[cfg(feature = "http")]
+    let default_filter =
+        matches!(cli.command, Command::Serve(_)).then_some(serve::DEFAULT_LOG_FILTER);
+    #[cfg(not(feature = "http"))]
+    let default_filter = None;
+    logs::install(default_filter);
     match run(cli, home_typed) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(2),
@@ -358,18 +375,27 @@ fn run(cli: Cli, home_typed: bool) -> anyhow::Result<bool> {
         Command::Sessions(args) => store_commands::sessions(&Local::open(&home)?, args, &mut out)?,
         Command::Fs(args) => store_commands::fs(&Local::open(&home)?, args, &mut out)?,
         Command::Vacuum(args) => store_commands::vacuum(&Local::open(&home)?, args, &mut out)?,
-        Command::Mount(args) => mount::run(Local::open(&home)?, args, &mut out)?,
+        Command::Mount(args) => mount::run(&home, args, &mut out)?,
+        #[cfg(feature = "http")]
         Command::Serve(args) => {
             // The first line of stdout is the address; release the lock this function holds.
             drop(out);
             return serve::run(&home, args).map(|()| true);
         }
+        #[cfg(feature = "http")]
         Command::Token(args) => serve::token(&home, &args, &mut out)?,
+        #[cfg(feature = "mcp")]
         Command::Mcp(args) => {
             // stdout belongs to the protocol: release the lock this function holds on it.
             drop(out);
             return mcp::run(&home, args).map(|()| true);
         }
+        #[cfg(not(feature = "http"))]
+        Command::Serve(_) => return Err(features::missing("http", "`agent-memory serve`")),
+        #[cfg(not(feature = "http"))]
+        Command::Token(_) => return Err(features::missing("http", "`agent-memory token`")),
+        #[cfg(not(feature = "mcp"))]
+        Command::Mcp(_) => return Err(features::missing("mcp", "`agent-memory mcp`")),
     }
     out.flush()?;
     Ok(true)
@@ -386,6 +412,9 @@ fn read_only(home: &Home) -> anyhow::Result<Local> {
 
 fn init(home: &Home, args: &InitArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let (local, settings) = Local::init(home, args.backend, Arc::new(agent_memory::SystemClock))?;
+    // The bearer tokens of `serve`; a build without it leaves them to the first `serve` or
+    // `token` of a build with it.
+    #[cfg(feature = "http")]
     serve::ensure_tokens(home)?;
     let config = &local.config;
     let database = home.database_path(config.backend);
@@ -424,6 +453,7 @@ fn init(home: &Home, args: &InitArgs, out: &mut dyn Write) -> anyhow::Result<()>
         settings.retention_days
     )?;
     writeln!(out, "  audit log:    {}", home.audit_path().display())?;
+    #[cfg(feature = "http")]
     writeln!(
         out,
         "  HTTP tokens:  {} (`agent-memory token agent|owner`; `agent-memory serve`)",

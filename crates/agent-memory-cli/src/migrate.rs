@@ -62,6 +62,9 @@ pub(crate) fn run(home: &Home, args: &MigrateArgs, out: &mut dyn Write) -> anyho
     if from == BackendKind::Postgres || args.to == BackendKind::Postgres {
         bail!("migrate moves a home between its embedded databases (sqlite, redb, sled) only");
     }
+    // Both databases must be in this build, before anything is created.
+    from.require_built()?;
+    args.to.require_built()?;
     let source_path = home.database_path(from);
     let target_path = home.database_path(args.to);
     require_unused_database(&target_path, args.to).with_context(|| {

@@ -5,6 +5,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use crate::home::Home;
+
 /// Arguments of `agent-memory mount`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct MountArgs {
@@ -15,12 +17,9 @@ pub(crate) struct MountArgs {
     dir: PathBuf,
 }
 
-#[cfg(target_os = "linux")]
-pub(crate) fn run(
-    local: crate::local::Local,
-    args: MountArgs,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
+/// Runs `agent-memory mount` on the home's database until it is unmounted.
+#[cfg(all(target_os = "linux", feature = "fuse"))]
+pub(crate) fn run(home: &Home, args: MountArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     use std::sync::mpsc::{RecvTimeoutError, channel};
     use std::time::Duration;
 
@@ -28,6 +27,7 @@ pub(crate) fn run(
     use agent_memory::types::session::{FsEntry, MOUNT_ROOT};
     use anyhow::Context;
 
+    let local = crate::local::Local::open(home)?;
     let caller = crate::store_commands::session_caller(&local, &args.session)?;
     // The session first: an unknown one is the spec's error (`SESSION_NOT_FOUND: …`).
     let mounts = local.stores.fs_list_path(&caller, MOUNT_ROOT)?;
@@ -70,11 +70,11 @@ pub(crate) fn run(
     Ok(())
 }
 
-#[cfg(not(target_os = "linux"))]
-pub(crate) fn run(
-    _local: crate::local::Local,
-    _args: MountArgs,
-    _out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    anyhow::bail!("agent-memory mount needs Linux (FUSE)")
+/// `agent-memory mount` in a build without the FUSE mount, or on another system than Linux.
+#[cfg(not(all(target_os = "linux", feature = "fuse")))]
+pub(crate) fn run(_home: &Home, _args: MountArgs, _out: &mut dyn Write) -> anyhow::Result<()> {
+    if cfg!(feature = "fuse") {
+        anyhow::bail!("agent-memory mount needs Linux (FUSE)")
+    }
+    Err(crate::features::missing("fuse", "`agent-memory mount`"))
 }

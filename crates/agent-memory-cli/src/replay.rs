@@ -5,7 +5,9 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use agent_memory::backends::{InMemoryBackend, PostgresBackend, Storage};
+#[cfg(feature = "postgres")]
+use agent_memory::backends::PostgresBackend;
+use agent_memory::backends::{InMemoryBackend, Storage};
 use agent_memory_replay::{Replay, RunError};
 use anyhow::Context;
 
@@ -38,19 +40,7 @@ pub(crate) fn run(args: &ReplayArgs, output: impl Write) -> anyhow::Result<bool>
         if args.db.is_some() {
             anyhow::bail!("--backend postgres takes --database-url, not --db");
         }
-        let url = crate::local::database_url()?;
-        let schema = format!(
-            "replay_{}_{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos())
-        );
-        let backend = PostgresBackend::connect_in_schema(url, &schema, 4)
-            .context("opening the PostgreSQL database");
-        let result = backend.and_then(|b| replay_on(args, Arc::new(b), output));
-        PostgresBackend::drop_schema(url, &schema).context("dropping the replay's schema")?;
-        return result;
+        return run_in_postgres(args, output);
     }
     let backend: Arc<dyn Storage> = match &args.db {
         None if args.backend != BackendKind::Redb => {
@@ -58,11 +48,37 @@ pub(crate) fn run(args: &ReplayArgs, output: impl Write) -> anyhow::Result<bool>
         }
         None => Arc::new(InMemoryBackend::new()),
         Some(path) => {
+            args.backend.require_built()?;
             require_unused_database(path, args.backend)?;
             open_backend(args.backend, path, true)?
         }
     };
     replay_on(args, backend, output)
+}
+
+/// Runs the scenario in a throw-away schema of the database at `--database-url`, dropped at the
+/// end.
+#[cfg(feature = "postgres")]
+fn run_in_postgres(args: &ReplayArgs, output: impl Write) -> anyhow::Result<bool> {
+    let url = crate::local::database_url()?;
+    let schema = format!(
+        "replay_{}_{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    );
+    let backend = PostgresBackend::connect_in_schema(url, &schema, 4)
+        .context("opening the PostgreSQL database");
+    let result = backend.and_then(|b| replay_on(args, Arc::new(b), output));
+    PostgresBackend::drop_schema(url, &schema).context("dropping the replay's schema")?;
+    result
+}
+
+/// `--backend postgres` in a build without PostgreSQL.
+#[cfg(not(feature = "postgres"))]
+fn run_in_postgres(_args: &ReplayArgs, _output: impl Write) -> anyhow::Result<bool> {
+    Err(BackendKind::Postgres.not_built())
 }
 
 /// Runs the scenario on `backend`.

@@ -12,6 +12,9 @@ mod versions;
 
 pub(crate) use fs::{FsArgs, fs};
 pub(crate) use memories::{MemoriesArgs, memories};
-pub(crate) use sessions::{SessionsArgs, session_caller, sessions};
+pub(crate) use sessions::{SessionsArgs, sessions};
+// For the commands that act as a session: `mcp --session` and `mount`.
+#[cfg(any(feature = "mcp", all(feature = "fuse", target_os = "linux")))]
+pub(crate) use sessions::session_caller;
 pub(crate) use stores::{StoresArgs, VacuumArgs, stores, vacuum};
 pub(crate) use versions::{VersionsArgs, versions};
