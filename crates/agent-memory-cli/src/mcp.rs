@@ -10,8 +10,6 @@
 //! With `--print-config` it serves nothing: it prints the `mcpServers` entry that makes an MCP
 //! client start this server on this home ([`print_config`]).
 
-mod transport;
-
 use std::path::Path;
 use std::time::Duration;
 
@@ -71,7 +69,7 @@ pub(crate) fn run(home: &Home, args: McpArgs) -> anyhow::Result<()> {
         // Our own line transport, not rmcp's: it answers the lines rmcp would drop unanswered
         // (see `transport`).
         let (transport, writer) =
-            transport::line_transport(tokio::io::stdin(), tokio::io::stdout());
+            agent_memory_http::stdio::line_transport(tokio::io::stdin(), tokio::io::stdout());
         let writer = tokio::spawn(writer);
         let served = match server.serve(transport).await {
             // stdin closed before the client said anything: nothing to serve.

@@ -44,6 +44,7 @@ pub mod openapi;
 mod rest;
 pub mod routes;
 pub mod server;
+pub mod stdio;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

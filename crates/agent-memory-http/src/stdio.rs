@@ -1,5 +1,6 @@
-//! The stdio transport of `agent-memory mcp`: newline-delimited JSON-RPC like rmcp's own, except
-//! that every line a client sends gets an answer.
+//! The stdio transport of the MCP server (`agent-memory mcp` serves [`McpServer`](crate::McpServer)
+//! over it): newline-delimited JSON-RPC like rmcp's own, except that every line a client sends
+//! gets an answer.
 //!
 //! rmcp's `AsyncRwTransport` drops a line that is not JSON without a word (its issue #938: it
 //! matches the other official SDKs and avoids error storms with a peer that echoes errors), so a
@@ -41,16 +42,16 @@ use tokio::sync::Notify;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 /// The longest line read (rmcp's own default): a longer one is dropped and answered.
-pub(crate) const MAX_LINE: usize = 16 * 1024 * 1024;
+pub const MAX_LINE: usize = 16 * 1024 * 1024;
 
 /// Lines queued for stdout at most before the transport stops reading.
-pub(crate) const MAX_UNWRITTEN: usize = 64;
+pub const MAX_UNWRITTEN: usize = 64;
 /// Requests read and not answered yet at most before the transport stops reading.
-pub(crate) const MAX_IN_FLIGHT: usize = 64;
+pub const MAX_IN_FLIGHT: usize = 64;
 
 /// What the reader waits on: lines not written yet, requests not answered yet.
 #[derive(Default)]
-pub(crate) struct Backlog {
+pub struct Backlog {
     unwritten: AtomicUsize,
     in_flight: AtomicUsize,
     /// Woken whenever either count drops.
@@ -87,7 +88,7 @@ const INVALID_REQUEST: i64 = -32600;
 const INVALID_PARAMS: i64 = -32602;
 
 /// Lines from `R`, answers and responses to the writer task.
-pub(crate) struct LineTransport<R> {
+pub struct LineTransport<R> {
     read: BufReader<R>,
     /// The line being read; kept across calls because rmcp polls `receive` in a `select!` and
     /// may drop a read half-way (the next call resumes it).
@@ -100,7 +101,7 @@ pub(crate) struct LineTransport<R> {
 
 /// A transport over `read`, and the task that writes every outgoing line to `write` (and gives
 /// it back); await the task after the service stopped so that the last answers reach the client.
-pub(crate) fn line_transport<R, W>(
+pub fn line_transport<R, W>(
     read: R,
     write: W,
 ) -> (LineTransport<R>, impl Future<Output = io::Result<W>>)
