@@ -1,5 +1,6 @@
 //! `agent-memory serve`: the REST routes, `/openapi.json` and `/mcp` of `agent-memory-http` on
-//! the home's database, and `agent-memory token`: the home's bearer tokens.
+//! the home's database (and `/metrics` with `--metrics`), and `agent-memory token`: the home's
+//! bearer tokens.
 //!
 //! `init` writes `tokens.json` (readable by its user only) with one token for the local agent
 //! credential and one for the owner member; a home created before tokens existed gets them the
@@ -50,6 +51,10 @@ pub(crate) struct ServeArgs {
     /// Live MCP sessions at most over /mcp
     #[arg(long, env = "AGENT_MEMORY_MAX_MCP_SESSIONS", default_value_t = agent_memory_http::DEFAULT_MAX_MCP_SESSIONS, value_name = "N")]
     max_mcp_sessions: usize,
+    /// Count every operation in a Prometheus recorder and serve it at GET /metrics (Prometheus
+    /// text), to the owner's token only
+    #[arg(long, env = "AGENT_MEMORY_METRICS")]
+    metrics: bool,
     #[command(flatten)]
     embedder: crate::embedder::EmbedderArgs,
     #[command(flatten)]
@@ -97,6 +102,31 @@ fn seconds(value: f64, flag: &str) -> anyhow::Result<Duration> {
         .ok()
         .filter(|d| !d.is_zero())
         .with_context(|| format!("{flag} must be a positive number of seconds"))
+}
+
+/// The buckets of the operation-duration histogram, in seconds: from a millisecond (a point
+/// read) to ten seconds (well past recall's 800 ms semantic budget).
+const DURATION_BUCKETS: [f64; 13] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.8, 1.0, 2.5, 10.0,
+];
+
+/// How often the recorder's upkeep runs (what its own listener would do).
+const METRICS_UPKEEP: Duration = Duration::from_secs(5);
+
+/// Installs the process's Prometheus recorder, which every operation counts into from then on,
+/// and describes the library's metrics to it.
+fn install_metrics() -> anyhow::Result<metrics_exporter_prometheus::PrometheusHandle> {
+    use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
+    let handle = PrometheusBuilder::new()
+        .set_buckets_for_metric(
+            Matcher::Full(agent_memory::telemetry::OPERATION_DURATION_SECONDS.to_owned()),
+            &DURATION_BUCKETS,
+        )
+        .context("configuring the Prometheus recorder")?
+        .install_recorder()
+        .context("installing the Prometheus recorder")?;
+    agent_memory::telemetry::describe();
+    Ok(handle)
 }
 
 /// Which token `agent-memory token` prints.
@@ -182,6 +212,8 @@ pub(crate) fn token(home: &Home, args: &TokenArgs, out: &mut dyn Write) -> anyho
 
 /// `agent-memory serve`.
 pub(crate) fn run(home: &Home, args: ServeArgs) -> anyhow::Result<()> {
+    // First, so that every operation of this process is counted.
+    let metrics = args.metrics.then(install_metrics).transpose()?;
     let files = raise_file_limit();
     let mut options = ServeOptions {
         max_connections: args.max_connections.max(1),
@@ -226,9 +258,14 @@ pub(crate) fn run(home: &Home, args: ServeArgs) -> anyhow::Result<()> {
         std::io::stdout().flush()?;
         eprintln!(
             "agent-memory serve: {} ({backend}), workspace {workspace}: REST under \
-             /api/agent/v1, /api/w/{workspace} and /v1; /openapi.json; /mcp. Tokens: \
+             /api/agent/v1, /api/w/{workspace} and /v1; /openapi.json; /mcp{}. Tokens: \
              `agent-memory token agent|owner`",
-            home.root().display()
+            home.root().display(),
+            if metrics.is_some() {
+                "; /metrics (owner token)"
+            } else {
+                ""
+            }
         );
         let stop = tokio_util::sync::CancellationToken::new();
         let mut hosts = vec![
@@ -242,13 +279,24 @@ pub(crate) fn run(home: &Home, args: ServeArgs) -> anyhow::Result<()> {
         let mcp = StreamableHttpServerConfig::default()
             .with_allowed_hosts(hosts)
             .with_cancellation_token(stop.clone());
-        let router = Api::new(service, auth)
+        let mut api = Api::new(service, auth)
             .with_stores(stores)
             .with_mcp(mcp)
             .with_allowed_origins(&args.allowed_origins)
             .with_max_mcp_sessions(args.max_mcp_sessions)
-            .with_ready_check(ready)
-            .router();
+            .with_ready_check(ready);
+        if let Some(handle) = metrics {
+            let upkeep = handle.clone();
+            tokio::spawn(async move {
+                let mut every = tokio::time::interval(METRICS_UPKEEP);
+                loop {
+                    every.tick().await;
+                    upkeep.run_upkeep();
+                }
+            });
+            api = api.with_metrics(Arc::new(move || handle.render()));
+        }
+        let router = api.router();
         let shutdown = {
             let stop = stop.clone();
             async move {

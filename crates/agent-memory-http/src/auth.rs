@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 
-use agent_memory::{AgentCaller, MemberCaller, StoreCaller, WorkspaceId};
+use agent_memory::{AgentCaller, MemberCaller, Role, StoreCaller, WorkspaceId};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use sha2::{Digest, Sha256};
@@ -45,6 +45,14 @@ pub trait Authenticator: Send + Sync + 'static {
         let _ = request;
         async { None }
     }
+
+    /// Whether the request may read `/metrics` (served only when the host set
+    /// [`Api::with_metrics`](crate::Api::with_metrics)); `false` answers `401`. Defaults to
+    /// `false` for every request: a host lets its scrapers in explicitly.
+    fn metrics(&self, request: &Parts) -> impl Future<Output = bool> + Send {
+        let _ = request;
+        async { false }
+    }
 }
 
 /// The token of an `Authorization: Bearer <token>` header (the scheme in any case), if the
@@ -72,7 +80,8 @@ enum Identity {
 ///
 /// An agent token answers the agent routes and `/mcp`; a member token answers the settings
 /// and member routes of its own workspace and the memory-store routes as that member; an API
-/// key answers the memory-store routes.
+/// key answers the memory-store routes. `/metrics` takes the token of a member whose role is
+/// owner.
 #[derive(Clone, Default)]
 pub struct StaticTokens {
     by_digest: HashMap<[u8; 32], Identity>,
@@ -168,6 +177,14 @@ impl Authenticator for StaticTokens {
             _ => None,
         };
         async { found }
+    }
+
+    fn metrics(&self, request: &Parts) -> impl Future<Output = bool> + Send {
+        let owner = matches!(
+            self.identity(request),
+            Some(Identity::Member(member)) if member.role == Role::Owner
+        );
+        async move { owner }
     }
 }
 

@@ -34,6 +34,12 @@ pub const HEALTHZ_PATH: &str = "/healthz";
 /// else `503 NOT_READY`; without credentials.
 pub const READYZ_PATH: &str = "/readyz";
 
+/// The host's metrics in the Prometheus text format, served when
+/// [`Api::with_metrics`](crate::Api::with_metrics) is set, to callers
+/// [`Authenticator::metrics`](crate::Authenticator::metrics) lets in (else `401
+/// UNAUTHENTICATED`).
+pub const METRICS_PATH: &str = "/metrics";
+
 /// The path the OpenAPI document is served at.
 pub const OPENAPI_PATH: &str = "/openapi.json";
 

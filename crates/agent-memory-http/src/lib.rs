@@ -33,13 +33,15 @@
 //! `agent_memory_http` tracing target) name the method, the route's template, the operation,
 //! the caller kind, the status and the latency, never a path parameter, a query or a body.
 //! [`serve_with`] serves the router with a connection cap and header-read and idle timeouts;
-//! `/healthz` and `/readyz` answer without credentials.
+//! `/healthz` and `/readyz` answer without credentials. [`Api::with_metrics`] adds `/metrics`,
+//! the host's metrics as Prometheus text, for the callers its authenticator lets scrape.
 #![forbid(unsafe_code)]
 
 mod auth;
 mod codes;
 mod health;
 mod mcp;
+mod metrics;
 pub mod openapi;
 mod rest;
 pub mod routes;
@@ -57,11 +59,12 @@ use axum::routing::{MethodFilter, MethodRouter, on};
 pub use auth::{Authenticator, StaticTokens, bearer_token, new_token};
 pub use codes::{
     BODY_UNREADABLE, DEFAULT_MAX_MCP_SESSIONS, HEALTHZ_PATH, MCP_PATH, MCP_SESSIONS_EXHAUSTED,
-    METHOD_NOT_ALLOWED, NOT_READY, OPENAPI_PATH, ORIGIN_NOT_ALLOWED, PATH_INVALID, READYZ_PATH,
-    REQUEST_TOO_LARGE, ROUTE_NOT_FOUND, UNAUTHENTICATED,
+    METHOD_NOT_ALLOWED, METRICS_PATH, NOT_READY, OPENAPI_PATH, ORIGIN_NOT_ALLOWED, PATH_INVALID,
+    READYZ_PATH, REQUEST_TOO_LARGE, ROUTE_NOT_FOUND, UNAUTHENTICATED,
 };
 pub use health::ReadyCheck;
 pub use mcp::{CallLog, MEMORY_TOOL, McpServer};
+pub use metrics::{MetricsRender, PROMETHEUS_TEXT};
 pub use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 pub use routes::{CallerKind, ROUTES, Route, RouteMethod};
 pub use server::{ServeOptions, serve_with};
@@ -102,6 +105,7 @@ pub struct Api<A> {
     allowed_origins: Vec<String>,
     max_mcp_sessions: usize,
     ready: Option<ReadyCheck>,
+    metrics: Option<MetricsRender>,
 }
 
 impl<A: Authenticator> Api<A> {
@@ -115,6 +119,7 @@ impl<A: Authenticator> Api<A> {
             allowed_origins: Vec::new(),
             max_mcp_sessions: DEFAULT_MAX_MCP_SESSIONS,
             ready: None,
+            metrics: None,
         }
     }
 
@@ -163,6 +168,15 @@ impl<A: Authenticator> Api<A> {
         self
     }
 
+    /// Also serves `GET` [`METRICS_PATH`]: what `render` returns, as Prometheus text
+    /// ([`PROMETHEUS_TEXT`]), to the callers [`Authenticator::metrics`] lets in (`401` for
+    /// the others). The host installs the recorder the operations count into and renders it
+    /// here; without this there is no `/metrics` route.
+    pub fn with_metrics(mut self, render: MetricsRender) -> Self {
+        self.metrics = Some(render);
+        self
+    }
+
     /// The router: every route of [`ROUTES`], their OpenAPI document at [`OPENAPI_PATH`]
     /// (no credentials needed), JSON answers for unknown paths (404) and methods (405), and
     /// `/mcp` when configured.
@@ -171,6 +185,7 @@ impl<A: Authenticator> Api<A> {
         let allowed_origins = self.allowed_origins;
         let max_mcp_sessions = self.max_mcp_sessions;
         let ready = self.ready;
+        let metrics = self.metrics;
         let mut services = AsyncService::new(self.memories);
         if let Some(stores) = self.stores {
             services = services.with_stores(stores);
@@ -221,6 +236,15 @@ impl<A: Authenticator> Api<A> {
                 READYZ_PATH,
                 axum::routing::get(move || health::readyz(ready.clone())),
             );
+        if let Some(render) = metrics {
+            let shared = shared.clone();
+            router = router.route(
+                METRICS_PATH,
+                axum::routing::get(move |request: axum::extract::Request| {
+                    metrics::scrape(shared.clone(), render.clone(), request)
+                }),
+            );
+        }
         if let Some(config) = mcp {
             let (service, sessions) = mcp::service(shared.services.clone(), config);
             let guard = Arc::new(mcp::Guard {

@@ -153,7 +153,19 @@ pub enum Caller<'a> {
     Session(&'a SessionCaller),
 }
 
-impl Caller<'_> {
+impl<'a> Caller<'a> {
+    /// The workspace the caller acts in; `None` for an agent credential that resolved to no
+    /// workspace.
+    pub fn workspace(self) -> Option<&'a WorkspaceId> {
+        match self {
+            Caller::Agent(AgentCaller::Resolved(c)) => Some(&c.workspace),
+            Caller::Agent(AgentCaller::Unresolved) => None,
+            Caller::Member(c) => Some(&c.workspace),
+            Caller::Store(c) => Some(c.workspace()),
+            Caller::Session(c) => Some(&c.workspace),
+        }
+    }
+
     /// The kind of this caller.
     pub fn kind(&self) -> CallerKind {
         match self {

@@ -10,7 +10,8 @@
 //! - [`audit`] and [`clock`]: the governance events a host records and the clock decisions use;
 //! - [`fence`]: the model-facing rendering of memories inside fences their content cannot close;
 //! - [`cursor`]: the opaque string form of both products' list cursors;
-//! - [`internal`]: the one place a storage failure becomes an error answer.
+//! - [`internal`]: the one place a storage failure becomes an error answer;
+//! - [`telemetry`]: the span every operation runs in and the metrics it counts.
 //!
 //! # Sealing across crates
 //!
@@ -30,6 +31,7 @@ pub mod fence;
 mod input;
 mod internal;
 pub mod ops;
+pub mod telemetry;
 
 pub use internal::internal;
 

@@ -16,6 +16,8 @@ use crate::caller::{AgentCaller, MemberCaller, SessionCaller, StoreCaller};
 pub use crate::caller::{Caller, CallerKind};
 pub use crate::input::{Body, Unreadable};
 use crate::sealed;
+use crate::telemetry::Observation;
+pub use crate::telemetry::{GenAiOperation, Tally};
 
 /// The service an operation runs on: the facade's `MemoryService` (agent memories) or
 /// `agent-memory-stores`' `StoreService` (memory stores).
@@ -31,6 +33,9 @@ pub trait TypedCaller: sealed::Sealed + Send + Sync + 'static {
 
     /// The caller behind `caller` when it is of this kind.
     fn from_dyn<'a>(caller: Caller<'a>) -> Option<&'a Self>;
+
+    /// This caller as a caller of any kind.
+    fn to_dyn(&self) -> Caller<'_>;
 }
 
 macro_rules! typed_callers {
@@ -44,6 +49,10 @@ macro_rules! typed_callers {
                     Caller::$kind(c) => Some(c),
                     _ => None,
                 }
+            }
+
+            fn to_dyn(&self) -> Caller<'_> {
+                Caller::$kind(self)
             }
         }
     )*};
@@ -115,6 +124,9 @@ pub trait Operation: sealed::Sealed + Sized + 'static {
     const HTTP: Option<HttpRoute> = None;
     /// The MCP tool name, for the operations that are a tool of the agent-memory MCP server.
     const MCP_TOOL: Option<&'static str> = None;
+    /// The value of OpenTelemetry's `gen_ai.operation.name` on the operation's span, for the
+    /// operations one of the GenAI memory operations describes.
+    const GEN_AI_OPERATION: Option<GenAiOperation> = None;
     /// The service it runs on.
     type Service: Service;
     /// Who may call it.
@@ -136,14 +148,27 @@ pub trait Operation: sealed::Sealed + Sized + 'static {
         let _ = (caller, result);
     }
 
-    /// Runs the operation and traces its answer.
+    /// The counts of an answer that the operation's span records (nothing by default).
+    fn tally(response: &Self::Response) -> Tally<'_> {
+        let _ = response;
+        Tally::default()
+    }
+
+    /// Runs the operation inside its span (`agent_memory.operation`), traces its answer, records
+    /// the outcome, the counts and the latency on the span and counts the call in the metrics
+    /// (`crate::telemetry`).
     fn run(
         service: &Self::Service,
         caller: &Self::Caller,
         request: Body<'_, Self::Request>,
     ) -> Result<Self::Response, ApiError> {
-        let result = Self::execute(service, caller, request);
-        Self::trace(caller, &result);
+        let observation = Observation::start::<Self>(caller);
+        let result = observation.span().in_scope(|| {
+            let result = Self::execute(service, caller, request);
+            Self::trace(caller, &result);
+            result
+        });
+        observation.finish::<Self>(&result);
         result
     }
 

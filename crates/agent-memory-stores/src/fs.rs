@@ -40,7 +40,7 @@ use super::requests::{FsPathRequest, FsRenameRequest, FsWriteRequest};
 use crate::ops;
 use crate::service::{StoreService, check_path, internal, prepare_content, trace_op};
 use agent_memory_ops::caller::SessionCaller;
-use agent_memory_ops::ops::{Body, Operation};
+use agent_memory_ops::ops::{Body, GenAiOperation, Operation};
 
 /// Memories read per backend call while a listing walks a store.
 const LIST_BATCH: usize = 500;
@@ -650,6 +650,7 @@ impl StoreService {
 
 impl Operation for ops::FsList {
     const NAME: &'static str = "fs.list";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::SearchMemory);
     type Service = StoreService;
     type Caller = SessionCaller;
     type Request = FsPathRequest;
@@ -674,6 +675,7 @@ impl StoreService {
 
 impl Operation for ops::FsRead {
     const NAME: &'static str = "fs.read";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::SearchMemory);
     type Service = StoreService;
     type Caller = SessionCaller;
     type Request = FsPathRequest;
@@ -702,6 +704,7 @@ impl StoreService {
 
 impl Operation for ops::FsWrite {
     const NAME: &'static str = "fs.write";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::UpdateMemory);
     type Service = StoreService;
     type Caller = SessionCaller;
     type Request = FsWriteRequest;
@@ -730,6 +733,7 @@ impl StoreService {
 
 impl Operation for ops::FsDelete {
     const NAME: &'static str = "fs.delete";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::DeleteMemory);
     type Service = StoreService;
     type Caller = SessionCaller;
     type Request = FsPathRequest;
@@ -759,6 +763,7 @@ impl StoreService {
 
 impl Operation for ops::FsRename {
     const NAME: &'static str = "fs.rename";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::UpdateMemory);
     type Service = StoreService;
     type Caller = SessionCaller;
     type Request = FsRenameRequest;

@@ -18,11 +18,14 @@ use super::requests::{
 };
 use crate::ops;
 use crate::service::{
-    StoreService, check_path, internal, masked_store_text, prepare_content, trace_op, trace_page,
+    StoreService, check_path, internal, masked_store_text, page_tally, prepare_content, trace_op,
+    trace_page,
 };
 use agent_memory_ops::audit::AuditEvent;
 use agent_memory_ops::caller::StoreCaller;
-use agent_memory_ops::ops::{Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
+use agent_memory_ops::ops::{
+    Body, GenAiOperation, HttpInput, HttpMethod, HttpRoute, Operation, Tally, route,
+};
 
 pub(super) fn store_not_found() -> ApiError {
     ApiError::new(ErrorCode::MemoryStoreNotFound, "memory store not found")
@@ -127,6 +130,7 @@ impl StoreService {
 
 impl Operation for ops::StoresCreate {
     const NAME: &'static str = "stores.create";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::CreateMemoryStore);
     const HTTP: Option<HttpRoute> = route(
         HttpMethod::Post,
         "/v1/memory_stores",
@@ -274,6 +278,10 @@ impl Operation for ops::StoresList {
         }))
     }
 
+    fn tally(page: &Page<MemoryStore>) -> Tally<'_> {
+        page_tally(page)
+    }
+
     fn trace(c: &StoreCaller, result: &Result<Page<MemoryStore>, ApiError>) {
         trace_page(Self::NAME, c.workspace(), result);
     }
@@ -411,6 +419,7 @@ impl StoreService {
 
 impl Operation for ops::StoresDelete {
     const NAME: &'static str = "stores.delete";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::DeleteMemoryStore);
     const HTTP: Option<HttpRoute> = route(
         HttpMethod::Delete,
         "/v1/memory_stores/{memory_store_id}",
@@ -468,6 +477,7 @@ impl StoreService {
 
 impl Operation for ops::MemoriesCreate {
     const NAME: &'static str = "memories.create";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::UpdateMemory);
     const HTTP: Option<HttpRoute> = route(
         HttpMethod::Post,
         "/v1/memory_stores/{memory_store_id}/memories",
@@ -548,6 +558,7 @@ impl StoreService {
 
 impl Operation for ops::MemoriesGet {
     const NAME: &'static str = "memories.get";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::SearchMemory);
     const HTTP: Option<HttpRoute> = route(
         HttpMethod::Get,
         "/v1/memory_stores/{memory_store_id}/memories/{memory_id}",
@@ -600,6 +611,7 @@ impl StoreService {
 
 impl Operation for ops::MemoriesList {
     const NAME: &'static str = "memories.list";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::SearchMemory);
     const HTTP: Option<HttpRoute> = route(
         HttpMethod::Get,
         "/v1/memory_stores/{memory_store_id}/memories",
@@ -650,6 +662,10 @@ impl Operation for ops::MemoriesList {
         }))
     }
 
+    fn tally(page: &Page<StoreMemoryMetadata>) -> Tally<'_> {
+        page_tally(page)
+    }
+
     fn trace(c: &StoreCaller, result: &Result<Page<StoreMemoryMetadata>, ApiError>) {
         trace_page(Self::NAME, c.workspace(), result);
     }
@@ -669,6 +685,7 @@ impl StoreService {
 
 impl Operation for ops::MemoriesUpdate {
     const NAME: &'static str = "memories.update";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::UpdateMemory);
     const HTTP: Option<HttpRoute> = route(
         HttpMethod::Post,
         "/v1/memory_stores/{memory_store_id}/memories/{memory_id}",
@@ -771,6 +788,7 @@ impl StoreService {
 
 impl Operation for ops::MemoriesDelete {
     const NAME: &'static str = "memories.delete";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::DeleteMemory);
     const HTTP: Option<HttpRoute> = route(
         HttpMethod::Delete,
         "/v1/memory_stores/{memory_store_id}/memories/{memory_id}",
@@ -825,6 +843,7 @@ impl StoreService {
 
 impl Operation for ops::MemoriesRestore {
     const NAME: &'static str = "memories.restore";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::UpdateMemory);
     const HTTP: Option<HttpRoute> = route(
         HttpMethod::Post,
         "/v1/memory_stores/{memory_store_id}/memories/{memory_id}/restore",

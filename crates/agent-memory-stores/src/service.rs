@@ -214,6 +214,16 @@ pub(crate) fn trace_op<T>(
     }
 }
 
+/// The tally of a page: its entries.
+pub(crate) fn page_tally<T>(
+    page: &memory_core::store::Page<T>,
+) -> agent_memory_ops::ops::Tally<'_> {
+    agent_memory_ops::ops::Tally {
+        returned: Some(page.data.len() as u64),
+        ..agent_memory_ops::ops::Tally::default()
+    }
+}
+
 /// [`trace_op`] for a list: the page's size and whether another follows.
 pub(crate) fn trace_page<T>(
     op: &'static str,

@@ -8,10 +8,12 @@ use super::cursor::StoreCursor;
 use super::host::{memory_not_found, store_not_found, version_not_found};
 use super::requests::{ListVersionsRequest, VersionIdRequest};
 use crate::ops;
-use crate::service::{StoreService, internal, trace_op, trace_page};
+use crate::service::{StoreService, internal, page_tally, trace_op, trace_page};
 use agent_memory_ops::audit::AuditEvent;
 use agent_memory_ops::caller::StoreCaller;
-use agent_memory_ops::ops::{Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
+use agent_memory_ops::ops::{
+    Body, GenAiOperation, HttpInput, HttpMethod, HttpRoute, Operation, Tally, route,
+};
 
 impl StoreService {
     /// `versions.list {memory_store_id, memory_id?, limit?, cursor?}` → a page, newest first.
@@ -27,6 +29,7 @@ impl StoreService {
 
 impl Operation for ops::VersionsList {
     const NAME: &'static str = "versions.list";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::SearchMemory);
     const HTTP: Option<HttpRoute> = route(
         HttpMethod::Get,
         "/v1/memory_stores/{memory_store_id}/memory_versions",
@@ -84,6 +87,10 @@ impl Operation for ops::VersionsList {
         }))
     }
 
+    fn tally(page: &Page<MemoryVersion>) -> Tally<'_> {
+        page_tally(page)
+    }
+
     fn trace(c: &StoreCaller, result: &Result<Page<MemoryVersion>, ApiError>) {
         trace_page(Self::NAME, c.workspace(), result);
     }
@@ -102,6 +109,7 @@ impl StoreService {
 
 impl Operation for ops::VersionsGet {
     const NAME: &'static str = "versions.get";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::SearchMemory);
     const HTTP: Option<HttpRoute> = route(
         HttpMethod::Get,
         "/v1/memory_stores/{memory_store_id}/memory_versions/{version_id}",
@@ -151,6 +159,7 @@ impl StoreService {
 
 impl Operation for ops::VersionsRedact {
     const NAME: &'static str = "versions.redact";
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::UpdateMemory);
     const HTTP: Option<HttpRoute> = route(
         HttpMethod::Post,
         "/v1/memory_stores/{memory_store_id}/memory_versions/{version_id}/redact",

@@ -97,7 +97,7 @@ pub mod responses;
 mod service;
 pub mod transfer;
 
-pub use agent_memory_ops::{audit, caller, clock, fence};
+pub use agent_memory_ops::{audit, caller, clock, fence, telemetry};
 
 /// Memory stores, the second product: stores, memories, versions and sessions for hosts, and
 /// the agent's file interface and memory tool over a session's mounts (the

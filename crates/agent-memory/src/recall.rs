@@ -2,11 +2,14 @@
 //! whole history through the backend's recall index), re-verified, ranked by BM25, embedding
 //! cosine and entity overlap, fused with RRF.
 
-use crate::ops::{self, Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
+use crate::ops::{
+    self, Body, GenAiOperation, HttpInput, HttpMethod, HttpRoute, Operation, Tally, route,
+};
+use crate::telemetry::{self, SemanticSkip};
 use std::sync::Arc;
 
 use citation_verify::Verdict;
-use fusion_rank::{Candidate, PreparedQuery, TermStats, Terms};
+use fusion_rank::{Candidate, EmbedError, PreparedQuery, TermStats, Terms};
 use governance_policy as policy;
 use memory_core::{AgentMemory, ApiError, ContextBinding, MemoryView, RecalledMemory, Scope};
 use serde::Serialize;
@@ -56,6 +59,7 @@ impl Operation for ops::Recall {
         "Rank the member's memories for a query",
     );
     const MCP_TOOL: Option<&'static str> = Some("recall_memories");
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::SearchMemory);
     type Service = MemoryService;
     type Caller = AgentCaller;
     type Request = policy::RecallRequest;
@@ -164,7 +168,15 @@ impl Operation for ops::Recall {
             entities: Vec::new(),
         }
         .with_entities(service.entities.resolve(&query, &known));
-        let embedding = pending_embedding.wait().ok();
+        // The semantic ranker sits out when the query's embedding is not there within the
+        // budget (or failed): the one place that is decided, and counted.
+        let embedding = match pending_embedding.wait() {
+            Ok(vector) => Some(vector),
+            Err(err) => {
+                telemetry::semantic_skipped(skip_reason(&err));
+                None
+            }
+        };
         let semantic_skipped = embedding.is_none();
         if let Some(vector) = embedding {
             prepared = prepared.with_embedding(vector);
@@ -221,7 +233,20 @@ impl Operation for ops::Recall {
         })
     }
 
+    fn tally(r: &RecallResponse) -> Tally<'_> {
+        Tally {
+            returned: Some(r.memories.len() as u64),
+            considered: Some(r.considered),
+            hidden: Some(r.hidden),
+            semantic_skipped: Some(r.semantic_skipped),
+            ..Tally::default()
+        }
+    }
+
     fn trace(caller: &AgentCaller, result: &Result<RecallResponse, ApiError>) {
+        if result.is_ok() {
+            telemetry::recall_answered();
+        }
         crate::service::trace_agent(Self::NAME, caller, result, |r| {
             tracing::info!(
                 op = Self::NAME,
@@ -231,6 +256,17 @@ impl Operation for ops::Recall {
                 semantic_skipped = r.semantic_skipped,
             );
         });
+    }
+}
+
+/// The metric label of an embedding that did not arrive.
+fn skip_reason(err: &EmbedError) -> SemanticSkip {
+    match err {
+        EmbedError::TimedOut { .. } => SemanticSkip::Timeout,
+        EmbedError::Busy => SemanticSkip::Busy,
+        EmbedError::Failed(_) => SemanticSkip::Failed,
+        // Closed, Spawn, and whatever the pool learns to answer later.
+        _ => SemanticSkip::Unavailable,
     }
 }
 

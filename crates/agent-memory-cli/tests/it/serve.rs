@@ -25,10 +25,17 @@ impl Served {
 
     /// `serve --listen 127.0.0.1:0` on the initialised `home`; waits for the first line.
     pub(crate) fn on(home: &str) -> Served {
+        Served::on_with(home, &[])
+    }
+
+    /// [`Served::on`] with more arguments of `serve`.
+    fn on_with(home: &str, more: &[&str]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_agent-memory"))
             .args(["--home", home, "serve", "--listen", "127.0.0.1:0"])
+            .args(more)
             .env_remove("AGENT_MEMORY_HOME")
             .env_remove("AGENT_MEMORY_EMBEDDER")
+            .env_remove("AGENT_MEMORY_METRICS")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -213,6 +220,16 @@ fn serve_on_a_fresh_home_answers_curl_style_requests_and_stops_on_sigterm() {
         .sum();
     assert_eq!(operations, 28, "one documented operation per route");
 
+    // Without `--metrics` there is no /metrics route.
+    let (status, body) = call(
+        &runtime,
+        reqwest::Method::GET,
+        url("/metrics"),
+        Some(&owner),
+        None,
+    );
+    assert_eq!(status, 404, "{body}");
+
     // What serve wrote is the home's: the CLI sees the settings change.
     let (status, out, err) = run_cli(&["--home", home, "settings", "--json"], "");
     assert_eq!(status, 0, "{err}");
@@ -237,4 +254,115 @@ fn the_tokens_file_is_readable_by_its_user_only() {
     assert_eq!(mode & 0o777, 0o600);
     // Stable across calls.
     assert_eq!(token(home, "agent"), token(home, "agent"));
+}
+
+/// `GET url` with `token`: the status, the content type and the body as text.
+fn get_text(
+    runtime: &tokio::runtime::Runtime,
+    url: String,
+    token: Option<&str>,
+) -> (u16, String, String) {
+    runtime.block_on(async {
+        let mut request = reqwest::Client::new().get(url);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let content_type = response
+            .headers()
+            .get("content-type")
+            .map(|v| v.to_str().unwrap().to_owned())
+            .unwrap_or_default();
+        (status, content_type, response.text().await.unwrap())
+    })
+}
+
+#[test]
+fn serve_with_metrics_counts_operations_for_the_owners_scrape_without_their_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let home = home.to_str().unwrap();
+    let (status, _, err) = run_cli(&["--home", home, "init"], "");
+    assert_eq!(status, 0, "{err}");
+    let served = Served::on_with(home, &["--metrics"]);
+    let (agent, owner) = (token(home, "agent"), token(home, "owner"));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let url = |path: &str| format!("{}{path}", served.base);
+
+    let (status, body) = call(
+        &runtime,
+        reqwest::Method::POST,
+        url("/api/agent/v1/memories/remember"),
+        Some(&agent),
+        Some(
+            json!({"namespace": "quince", "text": "the marmalade codeword; call +1 415 555 0100"}),
+        ),
+    );
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = call(
+        &runtime,
+        reqwest::Method::POST,
+        url("/api/agent/v1/memories/remember"),
+        Some(&agent),
+        Some(json!({"namespace": "dana@example.com", "text": "marmalade"})),
+    );
+    assert_eq!(status, 400, "{body}");
+
+    for token in [None, Some(agent.as_str())] {
+        let (status, _, body) = get_text(&runtime, url("/metrics"), token);
+        assert_eq!(status, 401, "{body}");
+        assert!(!body.contains("agent_memory_operations_total"), "{body}");
+    }
+    let (status, content_type, scrape) = get_text(&runtime, url("/metrics"), Some(&owner));
+    assert_eq!(status, 200, "{scrape}");
+    assert!(
+        content_type.starts_with("text/plain; version=0.0.4"),
+        "{content_type}"
+    );
+    let line = |name: &str, labels: &[&str]| {
+        scrape
+            .lines()
+            .find(|l| l.starts_with(&format!("{name}{{")) && labels.iter().all(|x| l.contains(x)))
+            .unwrap_or_else(|| panic!("no {name} with {labels:?} in:\n{scrape}"))
+            .to_owned()
+    };
+    let accepted = line(
+        "agent_memory_operations_total",
+        &["operation=\"remember\"", "outcome=\"ok\""],
+    );
+    assert!(accepted.ends_with(" 1"), "{accepted}");
+    let refused = line(
+        "agent_memory_refusals_total",
+        &["code=\"AGENT_MEMORY_PERSONAL_DATA\""],
+    );
+    assert!(refused.ends_with(" 1"), "{refused}");
+    let phones = line("agent_memory_masked_values_total", &["category=\"phone\""]);
+    assert!(phones.ends_with(" 1"), "{phones}");
+    assert!(
+        scrape.contains("# TYPE agent_memory_operation_duration_seconds histogram"),
+        "{scrape}"
+    );
+    for secret in [
+        "marmalade",
+        "codeword",
+        "quince",
+        "415",
+        "0100",
+        "dana",
+        "example.com",
+        agent.as_str(),
+        owner.as_str(),
+    ] {
+        assert!(
+            !scrape.contains(secret),
+            "the scrape leaks {secret}:\n{scrape}"
+        );
+    }
+
+    let exit = served.terminate();
+    assert!(exit.success(), "serve exited with {exit}");
 }

@@ -6,6 +6,7 @@ mod limits;
 mod load;
 mod logs;
 mod mcp;
+mod metrics;
 mod openapi;
 mod stores;
 
@@ -66,6 +67,14 @@ impl Server {
     }
 
     pub(crate) async fn start_with(tokens: StaticTokens) -> Server {
+        Server::start_configured(tokens, |api| api).await
+    }
+
+    /// A server whose [`Api`] `configure` adds to before the router is built.
+    pub(crate) async fn start_configured(
+        tokens: StaticTokens,
+        configure: impl FnOnce(Api<StaticTokens>) -> Api<StaticTokens>,
+    ) -> Server {
         let backend = Arc::new(InMemoryBackend::new());
         let memories = Arc::new(
             MemoryService::builder(backend.clone(), Arc::new(InMemoryPassageSource::new()))
@@ -73,10 +82,10 @@ impl Server {
                 .unwrap(),
         );
         let stores = Arc::new(StoreService::builder(backend).build());
-        let router = Api::new(memories.clone(), tokens)
+        let api = Api::new(memories.clone(), tokens)
             .with_stores(stores)
-            .with_mcp(StreamableHttpServerConfig::default())
-            .router();
+            .with_mcp(StreamableHttpServerConfig::default());
+        let router = configure(api).router();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let (shutdown, stop) = tokio::sync::oneshot::channel::<()>();

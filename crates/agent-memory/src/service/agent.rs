@@ -13,10 +13,13 @@ use super::{Filters, MemoryService, SCAN_BATCH, internal, not_found, refused, tr
 use crate::audit::AuditEvent;
 use crate::caller::AgentCaller;
 use crate::cursor::{Cursor, CursorKind};
-use crate::ops::{self, Body, HttpInput, HttpMethod, HttpRoute, Operation, route};
+use crate::ops::{
+    self, Body, GenAiOperation, HttpInput, HttpMethod, HttpRoute, Operation, Tally, route,
+};
 use crate::responses::{
     BatchAnswer, DeletedResponse, ListResponse, RememberBatchResponse, RememberResponse,
 };
+use crate::telemetry;
 use citation_verify::Verdict;
 
 impl MemoryService {
@@ -39,6 +42,8 @@ impl Operation for ops::Remember {
         "Store a memory for the credential's member (the text is masked first)",
     );
     const MCP_TOOL: Option<&'static str> = Some("remember_memory");
+    // It creates a memory or supersedes the key's current one.
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::UpdateMemory);
     type Service = MemoryService;
     type Caller = AgentCaller;
     type Request = policy::RememberRequest;
@@ -178,7 +183,18 @@ impl Operation for ops::Remember {
         }
     }
 
+    fn tally(r: &RememberResponse) -> Tally<'_> {
+        Tally {
+            masked: Some(&r.masked),
+            superseded: Some(r.superseded),
+            ..Tally::default()
+        }
+    }
+
     fn trace(caller: &AgentCaller, result: &Result<RememberResponse, ApiError>) {
+        if let Ok(r) = result {
+            telemetry::remember_accepted(r.superseded);
+        }
         trace_agent(Self::NAME, caller, result, |r| {
             tracing::info!(
                 op = Self::NAME,
@@ -212,6 +228,7 @@ impl Operation for ops::List {
         "Page through the member's memories, newest first",
     );
     const MCP_TOOL: Option<&'static str> = Some("list_memories");
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::SearchMemory);
     type Service = MemoryService;
     type Caller = AgentCaller;
     type Request = policy::ListRequest;
@@ -243,6 +260,14 @@ impl Operation for ops::List {
             request.limit,
             Some(&auth.credential.binding),
         )
+    }
+
+    fn tally(r: &ListResponse) -> Tally<'_> {
+        Tally {
+            returned: Some(r.memories.len() as u64),
+            hidden: Some(r.hidden),
+            ..Tally::default()
+        }
     }
 
     fn trace(caller: &AgentCaller, result: &Result<ListResponse, ApiError>) {
@@ -417,6 +442,7 @@ impl Operation for ops::Forget {
         "Forget a memory by id, or every version of a key",
     );
     const MCP_TOOL: Option<&'static str> = Some("forget_memory");
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::DeleteMemory);
     type Service = MemoryService;
     type Caller = AgentCaller;
     type Request = policy::ForgetRequest;
@@ -475,6 +501,13 @@ impl Operation for ops::Forget {
         Ok(DeletedResponse { deleted })
     }
 
+    fn tally(r: &DeletedResponse) -> Tally<'_> {
+        Tally {
+            deleted: Some(r.deleted),
+            ..Tally::default()
+        }
+    }
+
     fn trace(caller: &AgentCaller, result: &Result<DeletedResponse, ApiError>) {
         trace_agent(Self::NAME, caller, result, |r| {
             tracing::info!(op = Self::NAME, deleted = r.deleted)
@@ -518,6 +551,8 @@ impl Operation for ops::RememberBatch {
     type Caller = AgentCaller;
     type Request = policy::RememberBatchRequest;
     type Response = RememberBatchResponse;
+    // Each item runs as a `remember`, with its own span (inside this one) and its own counts.
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::UpdateMemory);
 
     fn execute(
         service: &MemoryService,
@@ -537,6 +572,13 @@ impl Operation for ops::RememberBatch {
             })
             .collect();
         Ok(RememberBatchResponse { results })
+    }
+
+    fn tally(r: &RememberBatchResponse) -> Tally<'_> {
+        Tally {
+            returned: Some(r.results.len() as u64),
+            ..Tally::default()
+        }
     }
 
     fn trace(caller: &AgentCaller, result: &Result<RememberBatchResponse, ApiError>) {

@@ -11,7 +11,10 @@ use super::{Filters, MemoryService, internal, not_found};
 use crate::audit::AuditEvent;
 use crate::caller::MemberCaller;
 use crate::cursor::{Cursor, CursorKind};
-use crate::ops::{self, Body, HttpInput, HttpMethod, HttpRoute, NoRequest, Operation, route};
+use crate::ops::{
+    self, Body, GenAiOperation, HttpInput, HttpMethod, HttpRoute, NoRequest, Operation, Tally,
+    route,
+};
 use crate::responses::{DeletedResponse, ListResponse};
 use citation_verify::Verdict;
 
@@ -126,6 +129,7 @@ impl Operation for ops::OwnerDeleteAll {
         HttpInput::None,
         "Delete every agent memory of the workspace (owner)",
     );
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::DeleteMemory);
     type Service = MemoryService;
     type Caller = MemberCaller;
     type Request = NoRequest;
@@ -147,6 +151,18 @@ impl Operation for ops::OwnerDeleteAll {
             AuditEvent::OwnerDeleteAll { deleted },
         );
         Ok(DeletedResponse { deleted })
+    }
+
+    fn tally(r: &DeletedResponse) -> Tally<'_> {
+        deleted_tally(r)
+    }
+}
+
+/// The tally of a delete: how many versions it removed.
+fn deleted_tally(r: &DeletedResponse) -> Tally<'_> {
+    Tally {
+        deleted: Some(r.deleted),
+        ..Tally::default()
     }
 }
 
@@ -205,6 +221,7 @@ impl Operation for ops::MemberList {
         HttpInput::Query,
         "List the signed-in member's own memories",
     );
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::SearchMemory);
     type Service = MemoryService;
     type Caller = MemberCaller;
     type Request = policy::MemberListRequest;
@@ -235,6 +252,14 @@ impl Operation for ops::MemberList {
             None,
         )
     }
+
+    fn tally(r: &ListResponse) -> Tally<'_> {
+        Tally {
+            returned: Some(r.memories.len() as u64),
+            hidden: Some(r.hidden),
+            ..Tally::default()
+        }
+    }
 }
 
 impl MemoryService {
@@ -256,6 +281,7 @@ impl Operation for ops::MemberDelete {
         HttpInput::Body,
         "Delete one or all of the signed-in member's own memories",
     );
+    const GEN_AI_OPERATION: Option<GenAiOperation> = Some(GenAiOperation::DeleteMemory);
     type Service = MemoryService;
     type Caller = MemberCaller;
     type Request = policy::MemberDeleteRequest;
@@ -288,6 +314,10 @@ impl Operation for ops::MemberDelete {
             AuditEvent::MemberDelete { deleted },
         );
         Ok(DeletedResponse { deleted })
+    }
+
+    fn tally(r: &DeletedResponse) -> Tally<'_> {
+        deleted_tally(r)
     }
 }
 

@@ -11,6 +11,7 @@ mod fence;
 mod generate;
 mod identifiers;
 mod limits;
+mod metrics;
 #[cfg(feature = "openapi")]
 mod openapi;
 mod races;
