@@ -85,8 +85,8 @@ fn trace_call(tool: &str, error_code: Option<&str>) {
 }
 
 /// The agent-memory MCP server: rmcp's [`ServerHandler`] with the facade's four agent-memory
-/// tools ([`agent_memory::tools`], each call through [`MemoryService::call_tool`]) and,
-/// for a session, the memory tool ([`StoreService::memory_tool_call`]) — the one handler both
+/// tools ([`agent_memory::tools`], each call through [`MemoryService::call_tool`](agent_memory::MemoryService::call_tool)) and,
+/// for a session, the memory tool ([`StoreService::memory_tool_call`](agent_memory::StoreService::memory_tool_call)) — the one handler both
 /// `/mcp` ([`Api::with_mcp`](crate::Api::with_mcp)) and a stdio server (`agent-memory mcp`)
 /// serve. Each call goes through [`AsyncService`], on tokio's blocking pool; spec errors are
 /// tool results with `isError`, an unknown tool is a protocol error (`-32602`).

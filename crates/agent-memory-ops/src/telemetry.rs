@@ -1,5 +1,5 @@
 //! What an operation tells an operator: one `tracing` span per call and a few metrics through
-//! the `metrics` facade, both made by [`Operation::run`](crate::ops::Operation::run) and by
+//! the `metrics` facade, both made by [`Operation::run`] and by
 //! small hooks of the product crates that call the functions below.
 //!
 //! Every span field and every metric label is an id, a count, a duration, or a value of a fixed

@@ -81,7 +81,7 @@
 #![warn(missing_docs)]
 
 #[cfg(feature = "tokio")]
-mod asynchronous;
+pub mod asynchronous;
 pub mod backends;
 mod cursor;
 pub mod entity;
