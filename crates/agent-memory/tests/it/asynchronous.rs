@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 
 use agent_memory::{
     AsyncService, InMemoryPassageSource, ListRequest, MemberId, MemoryService, Passage,
-    PassageLookup, PassageSource, RecallRequest, RememberRequest, SettingsPatch, WorkspaceId,
+    PassageLookup, PassageSource, RecallRequest, RememberRequest, WorkspaceId,
 };
 use store_kv::InMemoryBackend;
 
-use crate::{agent, owner};
+use crate::{agent, enabled, owner};
 
 /// A passage store whose every lookup waits `delay`, as a remote one on a slow link would.
 struct SlowPassages {
@@ -33,18 +33,10 @@ fn slow_service(delay: Duration) -> AsyncService {
         &WorkspaceId::new("ws").unwrap(),
         Passage::new("p1", "doc", "handbook", 1, "Replies stay short."),
     );
-    let service = MemoryService::builder(
+    let service = enabled(MemoryService::builder(
         Arc::new(InMemoryBackend::new()),
         Arc::new(SlowPassages { inner, delay }),
-    )
-    .build()
-    .unwrap();
-    service
-        .settings_put(
-            &owner(),
-            &SettingsPatch::default().agent_memories_enabled(true),
-        )
-        .unwrap();
+    ));
     AsyncService::new(Arc::new(service))
 }
 

@@ -11,7 +11,7 @@ use agent_memory::{
 use memory_core::{ErrorCode, Timestamp};
 use store_kv::InMemoryBackend;
 
-use crate::{agent, owner};
+use crate::{agent, enabled, owner};
 
 const START: &str = "2026-01-01T00:00:00Z";
 
@@ -29,19 +29,12 @@ fn service_with(
     limits: Limits,
     rate_limited: bool,
 ) -> MemoryService {
-    let service = MemoryService::builder(backend.clone(), Arc::new(InMemoryPassageSource::new()))
-        .clock(clock.clone())
-        .limits(limits)
-        .rate_limited(rate_limited)
-        .build()
-        .unwrap();
-    service
-        .settings_put(
-            &owner(),
-            &SettingsPatch::default().agent_memories_enabled(true),
-        )
-        .unwrap();
-    service
+    enabled(
+        MemoryService::builder(backend.clone(), Arc::new(InMemoryPassageSource::new()))
+            .clock(clock.clone())
+            .limits(limits)
+            .rate_limited(rate_limited),
+    )
 }
 
 fn fresh() -> (Arc<InMemoryBackend>, Arc<ManualClock>) {

@@ -71,6 +71,18 @@ impl Fixture {
     }
 }
 
+/// Builds `builder` and turns agent memories on in workspace `ws` as its owner.
+pub(crate) fn enabled(builder: agent_memory::MemoryServiceBuilder) -> MemoryService {
+    let service = builder.build().unwrap();
+    service
+        .settings_put(
+            &owner(),
+            &agent_memory::SettingsPatch::default().agent_memories_enabled(true),
+        )
+        .unwrap();
+    service
+}
+
 /// A typed request read from a JSON literal, for tests that state their bodies as the contract
 /// writes them; the JSON edge itself is tested through `agent_memory::json`.
 #[track_caller]

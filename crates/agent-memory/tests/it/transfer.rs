@@ -7,13 +7,13 @@ use std::sync::Arc;
 
 use agent_memory::{
     Clock, ExportedVersion, ImportRequest, InMemoryPassageSource, Limits, ListRequest, ManualClock,
-    MemberListRequest, MemoryService, Passage, RecallRequest, RememberRequest, SettingsPatch,
+    MemberListRequest, MemoryService, Passage, RecallRequest, RememberRequest,
 };
 use memory_core::{CredentialId, Timestamp, WorkspaceId};
 use proptest::prelude::*;
 use store_kv::InMemoryBackend;
 
-use crate::{agent, member, owner};
+use crate::{agent, enabled, member, owner};
 
 struct Home {
     service: MemoryService,
@@ -29,18 +29,12 @@ fn home(limits: Limits) -> Home {
     let clock = Arc::new(ManualClock::new(
         Timestamp::parse("2026-01-01T00:00:00Z").unwrap(),
     ));
-    let service = MemoryService::builder(Arc::new(InMemoryBackend::new()), Arc::new(passages))
-        .clock(clock.clone())
-        .limits(limits)
-        .rate_limited(false)
-        .build()
-        .unwrap();
-    service
-        .settings_put(
-            &owner(),
-            &SettingsPatch::default().agent_memories_enabled(true),
-        )
-        .unwrap();
+    let service = enabled(
+        MemoryService::builder(Arc::new(InMemoryBackend::new()), Arc::new(passages))
+            .clock(clock.clone())
+            .limits(limits)
+            .rate_limited(false),
+    );
     Home { service, clock }
 }
 
