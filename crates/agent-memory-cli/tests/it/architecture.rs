@@ -9,6 +9,15 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+/// The prefix every published package carries on the registry; the checks below name crates by
+/// their plain names (their folders under `crates/` and their libraries' names).
+const PREFIX: &str = "govmem-";
+
+/// A package's plain name: its registry name without [`PREFIX`].
+fn plain(name: &str) -> String {
+    name.strip_prefix(PREFIX).unwrap_or(name).to_owned()
+}
+
 /// Crates that open sockets or speak a network protocol: async runtimes and their I/O layers,
 /// HTTP clients and servers, RPC frameworks, the MCP SDK, the model hub client.
 const NETWORK: &[&str] = &[
@@ -87,7 +96,7 @@ impl Graph {
                     .iter()
                     .any(|k| k == "lib" || k == "rlib" || k == "proc-macro")
             });
-            names.insert(id.clone(), package["name"].as_str().unwrap().to_owned());
+            names.insert(id.clone(), plain(package["name"].as_str().unwrap()));
             libs.insert(id, has_lib);
         }
         let members = metadata["workspace_members"]
@@ -290,7 +299,7 @@ fn no_library_crate_links_network_code_but_the_postgres_client_and_the_http_crat
 }
 
 /// The names of every crate in the facade's normal dependency tree as a host that asks for no
-/// feature gets it: `cargo tree -p agent-memory` resolves the facade's features alone, not
+/// feature gets it: `cargo tree -p govmem-agent-memory` resolves the facade's features alone, not
 /// together with the other workspace members' (as `cargo metadata` does).
 fn facade_alone() -> BTreeSet<String> {
     facade_alone_with(&[])
@@ -301,7 +310,7 @@ fn facade_alone_with(features: &[&str]) -> BTreeSet<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
-        .args(["tree", "--locked", "-p", "agent-memory", "-e", "normal"])
+        .args(["tree", "--locked", "-p", "govmem-agent-memory", "-e", "normal"])
         .args(if features.is_empty() {
             Vec::new()
         } else {
@@ -321,7 +330,7 @@ fn facade_alone_with(features: &[&str]) -> BTreeSet<String> {
         .expect("cargo tree prints UTF-8")
         .lines()
         .filter_map(|line| line.split_whitespace().next())
-        .map(str::to_owned)
+        .map(plain)
         .collect()
 }
 
@@ -548,4 +557,43 @@ fn the_dependency_table_of_the_map_is_the_workspaces_graph() {
         "the table \"Who depends on whom\" in docs/ARCHITECTURE.md differs from cargo metadata \
          (left: the doc, right: the workspace)"
     );
+}
+
+/// Every package a `cargo publish` would upload is named `govmem-<folder>` (one prefix, since
+/// some plain names are taken on crates.io), and its library keeps the folder's name, so that
+/// code and docs say `memory_core::…` whichever name the registry shows.
+#[test]
+fn every_published_package_carries_the_prefix_and_keeps_its_plain_library_name() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--locked", "--no-deps"])
+        .arg("--manifest-path")
+        .arg(root.join("Cargo.toml"))
+        .output()
+        .expect("cargo metadata runs");
+    assert!(out.status.success(), "cargo metadata failed");
+    let metadata: Value = serde_json::from_slice(&out.stdout).expect("metadata is JSON");
+    let mut published = 0;
+    for package in metadata["packages"].as_array().unwrap() {
+        let name = package["name"].as_str().unwrap();
+        let manifest = Path::new(package["manifest_path"].as_str().unwrap());
+        let folder = manifest.parent().unwrap().file_name().unwrap().to_str().unwrap();
+        if package["publish"].as_array().is_some_and(Vec::is_empty) {
+            assert!(!name.starts_with(PREFIX), "{name} is not published but carries the prefix");
+            continue;
+        }
+        published += 1;
+        assert_eq!(name, format!("{PREFIX}{folder}"), "the package in {folder}/");
+        for target in package["targets"].as_array().unwrap() {
+            if target["kind"].as_array().unwrap().iter().any(|k| k == "lib") {
+                assert_eq!(
+                    target["name"].as_str().unwrap(),
+                    folder.replace('-', "_"),
+                    "the library of {name}"
+                );
+            }
+        }
+    }
+    assert!(published >= 19, "only {published} published packages were found");
 }

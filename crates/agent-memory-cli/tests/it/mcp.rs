@@ -23,7 +23,7 @@ fn python_with_mcp() -> PathBuf {
     let missing = |why: String| -> ! {
         panic!(
             "{why}. To provide it: python3 -m venv VENV && VENV/bin/pip install mcp && \
-             AGENT_MEMORY_MCP_PYTHON=VENV/bin/python cargo test -p agent-memory-cli mcp -- --ignored \
+             AGENT_MEMORY_MCP_PYTHON=VENV/bin/python cargo test -p govmem-agent-memory-cli mcp -- --ignored \
              (.ci/run does this)"
         )
     };

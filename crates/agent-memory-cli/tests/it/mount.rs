@@ -2,7 +2,7 @@
 //! and a real mount in a child process, used through the kernel, unmounted by SIGTERM, with the
 //! versions listed afterwards by `versions list --json`.
 //!
-//! The real mount needs FUSE, so it is `#[ignore]`d: `cargo test -p agent-memory-cli --
+//! The real mount needs FUSE, so it is `#[ignore]`d: `cargo test -p govmem-agent-memory-cli --
 //! --ignored` runs it, failing where `/dev/fuse` cannot be opened or mounting is not permitted.
 
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! and its output must equal `NAME.expected.jsonl` line by line, as JSON, ignoring `message`
 //! (the spec's comparison rule: messages are for humans).
 //!
-//! After an intended behaviour change, `UPDATE_SCENARIOS=1 cargo test -p agent-memory-cli`
+//! After an intended behaviour change, `UPDATE_SCENARIOS=1 cargo test -p govmem-agent-memory-cli`
 //! rewrites the expected files; review the diff like code before committing it.
 
 mod http;

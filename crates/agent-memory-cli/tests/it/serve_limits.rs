@@ -481,7 +481,7 @@ fn list_load(base: &str, token: &str, per_client: usize) -> Vec<Duration> {
 
 /// The closing figures of the server's hardening: p50/p99 of an authenticated list under 20
 /// concurrent clients, then again while 1,100 idle connections are open (default limits).
-/// `cargo test -p agent-memory-cli --test it serve_load_figures -- --ignored --nocapture`
+/// `cargo test -p govmem-agent-memory-cli --test it serve_load_figures -- --ignored --nocapture`
 /// (`AGENT_MEMORY_SERVE_LOAD_REQUESTS` requests per client, default 100).
 #[test]
 #[ignore = "a measurement: prints figures"]

@@ -20,7 +20,7 @@
 //! - `bm25`, `semantic`: one ranker alone (its weight 1, the others 0), which is that
 //!   ranker's own list.
 //!
-//! `cargo test -p embed-candle --test it eval -- --nocapture` prints the tables (the model's
+//! `cargo test -p govmem-embed-candle --test it eval -- --nocapture` prints the tables (the model's
 //! with `--ignored` and `AGENT_MEMORY_TEST_MODEL_DIR`). The tests assert that with the window
 //! `all` the fused list's recall@10 is not below either ranker's alone.
 

@@ -1,6 +1,6 @@
 //! The labelled recall set (fusion-rank's `tests/data/recall-set.json`) ranked with the hashing
 //! embedder and with all-MiniLM-L6-v2: MRR and nDCG@10 of the semantic ranker alone and of the
-//! fusion, side by side. `cargo test -p embed-candle quality -- --nocapture` prints the table
+//! fusion, side by side. `cargo test -p govmem-embed-candle quality -- --nocapture` prints the table
 //! that `docs/embed-candle.md` quotes.
 //!
 //! Each query has one expected text, so nDCG@10 is `1 / log2(1 + rank)` when the text is in

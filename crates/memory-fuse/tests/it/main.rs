@@ -3,7 +3,7 @@
 //!
 //! Every test here needs FUSE (`/dev/fuse`, and root or the `fusermount3` helper of Debian's
 //! `fuse3`), so every one is `#[ignore]`d: a plain `cargo test` lists them as ignored, and
-//! `cargo test -p memory-fuse -- --ignored` runs them, failing when `/dev/fuse` cannot be opened
+//! `cargo test -p govmem-memory-fuse -- --ignored` runs them, failing when `/dev/fuse` cannot be opened
 //! or the mount is refused. A guard unmounts (`fusermount3 -u`, then the library's lazy detach)
 //! even when a test fails.
 
