@@ -54,6 +54,12 @@ pub(crate) struct RecallArgs {
     /// Read the memories as they were at this RFC 3339 instant.
     #[arg(long)]
     as_of: Option<String>,
+    /// Only memories created after this RFC 3339 instant (`createdAfter`).
+    #[arg(long)]
+    after: Option<String>,
+    /// Only memories created before this RFC 3339 instant (`createdBefore`).
+    #[arg(long)]
+    before: Option<String>,
     /// How many memories (1–50, default 10).
     #[arg(long)]
     limit: Option<u64>,
@@ -84,6 +90,12 @@ pub(crate) struct ListArgs {
     /// List the memories as they were at this RFC 3339 instant.
     #[arg(long)]
     as_of: Option<String>,
+    /// Only memories created after this RFC 3339 instant (`createdAfter`).
+    #[arg(long)]
+    after: Option<String>,
+    /// Only memories created before this RFC 3339 instant (`createdBefore`).
+    #[arg(long)]
+    before: Option<String>,
     /// Page size (1–100, default 20).
     #[arg(long)]
     limit: Option<u64>,
@@ -371,16 +383,29 @@ pub(crate) fn remember(
 
 /// `--as-of` as the facade reads `asOf`: an RFC 3339 timestamp, or the same 400 it answers.
 fn as_of(value: Option<&str>) -> Result<Option<Timestamp>, ApiError> {
+    instant(value, "asOf must be an RFC 3339 timestamp")
+}
+
+/// An instant flag (`--as-of`, `--after`, `--before`) read as the facade reads its field:
+/// an RFC 3339 timestamp, or the 400 with the field's message.
+fn instant(value: Option<&str>, message: &'static str) -> Result<Option<Timestamp>, ApiError> {
     value
         .map(|v| {
-            Timestamp::parse(v).map_err(|_| {
-                ApiError::new(
-                    ErrorCode::AgentMemoryInvalidRequest,
-                    "asOf must be an RFC 3339 timestamp",
-                )
-            })
+            Timestamp::parse(v)
+                .map_err(|_| ApiError::new(ErrorCode::AgentMemoryInvalidRequest, message))
         })
         .transpose()
+}
+
+/// `--after` and `--before` as `createdAfter` and `createdBefore`.
+fn period(
+    after: Option<&str>,
+    before: Option<&str>,
+) -> Result<(Option<Timestamp>, Option<Timestamp>), ApiError> {
+    Ok((
+        instant(after, "createdAfter must be an RFC 3339 timestamp")?,
+        instant(before, "createdBefore must be an RFC 3339 timestamp")?,
+    ))
 }
 
 /// A count from the command line; one beyond `usize` is out of every bound the facade checks.
@@ -421,6 +446,9 @@ pub(crate) fn recall(local: &Local, args: RecallArgs, out: &mut dyn Write) -> an
         if let Some(t) = as_of(args.as_of.as_deref())? {
             request = request.as_of(t);
         }
+        let (after, before) = period(args.after.as_deref(), args.before.as_deref())?;
+        request.created_after = after;
+        request.created_before = before;
         if let Some(limit) = args.limit {
             request = request.limit(count(limit));
         }
@@ -444,6 +472,9 @@ pub(crate) fn list(local: &Local, args: ListArgs, out: &mut dyn Write) -> anyhow
         if let Some(t) = as_of(args.as_of.as_deref())? {
             request = request.as_of(t);
         }
+        let (after, before) = period(args.after.as_deref(), args.before.as_deref())?;
+        request.created_after = after;
+        request.created_before = before;
         if let Some(limit) = args.limit {
             request = request.limit(count(limit));
         }

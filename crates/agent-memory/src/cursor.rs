@@ -1,7 +1,7 @@
 //! Opaque keyset cursors for list pagination.
 //!
 //! A cursor carries the position (the last returned version's `createdAt` and id), the filters
-//! and the effective `asOf` of the first page, so that later pages read the same snapshot and a
+//! (the creation period included) and the effective `asOf` of the first page, so that later pages read the same snapshot and a
 //! cursor cannot be replayed with other filters. It is hex-encoded JSON: opaque to callers, and
 //! anything that does not decode exactly is a malformed cursor.
 
@@ -32,6 +32,12 @@ pub(crate) struct Cursor {
     pub(crate) key: Option<String>,
     #[serde(rename = "col")]
     pub(crate) collection_id: Option<String>,
+    /// `createdAfter` (ms), if the first page was sent with one.
+    #[serde(rename = "ca", default, skip_serializing_if = "Option::is_none")]
+    pub(crate) created_after: Option<i64>,
+    /// `createdBefore` (ms), if the first page was sent with one.
+    #[serde(rename = "cb", default, skip_serializing_if = "Option::is_none")]
+    pub(crate) created_before: Option<i64>,
     /// Effective `asOf` of the first page, in milliseconds.
     #[serde(rename = "as")]
     pub(crate) as_of: i64,
@@ -85,6 +91,8 @@ mod tests {
             namespace: Some("prefs".into()),
             key: None,
             collection_id: None,
+            created_after: None,
+            created_before: Some(1_767_225_600_000),
             as_of: 1_767_225_600_000,
             sent_as_of: None,
             created_at: 1_767_225_600_000,

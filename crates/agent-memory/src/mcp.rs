@@ -228,6 +228,8 @@ impl Tool for ops::Recall {
                 "namespace": string(1, 64, "Only notes in this namespace (exact)."),
                 "collectionId": string(1, 128, "Only notes about this collection."),
                 "asOf": {"type": "string", "format": "date-time", "description": "Recall the notes as they were at this instant (RFC 3339)."},
+                "createdAfter": {"type": "string", "format": "date-time", "description": "Only notes written after this instant (RFC 3339)."},
+                "createdBefore": {"type": "string", "format": "date-time", "description": "Only notes written before this instant (RFC 3339)."},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}
             },
             "required": ["query"],
@@ -282,6 +284,8 @@ impl Tool for ops::List {
                 "key": string(1, 120, "Only notes with this key (exact)."),
                 "collectionId": string(1, 128, "Only notes about this collection."),
                 "asOf": {"type": "string", "format": "date-time", "description": "Read the notes as they were at this instant (RFC 3339)."},
+                "createdAfter": {"type": "string", "format": "date-time", "description": "Only notes written after this instant (RFC 3339)."},
+                "createdBefore": {"type": "string", "format": "date-time", "description": "Only notes written before this instant (RFC 3339)."},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
                 "cursor": {"type": "string", "description": "nextCursor of the previous page."}
             },

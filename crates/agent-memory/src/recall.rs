@@ -11,7 +11,9 @@ use std::sync::Arc;
 use citation_verify::Verdict;
 use fusion_rank::{Candidate, EmbedError, PreparedQuery, TermStats, Terms};
 use governance_policy as policy;
-use memory_core::{AgentMemory, ApiError, ContextBinding, MemoryView, RecalledMemory, Scope};
+use memory_core::{
+    AgentMemory, AgentMemoryId, ApiError, ContextBinding, MemoryView, RecalledMemory, Scope,
+};
 use serde::Serialize;
 use store_trait::ScanQuery;
 
@@ -76,7 +78,10 @@ impl Operation for ops::Recall {
         policy::check_read_filter(binding, request.collection_id.as_deref())?;
         let now = service.read_now(&auth.owner)?;
         let as_of = policy::effective_as_of(request.as_of, now);
+        // `createdAfter` narrows the retention cut-off; `createdBefore` is where the scan starts.
         let cutoff = policy::expired_cutoff(now, auth.settings.retention_days);
+        let cutoff = request.created_after.map_or(cutoff, |t| t.max(cutoff));
+        let before = request.created_before;
         // The query is masked before any ranker, resolver or embedder sees it. Its embedding
         // runs on the pool while the candidates are read and re-verified, instead of after.
         let query = pii_mask::mask(&request.query).text;
@@ -96,7 +101,7 @@ impl Operation for ops::Recall {
             namespace: request.namespace.clone(),
             key: None,
             collection_id: request.collection_id.clone(),
-            after: None,
+            after: before.map(|t| (t, AgentMemoryId::smallest())),
             limit: 0,
         };
         let history = if window.reads_history() {
@@ -120,6 +125,9 @@ impl Operation for ops::Recall {
                     // Newest first: the first expired version ends the walk.
                     if m.created_at <= cutoff || candidates.len() >= window.max() {
                         break;
+                    }
+                    if before.is_some_and(|t| m.created_at >= t) {
+                        continue;
                     }
                     if scan.matches(m) && policy::visible_through(binding, m) {
                         candidates.push(&**m);

@@ -12,8 +12,8 @@ use fusion_rank::{
 };
 use governance_policy as policy;
 use memory_core::{
-    ApiError, ErrorCode, IdGenerator, RandomIdGenerator, RankingData, Scope, Settings,
-    StoredEmbedding, Timestamp, WorkspaceId,
+    AgentMemoryId, ApiError, ErrorCode, IdGenerator, RandomIdGenerator, RankingData, Scope,
+    Settings, StoredEmbedding, Timestamp, WorkspaceId,
 };
 use serde::Serialize;
 use store_trait::{Backend, Owner, ScanQuery};
@@ -519,12 +519,29 @@ impl MemoryService {
     }
 }
 
-/// The exact-match filters a cursor is bound to.
+/// The filters a cursor is bound to: exact matches and the creation period.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 struct Filters {
     namespace: Option<String>,
     key: Option<String>,
     collection_id: Option<String>,
+    created_after: Option<Timestamp>,
+    created_before: Option<Timestamp>,
+}
+
+impl Filters {
+    /// The retention cut-off narrowed by `createdAfter`: a scan returns versions created
+    /// strictly after it.
+    fn cutoff(&self, expired_cutoff: Timestamp) -> Timestamp {
+        self.created_after
+            .map_or(expired_cutoff, |t| t.max(expired_cutoff))
+    }
+
+    /// Where a scan starts: `createdBefore` as a keyset position (the smallest id at that
+    /// instant, so the versions created at it are left out too), or the newest version.
+    fn start(&self) -> Option<(Timestamp, AgentMemoryId)> {
+        self.created_before.map(|t| (t, AgentMemoryId::smallest()))
+    }
 }
 
 /// Traces an agent operation under a span of the caller's ids: `on_success` logs the answer's

@@ -313,6 +313,13 @@ macro_rules! typed_id {
                 Self::parse(generator.next_id(Self::KIND, now))
             }
 
+            /// The id that sorts before every other valid id of its kind: the prefix and the
+            /// one-character body `-`, the smallest character a body may hold. A keyset
+            /// position `(t, smallest)` therefore excludes every version created at `t`.
+            pub fn smallest() -> Self {
+                $name(format!("{}-", Self::KIND.prefix()))
+            }
+
             /// The id as a string.
             pub fn as_str(&self) -> &str {
                 &self.0
@@ -423,6 +430,17 @@ mod tests {
         assert_eq!(decode_body(&id[5..]), Some((1_767_225_600_000, 12345)));
         let parsed = AgentMemoryId::parse(id).unwrap();
         assert_eq!(parsed.timestamp(), Some(t(1_767_225_600_000)));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_smallest_id_sorts_before_every_other(body in "[A-Za-z0-9_-]{1,64}") {
+            let smallest = AgentMemoryId::smallest();
+            proptest::prop_assert!(AgentMemoryId::parse(smallest.as_str()).is_ok());
+            let id = AgentMemoryId::parse(format!("amem_{body}")).unwrap();
+            proptest::prop_assert!(smallest <= id);
+            proptest::prop_assert_eq!(smallest == id, body == "-");
+        }
     }
 
     #[test]

@@ -138,6 +138,21 @@ fn lifecycle(backend: &str) {
     let at_first = first["memory"]["createdAt"].as_str().unwrap();
     let then = home.json(&["list", "-n", "prefs", "-k", "tone", "--as-of", at_first]);
     assert_eq!(then["memories"][0]["version"], 1, "asOf reads the past");
+    let before_second = home.json(&["list", "--before", at_first]);
+    assert_eq!(
+        before_second["memories"].as_array().unwrap().len(),
+        0,
+        "--before is strict: nothing was written before the first note"
+    );
+    let since_first = home.json(&["recall", "reply", "--after", at_first]);
+    assert!(
+        since_first["memories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["createdAt"].as_str().unwrap() > at_first),
+        "--after keeps notes written after the instant only"
+    );
 
     let forgot = home.json(&["forget", &second_id]);
     assert_eq!(forgot["deleted"], 2, "the whole key is forgotten");
@@ -251,6 +266,20 @@ fn bad_input_exits_1_with_the_spec_code() {
     );
     home.fails_with(
         &["recall", "anything", "--as-of", "yesterday"],
+        "AGENT_MEMORY_INVALID_REQUEST",
+    );
+    home.fails_with(
+        &["recall", "anything", "--after", "last week"],
+        "AGENT_MEMORY_INVALID_REQUEST",
+    );
+    home.fails_with(
+        &[
+            "list",
+            "--after",
+            "2026-02-01T00:00:00Z",
+            "--before",
+            "2026-01-01T00:00:00Z",
+        ],
         "AGENT_MEMORY_INVALID_REQUEST",
     );
     home.fails_with(

@@ -248,6 +248,8 @@ impl Operation for ops::List {
             namespace: request.namespace.clone(),
             key: request.key.clone(),
             collection_id: request.collection_id.clone(),
+            created_after: request.created_after,
+            created_before: request.created_before,
         };
         service.page(
             &auth.owner,
@@ -314,7 +316,7 @@ impl MemoryService {
                 self.backend
                     .between_writes(owner, &mut || self.wait_past(as_of))
                     .map_err(internal)?;
-                (as_of, sent_as_of, None)
+                (as_of, sent_as_of, filters.start())
             }
             Some(cursor) => {
                 let cursor_as_of = cursor.as_of()?;
@@ -322,6 +324,8 @@ impl MemoryService {
                     || cursor.namespace != filters.namespace
                     || cursor.key != filters.key
                     || cursor.collection_id != filters.collection_id
+                    || cursor.created_after != filters.created_after.map(Timestamp::as_millis)
+                    || cursor.created_before != filters.created_before.map(Timestamp::as_millis)
                     || sent_as_of.is_some_and(|t| Some(t) != cursor.sent_as_of)
                 {
                     return Err(ApiError::new(
@@ -332,7 +336,7 @@ impl MemoryService {
                 (cursor_as_of, cursor.sent_as_of, Some(cursor.position()?))
             }
         };
-        let cutoff = policy::expired_cutoff(now, settings.retention_days);
+        let cutoff = filters.cutoff(policy::expired_cutoff(now, settings.retention_days));
         let mut memories = Vec::new();
         let mut hidden = 0u64;
         let mut last: Option<(Timestamp, AgentMemoryId)> = None;
@@ -407,6 +411,8 @@ impl MemoryService {
                     namespace: filters.namespace,
                     key: filters.key,
                     collection_id: filters.collection_id,
+                    created_after: filters.created_after.map(Timestamp::as_millis),
+                    created_before: filters.created_before.map(Timestamp::as_millis),
                     as_of: as_of.as_millis(),
                     sent_as_of: first_sent_as_of,
                     created_at: created_at.as_millis(),

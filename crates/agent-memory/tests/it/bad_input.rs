@@ -20,6 +20,8 @@ const FIELDS: &[&str] = &[
     "collectionId",
     "citations",
     "asOf",
+    "createdAfter",
+    "createdBefore",
     "limit",
     "cursor",
     "memoryId",

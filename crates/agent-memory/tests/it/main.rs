@@ -14,6 +14,7 @@ mod limits;
 mod metrics;
 #[cfg(feature = "openapi")]
 mod openapi;
+mod period;
 mod races;
 mod recall;
 mod request_schemas;

@@ -18,6 +18,26 @@ use crate::limits::{LIST_LIMIT_DEFAULT, RECALL_LIMIT_DEFAULT};
 use crate::wire::null_as_default;
 
 const AS_OF: &str = "asOf must be an RFC 3339 timestamp";
+const CREATED_AFTER: &str = "createdAfter must be an RFC 3339 timestamp";
+const CREATED_BEFORE: &str = "createdBefore must be an RFC 3339 timestamp";
+
+/// The period filters of recall and list: both are instants sent like `asOf`, and a period
+/// that cannot hold an instant (`createdAfter` not before `createdBefore`) is refused rather
+/// than read as empty.
+fn check_period(
+    checks: &Checks<'_>,
+    after: Option<Timestamp>,
+    before: Option<Timestamp>,
+) -> Result<(), ApiError> {
+    checks.typed("createdAfter", CREATED_AFTER)?;
+    checks.typed("createdBefore", CREATED_BEFORE)?;
+    match (after, before) {
+        (Some(after), Some(before)) if after >= before => {
+            Err(invalid("createdAfter must be earlier than createdBefore"))
+        }
+        _ => Ok(()),
+    }
+}
 
 fn recall_limit_default() -> usize {
     RECALL_LIMIT_DEFAULT
@@ -185,7 +205,8 @@ impl fmt::Debug for RememberRequest {
     }
 }
 
-/// The body of `recall`: `{ query, namespace?, collectionId?, asOf?, limit? }`.
+/// The body of `recall`: `{ query, namespace?, collectionId?, asOf?, createdAfter?,
+/// createdBefore?, limit? }`.
 #[derive(Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -217,6 +238,12 @@ pub struct RecallRequest {
     /// a future instant reads at now.
     #[serde(default)]
     pub as_of: Option<Timestamp>,
+    /// Only versions created strictly after this instant.
+    #[serde(default)]
+    pub created_after: Option<Timestamp>,
+    /// Only versions created strictly before this instant.
+    #[serde(default)]
+    pub created_before: Option<Timestamp>,
     /// 1–50, default 10.
     #[serde(default = "recall_limit_default", deserialize_with = "recall_limit")]
     #[cfg_attr(
@@ -234,6 +261,8 @@ impl RecallRequest {
             namespace: None,
             collection_id: None,
             as_of: None,
+            created_after: None,
+            created_before: None,
             limit: RECALL_LIMIT_DEFAULT,
         }
     }
@@ -253,6 +282,18 @@ impl RecallRequest {
     /// Reads the versions valid at `as_of`.
     pub fn as_of(mut self, as_of: Timestamp) -> Self {
         self.as_of = Some(as_of);
+        self
+    }
+
+    /// Only versions created strictly after `instant`.
+    pub fn created_after(mut self, instant: Timestamp) -> Self {
+        self.created_after = Some(instant);
+        self
+    }
+
+    /// Only versions created strictly before `instant`.
+    pub fn created_before(mut self, instant: Timestamp) -> Self {
+        self.created_before = Some(instant);
         self
     }
 
@@ -277,6 +318,7 @@ impl RecallRequest {
         checks.string(&NAMESPACE, self.namespace.as_deref())?;
         checks.string(&COLLECTION_ID, self.collection_id.as_deref())?;
         checks.typed("asOf", AS_OF)?;
+        check_period(checks, self.created_after, self.created_before)?;
         checks.int(&RECALL_LIMIT, Some(self.limit as u64))
     }
 }
@@ -288,12 +330,15 @@ impl fmt::Debug for RecallRequest {
             .field("namespace", &self.namespace)
             .field("collection_id", &self.collection_id)
             .field("as_of", &self.as_of)
+            .field("created_after", &self.created_after)
+            .field("created_before", &self.created_before)
             .field("limit", &self.limit)
             .finish()
     }
 }
 
-/// The body of `list`: `{ namespace?, key?, collectionId?, asOf?, limit?, cursor? }`.
+/// The body of `list`: `{ namespace?, key?, collectionId?, asOf?, createdAfter?, createdBefore?,
+/// limit?, cursor? }`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -328,6 +373,12 @@ pub struct ListRequest {
     /// The instant to read at, as sent.
     #[serde(default)]
     pub as_of: Option<Timestamp>,
+    /// Only versions created strictly after this instant.
+    #[serde(default)]
+    pub created_after: Option<Timestamp>,
+    /// Only versions created strictly before this instant.
+    #[serde(default)]
+    pub created_before: Option<Timestamp>,
     /// 1–100, default 20.
     #[serde(default = "list_limit_default", deserialize_with = "list_limit")]
     #[cfg_attr(
@@ -356,6 +407,8 @@ impl ListRequest {
             key: None,
             collection_id: None,
             as_of: None,
+            created_after: None,
+            created_before: None,
             limit: LIST_LIMIT_DEFAULT,
             cursor: None,
         }
@@ -382,6 +435,18 @@ impl ListRequest {
     /// Reads the versions valid at `as_of`.
     pub fn as_of(mut self, as_of: Timestamp) -> Self {
         self.as_of = Some(as_of);
+        self
+    }
+
+    /// Only versions created strictly after `instant`.
+    pub fn created_after(mut self, instant: Timestamp) -> Self {
+        self.created_after = Some(instant);
+        self
+    }
+
+    /// Only versions created strictly before `instant`.
+    pub fn created_before(mut self, instant: Timestamp) -> Self {
+        self.created_before = Some(instant);
         self
     }
 
@@ -412,6 +477,7 @@ impl ListRequest {
         checks.string(&KEY, self.key.as_deref())?;
         checks.string(&COLLECTION_ID, self.collection_id.as_deref())?;
         checks.typed("asOf", AS_OF)?;
+        check_period(checks, self.created_after, self.created_before)?;
         checks.int(&LIST_LIMIT, Some(self.limit as u64))?;
         checks.string(&CURSOR, self.cursor.as_deref())
     }
