@@ -310,7 +310,14 @@ fn facade_alone_with(features: &[&str]) -> BTreeSet<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
-        .args(["tree", "--locked", "-p", "govmem-agent-memory", "-e", "normal"])
+        .args([
+            "tree",
+            "--locked",
+            "-p",
+            "govmem-agent-memory",
+            "-e",
+            "normal",
+        ])
         .args(if features.is_empty() {
             Vec::new()
         } else {
@@ -578,15 +585,33 @@ fn every_published_package_carries_the_prefix_and_keeps_its_plain_library_name()
     for package in metadata["packages"].as_array().unwrap() {
         let name = package["name"].as_str().unwrap();
         let manifest = Path::new(package["manifest_path"].as_str().unwrap());
-        let folder = manifest.parent().unwrap().file_name().unwrap().to_str().unwrap();
+        let folder = manifest
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap();
         if package["publish"].as_array().is_some_and(Vec::is_empty) {
-            assert!(!name.starts_with(PREFIX), "{name} is not published but carries the prefix");
+            assert!(
+                !name.starts_with(PREFIX),
+                "{name} is not published but carries the prefix"
+            );
             continue;
         }
         published += 1;
-        assert_eq!(name, format!("{PREFIX}{folder}"), "the package in {folder}/");
+        assert_eq!(
+            name,
+            format!("{PREFIX}{folder}"),
+            "the package in {folder}/"
+        );
         for target in package["targets"].as_array().unwrap() {
-            if target["kind"].as_array().unwrap().iter().any(|k| k == "lib") {
+            if target["kind"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|k| k == "lib")
+            {
                 assert_eq!(
                     target["name"].as_str().unwrap(),
                     folder.replace('-', "_"),
@@ -595,5 +620,8 @@ fn every_published_package_carries_the_prefix_and_keeps_its_plain_library_name()
             }
         }
     }
-    assert!(published >= 19, "only {published} published packages were found");
+    assert!(
+        published >= 19,
+        "only {published} published packages were found"
+    );
 }
