@@ -63,6 +63,9 @@
 //! - [`fuse_rankings`]: `Σ 1 / (60 + rank)` over the rankers listing a candidate.
 //! - [`EmbedPool::embed_within`]: the query embedding on a bounded worker pool, given up at the
 //!   budget ([`SEMANTIC_BUDGET`], 800 ms) or at once when every worker is stuck.
+//! - [`resolve_time`]: the time expression of a query ("last week", "先週", "בשבוע שעבר")
+//!   as a [`Period`] of creation times, with the byte spans to leave out of BM25's terms
+//!   ([`without_spans`]).
 //!
 //! Ranking costs `O(candidates × (query terms · log terms + dimension + entities))` plus one
 //! sort per ranker; nothing is indexed per query.
@@ -83,6 +86,7 @@ mod pool;
 mod rank;
 mod ranks;
 mod terms;
+mod time;
 mod tokenize;
 
 pub use analyze::{ANALYZER_VERSION, Analyzer, Language, analyze};
@@ -95,6 +99,7 @@ pub use rank::{
 };
 pub use ranks::{RRF_K, Ranker, Ranks};
 pub use terms::{TermStats, Terms};
+pub use time::{Period, TimeMention, resolve_time, without_spans};
 pub use tokenize::{PLACEHOLDERS, tokenize};
 
 use std::time::Duration;

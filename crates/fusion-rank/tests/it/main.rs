@@ -1,5 +1,6 @@
 //! Integration tests for `fusion-rank`: hand-computed BM25, fusion order, tokenization, the
-//! hashing embedder, the semantic time budget, a labelled recall-quality set and properties.
+//! hashing embedder, the semantic time budget, a labelled recall-quality set, the time
+//! expressions of queries and properties.
 
 mod bm25;
 mod budget;
@@ -7,6 +8,7 @@ mod embedder;
 mod fusion;
 mod props;
 mod quality;
+mod time;
 mod tokenizer;
 
 use fusion_rank::{Candidate, HashingEmbedder, TermStats};

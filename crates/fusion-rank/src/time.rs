@@ -1,0 +1,189 @@
+//! Time expressions in a recall query ("what did I note about the dentist last week?"),
+//! resolved against a reference instant into a [`Period`] of creation times.
+//!
+//! [`resolve_time`] recognises English, Japanese and Hebrew expressions (its documentation
+//! gives the calendar and the rules for ambiguous words); the caller filters candidates by the
+//! period and leaves the expression's words out of BM25's terms ([`without_spans`]).
+//!
+//! Layout: `phrase` matches word sequences for the languages written with spaces, with the
+//! rule tables of `en` and `he`; `ja` scans Japanese substrings; `calendar` turns the
+//! language-independent meaning into a period.
+
+mod calendar;
+mod en;
+mod he;
+mod ja;
+mod phrase;
+
+use std::ops::Range;
+
+/// A period of creation instants, half-open: `start_ms <= t < end_ms`, in milliseconds since
+/// the Unix epoch (UTC).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Period {
+    /// The first instant of the period.
+    pub start_ms: i64,
+    /// The first instant after the period.
+    pub end_ms: i64,
+}
+
+impl Period {
+    /// Whether `instant_ms` lies in the period.
+    pub fn contains(&self, instant_ms: i64) -> bool {
+        self.start_ms <= instant_ms && instant_ms < self.end_ms
+    }
+}
+
+/// The time expressions found in a query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimeMention {
+    /// The period the leftmost expression names.
+    pub period: Period,
+    /// Byte ranges of the query that the recognised expressions occupy, in order and disjoint,
+    /// each on character boundaries (so that the caller can leave these words out of BM25's
+    /// terms, see [`without_spans`]).
+    pub spans: Vec<Range<usize>>,
+}
+
+/// An expression found in the query, before the reference gives it a period.
+#[derive(Debug)]
+struct Found {
+    range: Range<usize>,
+    expr: calendar::Expr,
+}
+
+/// Finds the time expressions of `query` (English, Japanese, Hebrew) and resolves them against
+/// `reference_ms` (milliseconds since the Unix epoch, UTC).
+///
+/// The period is the leftmost expression's; the spans are those of every expression. `None`
+/// when the query names no time, or only times that start after the reference. Never panics,
+/// whatever the query and the reference.
+///
+/// # Calendar
+///
+/// Everything is UTC; weeks are ISO weeks (Monday to Monday); periods are half-open.
+///
+/// - Days: "today", "yesterday", "the day before yesterday" are whole days. "this morning" is
+///   00:00–12:00 of today, "this afternoon" 12:00–18:00, "this evening"/"tonight" 18:00–24:00,
+///   "last night" yesterday 18:00 to today 06:00 (also "yesterday morning/afternoon/evening").
+/// - "N days/weeks/months/years ago" is the whole day, ISO week, calendar month or calendar
+///   year that lies N units back (N: digits, "a"/"an", "one" … "twelve", "a couple of" = 2,
+///   "a few" = 3, N ≥ 1).
+/// - "this/last week|month|year" are the calendar units (and "earlier this week" is this
+///   week); "(the) past week" and "the past/last N days" are the 7 or N × 24 hours ending at
+///   the reference ("the past N weeks": N × 7 × 24 hours); "this/last weekend" is Saturday
+///   00:00 to Monday 00:00 of the latest weekend that starts at or before the reference.
+/// - A weekday ("Monday", "on Monday", "last Monday") is the latest such day strictly before
+///   the reference's day: on a Monday, "on Monday" is the Monday a week back.
+/// - A month name without a year ("in March", "March", "last March") is the latest such
+///   month that starts at or before the reference: in March, "March" is this March. A day
+///   without a year ("March 3", "3 March", "on March 3rd") is the latest such day that starts
+///   at or before the reference (today included). With a year, it is that month or day.
+/// - ISO dates `2026-11-03` and `2026-11`, and a year from 1970 to 2100 after "in"/"during"
+///   ("in 2025"); a bare year is not a time expression ("2025 tests passed").
+///
+/// Japanese: 今日 本日 昨日 きのう 一昨日 おととい, 今朝 (00:00–12:00), 今夜 今晩
+/// (18:00–24:00), 昨夜 昨晩 (last night), 今週 先週 先々週, 今月 先月 先々月, 今年 去年
+/// 昨年 一昨年, "N日前", "N週間前", "Nか月前" (ヶ カ ヵ ケ 箇), "N年前", "N月", "N月N日",
+/// "YYYY年", "YYYY年N月", "YYYY年N月N日", 月曜日…日曜日 (or 月曜…日曜), "先週の月曜日"
+/// (Monday of last week), "今週の月曜日". N: ASCII or full-width digits, or 一 to 九十九.
+///
+/// Hebrew: היום, אתמול, שלשום, הבוקר, הערב/הלילה, אמש (last night), "אתמול בבוקר/בערב/בלילה",
+/// השבוע, "(ב)שבוע שעבר", החודש, "(ב)חודש שעבר", השנה, "(ב)שנה שעברה", אשתקד, "לפני N
+/// ימים/שבועות/חודשים/שנים" (N: digits, number words to עשרה, כמה = 3), "לפני
+/// יום/שבוע/חודש/שנה" (1), "לפני יומיים/שבועיים/חודשיים/שנתיים" (2), month names alone or
+/// with ב ("במרץ"), "3 במרץ", "מרץ 2025", "(ב)יום שני" … "(ב)יום שבת", "ב-2025", "בשנת 2025".
+///
+/// # Rules for ambiguous text
+///
+/// - English is matched word by word, case-insensitively, over runs of letters and digits:
+///   "todays" and "weekly" name no time, "today's" does. A phrase's words are separated by
+///   spaces (one comma allowed), so sentence punctuation breaks a phrase. A word joined to
+///   another by a hyphen is part of a compound and never matched ("Monday-morning
+///   quarterback"), except in an ISO date.
+/// - "may" is the month only after "in", "during" or "last" or next to a day or a year ("in
+///   May", "May 3", "May 2025"); not after "this" ("this may help"). Abbreviations ("Jan",
+///   "Sept", "Mar") follow the same rule; bare full month names ("March forward") are the
+///   month. Short weekday names ("sat", "sun", "wed") are never matched.
+/// - Hebrew: the first word of a phrase may carry up to two of the prefixes ו ב ה ל מ ש כ
+///   ("ובשבוע שעבר"), a month name only ו and ב ("במרץ"; "ממרץ", from March, is not a
+///   period). A weekday needs יום before it ("ביום שני"; שני alone is "second"), and יוני
+///   (also a given name) is June only with ב ("ביוני") or next to a day or year. במאי is May
+///   even where it means "director".
+/// - Japanese is matched as substrings; at each position the longest expression wins ("一昨日"
+///   before "昨日"), and no expression starts inside a number ("百二十日前" is not "二十日前").
+///   "N月" is month N unless followed by 曜 or part of "N月N日" (that day).
+/// - An expression whose period would start after the reference is not a creation time and
+///   is not recognised: "this evening" at 15:30, "in 2030" in 2026, "2026-12-25" on December 2.
+///   Such words stay in the query.
+/// - Several expressions: the period is the leftmost one's; the spans cover all of them.
+///
+/// ```
+/// use fusion_rank::{Period, resolve_time, without_spans};
+///
+/// // Wednesday 2026-12-02 15:30 UTC.
+/// let reference = 1_796_225_400_000;
+/// let query = "what did I note about the dentist last week?";
+/// let mention = resolve_time(query, reference).expect("a time expression");
+/// // Monday 2026-11-23 to Monday 2026-11-30.
+/// assert_eq!(
+///     mention.period,
+///     Period { start_ms: 1_795_392_000_000, end_ms: 1_795_996_800_000 },
+/// );
+/// assert_eq!(&query[mention.spans[0].clone()], "last week");
+/// assert_eq!(without_spans(query, &mention.spans), "what did I note about the dentist  ?");
+/// assert_eq!(resolve_time("weekly report", reference), None);
+/// ```
+pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
+    let tokens = phrase::Tokens::new(query);
+    let mut found = tokens.find(&en::ENGLISH);
+    found.extend(tokens.find(&he::HEBREW));
+    found.extend(ja::find(query));
+    // Leftmost first, the longer of two that start together; overlapping ones are dropped.
+    found.sort_by_key(|f| (f.range.start, std::cmp::Reverse(f.range.end)));
+    let mut end = 0;
+    let mut period = None;
+    let mut spans = Vec::new();
+    for Found { range, expr } in found {
+        if range.start < end {
+            continue;
+        }
+        let Some(resolved) = calendar::resolve(expr, reference_ms)
+            .filter(|p| p.start_ms <= reference_ms && p.start_ms < p.end_ms)
+        else {
+            continue;
+        };
+        end = range.end;
+        period.get_or_insert(resolved);
+        spans.push(range);
+    }
+    Some(TimeMention {
+        period: period?,
+        spans,
+    })
+}
+
+/// `query` with every span replaced by a single space.
+///
+/// Spans may come in any order; overlapping ones are merged, and spans that are out of bounds
+/// or not on character boundaries are ignored.
+pub fn without_spans(query: &str, spans: &[Range<usize>]) -> String {
+    let mut spans: Vec<&Range<usize>> = spans
+        .iter()
+        .filter(|s| s.start <= s.end && query.get(s.start..s.end).is_some())
+        .collect();
+    spans.sort_by_key(|s| (s.start, s.end));
+    let mut out = String::with_capacity(query.len());
+    let mut cursor = 0;
+    for span in spans {
+        if span.start >= cursor {
+            out.push_str(&query[cursor..span.start]);
+            out.push(' ');
+            cursor = span.end;
+        } else {
+            cursor = cursor.max(span.end);
+        }
+    }
+    out.push_str(&query[cursor..]);
+    out
+}

@@ -1,0 +1,180 @@
+//! The language-independent meaning of a time expression ([`Expr`]) and its resolution against
+//! a reference instant into a [`Period`], in UTC with ISO weeks (Monday first).
+
+use super::Period;
+use chrono::{DateTime, Datelike, Days, NaiveDate, NaiveDateTime};
+
+const MS_PER_HOUR: i64 = 3_600_000;
+const MS_PER_DAY: i64 = 24 * MS_PER_HOUR;
+
+/// A weekday, `0` = Monday … `6` = Sunday.
+pub(super) type Weekday = u32;
+
+/// What a time expression means, before a reference instant gives it a period.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Expr {
+    /// The whole day `days_ago` days before the reference's day (`0` = today).
+    Day { days_ago: u32 },
+    /// Hours `from_hour..to_hour` counted from the midnight that starts the day `days_ago`
+    /// days back; `to_hour` may pass 24 (last night runs to 06:00 of the next day).
+    DayPart {
+        days_ago: u32,
+        from_hour: u32,
+        to_hour: u32,
+    },
+    /// The ISO week `weeks_ago` weeks before the reference's week (`0` = this week).
+    Week { weeks_ago: u32 },
+    /// The calendar month `months_ago` months before the reference's month.
+    Month { months_ago: u32 },
+    /// The calendar year `years_ago` years before the reference's year.
+    Year { years_ago: u32 },
+    /// The `days` × 24 hours that end at the reference.
+    Trailing { days: u32 },
+    /// Saturday 00:00 to Monday 00:00 of the latest weekend that starts at or before the
+    /// reference.
+    Weekend,
+    /// The latest such weekday strictly before the reference's day (a week back when the
+    /// reference falls on that weekday).
+    Weekday(Weekday),
+    /// That weekday in the ISO week `weeks_ago` weeks back.
+    WeekdayOfWeek { weeks_ago: u32, weekday: Weekday },
+    /// A calendar month: of `year`, or else the latest one that starts at or before the
+    /// reference.
+    NamedMonth { month: u32, year: Option<i32> },
+    /// A calendar day: of `year`, or else the latest one that starts at or before the reference.
+    Date {
+        month: u32,
+        day: u32,
+        year: Option<i32>,
+    },
+    /// A calendar year.
+    NamedYear(i32),
+}
+
+/// The period `expr` names at `reference_ms`; `None` when it falls outside the calendar chrono
+/// can represent, or names no real day (February 30).
+pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
+    let now = DateTime::from_timestamp_millis(reference_ms)?.naive_utc();
+    let today = now.date();
+    match expr {
+        Expr::Day { days_ago } => day_span(back(today, u64::from(days_ago))?, 1),
+        Expr::DayPart {
+            days_ago,
+            from_hour,
+            to_hour,
+        } => {
+            let midnight = start_ms(back(today, u64::from(days_ago))?);
+            Some(Period {
+                start_ms: midnight.checked_add(i64::from(from_hour) * MS_PER_HOUR)?,
+                end_ms: midnight.checked_add(i64::from(to_hour) * MS_PER_HOUR)?,
+            })
+        }
+        Expr::Week { weeks_ago } => day_span(week_start(today, weeks_ago)?, 7),
+        Expr::Month { months_ago } => {
+            let index = month_index(today.year(), today.month()) - i64::from(months_ago);
+            month_span(index)
+        }
+        Expr::Year { years_ago } => year_span(i64::from(today.year()) - i64::from(years_ago)),
+        Expr::Trailing { days } => Some(Period {
+            start_ms: reference_ms.checked_sub(i64::from(days).checked_mul(MS_PER_DAY)?)?,
+            end_ms: reference_ms,
+        }),
+        Expr::Weekend => {
+            // Days since the latest Saturday: Saturday 0, Sunday 1, Monday 2, ... Friday 6.
+            let since_saturday = (today.weekday().num_days_from_monday() + 2) % 7;
+            day_span(back(today, u64::from(since_saturday))?, 2)
+        }
+        Expr::Weekday(weekday) => {
+            let offset = (today.weekday().num_days_from_monday() + 7 - weekday) % 7;
+            let offset = if offset == 0 { 7 } else { offset };
+            day_span(back(today, u64::from(offset))?, 1)
+        }
+        Expr::WeekdayOfWeek { weeks_ago, weekday } => {
+            let monday = week_start(today, weeks_ago)?;
+            day_span(monday.checked_add_days(Days::new(u64::from(weekday)))?, 1)
+        }
+        Expr::NamedMonth { month, year } => {
+            let year = i64::from(year.unwrap_or_else(|| {
+                if month <= today.month() {
+                    today.year()
+                } else {
+                    today.year() - 1
+                }
+            }));
+            month_span(year.checked_mul(12)? + i64::from(month) - 1)
+        }
+        Expr::Date { month, day, year } => {
+            let date = match year {
+                Some(year) => NaiveDate::from_ymd_opt(year, month, day)?,
+                // The latest such day at or before today; February 29 may be eight years back.
+                None => (0..=8)
+                    .filter_map(|back| NaiveDate::from_ymd_opt(today.year() - back, month, day))
+                    .find(|date| *date <= today)?,
+            };
+            day_span(date, 1)
+        }
+        Expr::NamedYear(year) => year_span(i64::from(year)),
+    }
+}
+
+/// `days` whole days from the start of `first`.
+fn day_span(first: NaiveDate, days: u64) -> Option<Period> {
+    let end = first.checked_add_days(Days::new(days))?;
+    Some(Period {
+        start_ms: start_ms(first),
+        end_ms: start_ms(end),
+    })
+}
+
+fn back(date: NaiveDate, days: u64) -> Option<NaiveDate> {
+    date.checked_sub_days(Days::new(days))
+}
+
+/// The Monday that starts the ISO week `weeks_ago` weeks before `today`'s.
+fn week_start(today: NaiveDate, weeks_ago: u32) -> Option<NaiveDate> {
+    let days = u64::from(today.weekday().num_days_from_monday()) + 7 * u64::from(weeks_ago);
+    back(today, days)
+}
+
+/// Months since year 0, January: `year * 12 + month - 1`.
+fn month_index(year: i32, month: u32) -> i64 {
+    i64::from(year) * 12 + i64::from(month) - 1
+}
+
+fn month_span(index: i64) -> Option<Period> {
+    let first = month_start(index)?;
+    let next = month_start(index.checked_add(1)?)?;
+    Some(Period {
+        start_ms: start_ms(first),
+        end_ms: start_ms(next),
+    })
+}
+
+fn month_start(index: i64) -> Option<NaiveDate> {
+    let year = i32::try_from(index.div_euclid(12)).ok()?;
+    let month = u32::try_from(index.rem_euclid(12)).ok()? + 1;
+    NaiveDate::from_ymd_opt(year, month, 1)
+}
+
+fn year_span(year: i64) -> Option<Period> {
+    let first = NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, 1, 1)?;
+    let next = NaiveDate::from_ymd_opt(i32::try_from(year.checked_add(1)?).ok()?, 1, 1)?;
+    Some(Period {
+        start_ms: start_ms(first),
+        end_ms: start_ms(next),
+    })
+}
+
+/// Milliseconds since the epoch at 00:00 UTC of `date`.
+fn start_ms(date: NaiveDate) -> i64 {
+    NaiveDateTime::from(date).and_utc().timestamp_millis()
+}
+
+/// The number of days a month can have in some year (February: 29).
+pub(super) fn max_day(month: u32) -> u32 {
+    match month {
+        2 => 29,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}

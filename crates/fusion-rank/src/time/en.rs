@@ -1,0 +1,159 @@
+//! English time phrases (matched case-insensitively, word by word).
+
+use super::calendar::Expr;
+use super::phrase::El::{Count, Day, Iso, Month, Opt, Weekday, Word, Year};
+use super::phrase::Make::{Fixed, With};
+use super::phrase::{El, Language, Make, Rule, Table};
+use super::phrase::{
+    date, days_ago, iso, months_ago, named_month, named_year, past_days, past_weeks, weekday,
+    weeks_ago, years_ago,
+};
+
+const COUNTS: Table = &[
+    ("a", 1),
+    ("an", 1),
+    ("one", 1),
+    ("two", 2),
+    ("three", 3),
+    ("four", 4),
+    ("five", 5),
+    ("six", 6),
+    ("seven", 7),
+    ("eight", 8),
+    ("nine", 9),
+    ("ten", 10),
+    ("eleven", 11),
+    ("twelve", 12),
+    ("a couple of", 2),
+    ("a couple", 2),
+    ("couple of", 2),
+    ("a few", 3),
+    ("few", 3),
+];
+
+const WEEKDAYS: Table = &[
+    ("monday", 0),
+    ("tuesday", 1),
+    ("wednesday", 2),
+    ("thursday", 3),
+    ("friday", 4),
+    ("saturday", 5),
+    ("sunday", 6),
+];
+
+/// Month names that stand alone: every full name but "may" (mostly the verb).
+const MONTHS_ALONE: Table = &[
+    ("january", 1),
+    ("february", 2),
+    ("march", 3),
+    ("april", 4),
+    ("june", 6),
+    ("july", 7),
+    ("august", 8),
+    ("september", 9),
+    ("october", 10),
+    ("november", 11),
+    ("december", 12),
+];
+
+/// Month names next to a day, a year or in/during/last/this: all names and abbreviations.
+const MONTHS: Table = &[
+    ("january", 1),
+    ("jan", 1),
+    ("february", 2),
+    ("feb", 2),
+    ("march", 3),
+    ("mar", 3),
+    ("april", 4),
+    ("apr", 4),
+    ("may", 5),
+    ("june", 6),
+    ("jun", 6),
+    ("july", 7),
+    ("jul", 7),
+    ("august", 8),
+    ("aug", 8),
+    ("september", 9),
+    ("sept", 9),
+    ("sep", 9),
+    ("october", 10),
+    ("oct", 10),
+    ("november", 11),
+    ("nov", 11),
+    ("december", 12),
+    ("dec", 12),
+];
+
+const fn day(days_ago: u32) -> Make {
+    Fixed(Expr::Day { days_ago })
+}
+
+const fn part(days_ago: u32, from_hour: u32, to_hour: u32) -> Make {
+    Fixed(Expr::DayPart {
+        days_ago,
+        from_hour,
+        to_hour,
+    })
+}
+
+const fn rule(pattern: &'static [El], make: Make) -> Rule {
+    Rule { pattern, make }
+}
+
+const THIS: El = Word(&["this"]);
+const LAST: El = Word(&["last"]);
+const AGO: El = Word(&["ago"]);
+const DAYS: El = Word(&["day", "days"]);
+const WEEKS: El = Word(&["week", "weeks"]);
+const MONTH_WORDS: El = Word(&["month", "months"]);
+const YEARS: El = Word(&["year", "years"]);
+const N: El = Count(COUNTS);
+
+/// Tried at every word; the longest match wins, the earlier rule on a tie.
+#[rustfmt::skip]
+const RULES: &[Rule] = &[
+    rule(&[Word(&["today"])], day(0)),
+    rule(&[Word(&["yesterday"])], day(1)),
+    rule(&[Opt(&["the"]), Word(&["day"]), Word(&["before"]), Word(&["yesterday"])], day(2)),
+    rule(&[THIS, Word(&["morning"])], part(0, 0, 12)),
+    rule(&[THIS, Word(&["afternoon"])], part(0, 12, 18)),
+    rule(&[THIS, Word(&["evening"])], part(0, 18, 24)),
+    rule(&[Word(&["tonight"])], part(0, 18, 24)),
+    rule(&[LAST, Word(&["night"])], part(1, 18, 30)),
+    rule(&[Word(&["yesterday"]), Word(&["morning"])], part(1, 0, 12)),
+    rule(&[Word(&["yesterday"]), Word(&["afternoon"])], part(1, 12, 18)),
+    rule(&[Word(&["yesterday"]), Word(&["evening"])], part(1, 18, 24)),
+    rule(&[N, DAYS, AGO], With(days_ago)),
+    rule(&[N, WEEKS, AGO], With(weeks_ago)),
+    rule(&[N, MONTH_WORDS, AGO], With(months_ago)),
+    rule(&[N, YEARS, AGO], With(years_ago)),
+    rule(&[Opt(&["earlier"]), THIS, Word(&["week"])], Fixed(Expr::Week { weeks_ago: 0 })),
+    rule(&[LAST, Word(&["week"])], Fixed(Expr::Week { weeks_ago: 1 })),
+    rule(&[Opt(&["the"]), Word(&["past"]), Word(&["week"])], Fixed(Expr::Trailing { days: 7 })),
+    rule(&[Opt(&["earlier"]), THIS, Word(&["month"])], Fixed(Expr::Month { months_ago: 0 })),
+    rule(&[LAST, Word(&["month"])], Fixed(Expr::Month { months_ago: 1 })),
+    rule(&[Opt(&["earlier"]), THIS, Word(&["year"])], Fixed(Expr::Year { years_ago: 0 })),
+    rule(&[LAST, Word(&["year"])], Fixed(Expr::Year { years_ago: 1 })),
+    rule(&[Word(&["this", "last"]), Word(&["weekend"])], Fixed(Expr::Weekend)),
+    rule(&[Opt(&["the"]), Word(&["past", "last"]), N, DAYS], With(past_days)),
+    rule(&[Opt(&["the"]), Word(&["past", "last"]), N, WEEKS], With(past_weeks)),
+    rule(&[Opt(&["on", "last", "this"]), Weekday(WEEKDAYS)], With(weekday)),
+    rule(&[Opt(&["in", "during"]), Month(MONTHS_ALONE)], With(named_month)),
+    rule(&[Word(&["in", "during", "last"]), Month(MONTHS)], With(named_month)),
+    // Not "this" with "may" or an abbreviation: "this may help".
+    rule(&[THIS, Month(MONTHS_ALONE)], With(named_month)),
+    rule(&[Opt(&["in", "during"]), Month(MONTHS), Opt(&["of"]), Year], With(named_month)),
+    rule(&[Opt(&["on"]), Month(MONTHS), Day], With(date)),
+    rule(&[Opt(&["on"]), Month(MONTHS), Day, Year], With(date)),
+    rule(&[Opt(&["on"]), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS)], With(date)),
+    rule(&[Opt(&["on"]), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS), Year], With(date)),
+    rule(&[Word(&["in", "during"]), Year], With(named_year)),
+    rule(&[Opt(&["in", "on", "during"]), Iso], With(iso)),
+];
+
+/// English.
+pub(super) const ENGLISH: Language = Language {
+    rules: RULES,
+    prefixes: "",
+    month_prefixes: "",
+};

@@ -1,0 +1,155 @@
+//! Hebrew time phrases. The first word of a phrase may carry up to two of the prefixes ו ב ה
+//! ל מ ש כ ("ובשבוע שעבר"), a month name anywhere ו and ב ("במרץ", not "ממרץ", from March).
+
+use super::calendar::Expr;
+use super::phrase::El::{Count, Day, InMonth, Month, Opt, Weekday, Word, Year};
+use super::phrase::Make::{Fixed, With};
+use super::phrase::{El, Language, Make, Rule, Table};
+use super::phrase::{
+    date, days_ago, months_ago, named_month, named_year, weekday, weeks_ago, years_ago,
+};
+
+/// Number words, in the masculine and feminine forms and their construct states, and כמה ("a
+/// few") as 3.
+const COUNTS: Table = &[
+    ("אחד", 1),
+    ("אחת", 1),
+    ("שניים", 2),
+    ("שתיים", 2),
+    ("שני", 2),
+    ("שתי", 2),
+    ("שלושה", 3),
+    ("שלוש", 3),
+    ("שלושת", 3),
+    ("ארבעה", 4),
+    ("ארבע", 4),
+    ("ארבעת", 4),
+    ("חמישה", 5),
+    ("חמש", 5),
+    ("חמשת", 5),
+    ("שישה", 6),
+    ("שש", 6),
+    ("ששת", 6),
+    ("שבעה", 7),
+    ("שבע", 7),
+    ("שבעת", 7),
+    ("שמונה", 8),
+    ("שמונת", 8),
+    ("תשעה", 9),
+    ("תשע", 9),
+    ("תשעת", 9),
+    ("עשרה", 10),
+    ("עשר", 10),
+    ("עשרת", 10),
+    ("כמה", 3),
+];
+
+/// The day names after יום; 0 = Monday (יום שני), 6 = Sunday (יום ראשון).
+const WEEKDAYS: Table = &[
+    ("ראשון", 6),
+    ("שני", 0),
+    ("שלישי", 1),
+    ("רביעי", 2),
+    ("חמישי", 3),
+    ("שישי", 4),
+    ("שבת", 5),
+];
+
+/// Month names that stand alone: all but יוני, which is also a given name (Yoni).
+const MONTHS_ALONE: Table = &[
+    ("ינואר", 1),
+    ("פברואר", 2),
+    ("מרץ", 3),
+    ("מרס", 3),
+    ("אפריל", 4),
+    ("מאי", 5),
+    ("יולי", 7),
+    ("אוגוסט", 8),
+    ("ספטמבר", 9),
+    ("אוקטובר", 10),
+    ("נובמבר", 11),
+    ("דצמבר", 12),
+];
+
+/// Every month name, for "ב" + month ("ביוני") and months next to a day or a year.
+const MONTHS: Table = &[
+    ("ינואר", 1),
+    ("פברואר", 2),
+    ("מרץ", 3),
+    ("מרס", 3),
+    ("אפריל", 4),
+    ("מאי", 5),
+    ("יוני", 6),
+    ("יולי", 7),
+    ("אוגוסט", 8),
+    ("ספטמבר", 9),
+    ("אוקטובר", 10),
+    ("נובמבר", 11),
+    ("דצמבר", 12),
+];
+
+const fn rule(pattern: &'static [El], make: Make) -> Rule {
+    Rule { pattern, make }
+}
+
+const fn part(days_ago: u32, from_hour: u32, to_hour: u32) -> Make {
+    Fixed(Expr::DayPart {
+        days_ago,
+        from_hour,
+        to_hour,
+    })
+}
+
+const BEFORE: El = Word(&["לפני"]);
+const N: El = Count(COUNTS);
+/// "that passed" (masculine, feminine) and "the previous".
+const PAST_M: El = Word(&["שעבר", "הקודם"]);
+const PAST_F: El = Word(&["שעברה", "הקודמת"]);
+
+/// Tried at every word; the longest match wins, the earlier rule on a tie.
+#[rustfmt::skip]
+const RULES: &[Rule] = &[
+    rule(&[Word(&["היום"])], Fixed(Expr::Day { days_ago: 0 })),
+    rule(&[Word(&["אתמול"])], Fixed(Expr::Day { days_ago: 1 })),
+    rule(&[Word(&["שלשום"])], Fixed(Expr::Day { days_ago: 2 })),
+    rule(&[Word(&["הבוקר"])], part(0, 0, 12)),
+    rule(&[Word(&["הערב", "הלילה"])], part(0, 18, 24)),
+    rule(&[Word(&["אמש"])], part(1, 18, 30)),
+    rule(&[Word(&["אתמול"]), Word(&["בבוקר"])], part(1, 0, 12)),
+    rule(&[Word(&["אתמול"]), Word(&["בערב"])], part(1, 18, 24)),
+    rule(&[Word(&["אתמול"]), Word(&["בלילה"])], part(1, 18, 30)),
+    rule(&[Word(&["השבוע"])], Fixed(Expr::Week { weeks_ago: 0 })),
+    rule(&[Word(&["שבוע"]), PAST_M], Fixed(Expr::Week { weeks_ago: 1 })),
+    rule(&[Word(&["החודש"])], Fixed(Expr::Month { months_ago: 0 })),
+    rule(&[Word(&["חודש"]), PAST_M], Fixed(Expr::Month { months_ago: 1 })),
+    rule(&[Word(&["השנה"])], Fixed(Expr::Year { years_ago: 0 })),
+    rule(&[Word(&["שנה"]), PAST_F], Fixed(Expr::Year { years_ago: 1 })),
+    rule(&[Word(&["אשתקד"])], Fixed(Expr::Year { years_ago: 1 })),
+    rule(&[BEFORE, N, Word(&["ימים", "יום"])], With(days_ago)),
+    rule(&[BEFORE, N, Word(&["שבועות", "שבוע"])], With(weeks_ago)),
+    rule(&[BEFORE, N, Word(&["חודשים", "חודש"])], With(months_ago)),
+    rule(&[BEFORE, N, Word(&["שנים", "שנה"])], With(years_ago)),
+    rule(&[BEFORE, Word(&["יום"])], Fixed(Expr::Day { days_ago: 1 })),
+    rule(&[BEFORE, Word(&["יומיים"])], Fixed(Expr::Day { days_ago: 2 })),
+    rule(&[BEFORE, Word(&["שבוע"])], Fixed(Expr::Week { weeks_ago: 1 })),
+    rule(&[BEFORE, Word(&["שבועיים"])], Fixed(Expr::Week { weeks_ago: 2 })),
+    rule(&[BEFORE, Word(&["חודש"])], Fixed(Expr::Month { months_ago: 1 })),
+    rule(&[BEFORE, Word(&["חודשיים"])], Fixed(Expr::Month { months_ago: 2 })),
+    rule(&[BEFORE, Word(&["שנה"])], Fixed(Expr::Year { years_ago: 1 })),
+    rule(&[BEFORE, Word(&["שנתיים"])], Fixed(Expr::Year { years_ago: 2 })),
+    // "יום שני" only: שני alone is "second".
+    rule(&[Word(&["יום"]), Weekday(WEEKDAYS), Opt(&["שעבר", "הקודם", "האחרון"])], With(weekday)),
+    rule(&[Month(MONTHS_ALONE)], With(named_month)),
+    rule(&[InMonth(MONTHS)], With(named_month)),
+    rule(&[Month(MONTHS), Year], With(named_month)),
+    rule(&[Opt(&["ב"]), Day, Month(MONTHS)], With(date)),
+    rule(&[Opt(&["ב"]), Day, Month(MONTHS), Year], With(date)),
+    rule(&[Word(&["ב", "שנת"]), Year], With(named_year)),
+];
+
+/// Hebrew.
+pub(super) const HEBREW: Language = Language {
+    rules: RULES,
+    prefixes: "ובהלמשכ",
+    month_prefixes: "וב",
+};

@@ -1,0 +1,259 @@
+//! Japanese time expressions, matched as substrings (Japanese puts no spaces between words).
+//! Numbers are ASCII or full-width digits, or kanji numerals up to 九十九.
+
+use super::Found;
+use super::calendar::{Expr, max_day};
+
+/// Words with a fixed meaning.
+const WORDS: &[(&str, Expr)] = &[
+    ("今日", Expr::Day { days_ago: 0 }),
+    ("本日", Expr::Day { days_ago: 0 }),
+    ("昨日", Expr::Day { days_ago: 1 }),
+    ("きのう", Expr::Day { days_ago: 1 }),
+    ("一昨日", Expr::Day { days_ago: 2 }),
+    ("おととい", Expr::Day { days_ago: 2 }),
+    ("今朝", part(0, 0, 12)),
+    ("今夜", part(0, 18, 24)),
+    ("今晩", part(0, 18, 24)),
+    ("昨夜", part(1, 18, 30)),
+    ("昨晩", part(1, 18, 30)),
+    ("今週", Expr::Week { weeks_ago: 0 }),
+    ("先週", Expr::Week { weeks_ago: 1 }),
+    ("先々週", Expr::Week { weeks_ago: 2 }),
+    ("今月", Expr::Month { months_ago: 0 }),
+    ("先月", Expr::Month { months_ago: 1 }),
+    ("先々月", Expr::Month { months_ago: 2 }),
+    ("今年", Expr::Year { years_ago: 0 }),
+    ("去年", Expr::Year { years_ago: 1 }),
+    ("昨年", Expr::Year { years_ago: 1 }),
+    ("一昨年", Expr::Year { years_ago: 2 }),
+];
+
+const fn part(days_ago: u32, from_hour: u32, to_hour: u32) -> Expr {
+    Expr::DayPart {
+        days_ago,
+        from_hour,
+        to_hour,
+    }
+}
+
+/// The weekday characters before 曜(日); 0 = Monday.
+const WEEKDAYS: &[(char, u32)] = &[
+    ('月', 0),
+    ('火', 1),
+    ('水', 2),
+    ('木', 3),
+    ('金', 4),
+    ('土', 5),
+    ('日', 6),
+];
+
+/// A week before a weekday ("先週の月曜日"): how many weeks back.
+const WEEK_PREFIXES: &[(&str, u32)] = &[("今週の", 0), ("今週", 0), ("先週の", 1), ("先週", 1)];
+
+/// What may follow a number for "N units ago".
+const AGO: &[(&str, Unit)] = &[
+    ("日前", Unit::Day),
+    ("週間前", Unit::Week),
+    ("週前", Unit::Week),
+    ("か月前", Unit::Month),
+    ("ヶ月前", Unit::Month),
+    ("カ月前", Unit::Month),
+    ("ヵ月前", Unit::Month),
+    ("ケ月前", Unit::Month),
+    ("箇月前", Unit::Month),
+    ("年前", Unit::Year),
+];
+
+#[derive(Debug, Clone, Copy)]
+enum Unit {
+    Day,
+    Week,
+    Month,
+    Year,
+}
+
+/// Every Japanese expression of `query`, left to right; at each position the longest wins.
+pub(super) fn find(query: &str) -> Vec<Found> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < query.len() {
+        let rest = &query[at..];
+        let after_number = query[..at].chars().next_back().is_some_and(is_numeral);
+        let longest = [
+            word(rest),
+            weekday(rest),
+            numeric(rest).filter(|_| !after_number),
+        ]
+        .into_iter()
+        .flatten()
+        .max_by_key(|(len, _)| *len);
+        match longest {
+            Some((len, expr)) => {
+                found.push(Found {
+                    range: at..at + len,
+                    expr,
+                });
+                at += len;
+            }
+            None => at += rest.chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    found
+}
+
+/// A word of [`WORDS`] at the start of `text`: its length in bytes and meaning.
+fn word(text: &str) -> Option<(usize, Expr)> {
+    WORDS
+        .iter()
+        .filter(|(word, _)| text.starts_with(word))
+        .map(|(word, expr)| (word.len(), *expr))
+        .max_by_key(|(len, _)| *len)
+}
+
+/// "月曜日", "月曜", "先週の月曜日" at the start of `text`.
+fn weekday(text: &str) -> Option<(usize, Expr)> {
+    let (prefix, weeks_ago) = WEEK_PREFIXES
+        .iter()
+        .find(|(prefix, _)| text.starts_with(prefix))
+        .map_or(("", None), |(prefix, weeks)| (*prefix, Some(*weeks)));
+    let rest = &text[prefix.len()..];
+    let mut chars = rest.chars();
+    let day = chars.next()?;
+    let (_, weekday) = WEEKDAYS.iter().find(|(c, _)| *c == day)?;
+    let after = chars.as_str().strip_prefix('曜')?;
+    let len = text.len() - after.len()
+        + if after.starts_with('日') {
+            '日'.len_utf8()
+        } else {
+            0
+        };
+    let expr = match weeks_ago {
+        Some(weeks_ago) => Expr::WeekdayOfWeek {
+            weeks_ago,
+            weekday: *weekday,
+        },
+        None => Expr::Weekday(*weekday),
+    };
+    Some((len, expr))
+}
+
+/// "N日前" and the other "ago" forms, "YYYY年", "YYYY年N月", "YYYY年N月N日", "N月", "N月N日".
+fn numeric(text: &str) -> Option<(usize, Expr)> {
+    let (n, rest) = number(text)?;
+    let consumed = |rest: &str| text.len() - rest.len();
+    if let Some((after, unit)) = AGO
+        .iter()
+        .find_map(|(suffix, unit)| rest.strip_prefix(suffix).map(|after| (after, *unit)))
+    {
+        if n == 0 {
+            return None;
+        }
+        let expr = match unit {
+            Unit::Day => Expr::Day { days_ago: n },
+            Unit::Week => Expr::Week { weeks_ago: n },
+            Unit::Month => Expr::Month { months_ago: n },
+            Unit::Year => Expr::Year { years_ago: n },
+        };
+        return Some((consumed(after), expr));
+    }
+    if let Some(after_year) = rest.strip_prefix('年') {
+        let year = i32::try_from(n)
+            .ok()
+            .filter(|y| (1970..=2100).contains(y))?;
+        return Some(match month_day(after_year) {
+            Some((after, month, Some(day))) => (consumed(after), date(month, day, Some(year))),
+            Some((after, month, None)) => (consumed(after), named_month(month, Some(year))),
+            None => (consumed(after_year), Expr::NamedYear(year)),
+        });
+    }
+    let (after, month, day) = month_day(text)?;
+    let expr = match day {
+        Some(day) => date(month, day, None),
+        None => named_month(month, None),
+    };
+    Some((consumed(after), expr))
+}
+
+fn date(month: u32, day: u32, year: Option<i32>) -> Expr {
+    Expr::Date { month, day, year }
+}
+
+fn named_month(month: u32, year: Option<i32>) -> Expr {
+    Expr::NamedMonth { month, year }
+}
+
+/// "N月" (not "N月曜"), optionally followed by "N日" for a day the month has: the text after
+/// it, the month and the day.
+fn month_day(text: &str) -> Option<(&str, u32, Option<u32>)> {
+    let (month, rest) = number(text)?;
+    let rest = rest.strip_prefix('月')?;
+    if !(1..=12).contains(&month) || rest.starts_with('曜') {
+        return None;
+    }
+    let day = number(rest).and_then(|(day, after)| {
+        let after = after.strip_prefix('日')?;
+        (1..=max_day(month)).contains(&day).then_some((day, after))
+    });
+    Some(match day {
+        Some((day, after)) => (after, month, Some(day)),
+        None => (rest, month, None),
+    })
+}
+
+/// A number at the start of `text` and the text after it: ASCII or full-width digits (at most
+/// nine), or a kanji numeral from 一 to 九十九.
+fn number(text: &str) -> Option<(u32, &str)> {
+    let digits_end = text
+        .char_indices()
+        .find(|(_, c)| digit(*c).is_none())
+        .map_or(text.len(), |(at, _)| at);
+    if digits_end > 0 {
+        let digits = &text[..digits_end];
+        if digits.chars().count() > 9 {
+            return None;
+        }
+        let value = digits.chars().filter_map(digit).fold(0, |n, d| n * 10 + d);
+        return Some((value, &text[digits_end..]));
+    }
+    let mut chars = text.chars();
+    let mut value = match chars.next()? {
+        '十' => 10,
+        c => kanji_digit(c)?,
+    };
+    let mut rest = chars.as_str();
+    if value < 10 {
+        if let Some(after) = rest.strip_prefix('十') {
+            value *= 10;
+            rest = after;
+        } else {
+            return Some((value, rest));
+        }
+    }
+    let mut chars = rest.chars();
+    if let Some(units) = chars.next().and_then(kanji_digit) {
+        value += units;
+        rest = chars.as_str();
+    }
+    Some((value, rest))
+}
+
+fn digit(c: char) -> Option<u32> {
+    match c {
+        '0'..='9' => Some(c as u32 - '0' as u32),
+        '０'..='９' => Some(c as u32 - '０' as u32),
+        _ => None,
+    }
+}
+
+fn kanji_digit(c: char) -> Option<u32> {
+    "一二三四五六七八九"
+        .chars()
+        .position(|k| k == c)
+        .map(|i| i as u32 + 1)
+}
+
+/// A character that can be part of a number: an expression never starts inside one.
+fn is_numeral(c: char) -> bool {
+    digit(c).is_some() || kanji_digit(c).is_some() || "十百千万〇零".contains(c)
+}

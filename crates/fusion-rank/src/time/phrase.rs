@@ -1,0 +1,501 @@
+//! Word-level matching for languages written with spaces (English, Hebrew): the query as
+//! tokens (runs of letters and digits), and rules that are sequences of elements ([`El`]).
+//!
+//! A rule matches consecutive tokens separated by spaces (at most one comma among them). A
+//! phrase never starts or ends inside a hyphenated compound ("Monday-morning"), except that an
+//! ISO date is one, and a bare Hebrew prefix may be tied to the next word by a hyphen or maqaf
+//! ("ב-2025").
+
+use super::Found;
+use super::calendar::{Expr, Weekday, max_day};
+use std::ops::Range;
+
+/// Words mapped to a number: counts, months, weekdays. An entry may span several words
+/// ("a couple of").
+pub(super) type Table = &'static [(&'static str, u32)];
+
+/// One element of a rule.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum El {
+    /// One of these words.
+    Word(&'static [&'static str]),
+    /// One of these words, or nothing.
+    Opt(&'static [&'static str]),
+    /// A count ≥ 1: ASCII digits or an entry of the table.
+    Count(Table),
+    /// A weekday name of the table.
+    Weekday(Table),
+    /// A month name of the table; the word may carry the language's month prefixes.
+    Month(Table),
+    /// A month name of the table written with the Hebrew prefix ב ("במרץ"), or וב.
+    InMonth(Table),
+    /// A day of the month, 1–31, with an optional English ordinal suffix ("3rd").
+    Day,
+    /// A four-digit year, 1970–2100.
+    Year,
+    /// `YYYY-MM` or `YYYY-MM-DD`.
+    Iso,
+}
+
+/// What the elements of a rule captured.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Caps {
+    pub(super) count: Option<u32>,
+    pub(super) weekday: Option<Weekday>,
+    pub(super) month: Option<u32>,
+    pub(super) day: Option<u32>,
+    pub(super) year: Option<i32>,
+}
+
+/// How a matched rule turns into an expression.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Make {
+    /// Always this expression.
+    Fixed(Expr),
+    /// Built from the captures; `None` rejects the match (a day the month does not have).
+    With(fn(&Caps) -> Option<Expr>),
+}
+
+/// A phrase pattern and its meaning.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Rule {
+    pub(super) pattern: &'static [El],
+    pub(super) make: Make,
+}
+
+/// The rules and word conventions of one language.
+pub(super) struct Language {
+    pub(super) rules: &'static [Rule],
+    /// Letters that may be glued to the front of a phrase's first word (Hebrew ו ב ה ל מ ש
+    /// כ); at most two are stripped.
+    pub(super) prefixes: &'static str,
+    /// Letters that may be glued to the front of a month name anywhere in a phrase (Hebrew ו
+    /// and ב: "ובמרץ"; not "from" or "to").
+    pub(super) month_prefixes: &'static str,
+}
+
+/// What separates a token from the one before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Gap {
+    /// Spaces, with at most one comma.
+    Space,
+    /// A single hyphen or maqaf: the two tokens form a compound.
+    Hyphen,
+    /// Anything else (sentence punctuation, quotes, ...), or the start of the query.
+    Other,
+}
+
+struct Token {
+    range: Range<usize>,
+    lower: String,
+    gap_before: Gap,
+}
+
+/// The query as tokens, ready to be matched against any language's rules.
+pub(super) struct Tokens {
+    tokens: Vec<Token>,
+}
+
+impl Tokens {
+    pub(super) fn new(query: &str) -> Self {
+        let mut tokens: Vec<Token> = Vec::new();
+        let mut current: Option<usize> = None;
+        let push = |tokens: &mut Vec<Token>, range: Range<usize>| {
+            let gap_text = tokens.last().map(|t| &query[t.range.end..range.start]);
+            let gap_before = match gap_text {
+                None => Gap::Other,
+                Some("-" | "\u{05be}") => Gap::Hyphen,
+                Some(gap)
+                    if gap.chars().all(|c| c.is_whitespace() || c == ',')
+                        && gap.matches(',').count() <= 1 =>
+                {
+                    Gap::Space
+                }
+                Some(_) => Gap::Other,
+            };
+            tokens.push(Token {
+                lower: query[range.clone()].to_lowercase(),
+                range,
+                gap_before,
+            });
+        };
+        for (at, c) in query.char_indices() {
+            match (c.is_alphanumeric(), current) {
+                (true, None) => current = Some(at),
+                (false, Some(start)) => {
+                    push(&mut tokens, start..at);
+                    current = None;
+                }
+                _ => {}
+            }
+        }
+        if let Some(start) = current {
+            push(&mut tokens, start..query.len());
+        }
+        Tokens { tokens }
+    }
+
+    /// Every phrase of `language` in the query, left to right, without overlaps: at each token
+    /// the longest matching rule wins (the earlier rule on a tie), and matching resumes after it.
+    pub(super) fn find(&self, language: &Language) -> Vec<Found> {
+        let mut found = Vec::new();
+        let mut at = 0;
+        while at < self.tokens.len() {
+            if self.tokens[at].gap_before == Gap::Hyphen {
+                at += 1;
+                continue;
+            }
+            let mut best: Option<(usize, Expr)> = None;
+            for rule in language.rules {
+                let mut ends = Vec::new();
+                self.match_from(language, rule.pattern, at, true, Caps::default(), &mut ends);
+                for (end, caps) in ends {
+                    let compound_after = self
+                        .tokens
+                        .get(end)
+                        .is_some_and(|t| t.gap_before == Gap::Hyphen);
+                    if compound_after || best.is_some_and(|(longest, _)| end <= longest) {
+                        continue;
+                    }
+                    let expr = match rule.make {
+                        Make::Fixed(expr) => Some(expr),
+                        Make::With(make) => make(&caps),
+                    };
+                    if let Some(expr) = expr {
+                        best = Some((end, expr));
+                    }
+                }
+            }
+            match best {
+                Some((end, expr)) => {
+                    let range = self.tokens[at].range.start..self.tokens[end - 1].range.end;
+                    found.push(Found { range, expr });
+                    at = end;
+                }
+                None => at += 1,
+            }
+        }
+        found
+    }
+
+    /// Pushes to `ends` the token index after every way `pattern` matches from token `at`.
+    fn match_from(
+        &self,
+        language: &Language,
+        pattern: &[El],
+        at: usize,
+        first: bool,
+        caps: Caps,
+        ends: &mut Vec<(usize, Caps)>,
+    ) {
+        let Some((element, rest)) = pattern.split_first() else {
+            if !first {
+                ends.push((at, caps));
+            }
+            return;
+        };
+        if let El::Opt(_) = element {
+            self.match_from(language, rest, at, first, caps, ends);
+        }
+        for (next, caps) in self.element(language, *element, at, first, caps) {
+            self.match_from(language, rest, next, false, caps, ends);
+        }
+    }
+
+    /// The ways `element` matches from token `at`: the token after it and the captures.
+    fn element(
+        &self,
+        language: &Language,
+        element: El,
+        at: usize,
+        first: bool,
+        mut caps: Caps,
+    ) -> Vec<(usize, Caps)> {
+        if !self.joins(language, at, first) {
+            return Vec::new();
+        }
+        let token = &self.tokens[at].lower;
+        let strip = if first { language.prefixes } else { "" };
+        let one = |caps: Caps| vec![(at + 1, caps)];
+        match element {
+            El::Word(words) | El::Opt(words) => {
+                if words
+                    .iter()
+                    .any(|w| stripped(token, strip).any(|t| t == *w))
+                {
+                    one(caps)
+                } else {
+                    Vec::new()
+                }
+            }
+            El::Count(table) => {
+                let mut ways = Vec::new();
+                if let Some(n) = digits(token).filter(|n| *n >= 1) {
+                    caps.count = Some(n);
+                    ways.push((at + 1, caps));
+                }
+                for (next, n) in self.entries(language, table, at, strip) {
+                    caps.count = Some(n);
+                    ways.push((next, caps));
+                }
+                ways
+            }
+            El::Weekday(table) => self
+                .entries(language, table, at, strip)
+                .map(|(next, day)| {
+                    (
+                        next,
+                        Caps {
+                            weekday: Some(day),
+                            ..caps
+                        },
+                    )
+                })
+                .collect(),
+            El::Month(table) => {
+                let strip = language.month_prefixes;
+                self.entries(language, table, at, strip)
+                    .map(|(next, month)| {
+                        (
+                            next,
+                            Caps {
+                                month: Some(month),
+                                ..caps
+                            },
+                        )
+                    })
+                    .collect()
+            }
+            El::InMonth(table) => {
+                let name = token.strip_prefix("ב").or_else(|| token.strip_prefix("וב"));
+                match table.iter().find(|(word, _)| Some(*word) == name) {
+                    Some((_, month)) => one(Caps {
+                        month: Some(*month),
+                        ..caps
+                    }),
+                    None => Vec::new(),
+                }
+            }
+            El::Day => {
+                let number = token.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+                let suffix = &token[number.len()..];
+                match digits(number) {
+                    Some(day @ 1..=31)
+                        if number.len() <= 2 && ["", "st", "nd", "rd", "th"].contains(&suffix) =>
+                    {
+                        one(Caps {
+                            day: Some(day),
+                            ..caps
+                        })
+                    }
+                    _ => Vec::new(),
+                }
+            }
+            El::Year => match year(token) {
+                Some(year) => one(Caps {
+                    year: Some(year),
+                    ..caps
+                }),
+                None => Vec::new(),
+            },
+            El::Iso => self.iso(at, caps),
+        }
+    }
+
+    /// Whether token `at` may continue a phrase (or start one, when `first`).
+    fn joins(&self, language: &Language, at: usize, first: bool) -> bool {
+        let Some(token) = self.tokens.get(at) else {
+            return false;
+        };
+        match token.gap_before {
+            _ if first => true,
+            Gap::Space => true,
+            Gap::Hyphen => {
+                let before = &self.tokens[at - 1].lower;
+                !language.prefixes.is_empty()
+                    && before.chars().all(|c| language.prefixes.contains(c))
+            }
+            Gap::Other => false,
+        }
+    }
+
+    /// The table entries that match from token `at` (each entry's words in a row, the first one
+    /// possibly with prefixes from `strip`): the token after the entry and its value.
+    fn entries<'a>(
+        &'a self,
+        language: &'a Language,
+        table: Table,
+        at: usize,
+        strip: &'a str,
+    ) -> impl Iterator<Item = (usize, u32)> + 'a {
+        table.iter().filter_map(move |(entry, value)| {
+            let mut next = at;
+            for (i, word) in entry.split(' ').enumerate() {
+                if !self.joins(language, next, i == 0) {
+                    return None;
+                }
+                let token = &self.tokens[next].lower;
+                let matches = if i == 0 {
+                    stripped(token, strip).any(|t| t == word)
+                } else {
+                    token == word
+                };
+                if !matches {
+                    return None;
+                }
+                next += 1;
+            }
+            Some((next, *value))
+        })
+    }
+
+    /// `YYYY-MM` or `YYYY-MM-DD` from token `at`, the parts joined by single hyphens.
+    fn iso(&self, at: usize, caps: Caps) -> Vec<(usize, Caps)> {
+        let part = |i: usize, len: usize| {
+            let token = self.tokens.get(i)?;
+            let hyphen = i == at || token.gap_before == Gap::Hyphen;
+            (hyphen && token.lower.len() == len).then(|| digits(&token.lower))?
+        };
+        let (Some(year), Some(month @ 1..=12)) = (part(at, 4).and_then(year_of), part(at + 1, 2))
+        else {
+            return Vec::new();
+        };
+        let caps = Caps {
+            year: Some(year),
+            month: Some(month),
+            ..caps
+        };
+        match part(at + 2, 2) {
+            Some(day) if (1..=max_day(month)).contains(&day) => {
+                vec![(
+                    at + 3,
+                    Caps {
+                        day: Some(day),
+                        ..caps
+                    },
+                )]
+            }
+            Some(_) => Vec::new(),
+            None => vec![(at + 2, caps)],
+        }
+    }
+}
+
+/// `token` itself, then `token` without one and two leading letters of `prefixes`.
+fn stripped<'a>(token: &'a str, prefixes: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    let mut rest = Some(token);
+    let mut taken = 0;
+    std::iter::from_fn(move || {
+        let current = rest?;
+        rest = None;
+        if taken < 2 {
+            let mut chars = current.chars();
+            if chars.next().is_some_and(|c| prefixes.contains(c)) && !chars.as_str().is_empty() {
+                rest = Some(chars.as_str());
+                taken += 1;
+            }
+        }
+        Some(current)
+    })
+}
+
+/// The value of an all-ASCII-digit token of at most nine digits.
+fn digits(token: &str) -> Option<u32> {
+    if token.is_empty() || token.len() > 9 || !token.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    token.parse().ok()
+}
+
+/// A four-digit token naming a year from 1970 to 2100.
+fn year(token: &str) -> Option<i32> {
+    (token.len() == 4)
+        .then(|| digits(token))
+        .flatten()
+        .and_then(year_of)
+}
+
+fn year_of(value: u32) -> Option<i32> {
+    i32::try_from(value)
+        .ok()
+        .filter(|y| (1970..=2100).contains(y))
+}
+
+// Builders of the rule tables, shared by the languages.
+
+/// The day `count` days back.
+pub(super) fn days_ago(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Day {
+        days_ago: caps.count?,
+    })
+}
+
+/// The ISO week `count` weeks back.
+pub(super) fn weeks_ago(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Week {
+        weeks_ago: caps.count?,
+    })
+}
+
+/// The calendar month `count` months back.
+pub(super) fn months_ago(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Month {
+        months_ago: caps.count?,
+    })
+}
+
+/// The calendar year `count` years back.
+pub(super) fn years_ago(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Year {
+        years_ago: caps.count?,
+    })
+}
+
+/// The `count` × 24 hours up to the reference.
+pub(super) fn past_days(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Trailing { days: caps.count? })
+}
+
+/// The `count` × 7 × 24 hours up to the reference.
+pub(super) fn past_weeks(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Trailing {
+        days: caps.count?.checked_mul(7)?,
+    })
+}
+
+/// The latest such weekday before today.
+pub(super) fn weekday(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Weekday(caps.weekday?))
+}
+
+/// A month, of the captured year if any.
+pub(super) fn named_month(caps: &Caps) -> Option<Expr> {
+    Some(Expr::NamedMonth {
+        month: caps.month?,
+        year: caps.year,
+    })
+}
+
+/// A day, of the captured year if any; `None` when no year gives the month that day.
+pub(super) fn date(caps: &Caps) -> Option<Expr> {
+    let (month, day) = (caps.month?, caps.day?);
+    (day <= max_day(month)).then_some(Expr::Date {
+        month,
+        day,
+        year: caps.year,
+    })
+}
+
+/// A day or a month, whichever an ISO date captured.
+pub(super) fn iso(caps: &Caps) -> Option<Expr> {
+    if caps.day.is_some() {
+        date(caps)
+    } else {
+        named_month(caps)
+    }
+}
+
+/// The captured year.
+pub(super) fn named_year(caps: &Caps) -> Option<Expr> {
+    Some(Expr::NamedYear(caps.year?))
+}

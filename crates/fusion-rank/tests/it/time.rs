@@ -1,0 +1,472 @@
+//! Time expressions of recall queries: a table of English, Japanese and Hebrew expressions
+//! resolved against a fixed reference, queries that name no time, and properties over
+//! generated queries.
+
+use chrono::{NaiveDate, NaiveDateTime};
+use fusion_rank::{Period, TimeMention, resolve_time, without_spans};
+use proptest::prelude::*;
+use std::ops::Range;
+
+/// Wednesday 2026-12-02 15:30 UTC.
+const REFERENCE: &str = "2026-12-02T15:30";
+
+/// Milliseconds since the epoch of `2026-12-02` (midnight) or `2026-12-02T15:30`, UTC.
+fn ms(text: &str) -> i64 {
+    let instant = NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M").unwrap_or_else(|_| {
+        NaiveDate::parse_from_str(text, "%Y-%m-%d")
+            .unwrap_or_else(|e| panic!("bad date {text}: {e}"))
+            .into()
+    });
+    instant.and_utc().timestamp_millis()
+}
+
+fn period(start: &str, end: &str) -> Period {
+    Period {
+        start_ms: ms(start),
+        end_ms: ms(end),
+    }
+}
+
+/// Query, start and end of the period it names at [`REFERENCE`].
+const CASES: &[(&str, &str, &str)] = &[
+    // English.
+    ("today", "2026-12-02", "2026-12-03"),
+    ("Today's standup notes", "2026-12-02", "2026-12-03"),
+    ("yesterday", "2026-12-01", "2026-12-02"),
+    ("the day before yesterday", "2026-11-30", "2026-12-01"),
+    ("this morning", "2026-12-02T00:00", "2026-12-02T12:00"),
+    ("this afternoon", "2026-12-02T12:00", "2026-12-02T18:00"),
+    ("last night", "2026-12-01T18:00", "2026-12-02T06:00"),
+    ("yesterday morning", "2026-12-01T00:00", "2026-12-01T12:00"),
+    ("3 days ago", "2026-11-29", "2026-11-30"),
+    ("a day ago", "2026-12-01", "2026-12-02"),
+    ("a week ago", "2026-11-23", "2026-11-30"),
+    ("two weeks ago", "2026-11-16", "2026-11-23"),
+    ("a couple of months ago", "2026-10-01", "2026-11-01"),
+    ("twelve months ago", "2025-12-01", "2026-01-01"),
+    ("a few years ago", "2023-01-01", "2024-01-01"),
+    ("this week", "2026-11-30", "2026-12-07"),
+    ("earlier this week", "2026-11-30", "2026-12-07"),
+    ("last week", "2026-11-23", "2026-11-30"),
+    ("the past week", "2026-11-25T15:30", "2026-12-02T15:30"),
+    ("this month", "2026-12-01", "2027-01-01"),
+    ("last month", "2026-11-01", "2026-12-01"),
+    ("this year", "2026-01-01", "2027-01-01"),
+    ("last year", "2025-01-01", "2026-01-01"),
+    ("last weekend", "2026-11-28", "2026-11-30"),
+    ("this weekend", "2026-11-28", "2026-11-30"),
+    ("the past 10 days", "2026-11-22T15:30", "2026-12-02T15:30"),
+    (
+        "in the last three days",
+        "2026-11-29T15:30",
+        "2026-12-02T15:30",
+    ),
+    ("on Monday", "2026-11-30", "2026-12-01"),
+    ("last Friday", "2026-11-27", "2026-11-28"),
+    ("Wednesday", "2026-11-25", "2026-11-26"),
+    ("SUNDAY", "2026-11-29", "2026-11-30"),
+    ("in March", "2026-03-01", "2026-04-01"),
+    ("last December", "2026-12-01", "2027-01-01"),
+    ("in May", "2026-05-01", "2026-06-01"),
+    ("March 2025", "2025-03-01", "2025-04-01"),
+    ("in Sept 2024", "2024-09-01", "2024-10-01"),
+    ("March 3", "2026-03-03", "2026-03-04"),
+    ("on December 5th", "2025-12-05", "2025-12-06"),
+    ("2 December", "2026-12-02", "2026-12-03"),
+    ("on the 1st of May", "2026-05-01", "2026-05-02"),
+    ("May 3, 2024", "2024-05-03", "2024-05-04"),
+    ("Feb 29", "2024-02-29", "2024-03-01"),
+    ("2026-11-03", "2026-11-03", "2026-11-04"),
+    ("(2026-11)", "2026-11-01", "2026-12-01"),
+    ("in 2025", "2025-01-01", "2026-01-01"),
+    ("during 2024", "2024-01-01", "2025-01-01"),
+    ("March forward", "2026-03-01", "2026-04-01"),
+    ("dentist, last week?", "2026-11-23", "2026-11-30"),
+    // Japanese.
+    ("今日", "2026-12-02", "2026-12-03"),
+    ("本日の会議", "2026-12-02", "2026-12-03"),
+    ("昨日", "2026-12-01", "2026-12-02"),
+    ("きのう", "2026-12-01", "2026-12-02"),
+    ("一昨日", "2026-11-30", "2026-12-01"),
+    ("おととい", "2026-11-30", "2026-12-01"),
+    ("今朝", "2026-12-02T00:00", "2026-12-02T12:00"),
+    ("昨夜", "2026-12-01T18:00", "2026-12-02T06:00"),
+    ("昨晩", "2026-12-01T18:00", "2026-12-02T06:00"),
+    ("先週", "2026-11-23", "2026-11-30"),
+    ("今週", "2026-11-30", "2026-12-07"),
+    ("先月", "2026-11-01", "2026-12-01"),
+    ("今月", "2026-12-01", "2027-01-01"),
+    ("去年", "2025-01-01", "2026-01-01"),
+    ("昨年", "2025-01-01", "2026-01-01"),
+    ("今年", "2026-01-01", "2027-01-01"),
+    ("3日前", "2026-11-29", "2026-11-30"),
+    ("３日前", "2026-11-29", "2026-11-30"),
+    ("三日前", "2026-11-29", "2026-11-30"),
+    ("2週間前", "2026-11-16", "2026-11-23"),
+    ("2か月前", "2026-10-01", "2026-11-01"),
+    ("2ヶ月前", "2026-10-01", "2026-11-01"),
+    ("2カ月前", "2026-10-01", "2026-11-01"),
+    ("十年前", "2016-01-01", "2017-01-01"),
+    ("3月の予定", "2026-03-01", "2026-04-01"),
+    ("十二月", "2026-12-01", "2027-01-01"),
+    ("12月3日", "2025-12-03", "2025-12-04"),
+    ("2025年3月3日", "2025-03-03", "2025-03-04"),
+    ("2025年3月", "2025-03-01", "2025-04-01"),
+    ("2025年", "2025-01-01", "2026-01-01"),
+    ("月曜日", "2026-11-30", "2026-12-01"),
+    ("水曜に", "2026-11-25", "2026-11-26"),
+    ("先週の月曜日", "2026-11-23", "2026-11-24"),
+    ("先週の歯医者のメモ", "2026-11-23", "2026-11-30"),
+    // Hebrew.
+    ("היום", "2026-12-02", "2026-12-03"),
+    ("אתמול", "2026-12-01", "2026-12-02"),
+    ("שלשום", "2026-11-30", "2026-12-01"),
+    ("הבוקר", "2026-12-02T00:00", "2026-12-02T12:00"),
+    ("אמש", "2026-12-01T18:00", "2026-12-02T06:00"),
+    ("בשבוע שעבר", "2026-11-23", "2026-11-30"),
+    ("שבוע שעבר", "2026-11-23", "2026-11-30"),
+    ("השבוע", "2026-11-30", "2026-12-07"),
+    ("בחודש שעבר", "2026-11-01", "2026-12-01"),
+    ("החודש", "2026-12-01", "2027-01-01"),
+    ("בשנה שעברה", "2025-01-01", "2026-01-01"),
+    ("השנה", "2026-01-01", "2027-01-01"),
+    ("לפני 3 ימים", "2026-11-29", "2026-11-30"),
+    ("לפני שלושה שבועות", "2026-11-09", "2026-11-16"),
+    ("לפני חמש שנים", "2021-01-01", "2022-01-01"),
+    ("לפני יומיים", "2026-11-30", "2026-12-01"),
+    ("לפני שבועיים", "2026-11-16", "2026-11-23"),
+    ("לפני חודשיים", "2026-10-01", "2026-11-01"),
+    ("לפני שנתיים", "2024-01-01", "2025-01-01"),
+    ("לפני שבוע", "2026-11-23", "2026-11-30"),
+    ("לפני חודש", "2026-11-01", "2026-12-01"),
+    ("לפני שנה", "2025-01-01", "2026-01-01"),
+    ("במרץ", "2026-03-01", "2026-04-01"),
+    ("מרץ", "2026-03-01", "2026-04-01"),
+    ("ביוני", "2026-06-01", "2026-07-01"),
+    ("ביום שני", "2026-11-30", "2026-12-01"),
+    ("יום שישי", "2026-11-27", "2026-11-28"),
+    ("ב-2025", "2025-01-01", "2026-01-01"),
+    ("בשנת 2024", "2024-01-01", "2025-01-01"),
+    ("ב-3 במרץ 2025", "2025-03-03", "2025-03-04"),
+    (
+        "מה רשמתי על רופא השיניים בשבוע שעבר?",
+        "2026-11-23",
+        "2026-11-30",
+    ),
+];
+
+/// Queries that name no time (at [`REFERENCE`]).
+const NO_TIME: &[&str] = &[
+    "",
+    "may I ask about the dentist",
+    "this may help",
+    "the sun was out",
+    "sat on the mat",
+    "second opinion",
+    "Monday-morning quarterback",
+    "week",
+    "weekly report",
+    "a few notes",
+    "2025 tests passed",
+    "last",
+    "todays agenda",
+    "yesterdays",
+    "jan's notes",
+    "0 days ago",
+    "the past 0 days",
+    "2026-13-01",
+    "2026-11-03-draft",
+    // After the reference: not a creation time.
+    "this evening",
+    "tonight",
+    "in 2030",
+    "2026-12-25",
+    "December 25 2026",
+    "今夜",
+    "הערב",
+    // Japanese and Hebrew words that only look like time.
+    "百二十日前",
+    "三日月",
+    "דעה שנייה",
+    "שני",
+    "דיברתי עם יוני",
+    "לפני הפגישה",
+    "ממרץ",
+    "שמאי",
+];
+
+fn reference() -> i64 {
+    ms(REFERENCE)
+}
+
+#[test]
+fn expressions_resolve_to_their_periods() {
+    assert!(CASES.len() >= 60);
+    let mut failures = Vec::new();
+    for (query, start, end) in CASES {
+        let got = resolve_time(query, reference()).map(|m| m.period);
+        if got != Some(period(start, end)) {
+            failures.push(format!("{query:?}: got {got:?}, want {start} .. {end}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_single_expression_spans_the_whole_query_or_its_words() {
+    for (query, _, _) in CASES {
+        let mention = resolve_time(query, reference()).expect("a time");
+        assert!(!mention.spans.is_empty(), "{query:?}");
+    }
+    let spans = |query: &str| -> Vec<String> {
+        let mention = resolve_time(query, reference()).expect("a time");
+        mention
+            .spans
+            .iter()
+            .map(|s| query[s.clone()].to_owned())
+            .collect()
+    };
+    assert_eq!(
+        spans("the day before yesterday"),
+        ["the day before yesterday"]
+    );
+    assert_eq!(spans("Today's standup notes"), ["Today"]);
+    assert_eq!(spans("notes from on March 3rd, please"), ["on March 3rd"]);
+    assert_eq!(spans("(2026-11)"), ["2026-11"]);
+    assert_eq!(spans("本日の会議"), ["本日"]);
+    assert_eq!(spans("ב-3 במרץ 2025"), ["ב-3 במרץ 2025"]);
+}
+
+#[test]
+fn queries_without_a_time_resolve_to_none() {
+    for query in NO_TIME {
+        assert_eq!(resolve_time(query, reference()), None, "{query:?}");
+    }
+}
+
+#[test]
+fn the_leftmost_expression_gives_the_period_and_every_one_a_span() {
+    let query = "yesterday, and also last week";
+    let mention = resolve_time(query, reference()).expect("a time");
+    assert_eq!(mention.period, period("2026-12-01", "2026-12-02"));
+    let words: Vec<&str> = mention.spans.iter().map(|s| &query[s.clone()]).collect();
+    assert_eq!(words, ["yesterday", "last week"]);
+
+    let query = "先週と昨日";
+    let mention = resolve_time(query, reference()).expect("a time");
+    assert_eq!(mention.period, period("2026-11-23", "2026-11-30"));
+    assert_eq!(mention.spans.len(), 2);
+
+    // An expression after the reference is skipped; the next one counts.
+    let query = "tonight or this morning";
+    let mention = resolve_time(query, reference()).expect("a time");
+    assert_eq!(
+        mention.period,
+        period("2026-12-02T00:00", "2026-12-02T12:00")
+    );
+    assert_eq!(mention.spans, [Range { start: 11, end: 23 }]);
+}
+
+#[test]
+fn on_the_named_weekday_itself_a_weekday_is_a_week_back() {
+    // The reference is a Wednesday.
+    let mention = resolve_time("on Wednesday", reference()).expect("a time");
+    assert_eq!(mention.period, period("2026-11-25", "2026-11-26"));
+    // In March, "March" is this March; on March 3, "March 3" is today.
+    let march_3 = ms("2026-03-03T09:00");
+    let mention = resolve_time("March", march_3).expect("a time");
+    assert_eq!(mention.period, period("2026-03-01", "2026-04-01"));
+    let mention = resolve_time("March 3", march_3).expect("a time");
+    assert_eq!(mention.period, period("2026-03-03", "2026-03-04"));
+    // On a Sunday, "last weekend" is the weekend under way.
+    let sunday = ms("2026-11-29T10:00");
+    let mention = resolve_time("last weekend", sunday).expect("a time");
+    assert_eq!(mention.period, period("2026-11-28", "2026-11-30"));
+}
+
+#[test]
+fn without_spans_keeps_the_topic_and_drops_the_time_words() {
+    for query in [
+        "what did I note about the dentist last week?",
+        "先週の歯医者のメモ",
+        "מה רשמתי על רופא השיניים בשבוע שעבר?",
+    ] {
+        let mention: TimeMention = resolve_time(query, reference()).expect("a time");
+        let rest = without_spans(query, &mention.spans);
+        for span in &mention.spans {
+            assert!(!rest.contains(&query[span.clone()]), "{rest:?}");
+        }
+        assert!(
+            ["dentist", "歯医者", "השיניים"]
+                .iter()
+                .any(|topic| rest.contains(topic)),
+            "{rest:?}"
+        );
+    }
+    let query = "what did I note about the dentist last week?";
+    let mention = resolve_time(query, reference()).expect("a time");
+    assert_eq!(
+        without_spans(query, &mention.spans),
+        "what did I note about the dentist  ?"
+    );
+}
+
+#[test]
+fn without_spans_tolerates_any_spans() {
+    let query = "aé先週b";
+    // Out of order, touching, overlapping, out of bounds, reversed and inside a character.
+    let reversed = Range { start: 5, end: 4 };
+    let spans = [3..9, 0..1, 1..6, 4..10, 20..30, reversed, 2..3];
+    assert_eq!(without_spans(query, &spans), "  b");
+    assert_eq!(without_spans(query, &[Range { start: 3, end: 9 }]), "aé b");
+    assert_eq!(without_spans(query, &[]), query);
+}
+
+/// Words that generated queries are made of: time words of the three languages, parts of
+/// them, look-alikes and noise.
+const VOCABULARY: &[&str] = &[
+    "today",
+    "yesterday",
+    "the",
+    "day",
+    "before",
+    "this",
+    "last",
+    "past",
+    "morning",
+    "night",
+    "evening",
+    "tonight",
+    "week",
+    "weeks",
+    "month",
+    "months",
+    "year",
+    "years",
+    "ago",
+    "a",
+    "couple",
+    "of",
+    "few",
+    "three",
+    "12",
+    "0",
+    "999999999",
+    "4294967295",
+    "in",
+    "during",
+    "on",
+    "Monday",
+    "sunday",
+    "March",
+    "may",
+    "Feb",
+    "29",
+    "31",
+    "3rd",
+    "2025",
+    "1970",
+    "2100",
+    "2101",
+    "-",
+    "--",
+    ",",
+    ".",
+    "?",
+    "'s",
+    "2026-11-03",
+    "2024-02-29",
+    "1969-12",
+    "dentist",
+    "é",
+    "先週",
+    "の",
+    "月曜日",
+    "月",
+    "曜",
+    "日",
+    "前",
+    "年",
+    "十",
+    "二",
+    "百",
+    "３",
+    "か月前",
+    "週間前",
+    "今夜",
+    "一昨日",
+    "今朝",
+    "היום",
+    "לפני",
+    "שני",
+    "יום",
+    "ב",
+    "במרץ",
+    "שבוע",
+    "שעבר",
+    "שנתיים",
+    "ב-",
+    "־",
+    "שלושה",
+    "ימים",
+];
+
+fn generated_query() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        (
+            prop::sample::select(VOCABULARY),
+            prop::sample::select(&[" ", "", " ", ", ", "-", "\u{0301}"][..]),
+        ),
+        0..10,
+    )
+    .prop_map(|words| {
+        words
+            .into_iter()
+            .map(|(w, sep)| format!("{w}{sep}"))
+            .collect()
+    })
+}
+
+fn any_query() -> impl Strategy<Value = String> {
+    prop_oneof![
+        generated_query(),
+        any::<String>(),
+        "[0-9a-z年月日前 -]{0,30}"
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn resolution_never_panics_and_stays_in_the_past(
+        query in any_query(),
+        // 1990-01-01 to 2100-01-01.
+        reference in 631_152_000_000i64..4_102_444_800_000,
+    ) {
+        if let Some(mention) = resolve_time(&query, reference) {
+            let Period { start_ms, end_ms } = mention.period;
+            prop_assert!(start_ms < end_ms);
+            prop_assert!(start_ms <= reference);
+            prop_assert!(!mention.spans.is_empty());
+            let mut previous_end = 0;
+            for span in &mention.spans {
+                prop_assert!(span.start < span.end && span.end <= query.len());
+                prop_assert!(query.is_char_boundary(span.start));
+                prop_assert!(query.is_char_boundary(span.end));
+                prop_assert!(span.start >= previous_end, "spans in order and disjoint");
+                previous_end = span.end;
+            }
+            let rest = without_spans(&query, &mention.spans);
+            prop_assert!(rest.len() <= query.len());
+        }
+    }
+
+    #[test]
+    fn any_reference_is_safe(query in generated_query(), reference in any::<i64>()) {
+        if let Some(mention) = resolve_time(&query, reference) {
+            prop_assert!(mention.period.start_ms < mention.period.end_ms);
+            prop_assert!(mention.period.start_ms <= reference);
+        }
+    }
+}
