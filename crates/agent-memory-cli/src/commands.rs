@@ -6,7 +6,8 @@ use std::io::{Read, Write};
 
 use agent_memory::{
     ApiError, Entity, ErrorCode, ForgetRequest, ListRequest, ListResponse, MemoryView, Passage,
-    RecallRequest, RecallResponse, RememberRequest, RememberResponse, SettingsPatch, Timestamp,
+    Ranker, RecallRequest, RecallResponse, RememberRequest, RememberResponse, SettingsPatch,
+    Timestamp,
 };
 use anyhow::Context;
 use serde::Serialize;
@@ -299,11 +300,20 @@ pub(crate) fn write_recalled(
             ""
         }
     )?;
+    if let Some(period) = &response.period {
+        writeln!(
+            out,
+            "period named by the query: from {} to {} (the time ranker's)",
+            period.from, period.to
+        )?;
+    }
     for (i, m) in response.memories.iter().enumerate() {
         let view = &m.view;
+        // The time ranker is shown when the query named a period.
         let ranks: Vec<String> = m
             .ranks
             .iter()
+            .filter(|(ranker, _)| *ranker != Ranker::Time || response.period.is_some())
             .map(|(ranker, r)| format!("{} {}", ranker.name(), rank(r)))
             .collect();
         writeln!(

@@ -144,7 +144,7 @@ pub use governance_policy::{
 };
 pub use mcp::{ToolAnnotations, ToolDescriptor, ToolResult, tools};
 pub use memory_core::{ApiError, ErrorCode};
-pub use recall::RecallResponse;
+pub use recall::{RecallPeriod, RecallResponse};
 pub use reembed::ReembedResponse;
 pub use reexports::*;
 pub use responses::{

@@ -13,6 +13,7 @@ use fusion_rank::{Candidate, EmbedError, PreparedQuery, TermStats, Terms};
 use governance_policy as policy;
 use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, ContextBinding, MemoryView, RecalledMemory, Scope,
+    Timestamp,
 };
 use serde::Serialize;
 use store_trait::ScanQuery;
@@ -26,7 +27,20 @@ use crate::service::{MemoryService, internal};
 /// read the history instead).
 const CANDIDATE_BATCH: usize = 128;
 
-/// `recall`: `{ "memories": [...], "hidden": n, "considered": n, "semanticSkipped": bool }`.
+/// The period a recall's query named ("last week", "in March", "先週", …), resolved against the
+/// recall's reference instant (`asOf`, or now): the time ranker listed the candidates created
+/// from `from` (inclusive) to `to` (exclusive).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RecallPeriod {
+    /// The period's first instant.
+    pub from: Timestamp,
+    /// The first instant after the period.
+    pub to: Timestamp,
+}
+
+/// `recall`: `{ "memories": [...], "hidden": n, "considered": n, "semanticSkipped": bool,
+/// "period"? }`.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -39,6 +53,10 @@ pub struct RecallResponse {
     pub considered: u64,
     /// True when the semantic ranker was dropped (embedder failed or exceeded its budget).
     pub semantic_skipped: bool,
+    /// The period the query names, which the time ranker ranked by; absent when it names none
+    /// (or the host weighs the time ranker 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period: Option<RecallPeriod>,
 }
 
 impl MemoryService {
@@ -94,7 +112,7 @@ impl Operation for ops::Recall {
         // recall index: the versions shared, the vectors side by side, and the posting lists
         // of the query's terms.
         let window = service.candidate_window;
-        let terms = PreparedQuery::with_analyzer(&query, service.analyzer).terms;
+        let (terms, period) = service.query_terms(&query, as_of);
         let scan = ScanQuery {
             valid_at: as_of,
             expired_cutoff: cutoff,
@@ -174,6 +192,7 @@ impl Operation for ops::Recall {
             terms,
             embedding: None,
             entities: Vec::new(),
+            period,
         }
         .with_entities(service.entities.resolve(&query, &known));
         // The semantic ranker sits out when the query's embedding is not there within the
@@ -238,6 +257,10 @@ impl Operation for ops::Recall {
             hidden,
             considered: kept.len() as u64,
             semantic_skipped,
+            period: period.map(|p| RecallPeriod {
+                from: Timestamp::from_millis_saturating(p.start_ms),
+                to: Timestamp::from_millis_saturating(p.end_ms),
+            }),
         })
     }
 
@@ -279,6 +302,34 @@ fn skip_reason(err: &EmbedError) -> SemanticSkip {
 }
 
 impl MemoryService {
+    /// BM25's terms of the masked `query` and the period it names, resolved against
+    /// `reference` (the recall's `asOf`, or now). A time the query names ("last week") is the
+    /// time ranker's, and its words are not what BM25 matches on; a host that weighs the time
+    /// ranker 0 gets every word as a term and no period, as before that ranker existed.
+    pub(crate) fn query_terms(
+        &self,
+        query: &str,
+        reference: Timestamp,
+    ) -> (Vec<String>, Option<fusion_rank::Period>) {
+        let mention = (self.weights.time > 0.0)
+            .then(|| fusion_rank::resolve_time(query, reference.as_millis()))
+            .flatten();
+        match mention {
+            Some(m) => (
+                PreparedQuery::with_analyzer(
+                    &fusion_rank::without_spans(query, &m.spans),
+                    self.analyzer,
+                )
+                .terms,
+                Some(m.period),
+            ),
+            None => (
+                PreparedQuery::with_analyzer(query, self.analyzer).terms,
+                None,
+            ),
+        }
+    }
+
     /// The `window` most recent versions `scan` matches that `binding` lets the caller see,
     /// newest first, read in batches.
     fn scan_window(

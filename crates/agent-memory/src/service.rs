@@ -292,10 +292,11 @@ impl MemoryService {
         self.candidate_window
     }
 
-    /// The query terms BM25 looks for: `query` masked, then analyzed as the stored term counts
-    /// were (what `recall` matches; the CLI's `recall --verbose` prints them).
+    /// The query terms BM25 looks for: `query` masked, the words of a time it names left out,
+    /// then analyzed as the stored term counts were (what `recall` matches now; the CLI's
+    /// `recall --verbose` prints them).
     pub fn analyzed_query(&self, query: &str) -> Vec<String> {
-        fusion_rank::PreparedQuery::with_analyzer(&pii_mask::mask(query).text, self.analyzer).terms
+        self.query_terms(&pii_mask::mask(query).text, self.now()).0
     }
 
     /// The clock the service decides with: the host's clock, or the latest instant this service

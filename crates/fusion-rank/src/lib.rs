@@ -58,8 +58,8 @@
 //!   as overlapping bigrams, masker placeholders dropped.
 //! - [`bm25_ranking`] (`k1 = 1.2`, `b = 0.75`, statistics over the candidate set),
 //!   [`semantic_ranking`] (cosine > 0; stored vectors have unit length, see [`normalize`]) and
-//!   [`entity_ranking`] (≥ 1 shared entity id); ties go to the newer candidate, then the
-//!   smaller id.
+//!   [`entity_ranking`] (≥ 1 shared entity id), and [`time_ranking`] (created in the period the
+//!   query names, newest first); ties go to the newer candidate, then the smaller id.
 //! - [`fuse_rankings`]: `Σ 1 / (60 + rank)` over the rankers listing a candidate.
 //! - [`EmbedPool::embed_within`]: the query embedding on a bounded worker pool, given up at the
 //!   budget ([`SEMANTIC_BUDGET`], 800 ms) or at once when every worker is stuck.
@@ -95,7 +95,7 @@ pub use pool::{EmbedPool, PendingEmbedding, SEMANTIC_BUDGET};
 pub use rank::{
     BM25_B, BM25_K1, Candidate, Fused, PreparedQuery, Rankings, Scored, Weights, bm25_postings,
     bm25_postings_with_coverage, bm25_ranking, bm25_with_coverage, entity_ranking, fuse,
-    fuse_rankings, fuse_weighted, semantic_ranking,
+    fuse_rankings, fuse_weighted, semantic_ranking, time_ranking,
 };
 pub use ranks::{RRF_K, Ranker, Ranks};
 pub use terms::{TermStats, Terms};

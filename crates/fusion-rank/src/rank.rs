@@ -45,6 +45,9 @@ pub struct PreparedQuery {
     pub embedding: Option<Vec<f32>>,
     /// Distinct entity ids resolved from the query.
     pub entities: Vec<String>,
+    /// The period the query names ([`resolve_time`](crate::resolve_time)); `None` leaves the
+    /// time ranker's list empty.
+    pub period: Option<crate::Period>,
 }
 
 impl PreparedQuery {
@@ -55,6 +58,7 @@ impl PreparedQuery {
             terms: distinct(analyze(text)),
             embedding: None,
             entities: Vec::new(),
+            period: None,
         }
     }
 
@@ -65,12 +69,19 @@ impl PreparedQuery {
             terms: distinct(analyzer.analyze(text)),
             embedding: None,
             entities: Vec::new(),
+            period: None,
         }
     }
 
     /// Adds the query embedding, which enables the semantic ranker.
     pub fn with_embedding(mut self, embedding: Vec<f32>) -> Self {
         self.embedding = Some(embedding);
+        self
+    }
+
+    /// Sets the period the query names: the time ranker lists the candidates created in it.
+    pub fn with_period(mut self, period: crate::Period) -> Self {
+        self.period = Some(period);
         self
     }
 
@@ -425,6 +436,25 @@ pub fn entity_ranking(entities: &[String], candidates: &[Candidate<'_>]) -> Vec<
     out
 }
 
+/// The candidates created in `period` (their [`Candidate::recency`] is the creation instant in
+/// milliseconds), newest first; without a period, none. Which words named the period is not
+/// this ranker's business: the caller leaves them out of BM25's terms
+/// ([`without_spans`](crate::without_spans)).
+pub fn time_ranking(period: Option<crate::Period>, candidates: &[Candidate<'_>]) -> Vec<Scored> {
+    let Some(period) = period else {
+        return Vec::new();
+    };
+    let mut out: Vec<Scored> = candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| period.contains(c.recency))
+        .map(|(index, _)| Scored { index, score: 1.0 })
+        .collect();
+    // Equal scores: newer first, then the smaller id.
+    sort_ranking(&mut out, candidates);
+    out
+}
+
 /// The rank lists of one query, one per [`Ranker`], each best first.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Rankings {
@@ -459,6 +489,7 @@ impl Rankings {
                 .as_deref()
                 .map_or_else(Vec::new, |q| semantic_ranking(q, candidates)),
             Ranker::Entity => entity_ranking(&query.entities, candidates),
+            Ranker::Time => time_ranking(query.period, candidates),
         });
         Rankings {
             lists,
@@ -507,7 +538,7 @@ impl std::ops::IndexMut<Ranker> for Rankings {
 /// How much each ranker's list counts in the fusion: a candidate scores
 /// `Σ w_r / (RRF_K + rank_r)` over the rankers listing it within their depth.
 ///
-/// - `bm25`, `semantic`, `entity`: each ranker's weight. A weight of 0 takes a ranker out of the
+/// - `bm25`, `semantic`, `entity`, `time`: each ranker's weight. A weight of 0 takes a ranker out of the
 ///   score (its ranks are still reported for the candidates others list).
 /// - `bm25_by_coverage`: BM25's weight is multiplied, query by query, by the cube of its
 ///   coverage ([`bm25_with_coverage`]): full when the best BM25 match holds every query term,
@@ -527,6 +558,8 @@ pub struct Weights {
     pub semantic: f64,
     /// The entity ranker's weight.
     pub entity: f64,
+    /// The time ranker's weight (its list is empty unless the query names a period).
+    pub time: f64,
     /// Scale BM25's weight by the cube of its coverage of the query.
     pub bm25_by_coverage: bool,
     /// How deep BM25's list counts.
@@ -541,6 +574,7 @@ impl Weights {
         bm25: 1.0,
         semantic: 1.0,
         entity: 1.0,
+        time: 1.0,
         bm25_by_coverage: false,
         bm25_depth: None,
         semantic_depth: None,
@@ -553,6 +587,7 @@ impl Weights {
         bm25: 1.0,
         semantic: 1.0,
         entity: 1.0,
+        time: 1.0,
         bm25_by_coverage: true,
         bm25_depth: Some(50),
         semantic_depth: None,
@@ -565,13 +600,14 @@ impl Weights {
         bm25: 1.0,
         semantic: 0.3,
         entity: 1.0,
+        time: 1.0,
         bm25_by_coverage: false,
         bm25_depth: None,
         semantic_depth: Some(20),
     };
 
-    /// Static weights from their values, whole lists counted; `None` when one is negative or
-    /// not finite, or all are 0.
+    /// Static weights from their values, whole lists counted, the time ranker at 1; `None` when
+    /// one is negative or not finite, or all are 0.
     pub fn new(bm25: f64, semantic: f64, entity: f64) -> Option<Weights> {
         let ok = |w: f64| w.is_finite() && w >= 0.0;
         (ok(bm25) && ok(semantic) && ok(entity) && bm25 + semantic + entity > 0.0).then_some(
@@ -590,12 +626,14 @@ impl Weights {
             bm25: 0.0,
             semantic: 0.0,
             entity: 0.0,
+            time: 0.0,
             ..Weights::EQUAL
         };
         match ranker {
             Ranker::Bm25 => w.bm25 = 1.0,
             Ranker::Semantic => w.semantic = 1.0,
             Ranker::Entity => w.entity = 1.0,
+            Ranker::Time => w.time = 1.0,
         }
         w
     }
@@ -623,11 +661,12 @@ impl Weights {
             Ranker::Bm25 => self.bm25,
             Ranker::Semantic => self.semantic,
             Ranker::Entity => self.entity,
+            Ranker::Time => self.time,
         });
         let depths = Ranker::ALL.map(|ranker| match ranker {
             Ranker::Bm25 => self.bm25_depth,
             Ranker::Semantic => self.semantic_depth,
-            Ranker::Entity => None,
+            Ranker::Entity | Ranker::Time => None,
         });
         (weights, depths)
     }

@@ -23,14 +23,17 @@ pub enum Ranker {
     Semantic,
     /// Shared entities.
     Entity,
+    /// Created in the period the query names ([`resolve_time`](crate::resolve_time)).
+    Time,
 }
 
 impl Ranker {
     /// How many rankers there are.
-    pub const COUNT: usize = 3;
+    pub const COUNT: usize = 4;
 
     /// Every ranker, in fusion order.
-    pub const ALL: [Ranker; Ranker::COUNT] = [Ranker::Bm25, Ranker::Semantic, Ranker::Entity];
+    pub const ALL: [Ranker; Ranker::COUNT] =
+        [Ranker::Bm25, Ranker::Semantic, Ranker::Entity, Ranker::Time];
 
     /// The ranker's key in the answer's `ranks` object.
     pub const fn name(self) -> &'static str {
@@ -38,6 +41,7 @@ impl Ranker {
             Ranker::Bm25 => "bm25",
             Ranker::Semantic => "semantic",
             Ranker::Entity => "entity",
+            Ranker::Time => "time",
         }
     }
 
@@ -50,8 +54,8 @@ impl Ranker {
 /// A candidate's 1-based position in each ranker's list, `None` where that ranker left it out.
 ///
 /// A named field per [`Ranker`], so that its JSON form (an object keyed by [`Ranker::name`], in
-/// [`Ranker::ALL`] order, `null` where a ranker left the candidate out) and its OpenAPI schema
-/// are derived; code that treats rankers alike reads it by ranker (`ranks[ranker]`,
+/// [`Ranker::ALL`] order, `null` where a ranker left the candidate out — except `time`, whose key
+/// is present only with a rank) and its OpenAPI schema are derived; code that treats rankers alike reads it by ranker (`ranks[ranker]`,
 /// [`Ranks::iter`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -72,6 +76,14 @@ pub struct Ranks {
     /// Position in the entity-overlap list.
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub entity: Option<u32>,
+    /// Position in the list of candidates created in the period the query names. The key is
+    /// left out of the JSON when the candidate is not in that list (always, for a query that
+    /// names no time), so answers to such queries are what they were before the ranker.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub time: Option<u32>,
 }
 
 impl Ranks {
@@ -90,6 +102,7 @@ impl Ranks {
             Ranker::Bm25 => &mut self.bm25,
             Ranker::Semantic => &mut self.semantic,
             Ranker::Entity => &mut self.entity,
+            Ranker::Time => &mut self.time,
         }
     }
 
@@ -130,6 +143,7 @@ impl Index<Ranker> for Ranks {
             Ranker::Bm25 => &self.bm25,
             Ranker::Semantic => &self.semantic,
             Ranker::Entity => &self.entity,
+            Ranker::Time => &self.time,
         }
     }
 }
@@ -155,7 +169,7 @@ mod tests {
             assert_eq!(ranker.slot(), i);
         }
         let names: Vec<&str> = Ranker::ALL.iter().map(|r| r.name()).collect();
-        assert_eq!(names, ["bm25", "semantic", "entity"]);
+        assert_eq!(names, ["bm25", "semantic", "entity", "time"]);
     }
 
     #[test]
@@ -168,7 +182,8 @@ mod tests {
             Ranks {
                 bm25: None,
                 semantic: Some(2),
-                entity: Some(7)
+                entity: Some(7),
+                time: None,
             }
         );
         assert_eq!(
@@ -176,12 +191,14 @@ mod tests {
             [
                 (Ranker::Bm25, None),
                 (Ranker::Semantic, Some(2)),
-                (Ranker::Entity, Some(7))
+                (Ranker::Entity, Some(7)),
+                (Ranker::Time, None),
             ]
         );
     }
 
-    /// The JSON object has one key per ranker, named and ordered as [`Ranker::ALL`].
+    /// The JSON object has one key per ranker, named and ordered as [`Ranker::ALL`]; `time`
+    /// only when it ranked the candidate.
     #[cfg(feature = "serde")]
     #[test]
     fn the_json_object_is_keyed_by_ranker_names_in_order() {
@@ -189,9 +206,11 @@ mod tests {
             bm25: Some(1),
             semantic: None,
             entity: Some(3),
+            time: None,
         };
         let expected: String = Ranker::ALL
             .iter()
+            .filter(|r| **r != Ranker::Time)
             .map(|r| {
                 format!(
                     "\"{}\":{}",
@@ -205,5 +224,12 @@ mod tests {
         assert_eq!(json, format!("{{{expected}}}"));
         assert_eq!(json, r#"{"bm25":1,"semantic":null,"entity":3}"#);
         assert_eq!(serde_json::from_str::<Ranks>(&json).unwrap(), ranks);
+        let timed = Ranks {
+            time: Some(2),
+            ..ranks
+        };
+        let json = serde_json::to_string(&timed).unwrap();
+        assert_eq!(json, r#"{"bm25":1,"semantic":null,"entity":3,"time":2}"#);
+        assert_eq!(serde_json::from_str::<Ranks>(&json).unwrap(), timed);
     }
 }

@@ -118,8 +118,17 @@ fn lifecycle(backend: &str) {
         "the superseded version is not a candidate"
     );
     assert!(found["memories"][0]["ranks"]["bm25"].is_u64());
+    let timed = home.ok(&["recall", "how should I reply? I noted it yesterday"]);
+    assert!(
+        timed.contains("period named by the query: from "),
+        "{timed}"
+    );
     let human = home.ok(&["recall", "how tersely should I reply?"]);
     assert!(human.contains("ranks: bm25 1"), "{human}");
+    assert!(
+        !human.contains("time"),
+        "no time rank without a period: {human}"
+    );
     assert!(
         human.contains("[uncited]") && human.contains("score "),
         "{human}"

@@ -20,6 +20,7 @@ mod recall;
 mod request_schemas;
 mod snapshot;
 mod stores;
+mod temporal;
 mod tracing_logs;
 mod transfer;
 mod window;

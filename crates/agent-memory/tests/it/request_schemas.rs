@@ -367,7 +367,7 @@ fn forget_takes_exactly_one_form() {
 #[test]
 fn response_schemas_require_every_field_they_list() {
     // A recalled memory's `duplicates`: only when it stands for identical notes (`minimum: 1`).
-    const WRITTEN_WHEN_THEY_APPLY: [&str; 1] = ["duplicates"];
+    const WRITTEN_WHEN_THEY_APPLY: [&str; 3] = ["duplicates", "period", "time"];
     let validator = Validator::new();
     let mut pending: Vec<Value> = rest_operations()
         .into_iter()

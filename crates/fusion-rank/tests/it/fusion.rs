@@ -52,7 +52,8 @@ fn rrf_sums_reciprocal_ranks_and_skips_unlisted_candidates() {
         Ranks {
             bm25: Some(2),
             semantic: Some(1),
-            entity: None
+            entity: None,
+            time: None,
         }
     );
     assert_eq!(
@@ -60,7 +61,8 @@ fn rrf_sums_reciprocal_ranks_and_skips_unlisted_candidates() {
         Ranks {
             bm25: None,
             semantic: None,
-            entity: Some(1)
+            entity: Some(1),
+            time: None,
         }
     );
     // The top `limit` of the same order.
@@ -100,7 +102,8 @@ fn one_first_place_loses_to_two_fifth_places() {
         Ranks {
             bm25: Some(5),
             semantic: Some(5),
-            entity: None
+            entity: None,
+            time: None,
         }
     );
     assert_eq!(both.score, 1.0 / 65.0 + 1.0 / 65.0);
@@ -137,9 +140,23 @@ fn rankers_break_ties_by_recency_then_id() {
         .with_embedding(docs[0].embedding.clone())
         .with_entities(["e1"]);
     let rankings = Rankings::compute(&query, &cands);
-    for (_, list) in rankings.iter() {
+    for (ranker, list) in rankings.iter() {
+        if ranker == Ranker::Time {
+            assert!(list.is_empty(), "the query names no period");
+            continue;
+        }
         assert_eq!(ids(&cands, list.iter().map(|s| s.index)), expected);
     }
+    // Every candidate in the period: the time ranker's ties go the same way.
+    let timed = query.clone().with_period(fusion_rank::Period {
+        start_ms: 0,
+        end_ms: 3,
+    });
+    let rankings = Rankings::compute(&timed, &cands);
+    assert_eq!(
+        ids(&cands, rankings[Ranker::Time].iter().map(|s| s.index)),
+        expected
+    );
     let fused = fuse(&query, &cands, 10);
     assert_eq!(ids(&cands, fused.iter().map(|f| f.index)), expected);
     assert_eq!(
@@ -147,7 +164,8 @@ fn rankers_break_ties_by_recency_then_id() {
         Ranks {
             bm25: Some(4),
             semantic: Some(4),
-            entity: Some(4)
+            entity: Some(4),
+            time: None,
         }
     );
 }

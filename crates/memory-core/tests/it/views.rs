@@ -133,6 +133,7 @@ fn recalled_memory_adds_score_and_ranks() {
             bm25: Some(1),
             semantic: None,
             entity: Some(2),
+            time: None,
         },
         duplicates: 0,
     };

@@ -1,0 +1,659 @@
+//! The temporal evaluation: questions that name a time ("what did I note about the dentist last
+//! week?"), each asked of a member who kept several notes on that topic at other times and notes
+//! on other topics. Recall@1 is measured with the `time` ranker and without it (its weight 0),
+//! in English, Japanese and Hebrew; `cargo test -p govmem-agent-memory --test it temporal --
+//! --nocapture` prints the table.
+
+use std::sync::Arc;
+
+use agent_memory::{
+    CandidateWindow, InMemoryPassageSource, ManualClock, MemoryService, RecallRequest,
+    RememberRequest, SettingsPatch, Timestamp, Weights,
+};
+use memory_core::SeededIdGenerator;
+use store_kv::InMemoryBackend;
+
+use crate::{agent, enabled, owner};
+
+/// The evaluation's "now": Wednesday 2026-12-02, 15:30 UTC.
+const NOW: &str = "2026-12-02T15:30:00Z";
+
+/// A topic: the words a question uses for it, and notes about it in other words.
+struct Topic {
+    asked: &'static str,
+    notes: [&'static str; 5],
+}
+
+/// A language's topics, fillers and the question's shape (`{topic}` and `{time}`).
+struct Language {
+    name: &'static str,
+    question: &'static str,
+    topics: &'static [Topic],
+    fillers: &'static [&'static str],
+    /// Expressions with an instant inside the period each names and instants outside it.
+    times: &'static [(&'static str, &'static str, &'static [&'static str])],
+}
+
+const EN_TOPICS: &[Topic] = &[
+    Topic {
+        asked: "the dentist",
+        notes: [
+            "Dentist: the cleaning went fine, next checkup in six months",
+            "The dentist wants to replace the old filling on the left side",
+            "Booked the dentist for the cracked molar",
+            "Dentist said to floss more and use the softer brush",
+            "Paid the dentist invoice for the x-rays",
+        ],
+    },
+    Topic {
+        asked: "the car",
+        notes: [
+            "Car service: new brake pads and an oil change",
+            "The car's tyre pressure light came on again",
+            "Renewed the car insurance with the same company",
+            "Took the car in because of the rattling noise",
+            "Car passed its inspection without remarks",
+        ],
+    },
+    Topic {
+        asked: "the budget",
+        notes: [
+            "Budget review: travel spending is over by ten percent",
+            "The team budget for the offsite was approved",
+            "Budget meeting moved the hiring plan to next quarter",
+            "Cut the software budget by dropping two licences",
+            "Budget numbers for the grant proposal are final",
+        ],
+    },
+    Topic {
+        asked: "the garden",
+        notes: [
+            "Garden: planted tomatoes along the fence",
+            "The garden hose leaks at the connector",
+            "Pruned the roses in the garden",
+            "Garden soil needs more compost before spring",
+            "Bought seeds for the herb garden",
+        ],
+    },
+];
+
+const EN_FILLERS: &[&str] = &[
+    "Prefers short answers with bullet points",
+    "The quarterly report is due to finance",
+    "Call the plumber about the kitchen sink",
+    "Reading a novel about a lighthouse keeper",
+    "Gym schedule is Tuesdays and Thursdays",
+    "Wants reminders in the morning, not at night",
+    "Project Atlas demo went well",
+    "Likes green tea with no sugar",
+];
+
+/// English expressions: an instant inside the named period, then instants outside it.
+const EN_TIMES: &[(&str, &str, &[&str])] = &[
+    (
+        "yesterday",
+        "2026-12-01T10:00:00Z",
+        &[
+            "2026-11-24T10:00:00Z",
+            "2026-10-12T10:00:00Z",
+            "2026-03-05T10:00:00Z",
+            "2025-12-10T10:00:00Z",
+        ],
+    ),
+    (
+        "last week",
+        "2026-11-25T09:00:00Z",
+        &[
+            "2026-12-01T10:00:00Z",
+            "2026-11-10T10:00:00Z",
+            "2026-03-05T10:00:00Z",
+            "2025-12-10T10:00:00Z",
+        ],
+    ),
+    (
+        "two days ago",
+        "2026-11-30T11:00:00Z",
+        &[
+            "2026-12-02T09:00:00Z",
+            "2026-11-20T10:00:00Z",
+            "2026-06-05T10:00:00Z",
+            "2025-12-10T10:00:00Z",
+        ],
+    ),
+    (
+        "this morning",
+        "2026-12-02T08:15:00Z",
+        &[
+            "2026-12-01T08:15:00Z",
+            "2026-11-18T10:00:00Z",
+            "2026-04-05T10:00:00Z",
+            "2025-12-22T10:00:00Z",
+        ],
+    ),
+    (
+        "last month",
+        "2026-11-12T10:00:00Z",
+        &[
+            "2026-12-01T10:00:00Z",
+            "2026-10-12T10:00:00Z",
+            "2026-03-05T10:00:00Z",
+            "2025-12-12T10:00:00Z",
+        ],
+    ),
+    (
+        "in March",
+        "2026-03-17T10:00:00Z",
+        &[
+            "2026-11-30T10:00:00Z",
+            "2026-05-12T10:00:00Z",
+            "2026-02-05T10:00:00Z",
+            "2025-12-15T10:00:00Z",
+        ],
+    ),
+    (
+        "on 2026-11-03",
+        "2026-11-03T14:00:00Z",
+        &[
+            "2026-11-04T10:00:00Z",
+            "2026-11-28T10:00:00Z",
+            "2026-08-05T10:00:00Z",
+            "2025-12-03T10:00:00Z",
+        ],
+    ),
+    (
+        "in 2025",
+        "2025-12-20T10:00:00Z",
+        &[
+            "2026-11-30T10:00:00Z",
+            "2026-01-12T10:00:00Z",
+            "2026-02-05T10:00:00Z",
+            "2026-07-01T10:00:00Z",
+        ],
+    ),
+    (
+        "on Monday",
+        "2026-11-30T16:00:00Z",
+        &[
+            "2026-11-23T16:00:00Z",
+            "2026-12-01T10:00:00Z",
+            "2026-09-05T10:00:00Z",
+            "2025-12-10T10:00:00Z",
+        ],
+    ),
+    (
+        "three weeks ago",
+        "2026-11-12T10:00:00Z",
+        &[
+            "2026-11-25T10:00:00Z",
+            "2026-10-28T10:00:00Z",
+            "2026-06-05T10:00:00Z",
+            "2025-12-10T10:00:00Z",
+        ],
+    ),
+    (
+        "last weekend",
+        "2026-11-28T12:00:00Z",
+        &[
+            "2026-11-21T12:00:00Z",
+            "2026-11-30T10:00:00Z",
+            "2026-05-05T10:00:00Z",
+            "2025-12-10T10:00:00Z",
+        ],
+    ),
+    (
+        "last year",
+        "2025-12-18T10:00:00Z",
+        &[
+            "2026-01-05T10:00:00Z",
+            "2026-11-30T10:00:00Z",
+            "2026-06-05T10:00:00Z",
+            "2026-03-10T10:00:00Z",
+        ],
+    ),
+];
+
+const JA_TOPICS: &[Topic] = &[
+    Topic {
+        asked: "歯医者",
+        notes: [
+            "歯医者で歯のクリーニングをした",
+            "歯医者に古い詰め物を替えると言われた",
+            "歯医者の予約を取った",
+            "歯医者でレントゲンを撮った",
+            "歯医者の支払いを済ませた",
+        ],
+    },
+    Topic {
+        asked: "車",
+        notes: [
+            "車のオイル交換をした",
+            "車のタイヤの空気圧を確認した",
+            "車の保険を更新した",
+            "車の異音で修理に出した",
+            "車の車検が終わった",
+        ],
+    },
+];
+
+const JA_FILLERS: &[&str] = &[
+    "短い返事が好き",
+    "会議の資料を準備する",
+    "緑茶を毎朝飲む",
+    "ジムは火曜日と木曜日",
+];
+
+const JA_TIMES: &[(&str, &str, &[&str])] = &[
+    (
+        "昨日",
+        "2026-12-01T10:00:00Z",
+        &[
+            "2026-11-24T10:00:00Z",
+            "2026-10-12T10:00:00Z",
+            "2026-03-05T10:00:00Z",
+            "2025-12-10T10:00:00Z",
+        ],
+    ),
+    (
+        "先週",
+        "2026-11-25T09:00:00Z",
+        &[
+            "2026-12-01T10:00:00Z",
+            "2026-11-10T10:00:00Z",
+            "2026-03-05T10:00:00Z",
+            "2025-12-10T10:00:00Z",
+        ],
+    ),
+    (
+        "先月",
+        "2026-11-12T10:00:00Z",
+        &[
+            "2026-12-01T10:00:00Z",
+            "2026-10-12T10:00:00Z",
+            "2026-03-05T10:00:00Z",
+            "2025-12-12T10:00:00Z",
+        ],
+    ),
+    (
+        "3月",
+        "2026-03-17T10:00:00Z",
+        &[
+            "2026-11-30T10:00:00Z",
+            "2026-05-12T10:00:00Z",
+            "2026-02-05T10:00:00Z",
+            "2025-12-15T10:00:00Z",
+        ],
+    ),
+    (
+        "2日前",
+        "2026-11-30T11:00:00Z",
+        &[
+            "2026-12-02T09:00:00Z",
+            "2026-11-20T10:00:00Z",
+            "2026-06-05T10:00:00Z",
+            "2025-12-10T10:00:00Z",
+        ],
+    ),
+    (
+        "今朝",
+        "2026-12-02T08:15:00Z",
+        &[
+            "2026-12-01T08:15:00Z",
+            "2026-11-18T10:00:00Z",
+            "2026-04-05T10:00:00Z",
+            "2025-12-22T10:00:00Z",
+        ],
+    ),
+];
+
+const HE_TOPICS: &[Topic] = &[
+    Topic {
+        asked: "רופא השיניים",
+        notes: [
+            "רופא השיניים אמר שהניקוי עבר טוב",
+            "רופא השיניים רוצה להחליף סתימה ישנה",
+            "קבעתי תור אצל רופא השיניים",
+            "רופא השיניים צילם צילום רנטגן",
+            "שילמתי לרופא השיניים את החשבון",
+        ],
+    },
+    Topic {
+        asked: "הרכב",
+        notes: [
+            "הרכב עבר טיפול והחלפת שמן",
+            "נורת לחץ האוויר של הרכב נדלקה",
+            "חידשתי את ביטוח הרכב",
+            "לקחתי את הרכב למוסך בגלל רעש",
+            "הרכב עבר טסט בלי הערות",
+        ],
+    },
+];
+
+const HE_FILLERS: &[&str] = &[
+    "מעדיף תשובות קצרות",
+    "להכין את המצגת לישיבה",
+    "שותה תה ירוק בבוקר",
+    "חדר כושר בימי שלישי וחמישי",
+];
+
+const HE_TIMES: &[(&str, &str, &[&str])] = &[
+    (
+        "אתמול",
+        "2026-12-01T10:00:00Z",
+        &[
+            "2026-11-24T10:00:00Z",
+            "2026-10-12T10:00:00Z",
+            "2026-03-05T10:00:00Z",
+            "2025-12-10T10:00:00Z",
+        ],
+    ),
+    (
+        "בשבוע שעבר",
+        "2026-11-25T09:00:00Z",
+        &[
+            "2026-12-01T10:00:00Z",
+            "2026-11-10T10:00:00Z",
+            "2026-03-05T10:00:00Z",
+            "2025-12-10T10:00:00Z",
+        ],
+    ),
+    (
+        "בחודש שעבר",
+        "2026-11-12T10:00:00Z",
+        &[
+            "2026-12-01T10:00:00Z",
+            "2026-10-12T10:00:00Z",
+            "2026-03-05T10:00:00Z",
+            "2025-12-12T10:00:00Z",
+        ],
+    ),
+    (
+        "במרץ",
+        "2026-03-17T10:00:00Z",
+        &[
+            "2026-11-30T10:00:00Z",
+            "2026-05-12T10:00:00Z",
+            "2026-02-05T10:00:00Z",
+            "2025-12-15T10:00:00Z",
+        ],
+    ),
+    (
+        "לפני יומיים",
+        "2026-11-30T11:00:00Z",
+        &[
+            "2026-12-02T09:00:00Z",
+            "2026-11-20T10:00:00Z",
+            "2026-06-05T10:00:00Z",
+            "2025-12-10T10:00:00Z",
+        ],
+    ),
+    (
+        "הבוקר",
+        "2026-12-02T08:15:00Z",
+        &[
+            "2026-12-01T08:15:00Z",
+            "2026-11-18T10:00:00Z",
+            "2026-04-05T10:00:00Z",
+            "2025-12-22T10:00:00Z",
+        ],
+    ),
+];
+
+const LANGUAGES: &[Language] = &[
+    Language {
+        name: "English",
+        question: "what did I note about {topic} {time}?",
+        topics: EN_TOPICS,
+        fillers: EN_FILLERS,
+        times: EN_TIMES,
+    },
+    Language {
+        name: "Japanese",
+        question: "{time}の{topic}のメモは？",
+        topics: JA_TOPICS,
+        fillers: JA_FILLERS,
+        times: JA_TIMES,
+    },
+    Language {
+        name: "Hebrew",
+        question: "מה רשמתי על {topic} {time}?",
+        topics: HE_TOPICS,
+        fillers: HE_FILLERS,
+        times: HE_TIMES,
+    },
+];
+
+fn at(iso: &str) -> Timestamp {
+    Timestamp::parse(iso).unwrap()
+}
+
+/// One question: a member whose notes on the topic lie at the period's instant (the answer,
+/// the `answer`-th paraphrase) and at the instants outside it (the others), with the fillers
+/// spread over the same months. True when the answer is recalled first.
+fn first_is_the_answer(
+    language: &Language,
+    topic: &Topic,
+    (expression, inside, outside): (&str, &str, &[&str]),
+    answer: usize,
+    weights: Weights,
+) -> bool {
+    let clock = Arc::new(ManualClock::new(at("2024-01-01T00:00:00Z")));
+    let service = enabled(
+        MemoryService::builder(
+            Arc::new(InMemoryBackend::new()),
+            Arc::new(InMemoryPassageSource::new()),
+        )
+        .clock(clock.clone())
+        .ids(Arc::new(SeededIdGenerator::new(11)))
+        .rate_limited(false)
+        .candidate_window(CandidateWindow::All)
+        .weights(weights),
+    );
+    // A year of notes: the longest retention.
+    service
+        .settings_put(&owner(), &SettingsPatch::default().retention_days(365))
+        .unwrap();
+    // Every note in time order: the topic's, and the fillers on the days around them.
+    let mut writes: Vec<(Timestamp, String)> = Vec::new();
+    writes.push((at(inside), topic.notes[answer].to_owned()));
+    for (i, instant) in outside.iter().enumerate() {
+        let other = topic.notes[(answer + 1 + i) % topic.notes.len()];
+        writes.push((at(instant), other.to_owned()));
+    }
+    let instants: Vec<Timestamp> = writes.iter().map(|(t, _)| *t).collect();
+    for (i, filler) in language.fillers.iter().enumerate() {
+        let near = instants[i % instants.len()];
+        writes.push((
+            Timestamp::from_millis(near.as_millis() - 3_600_000 * (i as i64 + 1)).unwrap(),
+            (*filler).to_owned(),
+        ));
+    }
+    writes.sort();
+    let caller = agent("alice", "cred_a");
+    for (instant, text) in &writes {
+        clock.set(*instant);
+        service
+            .remember(&caller, &RememberRequest::new("notes", text.clone()))
+            .unwrap();
+    }
+    clock.set(at(NOW));
+    let question = language
+        .question
+        .replace("{topic}", topic.asked)
+        .replace("{time}", expression);
+    let found = service
+        .recall(&caller, &RecallRequest::new(question).limit(1))
+        .unwrap();
+    found
+        .memories
+        .first()
+        .is_some_and(|m| m.view.text == topic.notes[answer])
+}
+
+/// Recall@1 over every question of every language, with `weights`: (hits, questions) per
+/// language.
+fn evaluate(weights: Weights) -> Vec<(&'static str, usize, usize)> {
+    LANGUAGES
+        .iter()
+        .map(|language| {
+            let mut hits = 0;
+            let mut questions = 0;
+            for topic in language.topics {
+                for (k, time) in language.times.iter().enumerate() {
+                    // The answer's paraphrase turns with the question, so no one wording wins.
+                    let answer = k % topic.notes.len();
+                    questions += 1;
+                    if first_is_the_answer(language, topic, *time, answer, weights) {
+                        hits += 1;
+                    }
+                }
+            }
+            (language.name, hits, questions)
+        })
+        .collect()
+}
+
+#[test]
+fn the_time_ranker_finds_the_note_of_the_named_period() {
+    let with = evaluate(Weights::HASHING);
+    let without = evaluate(Weights {
+        time: 0.0,
+        ..Weights::HASHING
+    });
+    println!("| language | questions | recall@1 without `time` | recall@1 with `time` |");
+    println!("|---|---|---|---|");
+    let mut totals = (0, 0, 0);
+    for ((name, hits, questions), (_, base, _)) in with.iter().zip(&without) {
+        println!(
+            "| {name} | {questions} | {:.2} | {:.2} |",
+            *base as f64 / *questions as f64,
+            *hits as f64 / *questions as f64
+        );
+        totals.0 += hits;
+        totals.1 += base;
+        totals.2 += questions;
+    }
+    println!(
+        "| all | {} | {:.2} | {:.2} |",
+        totals.2,
+        totals.1 as f64 / totals.2 as f64,
+        totals.0 as f64 / totals.2 as f64
+    );
+    for ((name, hits, questions), (_, base, _)) in with.iter().zip(&without) {
+        assert!(
+            *hits as f64 >= 0.9 * *questions as f64,
+            "{name}: {hits} of {questions} with the time ranker"
+        );
+        assert!(
+            hits > base,
+            "{name}: the time ranker adds nothing ({base} → {hits})"
+        );
+    }
+}
+
+/// A service over `notes` (written an hour apart) with `weights`, and its member.
+fn member_with(notes: &[String], weights: Weights) -> MemoryService {
+    let clock = Arc::new(ManualClock::new(at("2026-11-01T00:00:00Z")));
+    let service = enabled(
+        MemoryService::builder(
+            Arc::new(InMemoryBackend::new()),
+            Arc::new(InMemoryPassageSource::new()),
+        )
+        .clock(clock.clone())
+        .ids(Arc::new(SeededIdGenerator::new(5)))
+        .rate_limited(false)
+        .weights(weights),
+    );
+    for text in notes {
+        service
+            .remember(
+                &agent("alice", "cred_a"),
+                &RememberRequest::new("notes", text.clone()),
+            )
+            .unwrap();
+        clock.advance_seconds(3600);
+    }
+    service
+}
+
+/// Words of notes and questions that name no time.
+const WORDS: &[&str] = &[
+    "dentist",
+    "car",
+    "budget",
+    "garden",
+    "tomatoes",
+    "brakes",
+    "review",
+    "plan",
+    "call",
+    "the",
+    "about",
+    "what",
+    "note",
+    "filling",
+    "insurance",
+    "roses",
+    "team",
+    "offsite",
+    "歯医者",
+    "רכב",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// A query that names no time is answered exactly as without the time ranker: same order,
+    /// same scores and ranks, no `time` rank and no `period` in the JSON.
+    #[test]
+    fn a_query_naming_no_time_is_answered_as_before_the_time_ranker(
+        notes in proptest::collection::vec(proptest::collection::vec(proptest::sample::select(WORDS), 1..8), 1..30),
+        query in proptest::collection::vec(proptest::sample::select(WORDS), 1..5),
+    ) {
+        let notes: Vec<String> = notes.iter().map(|n| n.join(" ")).collect();
+        let query = query.join(" ");
+        let with = member_with(&notes, Weights::HASHING);
+        let without = member_with(&notes, Weights { time: 0.0, ..Weights::HASHING });
+        let caller = agent("alice", "cred_a");
+        let a = with.recall(&caller, &RecallRequest::new(query.clone())).unwrap();
+        let b = without.recall(&caller, &RecallRequest::new(query)).unwrap();
+        let a = serde_json::to_value(&a).unwrap();
+        proptest::prop_assert_eq!(&a, &serde_json::to_value(&b).unwrap());
+        proptest::prop_assert!(a.get("period").is_none());
+        for m in a["memories"].as_array().unwrap() {
+            proptest::prop_assert!(m["ranks"].get("time").is_none());
+        }
+    }
+}
+
+/// A query naming a time shows the resolved period and each listed note's `time` rank, and
+/// `asOf` moves the period with it.
+#[test]
+fn the_answer_shows_the_period_it_ranked_by() {
+    let notes: Vec<String> = (0..30).map(|i| format!("garden note {i}")).collect();
+    let service = member_with(&notes, Weights::HASHING);
+    let caller = agent("alice", "cred_a");
+    // The notes were written hourly from 2026-11-01T00:00Z; "yesterday" at 2026-11-02T12:00Z is
+    // November 1st: the first 24 notes.
+    let request = RecallRequest::new("garden yesterday")
+        .as_of(at("2026-11-02T12:00:00Z"))
+        .limit(50);
+    let found = service.recall(&caller, &request).unwrap();
+    let period = found.period.expect("yesterday is a period");
+    assert_eq!(period.from, at("2026-11-01T00:00:00Z"));
+    assert_eq!(period.to, at("2026-11-02T00:00:00Z"));
+    let timed: Vec<u32> = found.memories.iter().filter_map(|m| m.ranks.time).collect();
+    assert_eq!(timed.len(), 24, "one time rank per note of November 1st");
+    let first = found
+        .memories
+        .iter()
+        .find(|m| m.ranks.time == Some(1))
+        .unwrap();
+    assert_eq!(
+        first.view.text, "garden note 23",
+        "the time ranker lists the newest first"
+    );
+    assert!(
+        found.memories[0].ranks.time.is_some(),
+        "a note of that day leads"
+    );
+}
