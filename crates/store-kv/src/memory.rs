@@ -93,6 +93,18 @@ impl KvRead for MapView<'_> {
         Ok(())
     }
 
+    /// Its entries keep their decoded versions themselves.
+    fn range_versions_cached(
+        &self,
+        start: &[u8],
+        end: &[u8],
+        reverse: bool,
+        _cache: &store_trait::kv::VersionCache,
+        visit: &mut dyn FnMut(&[u8], Arc<AgentMemory>) -> bool,
+    ) -> Result<(), Error> {
+        self.range_versions(start, end, reverse, visit)
+    }
+
     fn range_versions(
         &self,
         start: &[u8],

@@ -4,7 +4,8 @@
 //! backend, redb, sled and SQLite provide the space and nothing else, and `store-postgres` keeps
 //! its memory stores in one.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, PoisonError, RwLock};
 
 use memory_core::AgentMemory;
 
@@ -54,6 +55,144 @@ pub trait KvRead {
         )?;
         failed.map_or(Ok(()), Err)
     }
+
+    /// [`range_versions`](Self::range_versions), decoding through `cache`: a value whose bytes
+    /// are exactly those a cached version was decoded from is handed out as that version, and
+    /// every other value is decoded and kept for the next read.
+    ///
+    /// Decoding is a function of the bytes alone, so the versions handed out are those
+    /// decoding would give, whoever wrote the values and whenever: the cache needs no
+    /// invalidation, also for a key space other processes write. A key space that keeps
+    /// decoded versions itself may ignore the cache.
+    fn range_versions_cached(
+        &self,
+        start: &[u8],
+        end: &[u8],
+        reverse: bool,
+        cache: &VersionCache,
+        visit: &mut dyn FnMut(&[u8], Arc<AgentMemory>) -> bool,
+    ) -> Result<(), Error> {
+        let mut failed = None;
+        let mut decoded: Vec<(Box<[u8]>, Cached)> = Vec::new();
+        {
+            let entries = cache.entries.read().unwrap_or_else(PoisonError::into_inner);
+            self.range(start, end, reverse, &mut |k, v| {
+                let version = match entries.map.get(k) {
+                    Some(cached) if *cached.bytes == *v => Arc::clone(&cached.version),
+                    _ => match crate::codec::decode_version(v) {
+                        Ok(version) => {
+                            let version = Arc::new(version);
+                            let cached = Cached {
+                                bytes: v.into(),
+                                version: Arc::clone(&version),
+                            };
+                            decoded.push((k.into(), cached));
+                            version
+                        }
+                        Err(e) => {
+                            failed = Some(e);
+                            return false;
+                        }
+                    },
+                };
+                visit(k, version)
+            })?;
+        }
+        cache.keep(decoded);
+        failed.map_or(Ok(()), Err)
+    }
+}
+
+/// Versions decoded by [`KvRead::range_versions_cached`], each under its key with the bytes it
+/// was decoded from, up to a capacity in bytes of keys and values ([`VersionCache::CAPACITY`]
+/// by default); past it the cache starts over empty.
+pub struct VersionCache {
+    entries: RwLock<CachedVersions>,
+    capacity: usize,
+}
+
+impl Default for VersionCache {
+    fn default() -> Self {
+        VersionCache::with_capacity(VersionCache::CAPACITY)
+    }
+}
+
+/// The entries of a [`VersionCache`] and the bytes they hold.
+#[derive(Default)]
+struct CachedVersions {
+    map: HashMap<Box<[u8]>, Cached>,
+    bytes: usize,
+}
+
+/// A decoded version and the bytes it was decoded from.
+struct Cached {
+    bytes: Box<[u8]>,
+    version: Arc<AgentMemory>,
+}
+
+impl VersionCache {
+    /// How many bytes of keys and values the cache holds at most (the decoded versions take
+    /// about as much again): 64 MiB, the quota's 5,000 versions of a few members.
+    pub const CAPACITY: usize = 64 << 20;
+
+    /// An empty cache of [`VersionCache::CAPACITY`] bytes.
+    pub fn new() -> Self {
+        VersionCache::default()
+    }
+
+    /// An empty cache of `capacity` bytes of keys and values.
+    pub fn with_capacity(capacity: usize) -> Self {
+        VersionCache {
+            entries: RwLock::default(),
+            capacity,
+        }
+    }
+
+    /// How many versions the cache holds.
+    pub fn len(&self) -> usize {
+        self.entries
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .map
+            .len()
+    }
+
+    /// True when the cache holds no version.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Keeps versions just decoded, replacing what their keys held.
+    fn keep(&self, decoded: Vec<(Box<[u8]>, Cached)>) {
+        if decoded.is_empty() {
+            return;
+        }
+        let mut entries = self.entries.write().unwrap_or_else(PoisonError::into_inner);
+        for (key, cached) in decoded {
+            let size = key.len() + cached.bytes.len();
+            if size > self.capacity {
+                continue;
+            }
+            if entries.bytes + size > self.capacity {
+                entries.map.clear();
+                entries.bytes = 0;
+            }
+            let key_len = key.len();
+            if let Some(old) = entries.map.insert(key, cached) {
+                entries.bytes -= key_len + old.bytes.len();
+            }
+            entries.bytes += size;
+        }
+    }
+}
+
+impl std::fmt::Debug for VersionCache {
+    /// The number of versions only: they are memory content, which never goes into logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VersionCache")
+            .field("versions", &self.len())
+            .finish()
+    }
 }
 
 /// One write of a step.
@@ -76,4 +215,128 @@ pub trait Kv {
     /// Runs `f` with no other step in between and applies the writes it returns atomically (and
     /// durably as the backend's durability says). No writes: nothing is committed.
     fn step<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>) -> Result<R, Error>;
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use memory_core::{
+        AgentMemoryId, CredentialId, MemberId, MemoryText, RankingData, StoredEmbedding, Timestamp,
+        WorkspaceId,
+    };
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A key space over a map, whose values tests change at will (as another process would).
+    struct Map(BTreeMap<Vec<u8>, Vec<u8>>);
+
+    impl KvRead for Map {
+        fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+            Ok(self.0.get(key).cloned())
+        }
+
+        fn range(
+            &self,
+            start: &[u8],
+            end: &[u8],
+            reverse: bool,
+            visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+        ) -> Result<(), Error> {
+            let entries: Vec<_> = self
+                .0
+                .range(start.to_vec()..end.to_vec())
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let mut visit_one = |(k, v): &(Vec<u8>, Vec<u8>)| visit(k, v);
+            if reverse {
+                entries.iter().rev().take_while(|e| visit_one(e)).count();
+            } else {
+                entries.iter().take_while(|e| visit_one(e)).count();
+            }
+            Ok(())
+        }
+    }
+
+    /// A version whose text, supersession and vector vary with `variant`.
+    fn version(variant: u8) -> Vec<u8> {
+        let memory = AgentMemory {
+            id: AgentMemoryId::parse("amem_1").unwrap(),
+            workspace: WorkspaceId::new("ws").unwrap(),
+            member: MemberId::new("m").unwrap(),
+            credential: CredentialId::new("c").unwrap(),
+            namespace: "ns".into(),
+            key: None,
+            text: MemoryText::mask(&format!("note {variant}")).0,
+            collection_id: None,
+            version: 1,
+            citations: vec![],
+            created_at: Timestamp::from_millis(5).unwrap(),
+            superseded_at: (variant % 2 == 1).then(|| Timestamp::from_millis(9).unwrap()),
+            ranking: RankingData {
+                terms: vec![("note".into(), 1)],
+                length: 2,
+                embedding: Some(StoredEmbedding {
+                    model: "m1".into(),
+                    vector: vec![f32::from(variant), 0.5],
+                }),
+            },
+        };
+        crate::codec::encode(&memory).unwrap()
+    }
+
+    /// Every version read, decoded plainly.
+    fn plain(map: &Map, reverse: bool) -> Result<Vec<(Vec<u8>, AgentMemory)>, String> {
+        let mut out = Vec::new();
+        map.range_versions(b"", b"\xff", reverse, &mut |k, m| {
+            out.push((k.to_vec(), (*m).clone()));
+            true
+        })
+        .map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+
+    /// Every version read through `cache`.
+    fn cached(
+        map: &Map,
+        cache: &VersionCache,
+        reverse: bool,
+    ) -> Result<Vec<(Vec<u8>, AgentMemory)>, String> {
+        let mut out = Vec::new();
+        map.range_versions_cached(b"", b"\xff", reverse, cache, &mut |k, m| {
+            out.push((k.to_vec(), (*m).clone()));
+            true
+        })
+        .map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+
+    proptest! {
+        /// Whatever the values become between reads — rewritten, removed, corrupt — and however
+        /// small the cache, a cached read hands out exactly what decoding the values gives.
+        #[test]
+        fn a_cached_read_is_a_plain_read(
+            steps in proptest::collection::vec((0u8..6, 0u8..8, any::<bool>()), 1..60),
+            capacity in prop_oneof![Just(0usize), 100usize..2_000, Just(VersionCache::CAPACITY)],
+        ) {
+            let cache = VersionCache::with_capacity(capacity);
+            let mut map = Map(BTreeMap::new());
+            for (key, variant, reverse) in steps {
+                let key = vec![b'v', key];
+                match variant {
+                    6 => {
+                        map.0.remove(&key);
+                    }
+                    7 => {
+                        map.0.insert(key, b"not a version".to_vec());
+                    }
+                    v => {
+                        map.0.insert(key, version(v));
+                    }
+                }
+                prop_assert_eq!(cached(&map, &cache, reverse), plain(&map, reverse));
+            }
+        }
+    }
 }

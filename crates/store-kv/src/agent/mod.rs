@@ -55,7 +55,7 @@ use memory_core::{
     WorkspaceId,
 };
 use store_trait::keys::{order, prefix_end, push_component};
-use store_trait::kv::{Decided, Kv, KvOp, KvRead};
+use store_trait::kv::{Decided, Kv, KvOp, KvRead, VersionCache};
 use store_trait::{
     Backend, Database, Durability, Error, HasStores, History, JsonError, MemberHistory, Owner,
     RememberOutcome, RememberState, RememberWrite, ScanQuery, VacuumReport,
@@ -81,6 +81,9 @@ pub struct KvBackend<K> {
     stores: KvStores<K>,
     /// Decoded histories of recently read owners, each under the generation it was read at.
     histories: HistoryCache,
+    /// Decoded versions with the bytes they were decoded from: a scan or a history read
+    /// decodes only the values it has not met with these exact bytes.
+    versions: VersionCache,
 }
 
 impl<K: std::fmt::Debug> std::fmt::Debug for KvBackend<K> {
@@ -96,6 +99,7 @@ impl<K> KvBackend<K> {
         KvBackend {
             stores: KvStores::over(kv),
             histories: HistoryCache::default(),
+            versions: VersionCache::default(),
         }
     }
 
@@ -216,7 +220,7 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
                     match self.histories.get(owner, &generation) {
                         Some(history) => history,
                         None => {
-                            let history = Arc::new(read_history(r, owner, stats)?);
+                            let history = Arc::new(read_history(r, owner, stats, &self.versions)?);
                             self.histories.put(owner, generation, Arc::clone(&history));
                             history
                         }
@@ -235,6 +239,7 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
     ) -> Result<Vec<Arc<AgentMemory>>, Error> {
         scan_where(
             self.kv(),
+            &self.versions,
             owner,
             query.expired_cutoff,
             query.after.as_ref(),
@@ -250,7 +255,16 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
         after: Option<&(Timestamp, AgentMemoryId)>,
         limit: usize,
     ) -> Result<Vec<AgentMemory>, Error> {
-        scan_where(self.kv(), owner, expired_cutoff, after, limit, &|_| true).map(owned)
+        scan_where(
+            self.kv(),
+            &self.versions,
+            owner,
+            expired_cutoff,
+            after,
+            limit,
+            &|_| true,
+        )
+        .map(owned)
     }
 
     fn set_embedding(

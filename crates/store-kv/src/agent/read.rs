@@ -9,7 +9,7 @@ use super::layout::{
 };
 use memory_core::{AgentMemory, AgentMemoryId, Timestamp};
 use store_trait::keys::{KeyEntry, prefix_end, push_component};
-use store_trait::kv::{Kv, KvRead};
+use store_trait::kv::{Kv, KvRead, VersionCache};
 use store_trait::{Error, IndexStats, MemberHistory, Owner, Postings, VectorTable};
 
 /// A visitor of key-value entries that may fail: `Ok(false)` stops the walk.
@@ -136,10 +136,11 @@ pub(crate) fn read_history(
     r: &dyn KvRead,
     owner: &Owner,
     stats: IndexStats,
+    cache: &VersionCache,
 ) -> Result<MemberHistory, Error> {
     let prefix = owner_key(VERSION, owner);
     let mut rows = Vec::with_capacity(usize::try_from(stats.documents).unwrap_or(0));
-    r.range_versions(&prefix, &prefix_end(&prefix), true, &mut |_, m| {
+    r.range_versions_cached(&prefix, &prefix_end(&prefix), true, cache, &mut |_, m| {
         rows.push(m);
         true
     })?;
@@ -217,6 +218,7 @@ pub(crate) fn read_postings(
 /// keeps decoded versions).
 pub(crate) fn scan_where(
     kv: &impl Kv,
+    cache: &VersionCache,
     owner: &Owner,
     expired_cutoff: Timestamp,
     after: Option<&(Timestamp, AgentMemoryId)>,
@@ -234,7 +236,7 @@ pub(crate) fn scan_where(
     kv.read(&mut |r| {
         let mut found = Vec::new();
         let mut failed = None;
-        r.range_versions(&prefix, &end, true, &mut |k, memory| {
+        r.range_versions_cached(&prefix, &end, true, cache, &mut |k, memory| {
             // Newest first: the first expired version ends the walk.
             match instant_at(k, prefix.len()) {
                 Ok(at) if at <= expired_cutoff => return false,
