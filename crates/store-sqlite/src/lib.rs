@@ -294,8 +294,11 @@ fn configure(conn: &Connection, durability: Durability) -> Result<(), Error> {
     };
     // Deleted rows are overwritten with zeros rather than left in free pages, and temporary
     // data (a vacuum's copy) stays in memory: removed text is found in no file.
+    // Reads map the file (up to 256 MiB) instead of copying each page with a system call: a
+    // recall's scan spends a fifth of its time in `pread` otherwise.
     conn.execute_batch(&format!(
-        "PRAGMA synchronous = {synchronous}; PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY;"
+        "PRAGMA synchronous = {synchronous}; PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY; \
+         PRAGMA mmap_size = 268435456;"
     ))
     .map_err(sqlite_error)
 }
