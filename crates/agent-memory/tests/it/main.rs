@@ -17,6 +17,7 @@ mod openapi;
 mod races;
 mod recall;
 mod request_schemas;
+mod reverify;
 mod snapshot;
 mod stores;
 mod tracing_logs;
