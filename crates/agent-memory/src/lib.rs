@@ -94,6 +94,7 @@ mod recall;
 mod reembed;
 mod reexports;
 pub mod responses;
+mod reverify;
 mod service;
 pub mod transfer;
 

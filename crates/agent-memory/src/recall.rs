@@ -19,6 +19,7 @@ use serde::Serialize;
 use store_trait::ScanQuery;
 
 use crate::caller::AgentCaller;
+use crate::reverify;
 use crate::service::{MemoryService, internal};
 
 /// How many versions one backend scan reads while collecting candidates for a credential bound
@@ -160,41 +161,56 @@ impl Operation for ops::Recall {
             }
         };
 
-        // One batched re-verification; hidden candidates leave before ranking.
-        let verification = citation_verify::verify_entity_ids(
-            service.passages.as_ref(),
-            &auth.owner.workspace,
-            &auth.owner.member,
-            &refs,
-        );
-        let mut kept: Vec<Kept<'_>> = Vec::new();
-        // The candidate index of each kept one.
-        let mut kept_at: Vec<usize> = Vec::new();
-        let mut hidden = 0u64;
-        for (i, ((memory, verdict), ids)) in refs
-            .iter()
-            .zip(&verification.verdicts)
-            .zip(verification.entity_ids)
-            .enumerate()
-        {
-            match verdict {
-                Verdict::Hidden => hidden += 1,
-                Verdict::Visible(state) => {
-                    kept.push((memory, *state, ids));
-                    kept_at.push(i);
-                }
-            }
-        }
+        // Re-verification: one batched lookup, or through the recall index the verdicts kept
+        // for the member's history while the host's passages stand (`reverify`). Hidden
+        // candidates leave before ranking.
+        let verification = match &history {
+            Some(history) => service.verdicts.verify_rows(
+                service.passages.as_ref(),
+                &auth.owner,
+                &history.versions,
+                &rows,
+            ),
+            None => Arc::new(reverify::verify(
+                service.passages.as_ref(),
+                &auth.owner,
+                &refs,
+            )),
+        };
         // The entities of the kept candidates, each once, in order of first appearance.
-        let known = verification.distinct;
-
+        let known = &verification.distinct;
         let mut prepared = PreparedQuery {
             terms,
             embedding: None,
             entities: Vec::new(),
             period,
         }
-        .with_entities(service.entities.resolve(&query, &known));
+        .with_entities(service.entities.resolve(&query, known));
+        // Which known entities the query names (`prepared.entities` holds each id once).
+        let named: Vec<bool> = known
+            .iter()
+            .map(|e| prepared.entities.contains(&e.id))
+            .collect();
+        let mut kept: Vec<Kept<'_>> = Vec::new();
+        // The candidate index of each kept one.
+        let mut kept_at: Vec<usize> = Vec::new();
+        let mut hidden = 0u64;
+        for (i, (memory, verdict)) in refs.iter().zip(&verification.verdicts).enumerate() {
+            match verdict {
+                Verdict::Hidden => hidden += 1,
+                Verdict::Visible(state) => {
+                    // A candidate's entities are distinct ids: the ones the query names, counted.
+                    let shared = verification
+                        .entities_of(i)
+                        .iter()
+                        .filter(|&&k| named[k as usize])
+                        .count();
+                    kept.push((memory, *state, shared));
+                    kept_at.push(i);
+                }
+            }
+        }
+
         // The semantic ranker sits out when the query's embedding is not there within the
         // budget (or failed): the one place that is decided, and counted.
         let embedding = match pending_embedding.wait() {
@@ -398,8 +414,17 @@ fn collapse_duplicates(
     out
 }
 
-/// A kept candidate: the version, its source state and its entity ids.
-type Kept<'a> = (&'a AgentMemory, memory_core::SourceState, Vec<String>);
+/// A kept candidate: the version, its source state and how many of the query's entities its
+/// cited passages mention.
+type Kept<'a> = (&'a AgentMemory, memory_core::SourceState, usize);
+
+/// The entity ids the ranker is given for a candidate sharing `shared` of the query's entities:
+/// the first `shared` of them. The entity ranker scores by how many of the query's distinct ids
+/// a candidate's list contains and reads nothing else of it, so this prefix scores exactly as
+/// the candidate's own ids would, without a copy of any id per candidate.
+fn entities_for(prepared: &PreparedQuery, shared: usize) -> &[String] {
+    &prepared.entities[..shared]
+}
 
 /// The embedding of `memory` when `model` made it: vectors of another model are never
 /// compared, so such a memory sits out the semantic ranker.
@@ -434,7 +459,7 @@ fn rank_scanned(
     let ranked: Vec<Candidate<'_>> = kept
         .iter()
         .zip(&lookups)
-        .map(|((memory, _, entities), lookup)| Candidate {
+        .map(|((memory, _, shared), lookup)| Candidate {
             recency: memory.created_at.as_millis(),
             id: memory.id.as_str(),
             terms: match lookup {
@@ -442,7 +467,7 @@ fn rank_scanned(
                 Err(stats) => stats.into(),
             },
             embedding: same_model(memory, model),
-            entities,
+            entities: entities_for(prepared, *shared),
         })
         .collect();
     let rankings = fusion_rank::Rankings::compute(prepared, &ranked);
@@ -464,7 +489,7 @@ fn rank_indexed(
     let ranked: Vec<Candidate<'_>> = kept
         .iter()
         .zip(rows)
-        .map(|((memory, _, entities), &row)| Candidate {
+        .map(|((memory, _, shared), &row)| Candidate {
             recency: memory.created_at.as_millis(),
             id: memory.id.as_str(),
             terms: Terms::length_only(memory.ranking.length),
@@ -472,7 +497,7 @@ fn rank_indexed(
                 .get(row as usize)
                 .filter(|(m, _)| *m == model)
                 .map(|(_, v)| v),
-            entities,
+            entities: entities_for(prepared, *shared),
         })
         .collect();
     // Postings name history rows; BM25 wants candidate indices (rows of no candidate drop out).
@@ -495,4 +520,52 @@ fn rank_indexed(
     let bm25 = fusion_rank::bm25_postings_with_coverage(&postings, &ranked);
     let rankings = fusion_rank::Rankings::with_bm25(prepared, &ranked, bm25);
     fusion_rank::fuse_weighted(&ranked, &rankings, weights, limit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The entity ranker lists and orders candidates given the prefix of the query's
+        /// entities exactly as it does given each candidate's own entity ids.
+        #[test]
+        fn the_prefix_of_shared_entities_ranks_as_the_candidates_own_ids(
+            query in proptest::sample::subsequence((0..6).collect::<Vec<u8>>(), 0..=6)
+                .prop_shuffle(),
+            candidates in proptest::collection::vec(
+                (proptest::sample::subsequence((0..8).collect::<Vec<u8>>(), 0..=8)
+                    .prop_shuffle(), 0..4i64),
+                0..24,
+            ),
+        ) {
+            let name = |e: &u8| format!("e{e}");
+            let prepared = PreparedQuery::default().with_entities(query.iter().map(name));
+            let own: Vec<Vec<String>> = candidates
+                .iter()
+                .map(|(ids, _)| ids.iter().map(name).collect())
+                .collect();
+            let ids: Vec<String> = (0..candidates.len()).map(|i| format!("m{i:02}")).collect();
+            let candidate = |i: usize, entities| Candidate {
+                recency: candidates[i].1,
+                id: &ids[i],
+                terms: Terms::length_only(1),
+                embedding: None,
+                entities,
+            };
+            let with_own: Vec<Candidate<'_>> =
+                (0..candidates.len()).map(|i| candidate(i, &own[i])).collect();
+            let with_prefix: Vec<Candidate<'_>> = (0..candidates.len())
+                .map(|i| {
+                    let shared = own[i].iter().filter(|e| prepared.entities.contains(e)).count();
+                    candidate(i, entities_for(&prepared, shared))
+                })
+                .collect();
+            prop_assert_eq!(
+                fusion_rank::entity_ranking(&prepared.entities, &with_own),
+                fusion_rank::entity_ranking(&prepared.entities, &with_prefix)
+            );
+        }
+    }
 }

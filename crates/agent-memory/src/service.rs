@@ -56,6 +56,9 @@ pub struct MemoryService {
     /// put a keyed write a few milliseconds past the clock (`store_trait::key_instant`), and
     /// [`now`](MemoryService::now) never runs behind it, so a read right after a write sees it.
     written: AtomicI64,
+    /// The verdicts of members' history rows, kept between recalls while the host's passages
+    /// stand (`PassageSource::generation`).
+    pub(crate) verdicts: crate::reverify::VerdictCache,
 }
 
 impl agent_memory_ops::sealed::Sealed for MemoryService {}
@@ -212,6 +215,7 @@ impl MemoryServiceBuilder {
             limits: self.limits,
             rate_limited: self.rate_limited,
             written: AtomicI64::new(i64::MIN),
+            verdicts: crate::reverify::VerdictCache::default(),
         })
     }
 }

@@ -84,11 +84,22 @@ impl Workspace {
 /// By default lookups report the passage's SHA-256, as most hosts would;
 /// [`with_hashes(false)`](Self::with_hashes) reports bodies instead, so that the library hashes.
 /// Every [`lookup`](PassageSource::lookup) call is counted ([`lookups`](Self::lookups)).
+///
+/// It gives a [`generation`](PassageSource::generation) stamp: one counter for every workspace,
+/// moved under the same lock as each change (any put, delete, expiry or read-access change), so
+/// that recall may keep its verdicts while nothing changed.
 #[derive(Debug)]
 pub struct InMemoryPassageSource {
-    state: Mutex<BTreeMap<WorkspaceId, Workspace>>,
+    state: Mutex<State>,
     report_hashes: bool,
     lookups: AtomicUsize,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    workspaces: BTreeMap<WorkspaceId, Workspace>,
+    /// Moved by every change, in the same critical section.
+    generation: u64,
 }
 
 impl Default for InMemoryPassageSource {
@@ -101,7 +112,7 @@ impl InMemoryPassageSource {
     /// An empty source that reports hashes.
     pub fn new() -> Self {
         InMemoryPassageSource {
-            state: Mutex::new(BTreeMap::new()),
+            state: Mutex::new(State::default()),
             report_hashes: true,
             lookups: AtomicUsize::new(0),
         }
@@ -113,10 +124,22 @@ impl InMemoryPassageSource {
         self
     }
 
-    fn with_state<R>(&self, f: impl FnOnce(&mut BTreeMap<WorkspaceId, Workspace>) -> R) -> R {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         // Every mutation leaves the maps consistent, so a poisoned lock is still usable.
-        let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        f(&mut guard)
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Reads the workspaces.
+    fn with_state<R>(&self, f: impl FnOnce(&BTreeMap<WorkspaceId, Workspace>) -> R) -> R {
+        f(&self.lock().workspaces)
+    }
+
+    /// Changes the workspaces and moves the generation in the same critical section (before
+    /// anyone can look the change up). Every change goes through here.
+    fn change<R>(&self, f: impl FnOnce(&mut BTreeMap<WorkspaceId, Workspace>) -> R) -> R {
+        let mut guard = self.lock();
+        guard.generation += 1;
+        f(&mut guard.workspaces)
     }
 
     /// Inserts or replaces a passage of `workspace`.
@@ -130,7 +153,7 @@ impl InMemoryPassageSource {
             body: None,
             entities: passage.entities.clone(),
         });
-        self.with_state(|state| {
+        self.change(|state| {
             let ws = state.entry(workspace.clone()).or_default();
             ws.passages
                 .insert(passage.id.clone(), Stored { passage, found });
@@ -139,7 +162,7 @@ impl InMemoryPassageSource {
 
     /// Deletes a document: its passages are gone. Returns how many passages were removed.
     pub fn delete_document(&self, workspace: &WorkspaceId, document_id: &str) -> usize {
-        self.with_state(|state| {
+        self.change(|state| {
             let Some(ws) = state.get_mut(workspace.as_str()) else {
                 return 0;
             };
@@ -154,7 +177,7 @@ impl InMemoryPassageSource {
     /// Deletes a collection: the passages of its documents are gone. Returns how many passages
     /// were removed.
     pub fn delete_collection(&self, workspace: &WorkspaceId, collection_id: &str) -> usize {
-        self.with_state(|state| {
+        self.change(|state| {
             let Some(ws) = state.get_mut(workspace.as_str()) else {
                 return 0;
             };
@@ -174,7 +197,7 @@ impl InMemoryPassageSource {
 
     /// Marks a document expired: its passages are kept but reported gone.
     pub fn expire_document(&self, workspace: &WorkspaceId, document_id: &str) {
-        self.with_state(|state| {
+        self.change(|state| {
             state
                 .entry(workspace.clone())
                 .or_default()
@@ -191,7 +214,7 @@ impl InMemoryPassageSource {
         member: &MemberId,
         readable: bool,
     ) {
-        self.with_state(|state| {
+        self.change(|state| {
             let ws = state.entry(workspace.clone()).or_default();
             let entry = (document_id.to_owned(), member.clone());
             if readable {
@@ -248,6 +271,10 @@ impl PassageSource for InMemoryPassageSource {
                 })
                 .collect()
         })
+    }
+
+    fn generation(&self, _workspace: &WorkspaceId) -> Option<u64> {
+        Some(self.lock().generation)
     }
 }
 

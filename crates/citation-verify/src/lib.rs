@@ -64,5 +64,6 @@ pub mod verification;
 pub use in_memory::{InMemoryPassageSource, Passage};
 pub use source::{Entity, PassageInfo, PassageLookup, PassageSource};
 pub use verification::{
-    EntityIdVerification, Verdict, Verification, resolve_citations, verify, verify_entity_ids,
+    EntityIdVerification, EntityIndexVerification, Verdict, Verification, resolve_citations,
+    verify, verify_each, verify_entity_ids, verify_entity_indices,
 };

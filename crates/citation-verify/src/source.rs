@@ -91,7 +91,8 @@ impl PassageLookup {
 
 /// Batched passage lookup, supplied by the host.
 ///
-/// The library makes at most one call per request, with every passage id it needs.
+/// The library makes at most one call per request, with every passage id it needs (none when
+/// [`generation`](Self::generation) shows that it already knows every answer).
 pub trait PassageSource: Send + Sync {
     /// Looks up `passage_ids` in `workspace` as `member` may read them. Returns one answer per
     /// id, in input order (an id may repeat; answer each occurrence). A missing answer is treated
@@ -105,11 +106,40 @@ pub trait PassageSource: Send + Sync {
         member: &MemberId,
         passage_ids: &[&str],
     ) -> Vec<PassageLookup>;
+
+    /// A stamp of everything [`lookup`](Self::lookup) answers in `workspace`, so that a reader
+    /// may keep the verdicts of one lookup and reuse them while the stamp stands; `None` (the
+    /// default) says the source gives no stamp, and then every read looks every cited passage up
+    /// again.
+    ///
+    /// A source that answers `Some` promises, for `workspace`:
+    ///
+    /// - **every change moves the stamp**: whatever would make any `lookup` answer differ, for
+    ///   any member and any passage id — a passage put (new text or hash, document version,
+    ///   document, collection or entities), a passage, document or collection deleted, a
+    ///   document expired, a member's read access granted or revoked — gives the stamp a value
+    ///   it never had before (a counter that only grows keeps this);
+    /// - **never ahead of the change**: the new stamp is not returned before `lookup` answers
+    ///   with the change: both move in one step (one transaction, one lock), or the change
+    ///   first and the stamp right after.
+    ///
+    /// Two calls answering the same `Some(g)` thus promise that no answer changed between them.
+    /// A coarser stamp (one for every workspace, moved by any change anywhere) keeps the promise
+    /// too, at the price of fewer reuses. Recall reads the stamp before its lookup and again
+    /// after it, and keeps what it learnt only when both agree.
+    fn generation(&self, workspace: &WorkspaceId) -> Option<u64> {
+        let _ = workspace;
+        None
+    }
 }
 
 impl<S: PassageSource + ?Sized> PassageSource for &S {
     fn lookup(&self, ws: &WorkspaceId, member: &MemberId, ids: &[&str]) -> Vec<PassageLookup> {
         (**self).lookup(ws, member, ids)
+    }
+
+    fn generation(&self, ws: &WorkspaceId) -> Option<u64> {
+        (**self).generation(ws)
     }
 }
 
@@ -117,11 +147,19 @@ impl<S: PassageSource + ?Sized> PassageSource for Arc<S> {
     fn lookup(&self, ws: &WorkspaceId, member: &MemberId, ids: &[&str]) -> Vec<PassageLookup> {
         (**self).lookup(ws, member, ids)
     }
+
+    fn generation(&self, ws: &WorkspaceId) -> Option<u64> {
+        (**self).generation(ws)
+    }
 }
 
 impl<S: PassageSource + ?Sized> PassageSource for Box<S> {
     fn lookup(&self, ws: &WorkspaceId, member: &MemberId, ids: &[&str]) -> Vec<PassageLookup> {
         (**self).lookup(ws, member, ids)
+    }
+
+    fn generation(&self, ws: &WorkspaceId) -> Option<u64> {
+        (**self).generation(ws)
     }
 }
 

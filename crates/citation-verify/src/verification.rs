@@ -191,10 +191,92 @@ pub fn verify_entity_ids<S: PassageSource + ?Sized>(
     result
 }
 
-/// The shared work of [`verify`] and [`verify_entity_ids`]: calls `each` once per memory, in
-/// order, with its verdict and the entities of its cited passages (each id once, in citation
-/// order; empty for hidden and uncited memories), borrowed from the lookup's answers.
-fn verify_each<S: PassageSource + ?Sized>(
+/// The result of [`verify_entity_indices`], index-aligned with the memories passed in: the
+/// verdicts, and each memory's entities as positions in [`distinct`](Self::distinct).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntityIndexVerification {
+    /// One verdict per memory.
+    pub verdicts: Vec<Verdict>,
+    /// Memory `i`'s entities are `indices[starts[i]..starts[i + 1]]` (one more start than
+    /// memories).
+    pub starts: Vec<u32>,
+    /// Positions in `distinct`: per memory each entity id once, in citation order (none for
+    /// hidden and uncited memories).
+    pub indices: Vec<u32>,
+    /// The entities of all visible memories, each id once, in order of first appearance (memory
+    /// by memory, then citation order), each as its first appearance reports it.
+    pub distinct: Vec<Entity>,
+}
+
+impl Default for EntityIndexVerification {
+    fn default() -> Self {
+        EntityIndexVerification::with_capacity(0)
+    }
+}
+
+impl EntityIndexVerification {
+    /// An empty result with room for `memories` memories, for callers that fill one themselves
+    /// (one verdict, its indices, then the next start, per memory).
+    pub fn with_capacity(memories: usize) -> Self {
+        let mut starts = Vec::with_capacity(memories + 1);
+        starts.push(0);
+        EntityIndexVerification {
+            verdicts: Vec::with_capacity(memories),
+            starts,
+            indices: Vec::with_capacity(memories * 2),
+            distinct: Vec::new(),
+        }
+    }
+
+    /// Memory `i`'s entities, as positions in [`distinct`](Self::distinct).
+    pub fn entities_of(&self, i: usize) -> &[u32] {
+        &self.indices[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+}
+
+/// A count or position that fits in `u32`: a recall has at most a member's quota of candidates
+/// and twenty citations each.
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).expect("fewer than 2^32 entities")
+}
+
+/// [`verify_entity_ids`] without a copy of any id per memory: each memory's entities are
+/// positions in the distinct entities, which recall ranks by and resolves the query against.
+pub fn verify_entity_indices<S: PassageSource + ?Sized>(
+    source: &S,
+    workspace: &WorkspaceId,
+    member: &MemberId,
+    memories: &[&AgentMemory],
+) -> EntityIndexVerification {
+    let mut result = EntityIndexVerification::with_capacity(memories.len());
+    // Each distinct id is copied once, as the key of its position.
+    let mut position: HashMap<String, u32, BuildHasherDefault<Fnv1a>> = HashMap::default();
+    verify_each(source, workspace, member, memories, |verdict, entities| {
+        result.verdicts.push(verdict);
+        for &entity in entities {
+            let at = match position.get(entity.id.as_str()) {
+                Some(&at) => at,
+                None => {
+                    let at = to_u32(result.distinct.len());
+                    position.insert(entity.id.clone(), at);
+                    result.distinct.push(entity.clone());
+                    at
+                }
+            };
+            result.indices.push(at);
+        }
+        result.starts.push(to_u32(result.indices.len()));
+    });
+    result
+}
+
+/// Re-verification with one batched lookup, as [`verify`] does it, for callers that keep the
+/// results their own way: calls `each` once per memory, in order, with its verdict and the
+/// entities of its cited passages (each id once, in citation order, the first passage's record
+/// of an id; empty for hidden and uncited memories), borrowed from the lookup's answers. The
+/// shared work of [`verify`] and [`verify_entity_ids`]; recall keeps entity indices instead of
+/// copies through it.
+pub fn verify_each<S: PassageSource + ?Sized>(
     source: &S,
     workspace: &WorkspaceId,
     member: &MemberId,

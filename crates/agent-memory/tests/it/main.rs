@@ -18,6 +18,7 @@ mod period;
 mod races;
 mod recall;
 mod request_schemas;
+mod reverify;
 mod snapshot;
 mod stores;
 mod temporal;

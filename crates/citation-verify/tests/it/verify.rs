@@ -2,6 +2,7 @@
 
 use citation_verify::{
     Entity, InMemoryPassageSource, Passage, PassageSource, Verdict, resolve_citations, verify,
+    verify_entity_ids, verify_entity_indices,
 };
 use memory_core::{AgentMemory, SourceState};
 
@@ -200,4 +201,93 @@ fn passages_deserialize_from_replay_bodies() {
         p.entities,
         vec![Entity::new("e1", "Acme").with_aliases(["ACME"])]
     );
+}
+
+#[test]
+fn entity_indices_agree_with_entity_ids() {
+    let source = world();
+    let w = ws("ws1");
+    // `e_acme` is reported by two records: the first appearance is the distinct one.
+    source.put_passage(
+        &w,
+        Passage::new("p4", "d3", "c1", 1, "Acme again.").with_entities(vec![
+            Entity::new("e_acme", "Acme Inc"),
+            Entity::new("e_cy", "Cy"),
+        ]),
+    );
+    let (m1, m2, m3, m4) = (
+        cited(&source, 1, &["p4", "p2"]),
+        cited(&source, 2, &["p1", "p3"]),
+        cited(&source, 3, &["p3"]),
+        cited(&source, 4, &["p2", "p1"]),
+    );
+    let uncited = memory(5, vec![]);
+    source.delete_document(&w, "d2");
+    let memories = [&m1, &m2, &m3, &uncited, &m4];
+    let ids = verify_entity_ids(&source, &w, &member("alice"), &memories);
+    let indices = verify_entity_indices(&source, &w, &member("alice"), &memories);
+    assert_eq!(indices.verdicts, ids.verdicts);
+    assert_eq!(indices.distinct, ids.distinct);
+    assert_eq!(indices.starts.len(), memories.len() + 1);
+    for (i, expected) in ids.entity_ids.iter().enumerate() {
+        let got: Vec<&str> = indices
+            .entities_of(i)
+            .iter()
+            .map(|&k| indices.distinct[k as usize].id.as_str())
+            .collect();
+        assert_eq!(&got, expected, "memory {i}");
+    }
+    assert_eq!(indices.distinct[0].name, "Acme Inc");
+    assert_eq!(indices.verdicts[1], Verdict::Hidden);
+    assert!(indices.entities_of(1).is_empty());
+}
+
+#[test]
+fn every_change_of_the_in_memory_source_moves_its_generation() {
+    let source = world();
+    let w = ws("ws1");
+    let alice = member("alice");
+    let mut seen = vec![source.generation(&w).expect("the in-memory source stamps")];
+    let mut moved = |what: &str| {
+        let now = source.generation(&w).unwrap();
+        assert!(
+            !seen.contains(&now),
+            "{what} moves the generation to a new value"
+        );
+        seen.push(now);
+    };
+    source.put_passage(&w, Passage::new("p1", "d1", "c1", 2, "Acme hired Bob."));
+    moved("a new document version");
+    source.put_passage(&w, Passage::new("p1", "d1", "c1", 2, "Acme hired Bo."));
+    moved("a new text");
+    source.put_passage(&w, Passage::new("p9", "d9", "c9", 1, "New."));
+    moved("a new passage");
+    source.expire_document(&w, "d9");
+    moved("an expiry");
+    source.set_document_readable(&w, "d1", &alice, false);
+    moved("a revoked read");
+    source.set_document_readable(&w, "d1", &alice, true);
+    moved("a granted read");
+    source.delete_document(&w, "d9");
+    moved("a deleted document");
+    source.delete_collection(&w, "c2");
+    moved("a deleted collection");
+    source.put_passage(&ws("ws2"), Passage::new("p1", "d1", "c1", 1, "Elsewhere."));
+    moved("a change in another workspace (one stamp for all)");
+    // Reads move nothing, and every way of sharing the source reports its stamp.
+    let now = source.generation(&w);
+    let m = cited(&source, 1, &["p2"]);
+    verify(&source, &w, &alice, &[&m]);
+    assert_eq!(source.generation(&w), now);
+    let shared = std::sync::Arc::new(source);
+    let borrowed: &InMemoryPassageSource = &shared;
+    assert_eq!(
+        <&InMemoryPassageSource as PassageSource>::generation(&borrowed, &w),
+        now
+    );
+    assert_eq!(shared.clone().generation(&w), now);
+    let boxed: Box<dyn PassageSource> = Box::new(shared.clone());
+    assert_eq!(boxed.generation(&w), now);
+    // A host's source gives no stamp unless it says so.
+    assert_eq!(Recording::new(world()).generation(&w), None);
 }
