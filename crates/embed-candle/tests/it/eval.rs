@@ -16,6 +16,9 @@
 //! and MRR@10 (the reciprocal rank of the first evidence note) for:
 //!
 //! - `fused`: the service's default weights for that embedder;
+//! - `fused, no time`: the same with the time ranker weighed 0 (no period resolved, every word
+//!   a BM25 term), to show what the time ranker changes on questions that were not written
+//!   about time;
 //! - `equal`: plain Reciprocal Rank Fusion (every weight 1);
 //! - `bm25`, `semantic`: one ranker alone (its weight 1, the others 0), which is that
 //!   ranker's own list.
@@ -96,9 +99,16 @@ pub(crate) struct Scores {
 const KS: [usize; 3] = [1, 5, 10];
 
 /// The rankings measured: a name and the weights that make the service rank so.
-fn rankings(embedder: &dyn Embedder) -> [(&'static str, Weights); 4] {
+fn rankings(embedder: &dyn Embedder) -> [(&'static str, Weights); 5] {
     [
         ("fused", Weights::for_embedder(embedder)),
+        (
+            "fused, no time",
+            Weights {
+                time: 0.0,
+                ..Weights::for_embedder(embedder)
+            },
+        ),
         ("equal", Weights::EQUAL),
         ("bm25", Weights::only(Ranker::Bm25)),
         ("semantic", Weights::only(Ranker::Semantic)),
