@@ -152,8 +152,13 @@ const RULES: &[Rule] = &[
 ];
 
 /// English.
+/// The vocabulary of [`ENGLISH`], built on first use.
+static VOCABULARY: std::sync::OnceLock<std::collections::HashSet<&str>> =
+    std::sync::OnceLock::new();
+
 pub(super) const ENGLISH: Language = Language {
     rules: RULES,
     prefixes: "",
     month_prefixes: "",
+    vocabulary: &VOCABULARY,
 };

@@ -148,8 +148,13 @@ const RULES: &[Rule] = &[
 ];
 
 /// Hebrew.
+/// The vocabulary of [`HEBREW`], built on first use.
+static VOCABULARY: std::sync::OnceLock<std::collections::HashSet<&str>> =
+    std::sync::OnceLock::new();
+
 pub(super) const HEBREW: Language = Language {
     rules: RULES,
     prefixes: "ובהלמשכ",
     month_prefixes: "וב",
+    vocabulary: &VOCABULARY,
 };

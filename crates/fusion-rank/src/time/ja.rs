@@ -79,6 +79,15 @@ pub(super) fn find(query: &str) -> Vec<Found> {
     let mut at = 0;
     while at < query.len() {
         let rest = &query[at..];
+        // Every expression begins with a CJK character or a digit.
+        if rest
+            .as_bytes()
+            .first()
+            .is_some_and(|b| b.is_ascii() && !b.is_ascii_digit())
+        {
+            at += 1;
+            continue;
+        }
         let after_number = query[..at].chars().next_back().is_some_and(is_numeral);
         let longest = [
             word(rest),

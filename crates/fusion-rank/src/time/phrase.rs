@@ -8,7 +8,9 @@
 
 use super::Found;
 use super::calendar::{Expr, Weekday, max_day};
+use std::collections::HashSet;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// Words mapped to a number: counts, months, weekdays. An entry may span several words
 /// ("a couple of").
@@ -72,6 +74,37 @@ pub(super) struct Language {
     /// Letters that may be glued to the front of a month name anywhere in a phrase (Hebrew ו
     /// and ב: "ובמרץ"; not "from" or "to").
     pub(super) month_prefixes: &'static str,
+    /// Every word a rule's element may match as its first token, built once from the rules
+    /// ([`Language::vocabulary`]).
+    pub(super) vocabulary: &'static OnceLock<HashSet<&'static str>>,
+}
+
+impl Language {
+    /// The words of every element of every rule (each table entry's first word): a token that
+    /// is none of them, with or without the language's prefixes, and holds no digit cannot
+    /// begin a phrase, so matching skips it without trying a rule.
+    fn vocabulary(&self) -> &HashSet<&'static str> {
+        self.vocabulary.get_or_init(|| {
+            let mut words = HashSet::new();
+            for rule in self.rules {
+                for element in rule.pattern {
+                    match element {
+                        El::Word(list) | El::Opt(list) => words.extend(list.iter().copied()),
+                        El::Count(table)
+                        | El::Weekday(table)
+                        | El::Month(table)
+                        | El::InMonth(table) => words.extend(
+                            table
+                                .iter()
+                                .filter_map(|(entry, _)| entry.split(' ').next()),
+                        ),
+                        El::Day | El::Year | El::Iso => {}
+                    }
+                }
+            }
+            words
+        })
+    }
 }
 
 /// What separates a token from the one before it.
@@ -138,10 +171,18 @@ impl Tokens {
     /// Every phrase of `language` in the query, left to right, without overlaps: at each token
     /// the longest matching rule wins (the earlier rule on a tie), and matching resumes after it.
     pub(super) fn find(&self, language: &Language) -> Vec<Found> {
+        let vocabulary = language.vocabulary();
         let mut found = Vec::new();
         let mut at = 0;
         while at < self.tokens.len() {
             if self.tokens[at].gap_before == Gap::Hyphen {
+                at += 1;
+                continue;
+            }
+            let token = &self.tokens[at].lower;
+            let may_begin = token.bytes().any(|b| b.is_ascii_digit())
+                || stripped(token, language.prefixes).any(|t| vocabulary.contains(t));
+            if !may_begin {
                 at += 1;
                 continue;
             }
