@@ -30,6 +30,16 @@ pub trait Embedder: Send + Sync {
     fn understands_meaning(&self) -> bool {
         true
     }
+
+    /// Whether a call is a short computation on the text alone — no I/O, no lock, no model that
+    /// may stall — whose time is bounded by the text's length. [`EmbedPool`](crate::EmbedPool)
+    /// then runs it on the caller's thread instead of handing it to a worker: the hand-over
+    /// (two thread wake-ups) costs more than such a call. The default is `false`, and an
+    /// embedder that can block must keep it: only a worker lets a caller give up on a stuck
+    /// call when the budget passes.
+    fn runs_inline(&self) -> bool {
+        false
+    }
 }
 
 /// Offline, deterministic embedder: feature hashing of the tokenizer's terms and of each term's
@@ -102,6 +112,11 @@ impl Embedder for HashingEmbedder {
 
     fn understands_meaning(&self) -> bool {
         false
+    }
+
+    /// Hashing a text's terms and 3-grams is a loop over its characters: nothing can stall it.
+    fn runs_inline(&self) -> bool {
+        true
     }
 }
 

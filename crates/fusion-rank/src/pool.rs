@@ -145,10 +145,24 @@ impl EmbedPool {
     }
 
     /// [`EmbedPool::embed_within`] in two halves: hands `text` to a worker now and returns at
-    /// once; [`PendingEmbedding::wait`] gives the answer, within `budget` from now. The caller
+    /// once (an embedder that [runs inline](Embedder::runs_inline) is called here instead); [`PendingEmbedding::wait`] gives the answer, within `budget` from now. The caller
     /// does other work meanwhile (recall verifies its candidates while the query is embedded).
     pub fn start_within(&self, text: &str, budget: Duration) -> PendingEmbedding {
         let started = Instant::now();
+        if self.embedder.runs_inline() {
+            // A bounded computation (`Embedder::runs_inline`): done here, before returning.
+            let mut answer = catch_unwind(AssertUnwindSafe(|| self.embedder.embed(text)))
+                .unwrap_or_else(|_| Err(EmbedError::Failed("embedder panicked".into())));
+            // Bounded, but held to the same promise as a worker's answer: none past the budget.
+            if started.elapsed() > budget {
+                answer = Err(EmbedError::TimedOut { budget });
+            }
+            return PendingEmbedding {
+                answer: Ok(Answer::Ready(answer)),
+                started,
+                budget,
+            };
+        }
         let answer = (|| {
             let worker = self
                 .workers
@@ -171,7 +185,7 @@ impl EmbedPool {
                     TrySendError::Disconnected(_) => EmbedError::Closed,
                 });
             }
-            Ok(answer)
+            Ok(Answer::Pending(answer))
         })();
         PendingEmbedding {
             answer,
@@ -181,13 +195,23 @@ impl EmbedPool {
     }
 }
 
-/// An embedding handed to a worker by [`EmbedPool::start_within`]. Dropping it abandons the
-/// answer, as a timed-out [`EmbedPool::embed_within`] does.
+/// An embedding started by [`EmbedPool::start_within`]: handed to a worker, or already computed
+/// when the embedder runs inline. Dropping it abandons the answer, as a timed-out
+/// [`EmbedPool::embed_within`] does.
 #[derive(Debug)]
 pub struct PendingEmbedding {
-    answer: Result<Receiver<Reply>, EmbedError>,
+    answer: Result<Answer, EmbedError>,
     started: Instant,
     budget: Duration,
+}
+
+/// Where the answer of a started embedding is.
+#[derive(Debug)]
+enum Answer {
+    /// Computed on the caller's thread ([`Embedder::runs_inline`]).
+    Ready(Reply),
+    /// Coming from a worker.
+    Pending(Receiver<Reply>),
 }
 
 impl PendingEmbedding {
@@ -202,7 +226,15 @@ impl PendingEmbedding {
             started,
             budget,
         } = self;
-        let answer = answer?;
+        let answer = match answer? {
+            Answer::Ready(result) => {
+                return result.map(|mut v| {
+                    normalize(&mut v);
+                    v
+                });
+            }
+            Answer::Pending(answer) => answer,
+        };
         // A fast embedder answers within microseconds, sooner than a blocked caller is woken
         // again: poll for a short while before sleeping on the channel. That wake-up was most
         // of the round trip through the pool on every remember and recall.
@@ -270,6 +302,72 @@ mod tests {
         for _ in 0..50 {
             pool.embed_within("again", SEMANTIC_BUDGET)?;
         }
+        Ok(())
+    }
+
+    /// The hashing embedder behind a flag that sends it to the workers.
+    struct ThroughWorkers;
+
+    impl Embedder for ThroughWorkers {
+        fn model_id(&self) -> &str {
+            HashingEmbedder::MODEL_ID
+        }
+        fn embed(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
+            HashingEmbedder.embed(text)
+        }
+    }
+
+    /// Runs inline and panics on one text.
+    struct InlinePanicking;
+
+    impl Embedder for InlinePanicking {
+        fn model_id(&self) -> &str {
+            "inline-panicking"
+        }
+        fn embed(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
+            if text == "boom" {
+                panic!("model crashed")
+            }
+            HashingEmbedder.embed(text)
+        }
+        fn runs_inline(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn an_inline_embedder_answers_as_a_worker_would_and_needs_no_idle_worker()
+    -> Result<(), EmbedError> {
+        let inline = EmbedPool::new(Arc::new(HashingEmbedder), 1)?;
+        let workers = EmbedPool::new(Arc::new(ThroughWorkers), 1)?;
+        for text in [
+            "hello world",
+            "",
+            "Zahnarzttermin am Montag",
+            "歯医者の予約",
+        ] {
+            assert_eq!(
+                inline.embed_within(text, SEMANTIC_BUDGET)?,
+                workers.embed_within(text, SEMANTIC_BUDGET)?
+            );
+        }
+        // An inline embedding started and not yet collected holds no worker.
+        let first = inline.start_within("first", SEMANTIC_BUDGET);
+        assert_eq!(inline.busy_workers(), 0);
+        assert!(inline.embed_within("second", SEMANTIC_BUDGET).is_ok());
+        assert!(first.wait().is_ok());
+        // A zero budget is over before any answer: the inline one is refused too.
+        assert!(matches!(
+            inline.embed_within("late", Duration::ZERO),
+            Err(EmbedError::TimedOut { .. })
+        ));
+        // A panic is an error, as on a worker, and the pool goes on.
+        let pool = EmbedPool::new(Arc::new(InlinePanicking), 1)?;
+        assert!(matches!(
+            pool.embed_within("boom", SEMANTIC_BUDGET),
+            Err(EmbedError::Failed(_))
+        ));
+        assert!(pool.embed_within("fine", SEMANTIC_BUDGET).is_ok());
         Ok(())
     }
 

@@ -131,7 +131,7 @@ impl Writer {
             return Ok(());
         };
         let sql = if group.wrote { "COMMIT" } else { "ROLLBACK" };
-        let result = self.conn.execute_batch(sql).map_err(sqlite_error);
+        let result = control(&self.conn, sql);
         if result.is_err() {
             // A failed commit may leave the transaction open: end it, so the next step starts
             // afresh. Its own failure adds nothing to the commit's error.
@@ -517,26 +517,23 @@ impl Kv for SqliteKv {
         if w.group.is_none() {
             // Takes the write lock before the first read, so nothing commits between the
             // group's reads and its writes, in this process or another.
-            w.conn
-                .execute_batch("BEGIN IMMEDIATE")
-                .map_err(sqlite_error)?;
+            control(&w.conn, "BEGIN IMMEDIATE")?;
             w.group = Some(Group {
                 steps: 0,
                 wrote: false,
                 outcome: Arc::new(OnceLock::new()),
             });
         }
-        let ran = match w.conn.execute_batch("SAVEPOINT step") {
+        let ran = match control(&w.conn, "SAVEPOINT step") {
             Ok(()) => catch_unwind(AssertUnwindSafe(|| run_step(&w.conn, f))),
-            Err(e) => Ok(Err(sqlite_error(e))),
+            Err(e) => Ok(Err(e)),
         };
         let kept = matches!(ran, Ok(Ok((_, true))));
-        let end = if kept {
-            "RELEASE step"
+        let ended = if kept {
+            control(&w.conn, "RELEASE step")
         } else {
-            "ROLLBACK TO step; RELEASE step"
+            control(&w.conn, "ROLLBACK TO step").and_then(|()| control(&w.conn, "RELEASE step"))
         };
-        let ended = w.conn.execute_batch(end).map_err(sqlite_error);
         let group = w.group.as_mut().expect("opened above");
         // A step that writes nothing still answers only once the writes of the steps before it
         // in its group are committed: "no write in flight" then holds for what it read and for
@@ -581,6 +578,15 @@ impl Kv for SqliteKv {
             }
         }
     }
+}
+
+/// Runs one transaction-control statement (`BEGIN IMMEDIATE`, `SAVEPOINT`, `COMMIT`…) from the
+/// connection's statement cache: a step runs four of them, and none needs parsing again.
+fn control(conn: &Connection, sql: &str) -> Result<(), Error> {
+    conn.prepare_cached(sql)
+        .and_then(|mut s| s.execute([]))
+        .map(|_| ())
+        .map_err(sqlite_error)
 }
 
 /// Upgrades a format-1 or format-2 file in place: in one `BEGIN IMMEDIATE` transaction (another
