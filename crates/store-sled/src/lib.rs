@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 mod error;
+mod gate;
 mod legacy;
 
 use std::convert::Infallible;
@@ -76,10 +77,11 @@ impl fmt::Debug for SledBackend {
 
 /// The key space in one sled tree.
 ///
-/// A step reads under an exclusive lock and applies its writes as one sled batch, which sled
-/// applies atomically (a crash keeps all of it or none); reads share the lock, so no read sees
-/// half of a step. With [`Durability::Immediate`] every step returns only after `flush()` wrote
-/// its commit to disk. sled's flush ends with `sync_file_range`, not `fsync`: an acknowledged
+/// A step runs alone and applies its writes as one sled batch, which sled applies atomically (a
+/// crash keeps all of it or none); reads run beside each other but never beside a step, so no
+/// read sees half of a step. With [`Durability::Immediate`] every step returns only after a
+/// `flush()` that follows its batch, and no read sees the batch before that flush; steps that
+/// arrive while one runs share one flush (group commit). sled's flush ends with `sync_file_range`, not `fsync`: an acknowledged
 /// write survives the process being killed, but is not guaranteed to survive a power loss or an
 /// operating-system crash. Hosts that need that use redb or SQLite.
 ///
@@ -97,10 +99,10 @@ struct SledCore {
     db: Db,
     tree: Tree,
     durability: Durability,
-    /// Steps (read, decide, apply one batch) hold it exclusively, reads shared: sled applies a
-    /// batch atomically per key, not across the keys a read visits, so without it a read of
-    /// several keys could see half of a step.
-    steps: RwLock<()>,
+    /// Orders steps (read, decide, apply one batch) and reads: sled applies a batch atomically
+    /// per key, not across the keys a read visits, so a read of several keys could otherwise see
+    /// half of a step. It also groups the flushes of concurrent steps (`gate`).
+    gate: gate::StepGate,
 }
 
 impl SledCore {
@@ -163,7 +165,7 @@ impl SledCore {
             db,
             tree,
             durability,
-            steps: RwLock::new(()),
+            gate: gate::StepGate::default(),
         })
     }
 
@@ -361,7 +363,7 @@ fn dir_size(path: &Path) -> u64 {
     total
 }
 
-/// The key-space tree as a [`KvRead`], read under the step lock (see `SledCore::steps`).
+/// The key-space tree as a [`KvRead`], read through the gate (see `SledCore::gate`).
 struct TreeView<'a>(&'a Tree);
 
 impl KvRead for TreeView<'_> {
@@ -408,31 +410,34 @@ impl KvRead for TreeView<'_> {
 impl Kv for SledKv {
     fn read<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Result<R, Error>) -> Result<R, Error> {
         let core = self.core()?;
-        let _view = core.steps.read().unwrap_or_else(PoisonError::into_inner);
-        f(&TreeView(&core.tree))
+        core.gate.read(|| f(&TreeView(&core.tree)))
     }
 
+    /// Group flush (the `gate` module): a step is acknowledged only after a flush that
+    /// follows its batch, and no read sees the batch before that flush.
     fn step<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>) -> Result<R, Error> {
         let core = self.core()?;
-        let _step = core.steps.write().unwrap_or_else(PoisonError::into_inner);
-        let (out, ops) = f(&TreeView(&core.tree))?;
-        if ops.is_empty() {
-            return Ok(out);
-        }
-        let mut batch = ::sled::Batch::default();
-        for op in ops {
-            match op {
-                KvOp::Put(k, v) => batch.insert(k, v),
-                KvOp::Delete(k) => batch.remove(k),
+        let run = || {
+            let (out, ops) = match f(&TreeView(&core.tree)) {
+                Ok(decided) => decided,
+                Err(e) => return (Err(e), false),
+            };
+            if ops.is_empty() {
+                return (Ok(out), false);
             }
-        }
-        core.tree
-            .apply_batch(batch)
-            .map_err(|e| storage("write", &e))?;
-        if core.durability == Durability::Immediate {
-            core.flush()?;
-        }
-        Ok(out)
+            let mut batch = ::sled::Batch::default();
+            for op in ops {
+                match op {
+                    KvOp::Put(k, v) => batch.insert(k, v),
+                    KvOp::Delete(k) => batch.remove(k),
+                }
+            }
+            match core.tree.apply_batch(batch) {
+                Ok(()) => (Ok(out), true),
+                Err(e) => (Err(storage("write", &e)), false),
+            }
+        };
+        core.gate.step(core.durability, run, || core.flush())
     }
 }
 
