@@ -14,6 +14,7 @@ mod en;
 mod he;
 mod ja;
 mod phrase;
+mod ranges;
 
 use std::ops::Range;
 
@@ -31,6 +32,14 @@ impl Period {
     /// Whether `instant_ms` lies in the period.
     pub fn contains(&self, instant_ms: i64) -> bool {
         self.start_ms <= instant_ms && instant_ms < self.end_ms
+    }
+
+    /// From the earlier start to the later end of `self` and `other`.
+    fn through(self, other: Period) -> Period {
+        Period {
+            start_ms: self.start_ms.min(other.start_ms),
+            end_ms: self.end_ms.max(other.end_ms),
+        }
     }
 }
 
@@ -81,18 +90,31 @@ struct Found {
 ///   at or before the reference (today included). With a year, it is that month or day.
 /// - ISO dates `2026-11-03` and `2026-11`, and a year from 1970 to 2100 after "in"/"during"
 ///   ("in 2025"); a bare year is not a time expression ("2025 tests passed").
+/// - "the week/month/year before last" is the unit two back; "over/on/at the weekend" is "this
+///   weekend"; "N hours ago" is the two hours around the instant N hours back.
+/// - Seasons after "in", "during", "over" or "this" ("in the summer") are the latest
+///   meteorological season of the northern hemisphere (spring: March to May, summer: June to
+///   August, autumn/fall: September to November, winter: December to February) that starts at
+///   or before the reference; after "last", the latest one that is over. Quarters: "Q1" … "Q4"
+///   (the latest one that starts at or before the reference), "this/last quarter".
+/// - Ranges: "since A" runs from A's start to the reference; "between A and B" and "from A
+///   to/until/till/through B" from A's start to B's end, where B may also be a month name
+///   that is no expression alone ("between March and may"). "from A" alone is A ("notes from
+///   last week").
 ///
 /// Japanese: 今日 本日 昨日 きのう 一昨日 おととい, 今朝 (00:00–12:00), 今夜 今晩
 /// (18:00–24:00), 昨夜 昨晩 (last night), 今週 先週 先々週, 今月 先月 先々月, 今年 去年
 /// 昨年 一昨年, "N日前", "N週間前", "Nか月前" (ヶ カ ヵ ケ 箇), "N年前", "N月", "N月N日",
 /// "YYYY年", "YYYY年N月", "YYYY年N月N日", 月曜日…日曜日 (or 月曜…日曜), "先週の月曜日"
 /// (Monday of last week), "今週の月曜日". N: ASCII or full-width digits, or 一 to 九十九.
+/// "AからB(まで)" is a range; "Aから", "A以降" and "A以来" run from A to the reference.
 ///
 /// Hebrew: היום, אתמול, שלשום, הבוקר, הערב/הלילה, אמש (last night), "אתמול בבוקר/בערב/בלילה",
 /// השבוע, "(ב)שבוע שעבר", החודש, "(ב)חודש שעבר", השנה, "(ב)שנה שעברה", אשתקד, "לפני N
 /// ימים/שבועות/חודשים/שנים" (N: digits, number words to עשרה, כמה = 3), "לפני
 /// יום/שבוע/חודש/שנה" (1), "לפני יומיים/שבועיים/חודשיים/שנתיים" (2), month names alone or
-/// with ב ("במרץ"), "3 במרץ", "מרץ 2025", "(ב)יום שני" … "(ב)יום שבת", "ב-2025", "בשנת 2025".
+/// with ב ("במרץ"), "3 במרץ", "מרץ 2025", "(ב)יום שני" … "(ב)יום שבת", "ב-2025", "בשנת 2025";
+/// "מאז A" runs from A to the reference.
 ///
 /// # Rules for ambiguous text
 ///
@@ -142,8 +164,7 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
     // Leftmost first, the longer of two that start together; overlapping ones are dropped.
     found.sort_by_key(|f| (f.range.start, std::cmp::Reverse(f.range.end)));
     let mut end = 0;
-    let mut period = None;
-    let mut spans = Vec::new();
+    let mut named: Vec<(Range<usize>, Period)> = Vec::new();
     for Found { range, expr } in found {
         if range.start < end {
             continue;
@@ -154,8 +175,36 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
             continue;
         };
         end = range.end;
+        named.push((range, resolved));
+    }
+    let mut period = None;
+    let mut spans = Vec::new();
+    let mut rest = named.into_iter().peekable();
+    while let Some((range, first)) = rest.next() {
+        let (span, resolved) = match ranges::between(query, &range, rest.peek()) {
+            Some(ranges::Joined::WithNext(span)) => {
+                let (_, last) = rest.next().expect("peeked");
+                (span, first.through(last))
+            }
+            Some(ranges::Joined::ToMonth(span, month)) => {
+                match calendar::month_from(first.start_ms, month) {
+                    Some(last) => (span, first.through(last)),
+                    None => (range, first),
+                }
+            }
+            None => match ranges::since(query, &range) {
+                Some(span) if first.start_ms < reference_ms => (
+                    span,
+                    Period {
+                        start_ms: first.start_ms,
+                        end_ms: reference_ms,
+                    },
+                ),
+                _ => (range, first),
+            },
+        };
         period.get_or_insert(resolved);
-        spans.push(range);
+        spans.push(span);
     }
     Some(TimeMention {
         period: period?,

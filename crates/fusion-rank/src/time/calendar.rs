@@ -49,6 +49,16 @@ pub(super) enum Expr {
     },
     /// A calendar year.
     NamedYear(i32),
+    /// The two hours around the instant `hours` hours before the reference.
+    HoursAgo { hours: u32 },
+    /// A meteorological season of the northern hemisphere (`0` spring, March to May; `1`
+    /// summer; `2` autumn; `3` winter, December to February): the latest one that starts at or
+    /// before the reference or, when `ended`, the latest one that is over.
+    Season { season: u32, ended: bool },
+    /// A calendar quarter (`1` to `4`): the latest one that starts at or before the reference.
+    Quarter { quarter: u32 },
+    /// The calendar quarter `quarters_ago` quarters before the reference's.
+    QuarterAgo { quarters_ago: u32 },
 }
 
 /// The period `expr` names at `reference_ms`; `None` when it falls outside the calendar chrono
@@ -114,7 +124,50 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             day_span(date, 1)
         }
         Expr::NamedYear(year) => year_span(i64::from(year)),
+        Expr::HoursAgo { hours } => {
+            let hours = i64::from(hours);
+            Some(Period {
+                start_ms: reference_ms.checked_sub((hours + 1).checked_mul(MS_PER_HOUR)?)?,
+                end_ms: reference_ms.checked_sub((hours - 1).checked_mul(MS_PER_HOUR)?)?,
+            })
+        }
+        Expr::Season { season, ended } => {
+            let current = month_index(today.year(), today.month());
+            // The months since the season last started (0 to 11), back one more year when it
+            // must be over and is not.
+            let first = i64::from(3 + 3 * season) - 1;
+            let mut since = (current - first).rem_euclid(12);
+            if ended && since < 3 {
+                since += 12;
+            }
+            months_span(current - since, 3)
+        }
+        Expr::Quarter { quarter } => {
+            let current = month_index(today.year(), today.month());
+            let first = i64::from(quarter.checked_sub(1)?) * 3;
+            let since = (current - first).rem_euclid(12);
+            months_span(current - since, 3)
+        }
+        Expr::QuarterAgo { quarters_ago } => {
+            let current = month_index(today.year(), today.month());
+            let start = current - current.rem_euclid(3) - 3 * i64::from(quarters_ago);
+            months_span(start, 3)
+        }
     }
+}
+
+/// The month named `month` (1 to 12) that starts first at or after `from_ms`, whole: the end
+/// of a range "from March to May".
+pub(super) fn month_from(from_ms: i64, month: u32) -> Option<Period> {
+    let from = DateTime::from_timestamp_millis(from_ms)?.naive_utc().date();
+    let first = from.with_day(1)?;
+    let mut index = month_index(first.year(), first.month());
+    if first < from {
+        index += 1;
+    }
+    let since = (index - (i64::from(month) - 1)).rem_euclid(12);
+    let ahead = if since == 0 { 0 } else { 12 - since };
+    month_span(index + ahead)
 }
 
 /// `days` whole days from the start of `first`.
@@ -142,8 +195,13 @@ fn month_index(year: i32, month: u32) -> i64 {
 }
 
 fn month_span(index: i64) -> Option<Period> {
+    months_span(index, 1)
+}
+
+/// `months` calendar months from the one of `index`.
+fn months_span(index: i64, months: i64) -> Option<Period> {
     let first = month_start(index)?;
-    let next = month_start(index.checked_add(1)?)?;
+    let next = month_start(index.checked_add(months)?)?;
     Some(Period {
         start_ms: start_ms(first),
         end_ms: start_ms(next),

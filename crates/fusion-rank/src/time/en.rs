@@ -5,8 +5,8 @@ use super::phrase::El::{Count, Day, Iso, Month, Opt, Weekday, Word, Year};
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
 use super::phrase::{
-    date, days_ago, iso, months_ago, named_month, named_year, past_days, past_weeks, weekday,
-    weeks_ago, years_ago,
+    date, days_ago, hours_ago, iso, months_ago, named_month, named_year, past_days, past_weeks,
+    weekday, weeks_ago, years_ago,
 };
 
 const COUNTS: Table = &[
@@ -100,6 +100,24 @@ const fn rule(pattern: &'static [El], make: Make) -> Rule {
     Rule { pattern, make }
 }
 
+const fn season(season: u32, ended: bool) -> Make {
+    Fixed(Expr::Season { season, ended })
+}
+
+const fn quarter(quarter: u32) -> Make {
+    Fixed(Expr::Quarter { quarter })
+}
+
+/// The month a word names, as in a range's end ("from March to may"), where the word cannot be
+/// the verb: every name and abbreviation of [`MONTHS`].
+pub(super) fn month_named(word: &str) -> Option<u32> {
+    let word = word.to_lowercase();
+    MONTHS
+        .iter()
+        .find(|(name, _)| *name == word)
+        .map(|(_, month)| *month)
+}
+
 const THIS: El = Word(&["this"]);
 const LAST: El = Word(&["last"]);
 const AGO: El = Word(&["ago"]);
@@ -108,6 +126,14 @@ const WEEKS: El = Word(&["week", "weeks"]);
 const MONTH_WORDS: El = Word(&["month", "months"]);
 const YEARS: El = Word(&["year", "years"]);
 const N: El = Count(COUNTS);
+/// Words before a season that make it a time: "in (the) summer", "during the winter".
+const IN_SEASON: El = Word(&["in", "during", "over"]);
+const SPRING: El = Word(&["spring"]);
+const SUMMER: El = Word(&["summer"]);
+/// "fall" is the verb unless a preposition or "this"/"last" comes first.
+const AUTUMN: El = Word(&["autumn", "fall"]);
+const WINTER: El = Word(&["winter"]);
+const THE: El = Opt(&["the"]);
 
 /// Tried at every word; the longest match wins, the earlier rule on a tie.
 #[rustfmt::skip]
@@ -149,6 +175,29 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["on"]), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS), Year], With(date)),
     rule(&[Word(&["in", "during"]), Year], With(named_year)),
     rule(&[Opt(&["in", "on", "during"]), Iso], With(iso)),
+    rule(&[THE, Word(&["week"]), Word(&["before"]), LAST], Fixed(Expr::Week { weeks_ago: 2 })),
+    rule(&[THE, Word(&["month"]), Word(&["before"]), LAST], Fixed(Expr::Month { months_ago: 2 })),
+    rule(&[THE, Word(&["year"]), Word(&["before"]), LAST], Fixed(Expr::Year { years_ago: 2 })),
+    rule(&[Word(&["over", "on", "at", "during"]), Word(&["the"]), Word(&["weekend"])], Fixed(Expr::Weekend)),
+    rule(&[N, Word(&["hour", "hours"]), AGO], With(hours_ago)),
+    rule(&[IN_SEASON, THE, SPRING], season(0, false)),
+    rule(&[IN_SEASON, THE, SUMMER], season(1, false)),
+    rule(&[IN_SEASON, THE, AUTUMN], season(2, false)),
+    rule(&[IN_SEASON, THE, WINTER], season(3, false)),
+    rule(&[THIS, SPRING], season(0, false)),
+    rule(&[THIS, SUMMER], season(1, false)),
+    rule(&[THIS, AUTUMN], season(2, false)),
+    rule(&[THIS, WINTER], season(3, false)),
+    rule(&[LAST, SPRING], season(0, true)),
+    rule(&[LAST, SUMMER], season(1, true)),
+    rule(&[LAST, AUTUMN], season(2, true)),
+    rule(&[LAST, WINTER], season(3, true)),
+    rule(&[Opt(&["in", "during"]), Word(&["q1"])], quarter(1)),
+    rule(&[Opt(&["in", "during"]), Word(&["q2"])], quarter(2)),
+    rule(&[Opt(&["in", "during"]), Word(&["q3"])], quarter(3)),
+    rule(&[Opt(&["in", "during"]), Word(&["q4"])], quarter(4)),
+    rule(&[THIS, Word(&["quarter"])], Fixed(Expr::QuarterAgo { quarters_ago: 0 })),
+    rule(&[LAST, Word(&["quarter"])], Fixed(Expr::QuarterAgo { quarters_ago: 1 })),
 ];
 
 /// English.

@@ -492,6 +492,11 @@ pub(super) fn years_ago(caps: &Caps) -> Option<Expr> {
     })
 }
 
+/// The two hours around `count` hours back.
+pub(super) fn hours_ago(caps: &Caps) -> Option<Expr> {
+    Some(Expr::HoursAgo { hours: caps.count? })
+}
+
 /// The `count` × 24 hours up to the reference.
 pub(super) fn past_days(caps: &Caps) -> Option<Expr> {
     Some(Expr::Trailing { days: caps.count? })

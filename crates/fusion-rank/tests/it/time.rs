@@ -30,6 +30,47 @@ fn period(start: &str, end: &str) -> Period {
 /// Query, start and end of the period it names at [`REFERENCE`].
 const CASES: &[(&str, &str, &str)] = &[
     // English.
+    ("the week before last", "2026-11-16", "2026-11-23"),
+    ("the month before last", "2026-10-01", "2026-11-01"),
+    ("the year before last", "2024-01-01", "2025-01-01"),
+    ("over the weekend", "2026-11-28", "2026-11-30"),
+    ("an hour ago", "2026-12-02T13:30", "2026-12-02T15:30"),
+    ("3 hours ago", "2026-12-02T11:30", "2026-12-02T13:30"),
+    ("in the spring", "2026-03-01", "2026-06-01"),
+    ("during the summer", "2026-06-01", "2026-09-01"),
+    ("in the fall", "2026-09-01", "2026-12-01"),
+    ("this winter", "2026-12-01", "2027-03-01"),
+    ("last winter", "2025-12-01", "2026-03-01"),
+    ("last summer", "2026-06-01", "2026-09-01"),
+    ("in Q1", "2026-01-01", "2026-04-01"),
+    ("Q4", "2026-10-01", "2027-01-01"),
+    ("this quarter", "2026-10-01", "2027-01-01"),
+    ("last quarter", "2026-07-01", "2026-10-01"),
+    // Ranges, and a time opened up to the reference.
+    ("since Monday", "2026-11-30", "2026-12-02T15:30"),
+    (
+        "what changed since last month",
+        "2026-11-01",
+        "2026-12-02T15:30",
+    ),
+    ("between March and May", "2026-03-01", "2026-06-01"),
+    (
+        "between last week and yesterday",
+        "2026-11-23",
+        "2026-12-02",
+    ),
+    ("from Monday until yesterday", "2026-11-30", "2026-12-02"),
+    ("from October to November", "2026-10-01", "2026-12-01"),
+    (
+        "from January through March 2026",
+        "2026-01-01",
+        "2026-04-01",
+    ),
+    ("3月から5月まで", "2026-03-01", "2026-06-01"),
+    ("先週から", "2026-11-23", "2026-12-02T15:30"),
+    ("先月以降の会議", "2026-11-01", "2026-12-02T15:30"),
+    ("מאז ינואר", "2026-01-01", "2026-12-02T15:30"),
+    ("מאז אתמול", "2026-12-01", "2026-12-02T15:30"),
     ("today", "2026-12-02", "2026-12-03"),
     ("Today's standup notes", "2026-12-02", "2026-12-03"),
     ("yesterday", "2026-12-01", "2026-12-02"),
@@ -184,6 +225,13 @@ const NO_TIME: &[&str] = &[
     "December 25 2026",
     "今夜",
     "הערב",
+    // Seasons, quarters and ranges need their words.
+    "we fall behind",
+    "spring cleaning",
+    "summer interns",
+    "the quarter of the budget",
+    "between us and them",
+    "since you asked",
     // Japanese and Hebrew words that only look like time.
     "百二十日前",
     "三日月",
@@ -235,6 +283,15 @@ fn a_single_expression_spans_the_whole_query_or_its_words() {
     assert_eq!(spans("(2026-11)"), ["2026-11"]);
     assert_eq!(spans("本日の会議"), ["本日"]);
     assert_eq!(spans("ב-3 במרץ 2025"), ["ב-3 במרץ 2025"]);
+    // The words that join a range are left out of BM25 with it.
+    assert_eq!(
+        spans("notes between March and May on taxes"),
+        ["between March and May"]
+    );
+    assert_eq!(spans("dentist since last week"), ["since last week"]);
+    assert_eq!(spans("歯医者3月から5月まで"), ["3月から5月まで"]);
+    // "from" alone names where, not since when.
+    assert_eq!(spans("notes from last week about taxes"), ["last week"]);
 }
 
 #[test]

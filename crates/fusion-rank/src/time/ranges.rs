@@ -1,0 +1,111 @@
+//! Expressions joined into one period — "between March and May", "from last week to
+//! yesterday", "3月から5月まで" — and an expression opened up to the reference — "since Monday",
+//! "先週から", "מאז ינואר". The words that join them are looked up around expressions already
+//! found, so they never make a time of their own.
+
+use std::ops::Range;
+
+use super::Period;
+use super::en;
+
+/// How an expression joins what follows it.
+pub(super) enum Joined {
+    /// With the next expression: the span from the opening word to the next expression's end.
+    WithNext(Range<usize>),
+    /// With a month name that is no expression on its own ("and may"): the span and the month.
+    ToMonth(Range<usize>, u32),
+}
+
+/// Japanese particles after an expression that open it up to the reference.
+const JA_SINCE: &[&str] = &["から", "以降", "以来"];
+/// The Japanese particle that joins two expressions ("AからB"), and the one that may close the
+/// range ("まで").
+const JA_FROM: &str = "から";
+const JA_UNTIL: &str = "まで";
+
+/// The word of letters that ends where the spaces before `at` begin, and its start; `None`
+/// when no space separates it from `at`.
+fn word_before(query: &str, at: usize) -> Option<(usize, &str)> {
+    let head = query.get(..at)?;
+    let trimmed = head.trim_end();
+    if trimmed.len() == head.len() {
+        return None;
+    }
+    let start = trimmed
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphabetic())
+        .last()
+        .map(|(i, _)| i)?;
+    Some((start, &trimmed[start..]))
+}
+
+/// The word of letters that starts after the spaces after `at`, and its range; `None` when no
+/// space separates it from `at`.
+fn word_after(query: &str, at: usize) -> Option<Range<usize>> {
+    let tail = query.get(at..)?;
+    let trimmed = tail.trim_start();
+    if trimmed.len() == tail.len() {
+        return None;
+    }
+    let start = at + (tail.len() - trimmed.len());
+    let len: usize = trimmed
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .map(char::len_utf8)
+        .sum();
+    (len > 0).then_some(start..start + len)
+}
+
+/// Whether the expression at `range` opens a range that `next` (the following expression, if
+/// any) or a month name closes: "between A and B", "from A to|until|till|through B", "AからB".
+pub(super) fn between(
+    query: &str,
+    range: &Range<usize>,
+    next: Option<&(Range<usize>, Period)>,
+) -> Option<Joined> {
+    if query.get(range.end..)?.starts_with(JA_FROM) {
+        let (next_range, _) = next?;
+        if next_range.start != range.end + JA_FROM.len() {
+            return None;
+        }
+        let mut end = next_range.end;
+        if query.get(end..).is_some_and(|t| t.starts_with(JA_UNTIL)) {
+            end += JA_UNTIL.len();
+        }
+        return Some(Joined::WithNext(range.start..end));
+    }
+    let (open, opener) = word_before(query, range.start)?;
+    let joiners: &[&str] = match opener.to_lowercase().as_str() {
+        "between" => &["and"],
+        "from" => &["to", "until", "till", "through", "thru"],
+        _ => return None,
+    };
+    let joiner = word_after(query, range.end)?;
+    if !joiners.contains(&query[joiner.clone()].to_lowercase().as_str()) {
+        return None;
+    }
+    if let Some((next_range, _)) = next
+        && next_range.start > joiner.end
+        && query[joiner.end..next_range.start].trim().is_empty()
+    {
+        return Some(Joined::WithNext(open..next_range.end));
+    }
+    let month = word_after(query, joiner.end)?;
+    let named = en::month_named(&query[month.clone()])?;
+    Some(Joined::ToMonth(open..month.end, named))
+}
+
+/// The span of "since A" ("מאז A", "Aから", "A以降"), when the expression at `range` is opened up
+/// to the reference.
+pub(super) fn since(query: &str, range: &Range<usize>) -> Option<Range<usize>> {
+    let after = query.get(range.end..)?;
+    if let Some(particle) = JA_SINCE.iter().find(|p| after.starts_with(**p)) {
+        return Some(range.start..range.end + particle.len());
+    }
+    let (open, opener) = word_before(query, range.start)?;
+    match opener.to_lowercase().as_str() {
+        "since" | "מאז" => Some(open..range.end),
+        _ => None,
+    }
+}
