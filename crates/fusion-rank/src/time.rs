@@ -55,7 +55,7 @@ pub struct TimeMention {
 }
 
 /// An expression found in the query, before the reference gives it a period.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 struct Found {
     range: Range<usize>,
     expr: calendar::Expr,
