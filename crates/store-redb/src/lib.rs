@@ -313,11 +313,17 @@ impl RedbKv {
         let Some(group) = slot.take() else {
             return Ok(());
         };
-        let result = if group.wrote {
-            group.txn.commit().map_err(backend_error)
-        } else {
-            group.txn.abort().map_err(backend_error)
-        };
+        let wrote = group.wrote;
+        let txn = group.txn;
+        // A panic inside redb still ends the group for the steps waiting on it.
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            if wrote {
+                txn.commit().map_err(backend_error)
+            } else {
+                txn.abort().map_err(backend_error)
+            }
+        }))
+        .unwrap_or_else(|_| Err(panicked("redb: committing a group of steps")));
         let _ = group
             .outcome
             .set(result.as_ref().err().map(|e| (e.failure(), e.to_string())));
@@ -329,8 +335,9 @@ impl RedbKv {
     /// is committed, and the steps waiting on it learn why.
     fn abandon(&self, slot: &mut MutexGuard<'_, Option<Group>>, why: &Error) {
         if let Some(group) = slot.take() {
-            // The abort's own failure adds nothing to the write's.
-            let _ = group.txn.abort();
+            // The abort's own failure, or panic, adds nothing to the write's.
+            let txn = group.txn;
+            let _ = catch_unwind(AssertUnwindSafe(|| txn.abort()));
             let _ = group.outcome.set(Some((why.failure(), why.to_string())));
             self.finished.notify_all();
         }
@@ -465,7 +472,14 @@ impl Kv for RedbKv {
         self.waiting.fetch_add(1, Ordering::SeqCst);
         let mut slot = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
         self.waiting.fetch_sub(1, Ordering::SeqCst);
-        let guard = self.database()?;
+        let guard = match self.database() {
+            Ok(guard) => guard,
+            Err(err) => {
+                // The steps before it in an open group wait for the commit it would have made.
+                let _ = self.finish(&mut slot);
+                return Err(err);
+            }
+        };
         if slot.is_none() {
             *slot = Some(Group {
                 txn: self.begin_write(&guard)?,
@@ -536,10 +550,11 @@ impl Kv for RedbKv {
 /// One step in an open transaction: `f` decides on what the transaction reads (the steps before
 /// it in the group included), then its writes are applied.
 fn run_step<R>(txn: &WriteTransaction, f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>) -> Ran<R> {
-    let mut table = match txn.open_table(KV) {
-        Ok(table) => table,
+    let mut table = match catch_unwind(AssertUnwindSafe(|| txn.open_table(KV))) {
+        Ok(Ok(table)) => table,
         // Nothing was written by this step; the transaction may be unusable all the same.
-        Err(e) => return Ran::Broken(backend_error(e), None),
+        Ok(Err(e)) => return Ran::Broken(backend_error(e), None),
+        Err(panic) => return Ran::Broken(panicked("redb: opening the table"), Some(panic)),
     };
     let (out, ops) = match catch_unwind(AssertUnwindSafe(|| f(&TableView(&table)))) {
         Err(panic) => return Ran::Panicked(panic),
@@ -552,14 +567,17 @@ fn run_step<R>(txn: &WriteTransaction, f: &mut dyn FnMut(&dyn KvRead) -> Decided
     match catch_unwind(AssertUnwindSafe(|| apply(&mut table, ops))) {
         Ok(Ok(())) => Ran::Clean(Ok((out, true))),
         Ok(Err(e)) => Ran::Broken(e, None),
-        Err(panic) => Ran::Broken(
-            Error::other(
-                "redb: a write panicked",
-                std::io::Error::other("the group of steps was aborted"),
-            ),
-            Some(panic),
-        ),
+        Err(panic) => Ran::Broken(panicked("redb: a write"), Some(panic)),
     }
+}
+
+/// The error of a group that a panic inside redb or a write ended: none of its steps is
+/// acknowledged.
+fn panicked(context: &'static str) -> Error {
+    Error::other(
+        context,
+        std::io::Error::other("panicked; no step of the group is acknowledged"),
+    )
 }
 
 /// Copies every entry of `def` from `src` into `dst`, counting them in `copied`.
