@@ -353,7 +353,6 @@ impl<B: Backend, M: Backend> CrashTest<B, M> {
         }
         let started = Instant::now();
         let dir = tempfile::tempdir().unwrap();
-        let exe = std::env::current_exe().unwrap();
         let mut rng = Rng(0xC0FF_EE00);
         let model = (self.model)();
         let mut ids: Vec<AgentMemoryId> = Vec::new();
@@ -370,7 +369,7 @@ impl<B: Backend, M: Backend> CrashTest<B, M> {
             // so that kills land before, inside and after commits and flushes.
             let target = 1 + rng.below(100) as usize;
             let delay = Duration::from_micros(rng.below(3_000));
-            let acked = self.kill_child(&exe, dir.path(), round, target, delay);
+            let acked = self.kill_child(dir.path(), round, target, delay);
             report.kills += 1;
 
             // The acknowledged calls happened; the next one may have.
@@ -417,70 +416,39 @@ impl<B: Backend, M: Backend> CrashTest<B, M> {
 
     /// Runs round `round` in a child until `target` acknowledgements and `delay` more, then
     /// SIGKILLs it; returns how many calls it acknowledged.
-    fn kill_child(
-        &self,
-        exe: &Path,
-        dir: &Path,
-        round: u64,
-        target: usize,
-        delay: Duration,
-    ) -> usize {
-        let mut child = Command::new(exe)
-            .args([
-                "--exact",
-                self.test_name,
-                "--nocapture",
-                "--test-threads=1",
-                "-q",
-            ])
-            .env(
-                CHILD_ENV,
-                format!("{}:{round}:{}", self.backend, dir.display()),
-            )
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        let reader = std::thread::spawn(move || {
-            let mut lines = BufReader::new(stdout);
-            let mut line = String::new();
-            // A line cut by the kill has no newline: it is no acknowledgement.
-            while lines.read_line(&mut line).unwrap_or(0) > 0 && line.ends_with('\n') {
-                if let Some(i) = line.trim_end().strip_prefix("ack ") {
-                    let _ = tx.send(i.parse::<usize>().unwrap());
-                }
-                line.clear();
-            }
-        });
+    fn kill_child(&self, dir: &Path, round: u64, target: usize, delay: Duration) -> usize {
+        let child = Child::spawn(
+            self.test_name,
+            CHILD_ENV,
+            format!("{}:{round}:{}", self.backend, dir.display()),
+        );
         let mut acked = 0;
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while acked < target {
-            match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(i) => {
-                    assert_eq!(i, acked, "acknowledgements out of order");
-                    acked += 1;
-                }
-                Err(_) => break,
-            }
-        }
-        std::thread::sleep(delay);
-        child.kill().unwrap();
-        let status = child.wait().unwrap();
-        reader.join().unwrap();
-        for i in rx.try_iter() {
+        let mut record = |ack: &str| {
+            let i: usize = ack.parse().unwrap();
             assert_eq!(i, acked, "acknowledgements out of order");
             acked += 1;
+        };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut seen = 0;
+        while seen < target {
+            match child.next_ack(deadline) {
+                Some(ack) => {
+                    record(&ack);
+                    seen += 1;
+                }
+                None => break,
+            }
         }
-        assert_eq!(
-            status.signal(),
-            Some(9),
-            "{}: round {round}: the child ended on its own ({status}) after {acked} \
-             acknowledgements",
-            self.backend
+        let killed = child.kill_after(delay);
+        assert!(
+            killed.killed,
+            "{}: round {round}: the child ended on its own after {} acknowledgements",
+            self.backend,
+            seen + killed.acks.len()
         );
+        for ack in &killed.acks {
+            record(ack);
+        }
         assert!(
             acked >= target,
             "{}: round {round}: only {acked} acknowledgements",
@@ -509,6 +477,78 @@ impl<B: Backend, M: Backend> CrashTest<B, M> {
         }
         drop(backend);
         std::process::exit(0)
+    }
+}
+
+/// A child process of this test binary that runs one test only, with one environment variable
+/// set (what makes it the child), and whose output lines `ack <text>` are read as they come. A
+/// line the kill cut (no newline) is no acknowledgement.
+pub(crate) struct Child {
+    process: std::process::Child,
+    acks: mpsc::Receiver<String>,
+    reader: std::thread::JoinHandle<()>,
+}
+
+/// What a killed child acknowledged after the last [`Child::next_ack`], and whether the kill
+/// ended it (it did not end on its own first).
+pub(crate) struct Killed {
+    pub(crate) acks: Vec<String>,
+    pub(crate) killed: bool,
+}
+
+impl Child {
+    /// Starts `test_name` of this binary with `var` set to `spec`.
+    pub(crate) fn spawn(test_name: &str, var: &str, spec: String) -> Child {
+        let mut process = Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                test_name,
+                "--nocapture",
+                "--test-threads=1",
+                "-q",
+            ])
+            .env(var, spec)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdout = process.stdout.take().unwrap();
+        let (tx, acks) = mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            let mut lines = BufReader::new(stdout);
+            let mut line = String::new();
+            while lines.read_line(&mut line).unwrap_or(0) > 0 && line.ends_with('\n') {
+                if let Some(ack) = line.trim_end().strip_prefix("ack ") {
+                    let _ = tx.send(ack.to_owned());
+                }
+                line.clear();
+            }
+        });
+        Child {
+            process,
+            acks,
+            reader,
+        }
+    }
+
+    /// The next acknowledgement, or `None` once `deadline` passes or the child's output ends.
+    pub(crate) fn next_ack(&self, deadline: Instant) -> Option<String> {
+        self.acks
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .ok()
+    }
+
+    /// Waits `delay`, SIGKILLs the child and collects what it acknowledged meanwhile.
+    pub(crate) fn kill_after(mut self, delay: Duration) -> Killed {
+        std::thread::sleep(delay);
+        self.process.kill().unwrap();
+        let status = self.process.wait().unwrap();
+        self.reader.join().unwrap();
+        Killed {
+            acks: self.acks.try_iter().collect(),
+            killed: status.signal() == Some(9),
+        }
     }
 }
 

@@ -8,17 +8,14 @@
 //! (the call in flight may have committed). An acknowledgement given before its group's commit
 //! would show up as a lost version.
 
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::ExitStatusExt;
+use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use memory_core::{AgentMemoryId, ApiError, CredentialId, ErrorCode, Timestamp};
 use store_trait::{Backend, Error, RememberOutcome};
 
-use crate::crash::{Remember, at, owner};
+use crate::crash::{Child, Remember, at, owner};
 
 const CHILD_ENV: &str = "STORE_TRAIT_GROUP_CRASH_CHILD";
 const THREADS: usize = 8;
@@ -104,58 +101,30 @@ impl<B: Backend + Sync> GroupCrashTest<B> {
         target: usize,
         delay: Duration,
     ) -> [usize; THREADS] {
-        let mut child = Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                self.test_name,
-                "--nocapture",
-                "--test-threads=1",
-                "-q",
-            ])
-            .env(CHILD_ENV, format!("{round}:{}", dir.display()))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        let reader = std::thread::spawn(move || {
-            let mut lines = BufReader::new(stdout);
-            let mut line = String::new();
-            // A line cut by the kill has no newline: it is no acknowledgement.
-            while lines.read_line(&mut line).unwrap_or(0) > 0 && line.ends_with('\n') {
-                if let Some(rest) = line.trim_end().strip_prefix("ack ") {
-                    let (t, i) = rest.split_once(' ').unwrap();
-                    let _ = tx.send((t.parse::<usize>().unwrap(), i.parse::<usize>().unwrap()));
-                }
-                line.clear();
-            }
-        });
+        let child = Child::spawn(
+            self.test_name,
+            CHILD_ENV,
+            format!("{round}:{}", dir.display()),
+        );
         let mut acked = [0usize; THREADS];
-        let record = |(t, i): (usize, usize), acked: &mut [usize; THREADS]| {
+        let record = |ack: &str, acked: &mut [usize; THREADS]| {
+            let (t, i) = ack.split_once(' ').unwrap();
+            let (t, i) = (t.parse::<usize>().unwrap(), i.parse::<usize>().unwrap());
             assert_eq!(i, acked[t], "thread {t}: acknowledgements out of order");
             acked[t] += 1;
         };
         let deadline = Instant::now() + Duration::from_secs(20);
         while acked.iter().sum::<usize>() < target {
-            match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(ack) => record(ack, &mut acked),
-                Err(_) => break,
+            match child.next_ack(deadline) {
+                Some(ack) => record(&ack, &mut acked),
+                None => break,
             }
         }
-        std::thread::sleep(delay);
-        child.kill().unwrap();
-        let status = child.wait().unwrap();
-        reader.join().unwrap();
-        for ack in rx.try_iter() {
+        let killed = child.kill_after(delay);
+        for ack in &killed.acks {
             record(ack, &mut acked);
         }
-        assert_eq!(
-            status.signal(),
-            Some(9),
-            "round {round}: the child ended on its own"
-        );
+        assert!(killed.killed, "round {round}: the child ended on its own");
         assert!(
             acked.iter().sum::<usize>() >= target,
             "round {round}: too few acknowledgements"

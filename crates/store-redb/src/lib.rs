@@ -12,7 +12,7 @@ use std::ops::Deref;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError, RwLock, RwLockReadGuard};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard};
 
 use ::redb::{
     Database, ReadOnlyDatabase, ReadTransaction, ReadableDatabase, ReadableTable,
@@ -20,7 +20,7 @@ use ::redb::{
 };
 
 use store_kv::KvBackend;
-use store_trait::kv::{Decided, Kv, KvOp, KvRead};
+use store_trait::kv::{Decided, GroupOutcome, Kv, KvOp, KvRead};
 use store_trait::{Durability, Error, StorageFailure, VacuumReport};
 
 use crate::error::backend_error;
@@ -118,17 +118,8 @@ struct Group {
     steps: usize,
     /// Whether any step wrote (a group that wrote nothing aborts: no sync).
     wrote: bool,
-    /// Set once the transaction has ended: `None` committed, `Some` why not.
-    outcome: Arc<OnceLock<Option<(StorageFailure, String)>>>,
-}
-
-/// What a step waiting for its group learns when the group did not commit.
-fn group_failed(failure: StorageFailure, message: &str) -> Error {
-    Error::storage(
-        failure,
-        "redb: committing a group of steps",
-        std::io::Error::other(message.to_owned()),
-    )
+    /// Recorded once the transaction has ended.
+    outcome: GroupOutcome,
 }
 
 /// How a step ran in its group's transaction.
@@ -324,9 +315,7 @@ impl RedbKv {
             }
         }))
         .unwrap_or_else(|_| Err(panicked("redb: committing a group of steps")));
-        let _ = group
-            .outcome
-            .set(result.as_ref().err().map(|e| (e.failure(), e.to_string())));
+        group.outcome.set(result.as_ref().map(|_| ()));
         self.finished.notify_all();
         result
     }
@@ -338,7 +327,7 @@ impl RedbKv {
             // The abort's own failure, or panic, adds nothing to the write's.
             let txn = group.txn;
             let _ = catch_unwind(AssertUnwindSafe(|| txn.abort()));
-            let _ = group.outcome.set(Some((why.failure(), why.to_string())));
+            group.outcome.set(Err(why));
             self.finished.notify_all();
         }
     }
@@ -485,7 +474,7 @@ impl Kv for RedbKv {
                 txn: self.begin_write(&guard)?,
                 steps: 0,
                 wrote: false,
-                outcome: Arc::new(OnceLock::new()),
+                outcome: GroupOutcome::new(),
             });
         }
         let group = slot.as_mut().expect("opened above");
@@ -495,7 +484,7 @@ impl Kv for RedbKv {
         if let Ran::Clean(Ok((_, true))) = &ran {
             group.wrote = true;
         }
-        let outcome = Arc::clone(&group.outcome);
+        let outcome = group.outcome.clone();
         let full = group.steps >= MAX_GROUP;
         // The database stays open while the group's transaction lives; the lock is not needed
         // to wait, and holding it there would keep a vacuum (which ends the group) waiting.
@@ -531,18 +520,9 @@ impl Kv for RedbKv {
         // are committed: "no write in flight" then holds for what it read.
         match committed_here {
             Some(result) => result.map(|()| out),
-            None => {
-                while outcome.get().is_none() {
-                    slot = self
-                        .finished
-                        .wait(slot)
-                        .unwrap_or_else(PoisonError::into_inner);
-                }
-                match outcome.get() {
-                    Some(Some((failure, message))) => Err(group_failed(*failure, message)),
-                    _ => Ok(out),
-                }
-            }
+            None => outcome
+                .wait(slot, &self.finished, "redb: committing a group of steps")
+                .map(|()| out),
         }
     }
 }

@@ -9,15 +9,13 @@
 //! earlier step of its group wrote) answers only after it.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
-use store_trait::{Durability, Error, StorageFailure};
+use store_trait::kv::GroupOutcome;
+use store_trait::{Durability, Error};
 
 /// Steps flushed together at most: a bound on how long the first of a group waits.
 const MAX_GROUP: usize = 32;
-
-/// How a group's flush ended: `None` flushed, `Some` the failure and its message.
-type Outcome = Arc<OnceLock<Option<(StorageFailure, String)>>>;
 
 /// The gate of one open database.
 #[derive(Default)]
@@ -41,15 +39,7 @@ struct State {
 
 struct Group {
     steps: usize,
-    outcome: Outcome,
-}
-
-fn group_failed(failure: StorageFailure, message: &str) -> Error {
-    Error::storage(
-        failure,
-        "sled: flushing a group of steps",
-        std::io::Error::other(message.to_owned()),
-    )
+    outcome: GroupOutcome,
 }
 
 impl StepGate {
@@ -107,13 +97,13 @@ impl StepGate {
         if wrote && durability == Durability::Immediate && state.group.is_none() {
             state.group = Some(Group {
                 steps: 0,
-                outcome: Arc::new(OnceLock::new()),
+                outcome: GroupOutcome::new(),
             });
         }
         // A step joins the open group when it wrote or when it read an earlier step's writes.
         let mine = state.group.as_mut().map(|g| {
             g.steps += 1;
-            (Arc::clone(&g.outcome), g.steps >= MAX_GROUP)
+            (g.outcome.clone(), g.steps >= MAX_GROUP)
         });
         let mut flushed_here = None;
         match &mine {
@@ -126,7 +116,7 @@ impl StepGate {
                         std::io::Error::other("the flush panicked"),
                     ))
                 });
-                let _ = outcome.set(result.as_ref().err().map(|e| (e.failure(), e.to_string())));
+                outcome.set(result.as_ref().map(|_| ()));
                 state = self.lock();
                 state.group = None;
                 flushed_here = Some(result);
@@ -149,12 +139,8 @@ impl StepGate {
         if let Some(result) = flushed_here {
             return result.map(|()| answer);
         }
-        while outcome.get().is_none() {
-            state = self.wait(state);
-        }
-        match outcome.get() {
-            Some(Some((failure, message))) => Err(group_failed(*failure, message)),
-            _ => Ok(answer),
-        }
+        outcome
+            .wait(state, &self.changed, "sled: flushing a group of steps")
+            .map(|()| answer)
     }
 }

@@ -16,13 +16,13 @@ use std::ops::Deref;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
+use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
 use store_kv::KvBackend;
-use store_trait::kv::{Decided, Kv, KvOp, KvRead};
+use store_trait::kv::{Decided, GroupOutcome, Kv, KvOp, KvRead};
 use store_trait::{Database, Durability, Error, StorageFailure, VacuumReport};
 
 /// The layout version this build reads and writes, stored under [`FORMAT_KEY`]. Bump it on any
@@ -110,17 +110,8 @@ struct Group {
     steps: usize,
     /// Whether any step wrote (a group that wrote nothing rolls back: no sync).
     wrote: bool,
-    /// Set once the group's transaction has ended: `None` committed, `Some` why not.
-    outcome: Arc<OnceLock<Option<(StorageFailure, String)>>>,
-}
-
-/// What a step waiting for its group learns when the commit failed.
-fn group_failed(failure: StorageFailure, message: &str) -> Error {
-    Error::storage(
-        failure,
-        "sqlite: committing a group of steps",
-        std::io::Error::other(message.to_owned()),
-    )
+    /// Recorded once the group's transaction has ended.
+    outcome: GroupOutcome,
 }
 
 impl Writer {
@@ -137,9 +128,7 @@ impl Writer {
             // afresh. Its own failure adds nothing to the commit's error.
             let _ = self.conn.execute_batch("ROLLBACK");
         }
-        let _ = group
-            .outcome
-            .set(result.as_ref().err().map(|e| (e.failure(), e.to_string())));
+        group.outcome.set(result.as_ref().map(|_| ()));
         finished.notify_all();
         result
     }
@@ -150,7 +139,7 @@ impl Writer {
         if let Some(group) = self.group.take() {
             // The transaction may already have ended with the failure; nothing more to report.
             let _ = self.conn.execute_batch("ROLLBACK");
-            let _ = group.outcome.set(Some((why.failure(), why.to_string())));
+            group.outcome.set(Err(why));
             finished.notify_all();
         }
     }
@@ -521,7 +510,7 @@ impl Kv for SqliteKv {
             w.group = Some(Group {
                 steps: 0,
                 wrote: false,
-                outcome: Arc::new(OnceLock::new()),
+                outcome: GroupOutcome::new(),
             });
         }
         let ran = match control(&w.conn, "SAVEPOINT step") {
@@ -565,16 +554,9 @@ impl Kv for SqliteKv {
             Some(result) => result.map(|()| out),
             None => {
                 // Leave the transaction to the steps waiting; answer once it is committed.
-                while outcome.get().is_none() {
-                    w = self
-                        .finished
-                        .wait(w)
-                        .unwrap_or_else(PoisonError::into_inner);
-                }
-                match outcome.get() {
-                    Some(Some((failure, message))) => Err(group_failed(*failure, message)),
-                    _ => Ok(out),
-                }
+                outcome
+                    .wait(w, &self.finished, "sqlite: committing a group of steps")
+                    .map(|()| out)
             }
         }
     }

@@ -5,11 +5,11 @@
 //! its memory stores in one.
 
 use std::collections::HashMap;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, Condvar, MutexGuard, OnceLock, PoisonError, RwLock};
 
 use memory_core::AgentMemory;
 
-use crate::error::Error;
+use crate::error::{Error, StorageFailure};
 
 /// A consistent view of the key space.
 pub trait KvRead {
@@ -215,6 +215,51 @@ pub trait Kv {
     /// Runs `f` with no other step in between and applies the writes it returns atomically (and
     /// durably as the backend's durability says). No writes: nothing is committed.
     fn step<R>(&self, f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>) -> Result<R, Error>;
+}
+
+/// How a group of steps committed together ended, shared by every step of the group: the
+/// backends that commit concurrent steps in groups (SQLite, redb, sled) record it once when the
+/// group's commit (or flush) is done, and each step that must answer only after that commit
+/// waits for it.
+#[derive(Debug, Clone, Default)]
+pub struct GroupOutcome(Arc<OnceLock<Option<(StorageFailure, String)>>>);
+
+impl GroupOutcome {
+    /// An outcome not recorded yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records how the group ended (`Err`: why it did not commit); the first record stands.
+    pub fn set(&self, ended: Result<(), &Error>) {
+        let _ = self
+            .0
+            .set(ended.err().map(|e| (e.failure(), e.to_string())));
+    }
+
+    /// Waits on `condvar` (signalled under the mutex `guard` locks whenever a group ends) until
+    /// the outcome is recorded, then unlocks; the answer of a step of the group: `Ok` when it
+    /// committed, else a storage error of the same kind, saying what the group was doing
+    /// (`context`).
+    pub fn wait<T>(
+        &self,
+        mut guard: MutexGuard<'_, T>,
+        condvar: &Condvar,
+        context: &'static str,
+    ) -> Result<(), Error> {
+        while self.0.get().is_none() {
+            guard = condvar.wait(guard).unwrap_or_else(PoisonError::into_inner);
+        }
+        drop(guard);
+        match self.0.get() {
+            Some(Some((failure, message))) => Err(Error::storage(
+                *failure,
+                context,
+                std::io::Error::other(message.clone()),
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 #[cfg(test)]
