@@ -1,6 +1,7 @@
 //! `recall`: the most recent valid candidates (300 by default; a wider window reads the member's
-//! whole history through the backend's recall index), re-verified, ranked by BM25, embedding
-//! cosine and entity overlap, fused with RRF.
+//! whole history through the backend's recall index), plus, when the query names a period the
+//! window does not reach back to, up to another window of that period's versions; re-verified,
+//! ranked by BM25, embedding cosine, entity overlap and time, fused with RRF.
 
 use crate::ops::{
     self, Body, GenAiOperation, HttpInput, HttpMethod, HttpRoute, Operation, Tally, route,
@@ -140,15 +141,31 @@ impl Operation for ops::Recall {
         let refs: Vec<&AgentMemory> = match &history {
             Some(history) => {
                 let mut candidates = Vec::new();
+                // Past a full window, only the named period's versions (another window of them).
+                let mut past_window = 0usize;
                 for (row, m) in history.versions.rows().iter().enumerate() {
                     // Newest first: the first expired version ends the walk.
-                    if m.created_at <= cutoff || candidates.len() >= window.max() {
+                    if m.created_at <= cutoff {
                         break;
+                    }
+                    if candidates.len() >= window.max() {
+                        let instant = m.created_at.as_millis();
+                        match period {
+                            Some(p) if instant >= p.start_ms && past_window < window.max() => {
+                                if instant >= p.end_ms {
+                                    continue;
+                                }
+                            }
+                            _ => break,
+                        }
                     }
                     if before.is_some_and(|t| m.created_at >= t) {
                         continue;
                     }
                     if scan.matches(m) && policy::visible_through(binding, m) {
+                        if candidates.len() >= window.max() {
+                            past_window += 1;
+                        }
                         candidates.push(&**m);
                         rows.push(row as u32);
                     }
@@ -156,7 +173,18 @@ impl Operation for ops::Recall {
                 candidates
             }
             None => {
-                scanned = service.scan_window(&auth.owner, binding, scan, window.max())?;
+                let mut found =
+                    service.scan_window(&auth.owner, binding, scan.clone(), window.max())?;
+                let more = match (period, found.last()) {
+                    (Some(p), Some(last)) if found.len() >= window.max() => {
+                        period_past_window(&scan, p, (last.created_at, last.id.clone()))
+                    }
+                    _ => None,
+                };
+                if let Some(more) = more {
+                    found.extend(service.scan_window(&auth.owner, binding, more, window.max())?);
+                }
+                scanned = found;
                 scanned.iter().map(|m| &**m).collect()
             }
         };
@@ -378,6 +406,32 @@ impl MemoryService {
         candidates.truncate(window);
         Ok(candidates)
     }
+}
+
+/// The scan of the named period's versions older than a full window, whose last candidate
+/// is `last`: at most another window of them, newest first. `None` when the window already
+/// reaches back past the period's start. A question about March finds March's notes however
+/// many were written since; a question that names no time never widens the window.
+fn period_past_window(
+    scan: &ScanQuery,
+    period: fusion_rank::Period,
+    last: (Timestamp, AgentMemoryId),
+) -> Option<ScanQuery> {
+    let end = Timestamp::from_millis_saturating(period.end_ms);
+    // The period's start is inclusive; the scan's cut-off is exclusive.
+    let start_cutoff = Timestamp::from_millis_saturating(period.start_ms.saturating_sub(1));
+    // Strictly older than the window's last candidate and than the period's end.
+    let after = if last.0 < end {
+        last
+    } else {
+        (end, AgentMemoryId::smallest())
+    };
+    let expired_cutoff = scan.expired_cutoff.max(start_cutoff);
+    (after.0 > expired_cutoff).then(|| ScanQuery {
+        expired_cutoff,
+        after: Some(after),
+        ..scan.clone()
+    })
 }
 
 /// Collapses identical masked texts of one namespace in the fused order (one member's

@@ -697,3 +697,107 @@ fn the_answer_shows_the_period_it_ranked_by() {
         "a note of that day leads"
     );
 }
+
+const MONTHS: &[&str] = &[
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+];
+
+/// Two fillers a day from January to October 2026 and one dentist note in the middle of each
+/// month (the same words every time, so that only the time can tell them apart), on `window`.
+fn months_of_notes(window: CandidateWindow) -> (MemoryService, Vec<String>) {
+    let clock = Arc::new(ManualClock::new(at("2026-01-01T08:00:00Z")));
+    let service = enabled(
+        MemoryService::builder(
+            Arc::new(InMemoryBackend::new()),
+            Arc::new(InMemoryPassageSource::new()),
+        )
+        .clock(clock.clone())
+        .ids(Arc::new(SeededIdGenerator::new(17)))
+        .rate_limited(false)
+        .candidate_window(window),
+    );
+    service
+        .settings_put(&owner(), &SettingsPatch::default().retention_days(365))
+        .unwrap();
+    let caller = agent("alice", "cred_a");
+    let mut dentist = Vec::new();
+    for day in 0..304 {
+        for (i, filler) in ["watered the tomatoes", "budget review with the team"]
+            .iter()
+            .enumerate()
+        {
+            clock.set(
+                Timestamp::from_millis(
+                    at("2026-01-01T08:00:00Z").as_millis() + (day * 24 + i as i64 * 6) * 3_600_000,
+                )
+                .unwrap(),
+            );
+            service
+                .remember(
+                    &caller,
+                    &RememberRequest::new("notes", format!("{filler} {day}")),
+                )
+                .unwrap();
+        }
+        if day % 30 == 14 && dentist.len() < MONTHS.len() {
+            let text = format!("dentist visit, filling number {}", dentist.len() + 1);
+            service
+                .remember(&caller, &RememberRequest::new("notes", text.clone()))
+                .unwrap();
+            dentist.push(text);
+        }
+    }
+    clock.set(at("2026-11-20T12:00:00Z"));
+    (service, dentist)
+}
+
+/// A question naming a month finds that month's note even when the candidate window (the
+/// latest versions) ends months later: the period's own versions join the candidates. A
+/// question naming no time is ranked over the window alone, as before.
+#[test]
+fn a_named_month_reaches_past_the_candidate_window() {
+    // 40 and 300 scan the latest versions; 301 and 400 read the history.
+    for window in [40, 300, 301, 400] {
+        let window = CandidateWindow::latest(window).unwrap();
+        let (service, dentist) = months_of_notes(window);
+        let caller = agent("alice", "cred_a");
+        for (month, expected) in MONTHS.iter().zip(&dentist) {
+            let question = format!("what did I note about the dentist in {month}?");
+            let found = service
+                .recall(&caller, &RecallRequest::new(question).limit(3))
+                .unwrap();
+            assert_eq!(
+                found.memories.first().map(|m| &m.view.text),
+                Some(expected),
+                "{month}, window {}",
+                window.max()
+            );
+            assert!(found.considered as usize <= 2 * window.max());
+        }
+        let plain = service
+            .recall(
+                &caller,
+                &RecallRequest::new("what did I note about the dentist?"),
+            )
+            .unwrap();
+        assert_eq!(
+            plain.considered as usize,
+            window.max(),
+            "no time, no wider window"
+        );
+        // "last week" lies inside the window: nothing is added.
+        let recent = service
+            .recall(&caller, &RecallRequest::new("dentist last week"))
+            .unwrap();
+        assert_eq!(recent.considered as usize, window.max());
+    }
+}
