@@ -97,6 +97,13 @@ struct Found {
 ///   August, autumn/fall: September to November, winter: December to February) that starts at
 ///   or before the reference; after "last", the latest one that is over. Quarters: "Q1" … "Q4"
 ///   (the latest one that starts at or before the reference), "this/last quarter".
+/// - A month or season of a year: "November last year", "in March of last year", "in May this
+///   year", "the summer of 2025", "winter 2024" (December 2024 to February 2025), "the spring
+///   of last year". Thirds of a month: "early March" (days 1–10), "mid-March"/"mid March"
+///   (11–20), "late March" (21 to the end), with or without a year.
+/// - "the past/last N months|years" and "the past month|year" run from the same day and time
+///   N months back (the month's last day when it is shorter) to the reference; "half a year
+///   ago" is the month six back; "this past weekend" is "this weekend".
 /// - Ranges: "since A" runs from A's start to the reference; "between A and B" and "from A
 ///   to/until/till/through B" from A's start to B's end, where B may also be a month name
 ///   that is no expression alone ("between March and may"). "from A" alone is A ("notes from
@@ -107,14 +114,18 @@ struct Found {
 /// 昨年 一昨年, "N日前", "N週間前", "Nか月前" (ヶ カ ヵ ケ 箇), "N年前", "N月", "N月N日",
 /// "YYYY年", "YYYY年N月", "YYYY年N月N日", 月曜日…日曜日 (or 月曜…日曜), "先週の月曜日"
 /// (Monday of last week), "今週の月曜日". N: ASCII or full-width digits, or 一 to 九十九.
-/// "AからB(まで)" is a range; "Aから", "A以降" and "A以来" run from A to the reference.
+/// "AからB(まで)" is a range; "Aから", "A以降" and "A以来" run from A to the reference. A season
+/// (春 夏 秋 冬) or month after a year word or "YYYY年", with or without の: "去年の夏",
+/// "2025年の秋", "去年の3月", "昨年11月".
 ///
 /// Hebrew: היום, אתמול, שלשום, הבוקר, הערב/הלילה, אמש (last night), "אתמול בבוקר/בערב/בלילה",
 /// השבוע, "(ב)שבוע שעבר", החודש, "(ב)חודש שעבר", השנה, "(ב)שנה שעברה", אשתקד, "לפני N
 /// ימים/שבועות/חודשים/שנים" (N: digits, number words to עשרה, כמה = 3), "לפני
 /// יום/שבוע/חודש/שנה" (1), "לפני יומיים/שבועיים/חודשיים/שנתיים" (2), month names alone or
 /// with ב ("במרץ"), "3 במרץ", "מרץ 2025", "(ב)יום שני" … "(ב)יום שבת", "ב-2025", "בשנת 2025";
-/// "מאז A" runs from A to the reference.
+/// "מאז A" runs from A to the reference. Seasons (אביב קיץ סתיו חורף) with שעבר ("בקיץ
+/// שעבר"), a year, "(ב)שנה שעברה" or אשתקד, and months with the last two ("במרץ שנה שעברה");
+/// a season alone is not a time.
 ///
 /// # Rules for ambiguous text
 ///

@@ -2,7 +2,7 @@
 //! a reference instant into a [`Period`], in UTC with ISO weeks (Monday first).
 
 use super::Period;
-use chrono::{DateTime, Datelike, Days, NaiveDate, NaiveDateTime};
+use chrono::{DateTime, Datelike, Days, Months, NaiveDate, NaiveDateTime};
 
 const MS_PER_HOUR: i64 = 3_600_000;
 const MS_PER_DAY: i64 = 24 * MS_PER_HOUR;
@@ -59,6 +59,23 @@ pub(super) enum Expr {
     Quarter { quarter: u32 },
     /// The calendar quarter `quarters_ago` quarters before the reference's.
     QuarterAgo { quarters_ago: u32 },
+    /// Month `month` of the year `years_ago` years before the reference's ("March last year").
+    MonthYearsAgo { month: u32, years_ago: u32 },
+    /// A season (numbered as in [`Expr::Season`]) of a named year; winter runs from that
+    /// year's December to February.
+    SeasonOfYear { season: u32, year: i32 },
+    /// A season of the year `years_ago` years before the reference's ("last year's summer").
+    SeasonYearsAgo { season: u32, years_ago: u32 },
+    /// A third of a month named as in [`Expr::NamedMonth`]: `part` 0 is days 1–10 ("early
+    /// March"), 1 days 11–20 ("mid-March"), 2 the 21st to the month's end ("late March").
+    PartOfMonth {
+        month: u32,
+        year: Option<i32>,
+        part: u32,
+    },
+    /// The `months` calendar months that end at the reference: from the same day and time
+    /// `months` months back ("the past 3 months"; a day the earlier month lacks is its last).
+    TrailingMonths { months: u32 },
 }
 
 /// The period `expr` names at `reference_ms`; `None` when it falls outside the calendar chrono
@@ -103,15 +120,33 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             let monday = week_start(today, weeks_ago)?;
             day_span(monday.checked_add_days(Days::new(u64::from(weekday)))?, 1)
         }
-        Expr::NamedMonth { month, year } => {
-            let year = i64::from(year.unwrap_or_else(|| {
-                if month <= today.month() {
-                    today.year()
-                } else {
-                    today.year() - 1
-                }
-            }));
+        Expr::NamedMonth { month, year } => month_span(named_month_index(today, month, year)?),
+        Expr::MonthYearsAgo { month, years_ago } => {
+            let year = i64::from(today.year()) - i64::from(years_ago);
             month_span(year.checked_mul(12)? + i64::from(month) - 1)
+        }
+        Expr::SeasonOfYear { season, year } => season_span(i64::from(year), season),
+        Expr::SeasonYearsAgo { season, years_ago } => {
+            season_span(i64::from(today.year()) - i64::from(years_ago), season)
+        }
+        Expr::PartOfMonth { month, year, part } => {
+            let first = month_start(named_month_index(today, month, year)?)?;
+            let from = first.checked_add_days(Days::new(10 * u64::from(part)))?;
+            let to = match part {
+                0 | 1 => from.checked_add_days(Days::new(10))?,
+                _ => first.checked_add_months(Months::new(1))?,
+            };
+            Some(Period {
+                start_ms: start_ms(from),
+                end_ms: start_ms(to),
+            })
+        }
+        Expr::TrailingMonths { months } => {
+            let from = now.checked_sub_months(Months::new(months))?;
+            Some(Period {
+                start_ms: from.and_utc().timestamp_millis(),
+                end_ms: reference_ms,
+            })
         }
         Expr::Date { month, day, year } => {
             let date = match year {
@@ -168,6 +203,24 @@ pub(super) fn month_from(from_ms: i64, month: u32) -> Option<Period> {
     let since = (index - (i64::from(month) - 1)).rem_euclid(12);
     let ahead = if since == 0 { 0 } else { 12 - since };
     month_span(index + ahead)
+}
+
+/// The month index ([`month_index`]) of `month` in `year`, or else of the latest such month
+/// that starts at or before `today`.
+fn named_month_index(today: NaiveDate, month: u32, year: Option<i32>) -> Option<i64> {
+    let year = i64::from(year.unwrap_or_else(|| {
+        if month <= today.month() {
+            today.year()
+        } else {
+            today.year() - 1
+        }
+    }));
+    Some(year.checked_mul(12)? + i64::from(month) - 1)
+}
+
+/// The three months of `season` (0 spring … 3 winter) in `year`.
+fn season_span(year: i64, season: u32) -> Option<Period> {
+    months_span(year.checked_mul(12)? + 2 + 3 * i64::from(season), 3)
 }
 
 /// `days` whole days from the start of `first`.

@@ -1,12 +1,13 @@
 //! English time phrases (matched case-insensitively, word by word).
 
 use super::calendar::Expr;
-use super::phrase::El::{Count, Day, Iso, Month, Opt, Weekday, Word, Year};
+use super::phrase::El::{Count, Day, Iso, Month, Opt, Season, Weekday, Word, Year};
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
 use super::phrase::{
-    date, days_ago, hours_ago, iso, months_ago, named_month, named_year, past_days, past_weeks,
-    weekday, weeks_ago, years_ago,
+    date, days_ago, early_month, hours_ago, iso, late_month, mid_month, month_last_year,
+    month_this_year, months_ago, named_month, named_year, past_days, past_months, past_weeks,
+    past_years, season_last_year, season_of_year, season_this_year, weekday, weeks_ago, years_ago,
 };
 
 const COUNTS: Table = &[
@@ -82,6 +83,15 @@ const MONTHS: Table = &[
     ("nov", 11),
     ("december", 12),
     ("dec", 12),
+];
+
+/// Season names next to a year ("the summer of 2025", "winter last year").
+const SEASONS: Table = &[
+    ("spring", 0),
+    ("summer", 1),
+    ("autumn", 2),
+    ("fall", 2),
+    ("winter", 3),
 ];
 
 const fn day(days_ago: u32) -> Make {
@@ -198,6 +208,29 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["q4"])], quarter(4)),
     rule(&[THIS, Word(&["quarter"])], Fixed(Expr::QuarterAgo { quarters_ago: 0 })),
     rule(&[LAST, Word(&["quarter"])], Fixed(Expr::QuarterAgo { quarters_ago: 1 })),
+    rule(&[Opt(&["the"]), Word(&["past", "last"]), N, MONTH_WORDS], With(past_months)),
+    rule(&[Opt(&["the"]), Word(&["past", "last"]), N, YEARS], With(past_years)),
+    rule(&[Opt(&["the"]), Word(&["past"]), Word(&["month"])], Fixed(Expr::TrailingMonths { months: 1 })),
+    rule(&[Opt(&["the"]), Word(&["past"]), Word(&["year"])], Fixed(Expr::TrailingMonths { months: 12 })),
+    rule(&[Word(&["half"]), Word(&["a"]), Word(&["year"]), AGO], Fixed(Expr::Month { months_ago: 6 })),
+    rule(&[THIS, Word(&["past"]), Word(&["weekend"])], Fixed(Expr::Weekend)),
+    // "may" and abbreviations only after "in"/"during": "it may last year-round".
+    rule(&[Opt(&["in", "during"]), Month(MONTHS_ALONE), Opt(&["of"]), LAST, Word(&["year"])], With(month_last_year)),
+    rule(&[Word(&["in", "during"]), Month(MONTHS), Opt(&["of"]), LAST, Word(&["year"])], With(month_last_year)),
+    rule(&[Opt(&["in", "during"]), Month(MONTHS_ALONE), Opt(&["of"]), THIS, Word(&["year"])], With(month_this_year)),
+    rule(&[Word(&["in", "during"]), Month(MONTHS), Opt(&["of"]), THIS, Word(&["year"])], With(month_this_year)),
+    rule(&[Opt(&["in", "during", "over"]), THE, Season(SEASONS), Opt(&["of"]), Year], With(season_of_year)),
+    rule(&[Opt(&["in", "during", "over"]), THE, Season(SEASONS), Opt(&["of"]), LAST, Word(&["year"])], With(season_last_year)),
+    rule(&[Opt(&["in", "during", "over"]), THE, Season(SEASONS), Opt(&["of"]), THIS, Word(&["year"])], With(season_this_year)),
+    rule(&[Opt(&["in", "during"]), Word(&["early"]), Month(MONTHS_ALONE)], With(early_month)),
+    rule(&[Word(&["in", "during"]), Word(&["early"]), Month(MONTHS)], With(early_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["early"]), Month(MONTHS), Year], With(early_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["mid"]), Month(MONTHS_ALONE)], With(mid_month)),
+    rule(&[Word(&["in", "during"]), Word(&["mid"]), Month(MONTHS)], With(mid_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["mid"]), Month(MONTHS), Year], With(mid_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(MONTHS_ALONE)], With(late_month)),
+    rule(&[Word(&["in", "during"]), Word(&["late"]), Month(MONTHS)], With(late_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(MONTHS), Year], With(late_month)),
 ];
 
 /// English.
@@ -209,5 +242,6 @@ pub(super) const ENGLISH: Language = Language {
     rules: RULES,
     prefixes: "",
     month_prefixes: "",
+    hyphen_words: &["mid"],
     vocabulary: &VOCABULARY,
 };

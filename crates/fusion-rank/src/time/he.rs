@@ -2,11 +2,12 @@
 //! ל מ ש כ ("ובשבוע שעבר"), a month name anywhere ו and ב ("במרץ", not "ממרץ", from March).
 
 use super::calendar::Expr;
-use super::phrase::El::{Count, Day, InMonth, Month, Opt, Weekday, Word, Year};
+use super::phrase::El::{Count, Day, InMonth, Month, Opt, Season, Weekday, Word, Year};
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
 use super::phrase::{
-    date, days_ago, months_ago, named_month, named_year, weekday, weeks_ago, years_ago,
+    date, days_ago, month_last_year, months_ago, named_month, named_year, season_ended,
+    season_last_year, season_of_year, weekday, weeks_ago, years_ago,
 };
 
 /// Number words, in the masculine and feminine forms and their construct states, and כמה ("a
@@ -88,6 +89,9 @@ const MONTHS: Table = &[
     ("דצמבר", 12),
 ];
 
+/// Season names (0 spring … 3 winter).
+const SEASONS: Table = &[("אביב", 0), ("קיץ", 1), ("סתיו", 2), ("חורף", 3)];
+
 const fn rule(pattern: &'static [El], make: Make) -> Rule {
     Rule { pattern, make }
 }
@@ -145,6 +149,13 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["ב"]), Day, Month(MONTHS)], With(date)),
     rule(&[Opt(&["ב"]), Day, Month(MONTHS), Year], With(date)),
     rule(&[Word(&["ב", "שנת"]), Year], With(named_year)),
+    // A season needs "that passed" or a year: קיץ alone is just the word.
+    rule(&[Season(SEASONS), PAST_M], With(season_ended)),
+    rule(&[Season(SEASONS), Year], With(season_of_year)),
+    rule(&[Season(SEASONS), Word(&["שנה", "בשנה"]), PAST_F], With(season_last_year)),
+    rule(&[Season(SEASONS), Word(&["אשתקד"])], With(season_last_year)),
+    rule(&[Month(MONTHS), Word(&["שנה", "בשנה"]), PAST_F], With(month_last_year)),
+    rule(&[Month(MONTHS), Word(&["אשתקד"])], With(month_last_year)),
 ];
 
 /// Hebrew.
@@ -156,5 +167,6 @@ pub(super) const HEBREW: Language = Language {
     rules: RULES,
     prefixes: "ובהלמשכ",
     month_prefixes: "וב",
+    hyphen_words: &[],
     vocabulary: &VOCABULARY,
 };

@@ -37,6 +37,12 @@ const fn part(days_ago: u32, from_hour: u32, to_hour: u32) -> Expr {
     }
 }
 
+/// Words naming a year relative to the reference's, before "の" and a month or a season.
+const RELATIVE_YEARS: &[(&str, u32)] = &[("今年", 0), ("去年", 1), ("昨年", 1), ("一昨年", 2)];
+
+/// Season characters (0 spring … 3 winter).
+const SEASONS: &[(char, u32)] = &[('春', 0), ('夏', 1), ('秋', 2), ('冬', 3)];
+
 /// The weekday characters before 曜(日); 0 = Monday.
 const WEEKDAYS: &[(char, u32)] = &[
     ('月', 0),
@@ -93,6 +99,7 @@ pub(super) fn find(query: &str) -> Vec<Found> {
             word(rest),
             weekday(rest),
             numeric(rest).filter(|_| !after_number),
+            of_year(rest).filter(|_| !after_number),
         ]
         .into_iter()
         .flatten()
@@ -118,6 +125,57 @@ fn word(text: &str) -> Option<(usize, Expr)> {
         .filter(|(word, _)| text.starts_with(word))
         .map(|(word, expr)| (word.len(), *expr))
         .max_by_key(|(len, _)| *len)
+}
+
+/// A season or a month of a year at the start of `text`: "去年の夏", "今年の春", "2025年の秋"
+/// (the season of that year), "去年の3月" or "去年3月" (that month; a day after it is taken
+/// with it, and the period stays the month). An absolute year with a month is
+/// [`numeric`]'s.
+fn of_year(text: &str) -> Option<(usize, Expr)> {
+    enum Which {
+        Ago(u32),
+        In(i32),
+    }
+    let (which, rest) = match RELATIVE_YEARS
+        .iter()
+        .filter(|(word, _)| text.starts_with(word))
+        .max_by_key(|(word, _)| word.len())
+    {
+        Some((word, years_ago)) => (Which::Ago(*years_ago), &text[word.len()..]),
+        None => {
+            let (n, rest) = number(text)?;
+            let year = i32::try_from(n)
+                .ok()
+                .filter(|y| (1970..=2100).contains(y))?;
+            (Which::In(year), rest.strip_prefix('年')?)
+        }
+    };
+    let rest = rest.strip_prefix('の').unwrap_or(rest);
+    let consumed = |after: &str| text.len() - after.len();
+    let mut chars = rest.chars();
+    if let Some((_, season)) = chars
+        .next()
+        .and_then(|c| SEASONS.iter().find(|(s, _)| *s == c))
+    {
+        let expr = match which {
+            Which::Ago(years_ago) => Expr::SeasonYearsAgo {
+                season: *season,
+                years_ago,
+            },
+            Which::In(year) => Expr::SeasonOfYear {
+                season: *season,
+                year,
+            },
+        };
+        return Some((consumed(chars.as_str()), expr));
+    }
+    match which {
+        Which::Ago(years_ago) => {
+            let (after, month, _) = month_day(rest)?;
+            Some((consumed(after), Expr::MonthYearsAgo { month, years_ago }))
+        }
+        Which::In(_) => None,
+    }
 }
 
 /// "月曜日", "月曜", "先週の月曜日" at the start of `text`.

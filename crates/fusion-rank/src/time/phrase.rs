@@ -29,6 +29,8 @@ pub(super) enum El {
     Weekday(Table),
     /// A month name of the table; the word may carry the language's month prefixes.
     Month(Table),
+    /// A season name of the table (0 spring … 3 winter).
+    Season(Table),
     /// A month name of the table written with the Hebrew prefix ב ("במרץ"), or וב.
     InMonth(Table),
     /// A day of the month, 1–31, with an optional English ordinal suffix ("3rd").
@@ -45,6 +47,7 @@ pub(super) struct Caps {
     pub(super) count: Option<u32>,
     pub(super) weekday: Option<Weekday>,
     pub(super) month: Option<u32>,
+    pub(super) season: Option<u32>,
     pub(super) day: Option<u32>,
     pub(super) year: Option<i32>,
 }
@@ -74,6 +77,8 @@ pub(super) struct Language {
     /// Letters that may be glued to the front of a month name anywhere in a phrase (Hebrew ו
     /// and ב: "ובמרץ"; not "from" or "to").
     pub(super) month_prefixes: &'static str,
+    /// Words that may be tied to the next word of a phrase by a hyphen ("mid-March").
+    pub(super) hyphen_words: &'static [&'static str],
     /// Every word a rule's element may match as its first token, built once from the rules
     /// ([`Language::vocabulary`]).
     pub(super) vocabulary: &'static OnceLock<HashSet<&'static str>>,
@@ -93,6 +98,7 @@ impl Language {
                         El::Count(table)
                         | El::Weekday(table)
                         | El::Month(table)
+                        | El::Season(table)
                         | El::InMonth(table) => words.extend(
                             table
                                 .iter()
@@ -313,6 +319,18 @@ impl Tokens {
                     })
                     .collect()
             }
+            El::Season(table) => self
+                .entries(language, table, at, strip)
+                .map(|(next, season)| {
+                    (
+                        next,
+                        Caps {
+                            season: Some(season),
+                            ..caps
+                        },
+                    )
+                })
+                .collect(),
             El::InMonth(table) => {
                 let name = token.strip_prefix("ב").or_else(|| token.strip_prefix("וב"));
                 match table.iter().find(|(word, _)| Some(*word) == name) {
@@ -359,8 +377,9 @@ impl Tokens {
             Gap::Space => true,
             Gap::Hyphen => {
                 let before = &self.tokens[at - 1].lower;
-                !language.prefixes.is_empty()
-                    && before.chars().all(|c| language.prefixes.contains(c))
+                (!language.prefixes.is_empty()
+                    && before.chars().all(|c| language.prefixes.contains(c)))
+                    || language.hyphen_words.contains(&before.as_str())
             }
             Gap::Other => false,
         }
@@ -538,6 +557,91 @@ pub(super) fn date(caps: &Caps) -> Option<Expr> {
     })
 }
 
+/// The captured month of the previous year.
+pub(super) fn month_last_year(caps: &Caps) -> Option<Expr> {
+    Some(Expr::MonthYearsAgo {
+        month: caps.month?,
+        years_ago: 1,
+    })
+}
+
+/// The captured month of the reference's year.
+pub(super) fn month_this_year(caps: &Caps) -> Option<Expr> {
+    Some(Expr::MonthYearsAgo {
+        month: caps.month?,
+        years_ago: 0,
+    })
+}
+
+/// The captured season of the captured year.
+pub(super) fn season_of_year(caps: &Caps) -> Option<Expr> {
+    Some(Expr::SeasonOfYear {
+        season: caps.season?,
+        year: caps.year?,
+    })
+}
+
+/// The captured season of the previous year.
+pub(super) fn season_last_year(caps: &Caps) -> Option<Expr> {
+    Some(Expr::SeasonYearsAgo {
+        season: caps.season?,
+        years_ago: 1,
+    })
+}
+
+/// The captured season of the reference's year.
+pub(super) fn season_this_year(caps: &Caps) -> Option<Expr> {
+    Some(Expr::SeasonYearsAgo {
+        season: caps.season?,
+        years_ago: 0,
+    })
+}
+
+/// The latest captured season that is over ("last summer").
+pub(super) fn season_ended(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Season {
+        season: caps.season?,
+        ended: true,
+    })
+}
+
+fn part_of_month(caps: &Caps, part: u32) -> Option<Expr> {
+    Some(Expr::PartOfMonth {
+        month: caps.month?,
+        year: caps.year,
+        part,
+    })
+}
+
+/// Days 1–10 of the captured month ("early March").
+pub(super) fn early_month(caps: &Caps) -> Option<Expr> {
+    part_of_month(caps, 0)
+}
+
+/// Days 11–20 of the captured month ("mid-March").
+pub(super) fn mid_month(caps: &Caps) -> Option<Expr> {
+    part_of_month(caps, 1)
+}
+
+/// The 21st to the end of the captured month ("late March").
+pub(super) fn late_month(caps: &Caps) -> Option<Expr> {
+    part_of_month(caps, 2)
+}
+
+/// The `count` calendar months up to the reference.
+pub(super) fn past_months(caps: &Caps) -> Option<Expr> {
+    Some(Expr::TrailingMonths {
+        months: caps.count?,
+    })
+}
+
+/// The `count` × 12 calendar months up to the reference.
+pub(super) fn past_years(caps: &Caps) -> Option<Expr> {
+    Some(Expr::TrailingMonths {
+        months: caps.count?.checked_mul(12)?,
+    })
+}
+
 /// A day or a month, whichever an ISO date captured.
 pub(super) fn iso(caps: &Caps) -> Option<Expr> {
     if caps.day.is_some() {
@@ -577,7 +681,7 @@ mod tests {
                 .prop_map(|(n, s)| format!("{n}{s}")),
             1 => proptest::sample::select(vec![
                 "dentist", "notes", "Monday-morning", "2026-11-03", "-", ",", ".", "ב-",
-                "יוני", "may", "this", "quarter", "and", "since",
+                "יוני", "may", "this", "quarter", "and", "since", "mid-March", "mid-term",
             ])
             .prop_map(str::to_owned),
         ]
@@ -599,9 +703,10 @@ mod tests {
                     El::Opt(list) if pick(2) == 0 => continue,
                     El::Opt(list) => list[pick(list.len())].to_owned(),
                     El::Count(table) if pick(3) == 0 => (1 + pick(40)).to_string(),
-                    El::Count(table) | El::Weekday(table) | El::Month(table) => {
-                        table[pick(table.len())].0.to_owned()
-                    }
+                    El::Count(table)
+                    | El::Weekday(table)
+                    | El::Month(table)
+                    | El::Season(table) => table[pick(table.len())].0.to_owned(),
                     El::InMonth(table) => format!("ב{}", table[pick(table.len())].0),
                     El::Day => (1 + pick(31)).to_string(),
                     El::Year => (1960 + pick(150)).to_string(),
