@@ -100,7 +100,10 @@ struct Found {
 /// - A month or season of a year: "November last year", "in March of last year", "in May this
 ///   year", "the summer of 2025", "winter 2024" (December 2024 to February 2025), "the spring
 ///   of last year". Thirds of a month: "early March" (days 1–10), "mid-March"/"mid March"
-///   (11–20), "late March" (21 to the end), with or without a year.
+///   (11–20), "late March" (21 to the end), with or without a year; "the beginning/start,
+///   middle, end of March" are the same thirds; "the first … fourth week of March" days 1–7 …
+///   22–28; "the first/second half of March" days 1–15 and 16 to the end. "on the 14th" (an
+///   ordinal after "on the") is the latest 14th at or before the reference's day.
 /// - "the past/last N months|years" and "the past month|year" run from the same day and time
 ///   N months back (the month's last day when it is shorter) to the reference; "half a year
 ///   ago" is the month six back; "this past weekend" is "this weekend".

@@ -91,6 +91,26 @@ const EN_FILLERS: &[&str] = &[
 /// English expressions: an instant inside the named period, then instants outside it.
 const EN_TIMES: &[(&str, &str, &[&str])] = &[
     (
+        "the first week of November",
+        "2026-11-04T10:00:00Z",
+        &[
+            "2026-11-12T10:00:00Z",
+            "2026-10-28T10:00:00Z",
+            "2026-11-25T10:00:00Z",
+            "2026-06-03T10:00:00Z",
+        ],
+    ),
+    (
+        "on the 14th",
+        "2026-11-14T10:00:00Z",
+        &[
+            "2026-11-13T10:00:00Z",
+            "2026-10-14T10:00:00Z",
+            "2026-11-15T10:00:00Z",
+            "2026-09-14T10:00:00Z",
+        ],
+    ),
+    (
         "in early March",
         "2026-03-06T10:00:00Z",
         &[

@@ -66,13 +66,18 @@ pub(super) enum Expr {
     SeasonOfYear { season: u32, year: i32 },
     /// A season of the year `years_ago` years before the reference's ("last year's summer").
     SeasonYearsAgo { season: u32, years_ago: u32 },
-    /// A third of a month named as in [`Expr::NamedMonth`]: `part` 0 is days 1–10 ("early
-    /// March"), 1 days 11–20 ("mid-March"), 2 the 21st to the month's end ("late March").
+    /// Days `from_day` (1-based) to `to_day` (exclusive; past the month's last day means to its
+    /// end) of a month named as in [`Expr::NamedMonth`]: "early March" is 1 to 11, "mid-March"
+    /// 11 to 21, "late March" 21 to the end, "the second week of March" 8 to 15.
     PartOfMonth {
         month: u32,
         year: Option<i32>,
-        part: u32,
+        from_day: u32,
+        to_day: u32,
     },
+    /// Day `day` of the latest month that has it and starts at or before the reference, if
+    /// that day is not after the reference's day ("on the 14th").
+    DayOfMonth { day: u32 },
     /// The `months` calendar months that end at the reference: from the same day and time
     /// `months` months back ("the past 3 months"; a day the earlier month lacks is its last).
     TrailingMonths { months: u32 },
@@ -129,17 +134,33 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
         Expr::SeasonYearsAgo { season, years_ago } => {
             season_span(i64::from(today.year()) - i64::from(years_ago), season)
         }
-        Expr::PartOfMonth { month, year, part } => {
+        Expr::PartOfMonth {
+            month,
+            year,
+            from_day,
+            to_day,
+        } => {
             let first = month_start(named_month_index(today, month, year)?)?;
-            let from = first.checked_add_days(Days::new(10 * u64::from(part)))?;
-            let to = match part {
-                0 | 1 => from.checked_add_days(Days::new(10))?,
-                _ => first.checked_add_months(Months::new(1))?,
+            let next = first.checked_add_months(Months::new(1))?;
+            let day = |n: u32| -> Option<NaiveDate> {
+                let date = first.checked_add_days(Days::new(u64::from(n.checked_sub(1)?)))?;
+                Some(date.min(next))
             };
             Some(Period {
-                start_ms: start_ms(from),
-                end_ms: start_ms(to),
+                start_ms: start_ms(day(from_day)?),
+                end_ms: start_ms(day(to_day)?),
             })
+        }
+        Expr::DayOfMonth { day } => {
+            // This month when the day has come, else the latest earlier month that has it.
+            let current = month_index(today.year(), today.month());
+            let date = (0..=12)
+                .filter_map(|back| {
+                    let first = month_start(current - back)?;
+                    NaiveDate::from_ymd_opt(first.year(), first.month(), day)
+                })
+                .find(|date| *date <= today)?;
+            day_span(date, 1)
         }
         Expr::TrailingMonths { months } => {
             let from = now.checked_sub_months(Months::new(months))?;

@@ -1,13 +1,14 @@
 //! English time phrases (matched case-insensitively, word by word).
 
 use super::calendar::Expr;
-use super::phrase::El::{Count, Day, Iso, Month, Opt, Season, Weekday, Word, Year};
+use super::phrase::El::{Count, Day, Iso, Month, Opt, Ordinal, Season, Weekday, Word, Year};
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
 use super::phrase::{
-    date, days_ago, early_month, hours_ago, iso, late_month, mid_month, month_last_year,
-    month_this_year, months_ago, named_month, named_year, past_days, past_months, past_weeks,
-    past_years, season_last_year, season_of_year, season_this_year, weekday, weeks_ago, years_ago,
+    date, day_of_month, days_ago, early_month, half_of_month, hours_ago, iso, late_month,
+    mid_month, month_last_year, month_this_year, months_ago, named_month, named_year, past_days,
+    past_months, past_weeks, past_years, season_last_year, season_of_year, season_this_year,
+    week_of_month, weekday, weeks_ago, years_ago,
 };
 
 const COUNTS: Table = &[
@@ -92,6 +93,18 @@ const SEASONS: Table = &[
     ("autumn", 2),
     ("fall", 2),
     ("winter", 3),
+];
+
+/// Ordinal words for a week or a half of a month.
+const ORDINALS: Table = &[
+    ("first", 1),
+    ("1st", 1),
+    ("second", 2),
+    ("2nd", 2),
+    ("third", 3),
+    ("3rd", 3),
+    ("fourth", 4),
+    ("4th", 4),
 ];
 
 const fn day(days_ago: u32) -> Make {
@@ -229,6 +242,19 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["in", "during"]), Word(&["mid"]), Month(MONTHS)], With(mid_month)),
     rule(&[Opt(&["in", "during"]), Word(&["mid"]), Month(MONTHS), Year], With(mid_month)),
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(MONTHS_ALONE)], With(late_month)),
+    // "(at) the beginning/middle/end of March (2025)", "the first week of March", "the second
+    // half of March", "on the 14th".
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Month(MONTHS)], With(early_month)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Month(MONTHS), Year], With(early_month)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Month(MONTHS)], With(mid_month)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Month(MONTHS), Year], With(mid_month)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Month(MONTHS)], With(late_month)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Month(MONTHS), Year], With(late_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(week_of_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(week_of_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS)], With(half_of_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS), Year], With(half_of_month)),
+    rule(&[Word(&["on"]), Word(&["the"]), Ordinal], With(day_of_month)),
     rule(&[Word(&["in", "during"]), Word(&["late"]), Month(MONTHS)], With(late_month)),
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(MONTHS), Year], With(late_month)),
 ];

@@ -35,6 +35,8 @@ pub(super) enum El {
     InMonth(Table),
     /// A day of the month, 1–31, with an optional English ordinal suffix ("3rd").
     Day,
+    /// A day of the month, 1–31, with an English ordinal suffix ("14th"): never a bare number.
+    Ordinal,
     /// A four-digit year, 1970–2100.
     Year,
     /// `YYYY-MM` or `YYYY-MM-DD`.
@@ -104,7 +106,7 @@ impl Language {
                                 .iter()
                                 .filter_map(|(entry, _)| entry.split(' ').next()),
                         ),
-                        El::Day | El::Year | El::Iso => {}
+                        El::Day | El::Ordinal | El::Year | El::Iso => {}
                     }
                 }
             }
@@ -341,13 +343,15 @@ impl Tokens {
                     None => Vec::new(),
                 }
             }
-            El::Day => {
+            El::Day | El::Ordinal => {
                 let number = token.trim_end_matches(|c: char| c.is_ascii_alphabetic());
                 let suffix = &token[number.len()..];
+                let suffixes: &[&str] = match element {
+                    El::Day => &["", "st", "nd", "rd", "th"],
+                    _ => &["st", "nd", "rd", "th"],
+                };
                 match digits(number) {
-                    Some(day @ 1..=31)
-                        if number.len() <= 2 && ["", "st", "nd", "rd", "th"].contains(&suffix) =>
-                    {
+                    Some(day @ 1..=31) if number.len() <= 2 && suffixes.contains(&suffix) => {
                         one(Caps {
                             day: Some(day),
                             ..caps
@@ -605,27 +609,50 @@ pub(super) fn season_ended(caps: &Caps) -> Option<Expr> {
     })
 }
 
-fn part_of_month(caps: &Caps, part: u32) -> Option<Expr> {
+/// Days `from_day` to `to_day` (exclusive) of the captured month.
+fn days_of_month(caps: &Caps, from_day: u32, to_day: u32) -> Option<Expr> {
     Some(Expr::PartOfMonth {
         month: caps.month?,
         year: caps.year,
-        part,
+        from_day,
+        to_day,
     })
 }
 
 /// Days 1–10 of the captured month ("early March").
 pub(super) fn early_month(caps: &Caps) -> Option<Expr> {
-    part_of_month(caps, 0)
+    days_of_month(caps, 1, 11)
 }
 
 /// Days 11–20 of the captured month ("mid-March").
 pub(super) fn mid_month(caps: &Caps) -> Option<Expr> {
-    part_of_month(caps, 1)
+    days_of_month(caps, 11, 21)
 }
 
 /// The 21st to the end of the captured month ("late March").
 pub(super) fn late_month(caps: &Caps) -> Option<Expr> {
-    part_of_month(caps, 2)
+    days_of_month(caps, 21, 32)
+}
+
+/// The captured count's week of the captured month: days 1–7, 8–14, 15–21, 22–28 ("the
+/// second week of March"); weeks past the fourth are refused.
+pub(super) fn week_of_month(caps: &Caps) -> Option<Expr> {
+    let week = caps.count.filter(|n| (1..=4).contains(n))?;
+    days_of_month(caps, 7 * week - 6, 7 * week + 1)
+}
+
+/// The captured count's half of the captured month: days 1–15 or the 16th to the end.
+pub(super) fn half_of_month(caps: &Caps) -> Option<Expr> {
+    match caps.count? {
+        1 => days_of_month(caps, 1, 16),
+        2 => days_of_month(caps, 16, 32),
+        _ => None,
+    }
+}
+
+/// The captured day of the latest month that has had it ("on the 14th").
+pub(super) fn day_of_month(caps: &Caps) -> Option<Expr> {
+    Some(Expr::DayOfMonth { day: caps.day? })
 }
 
 /// The `count` calendar months up to the reference.
@@ -709,6 +736,7 @@ mod tests {
                     | El::Season(table) => table[pick(table.len())].0.to_owned(),
                     El::InMonth(table) => format!("ב{}", table[pick(table.len())].0),
                     El::Day => (1 + pick(31)).to_string(),
+                    El::Ordinal => format!("{}th", 1 + pick(31)),
                     El::Year => (1960 + pick(150)).to_string(),
                     El::Iso => format!("{}-{:02}-{:02}", 1990 + pick(50), 1 + pick(13), pick(33)),
                 };
