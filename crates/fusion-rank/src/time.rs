@@ -103,7 +103,9 @@ struct Found {
 ///   (11–20), "late March" (21 to the end), with or without a year; "the beginning/start,
 ///   middle, end of March" are the same thirds; "the first … fourth week of March" days 1–7 …
 ///   22–28; "the first/second half of March" days 1–15 and 16 to the end. "on the 14th" (an
-///   ordinal after "on the") is the latest 14th at or before the reference's day.
+///   ordinal after "on the", ending the phrase: at the end, before punctuation or before
+///   "about", "and", a pronoun…; "on the 2nd floor" is no day) is the latest 14th at or before
+///   the reference's day. A month's part without a year is the latest one that has begun.
 /// - "the past/last N months|years" and "the past month|year" run from the same day and time
 ///   N months back (the month's last day when it is shorter) to the reference; "half a year
 ///   ago" is the month six back; "this past weekend" is "this weekend".
@@ -136,7 +138,7 @@ struct Found {
 ///   "todays" and "weekly" name no time, "today's" does. A phrase's words are separated by
 ///   spaces (one comma allowed), so sentence punctuation breaks a phrase. A word joined to
 ///   another by a hyphen is part of a compound and never matched ("Monday-morning
-///   quarterback"), except in an ISO date.
+///   quarterback"), except in an ISO date and after "mid" ("mid-March").
 /// - "may" is the month only after "in", "during" or "last" or next to a day or a year ("in
 ///   May", "May 3", "May 2025"); not after "this" ("this may help"). Abbreviations ("Jan",
 ///   "Sept", "Mar") follow the same rule; bare full month names ("March forward") are the

@@ -863,6 +863,17 @@ fn a_named_month_reaches_past_the_candidate_window() {
             );
             assert!(found.considered as usize <= 2 * window.max());
         }
+        // The period's extra candidates keep the request's own filters.
+        let april = at("2026-04-01T00:00:00Z");
+        let mut request = RecallRequest::new("the dentist in March").limit(50);
+        request.created_before = Some(april);
+        let found = service.recall(&caller, &request).unwrap();
+        assert_eq!(found.memories[0].view.text, dentist[2]);
+        assert!(found.memories.iter().all(|m| m.view.created_at < april));
+        let mut request = RecallRequest::new("the dentist in March").limit(50);
+        request.created_after = Some(april);
+        let found = service.recall(&caller, &request).unwrap();
+        assert!(found.memories.iter().all(|m| m.view.created_at > april));
         let plain = service
             .recall(
                 &caller,

@@ -67,8 +67,9 @@ pub(super) enum Expr {
     /// A season of the year `years_ago` years before the reference's ("last year's summer").
     SeasonYearsAgo { season: u32, years_ago: u32 },
     /// Days `from_day` (1-based) to `to_day` (exclusive; past the month's last day means to its
-    /// end) of a month named as in [`Expr::NamedMonth`]: "early March" is 1 to 11, "mid-March"
-    /// 11 to 21, "late March" 21 to the end, "the second week of March" 8 to 15.
+    /// end) of a month: of `year`, or else the latest such days that begin at or before the
+    /// reference. "early March" is 1 to 11, "mid-March" 11 to 21, "late March" 21 to the end,
+    /// "the second week of March" 8 to 15.
     PartOfMonth {
         month: u32,
         year: Option<i32>,
@@ -140,15 +141,25 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             from_day,
             to_day,
         } => {
-            let first = month_start(named_month_index(today, month, year)?)?;
-            let next = first.checked_add_months(Months::new(1))?;
-            let day = |n: u32| -> Option<NaiveDate> {
-                let date = first.checked_add_days(Days::new(u64::from(n.checked_sub(1)?)))?;
-                Some(date.min(next))
+            let days = |index: i64| -> Option<(NaiveDate, NaiveDate)> {
+                let first = month_start(index)?;
+                let next = first.checked_add_months(Months::new(1))?;
+                let day = |n: u32| -> Option<NaiveDate> {
+                    let date = first.checked_add_days(Days::new(u64::from(n.checked_sub(1)?)))?;
+                    Some(date.min(next))
+                };
+                Some((day(from_day)?, day(to_day)?))
             };
+            let index = named_month_index(today, month, year)?;
+            let (mut from, mut to) = days(index)?;
+            // Without a year, the latest such part that has begun: "late December" on
+            // December 2 is last December's.
+            if year.is_none() && from > today {
+                (from, to) = days(index - 12)?;
+            }
             Some(Period {
-                start_ms: start_ms(day(from_day)?),
-                end_ms: start_ms(day(to_day)?),
+                start_ms: start_ms(from),
+                end_ms: start_ms(to),
             })
         }
         Expr::DayOfMonth { day } => {

@@ -1,7 +1,9 @@
 //! English time phrases (matched case-insensitively, word by word).
 
 use super::calendar::Expr;
-use super::phrase::El::{Count, Day, Iso, Month, Opt, Ordinal, Season, Weekday, Word, Year};
+use super::phrase::El::{
+    Count, Day, EndsBefore, Iso, Month, Opt, Ordinal, Season, Weekday, Word, Year,
+};
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
 use super::phrase::{
@@ -86,13 +88,39 @@ const MONTHS: Table = &[
     ("dec", 12),
 ];
 
-/// Season names next to a year ("the summer of 2025", "winter last year").
-const SEASONS: Table = &[
-    ("spring", 0),
-    ("summer", 1),
-    ("autumn", 2),
-    ("fall", 2),
-    ("winter", 3),
+/// Season names next to a year ("the summer of 2025", "winter last year"); "fall" needs a
+/// word before it ([`FALL`]): "did sales fall last year" is last year.
+const SEASONS: Table = &[("spring", 0), ("summer", 1), ("autumn", 2), ("winter", 3)];
+
+/// "fall" as the season, after "the", "in", "during" or "over".
+const FALL: Table = &[("fall", 2)];
+
+/// Words a phrase ending in a day of the month may stand before ("on the 14th about the
+/// dentist"); before any other word ("on the 2nd floor") the ordinal is no day.
+const AFTER_DAY: &[&str] = &[
+    "about",
+    "regarding",
+    "concerning",
+    "and",
+    "or",
+    "i",
+    "we",
+    "you",
+    "he",
+    "she",
+    "they",
+    "it",
+    "when",
+    "what",
+    "that",
+    "at",
+    "in",
+    "for",
+    "with",
+    "to",
+    "of",
+    "this",
+    "last",
 ];
 
 /// Ordinal words for a week or a half of a month.
@@ -235,6 +263,12 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during", "over"]), THE, Season(SEASONS), Opt(&["of"]), Year], With(season_of_year)),
     rule(&[Opt(&["in", "during", "over"]), THE, Season(SEASONS), Opt(&["of"]), LAST, Word(&["year"])], With(season_last_year)),
     rule(&[Opt(&["in", "during", "over"]), THE, Season(SEASONS), Opt(&["of"]), THIS, Word(&["year"])], With(season_this_year)),
+    rule(&[Opt(&["in", "during", "over"]), Word(&["the"]), Season(FALL), Opt(&["of"]), Year], With(season_of_year)),
+    rule(&[Opt(&["in", "during", "over"]), Word(&["the"]), Season(FALL), Opt(&["of"]), LAST, Word(&["year"])], With(season_last_year)),
+    rule(&[Opt(&["in", "during", "over"]), Word(&["the"]), Season(FALL), Opt(&["of"]), THIS, Word(&["year"])], With(season_this_year)),
+    rule(&[Word(&["in", "during", "over"]), Season(FALL), Opt(&["of"]), Year], With(season_of_year)),
+    rule(&[Word(&["in", "during", "over"]), Season(FALL), Opt(&["of"]), LAST, Word(&["year"])], With(season_last_year)),
+    rule(&[Word(&["in", "during", "over"]), Season(FALL), Opt(&["of"]), THIS, Word(&["year"])], With(season_this_year)),
     rule(&[Opt(&["in", "during"]), Word(&["early"]), Month(MONTHS_ALONE)], With(early_month)),
     rule(&[Word(&["in", "during"]), Word(&["early"]), Month(MONTHS)], With(early_month)),
     rule(&[Opt(&["in", "during"]), Word(&["early"]), Month(MONTHS), Year], With(early_month)),
@@ -254,7 +288,7 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(week_of_month)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS)], With(half_of_month)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS), Year], With(half_of_month)),
-    rule(&[Word(&["on"]), Word(&["the"]), Ordinal], With(day_of_month)),
+    rule(&[Word(&["on"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
     rule(&[Word(&["in", "during"]), Word(&["late"]), Month(MONTHS)], With(late_month)),
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(MONTHS), Year], With(late_month)),
 ];

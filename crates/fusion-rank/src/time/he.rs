@@ -89,8 +89,15 @@ const MONTHS: Table = &[
     ("דצמבר", 12),
 ];
 
-/// Season names (0 spring … 3 winter).
-const SEASONS: Table = &[("אביב", 0), ("קיץ", 1), ("סתיו", 2), ("חורף", 3)];
+/// Season names (0 spring … 3 winter). אביב only with ב or ה ("באביב", "האביב"): alone it is
+/// also the end of place names (תל אביב).
+const SEASONS: Table = &[
+    ("באביב", 0),
+    ("האביב", 0),
+    ("קיץ", 1),
+    ("סתיו", 2),
+    ("חורף", 3),
+];
 
 const fn rule(pattern: &'static [El], make: Make) -> Rule {
     Rule { pattern, make }

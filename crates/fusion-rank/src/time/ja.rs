@@ -129,8 +129,7 @@ fn word(text: &str) -> Option<(usize, Expr)> {
 
 /// A season or a month of a year at the start of `text`: "去年の夏", "今年の春", "2025年の秋"
 /// (the season of that year), "去年の3月" or "去年3月" (that month; a day after it is taken
-/// with it, and the period stays the month). An absolute year with a month is
-/// [`numeric`]'s.
+/// with it, and the period stays the month), "2025年の3月" (without の, [`numeric`]'s).
 fn of_year(text: &str) -> Option<(usize, Expr)> {
     enum Which {
         Ago(u32),
@@ -153,9 +152,18 @@ fn of_year(text: &str) -> Option<(usize, Expr)> {
     let rest = rest.strip_prefix('の').unwrap_or(rest);
     let consumed = |after: &str| text.len() - after.len();
     let mut chars = rest.chars();
+    // A season kanji that begins a longer word (秋葉原, 秋田, 夏目, 春日) is no season; 夏休み,
+    // 夏頃, 夏場 and 夏期 are.
+    let begins_word = |after: &str| {
+        after
+            .chars()
+            .next()
+            .is_some_and(|c| ('\u{4e00}'..='\u{9fff}').contains(&c) && !"休頃場期".contains(c))
+    };
     if let Some((_, season)) = chars
         .next()
         .and_then(|c| SEASONS.iter().find(|(s, _)| *s == c))
+        .filter(|_| !begins_word(chars.as_str()))
     {
         let expr = match which {
             Which::Ago(years_ago) => Expr::SeasonYearsAgo {
@@ -169,13 +177,13 @@ fn of_year(text: &str) -> Option<(usize, Expr)> {
         };
         return Some((consumed(chars.as_str()), expr));
     }
-    match which {
-        Which::Ago(years_ago) => {
-            let (after, month, _) = month_day(rest)?;
-            Some((consumed(after), Expr::MonthYearsAgo { month, years_ago }))
-        }
-        Which::In(_) => None,
-    }
+    let (after, month, day) = month_day(rest)?;
+    let expr = match (which, day) {
+        (Which::Ago(years_ago), _) => Expr::MonthYearsAgo { month, years_ago },
+        (Which::In(year), Some(day)) => date(month, day, Some(year)),
+        (Which::In(year), None) => named_month(month, Some(year)),
+    };
+    Some((consumed(after), expr))
 }
 
 /// "月曜日", "月曜", "先週の月曜日" at the start of `text`.

@@ -3,8 +3,8 @@
 //!
 //! A rule matches consecutive tokens separated by spaces (at most one comma among them). A
 //! phrase never starts or ends inside a hyphenated compound ("Monday-morning"), except that an
-//! ISO date is one, and a bare Hebrew prefix may be tied to the next word by a hyphen or maqaf
-//! ("ב-2025").
+//! ISO date is one, a bare Hebrew prefix may be tied to the next word by a hyphen or maqaf
+//! ("ב-2025"), and a language's hyphen words to the next ("mid-March").
 
 use super::Found;
 use super::calendar::{Expr, Weekday, max_day};
@@ -37,6 +37,9 @@ pub(super) enum El {
     Day,
     /// A day of the month, 1–31, with an English ordinal suffix ("14th"): never a bare number.
     Ordinal,
+    /// Matches no token: holds where the phrase ends at the end of the query or before
+    /// punctuation (a comma included), or before one of these words ("on the 14th about…", not "on the 2nd floor").
+    EndsBefore(&'static [&'static str]),
     /// A four-digit year, 1970–2100.
     Year,
     /// `YYYY-MM` or `YYYY-MM-DD`.
@@ -106,7 +109,7 @@ impl Language {
                                 .iter()
                                 .filter_map(|(entry, _)| entry.split(' ').next()),
                         ),
-                        El::Day | El::Ordinal | El::Year | El::Iso => {}
+                        El::Day | El::Ordinal | El::Year | El::Iso | El::EndsBefore(_) => {}
                     }
                 }
             }
@@ -130,6 +133,8 @@ struct Token {
     range: Range<usize>,
     lower: String,
     gap_before: Gap,
+    /// Whether the gap before it holds a comma.
+    comma_before: bool,
 }
 
 /// The query as tokens, ready to be matched against any language's rules.
@@ -156,6 +161,7 @@ impl Tokens {
             };
             tokens.push(Token {
                 lower: query[range.clone()].to_lowercase(),
+                comma_before: gap_text.is_some_and(|gap| gap.contains(',')),
                 range,
                 gap_before,
             });
@@ -251,6 +257,17 @@ impl Tokens {
         };
         if let El::Opt(_) = element {
             self.match_from(language, rest, at, first, caps, ends);
+        }
+        if let El::EndsBefore(words) = element {
+            let ends_here = self.tokens.get(at).is_none_or(|next| {
+                next.gap_before == Gap::Other
+                    || next.comma_before
+                    || words.contains(&next.lower.as_str())
+            });
+            if !first && ends_here {
+                self.match_from(language, rest, at, first, caps, ends);
+            }
+            return;
         }
         for (next, caps) in self.element(language, *element, at, first, caps) {
             self.match_from(language, rest, next, false, caps, ends);
@@ -368,6 +385,8 @@ impl Tokens {
                 None => Vec::new(),
             },
             El::Iso => self.iso(at, caps),
+            // Handled by `match_from`: it matches no token.
+            El::EndsBefore(_) => Vec::new(),
         }
     }
 
@@ -737,6 +756,8 @@ mod tests {
                     El::InMonth(table) => format!("ב{}", table[pick(table.len())].0),
                     El::Day => (1 + pick(31)).to_string(),
                     El::Ordinal => format!("{}th", 1 + pick(31)),
+                    El::EndsBefore(list) if pick(2) == 0 => list[pick(list.len())].to_owned(),
+                    El::EndsBefore(_) => continue,
                     El::Year => (1960 + pick(150)).to_string(),
                     El::Iso => format!("{}-{:02}-{:02}", 1990 + pick(50), 1 + pick(13), pick(33)),
                 };
