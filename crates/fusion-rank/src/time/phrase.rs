@@ -312,44 +312,19 @@ impl Tokens {
                 }
                 ways
             }
-            El::Weekday(table) => self
-                .entries(language, table, at, strip)
-                .map(|(next, day)| {
-                    (
-                        next,
-                        Caps {
-                            weekday: Some(day),
-                            ..caps
-                        },
-                    )
-                })
-                .collect(),
+            // A table entry captured into one field of the captures.
+            El::Weekday(table) => self.capture(language, table, at, strip, caps, |c, day| {
+                c.weekday = Some(day);
+            }),
             El::Month(table) => {
                 let strip = language.month_prefixes;
-                self.entries(language, table, at, strip)
-                    .map(|(next, month)| {
-                        (
-                            next,
-                            Caps {
-                                month: Some(month),
-                                ..caps
-                            },
-                        )
-                    })
-                    .collect()
-            }
-            El::Season(table) => self
-                .entries(language, table, at, strip)
-                .map(|(next, season)| {
-                    (
-                        next,
-                        Caps {
-                            season: Some(season),
-                            ..caps
-                        },
-                    )
+                self.capture(language, table, at, strip, caps, |c, month| {
+                    c.month = Some(month);
                 })
-                .collect(),
+            }
+            El::Season(table) => self.capture(language, table, at, strip, caps, |c, season| {
+                c.season = Some(season);
+            }),
             El::InMonth(table) => {
                 let name = token.strip_prefix("ב").or_else(|| token.strip_prefix("וב"));
                 match table.iter().find(|(word, _)| Some(*word) == name) {
@@ -388,6 +363,26 @@ impl Tokens {
             // Handled by `match_from`: it matches no token.
             El::EndsBefore(_) => Vec::new(),
         }
+    }
+
+    /// The ways an entry of `table` matches from token `at`, each with its value set into
+    /// `caps` by `set`.
+    fn capture(
+        &self,
+        language: &Language,
+        table: Table,
+        at: usize,
+        strip: &str,
+        caps: Caps,
+        set: fn(&mut Caps, u32),
+    ) -> Vec<(usize, Caps)> {
+        self.entries(language, table, at, strip)
+            .map(|(next, value)| {
+                let mut caps = caps;
+                set(&mut caps, value);
+                (next, caps)
+            })
+            .collect()
     }
 
     /// Whether token `at` may continue a phrase (or start one, when `first`).
