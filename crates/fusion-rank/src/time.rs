@@ -106,6 +106,9 @@ struct Found {
 ///   ordinal after "on the", ending the phrase: at the end, before punctuation or before
 ///   "about", "and", a pronoun…; "on the 2nd floor" is no day) is the latest 14th at or before
 ///   the reference's day. A month's part without a year is the latest one that has begun.
+///   "the week of November 9" is that day's ISO week. Thirds of a year: "early this/last
+///   year", "the beginning/start of the/this/last year" (January–April), "the middle of …"
+///   (May–August), "late last year", "the end of last year" (September–December).
 /// - "the past/last N months|years" and "the past month|year" run from the same day and time
 ///   N months back (the month's last day when it is shorter) to the reference; "half a year
 ///   ago" is the month six back; "this past weekend" is "this weekend".
@@ -121,7 +124,8 @@ struct Found {
 /// (Monday of last week), "今週の月曜日". N: ASCII or full-width digits, or 一 to 九十九.
 /// "AからB(まで)" is a range; "Aから", "A以降" and "A以来" run from A to the reference. A season
 /// (春 夏 秋 冬) or month after a year word or "YYYY年", with or without の: "去年の夏",
-/// "2025年の秋", "去年の3月", "昨年11月".
+/// "2025年の秋", "去年の3月", "昨年11月". After "N月" or "YYYY年N月": 上旬/初旬 (days 1–10),
+/// 中旬 (11–20), 下旬/末 (21 to the end).
 ///
 /// Hebrew: היום, אתמול, שלשום, הבוקר, הערב/הלילה, אמש (last night), "אתמול בבוקר/בערב/בלילה",
 /// השבוע, "(ב)שבוע שעבר", החודש, "(ב)חודש שעבר", השנה, "(ב)שנה שעברה", אשתקד, "לפני N
@@ -130,7 +134,8 @@ struct Found {
 /// with ב ("במרץ"), "3 במרץ", "מרץ 2025", "(ב)יום שני" … "(ב)יום שבת", "ב-2025", "בשנת 2025";
 /// "מאז A" runs from A to the reference. Seasons (אביב קיץ סתיו חורף) with שעבר ("בקיץ
 /// שעבר"), a year, "(ב)שנה שעברה" or אשתקד, and months with the last two ("במרץ שנה שעברה");
-/// a season alone is not a time.
+/// a season alone is not a time. "(ב)תחילת", "(ב)אמצע", "(ב)סוף" before a month are its
+/// thirds.
 ///
 /// # Rules for ambiguous text
 ///

@@ -79,6 +79,21 @@ pub(super) enum Expr {
     /// Day `day` of the latest month that has it and starts at or before the reference, if
     /// that day is not after the reference's day ("on the 14th").
     DayOfMonth { day: u32 },
+    /// The ISO week (Monday to Monday) of a day named as in [`Expr::Date`] ("the week of
+    /// November 9").
+    WeekOf {
+        month: u32,
+        day: u32,
+        year: Option<i32>,
+    },
+    /// `months` calendar months from month `from_month` (0 = January) of the year `years_ago`
+    /// years back: "early this year" is January to April, "the end of last year" September to
+    /// December.
+    PartOfYear {
+        years_ago: u32,
+        from_month: u32,
+        months: u32,
+    },
     /// The `months` calendar months that end at the reference: from the same day and time
     /// `months` months back ("the past 3 months"; a day the earlier month lacks is its last).
     TrailingMonths { months: u32 },
@@ -180,15 +195,22 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
                 end_ms: reference_ms,
             })
         }
-        Expr::Date { month, day, year } => {
-            let date = match year {
-                Some(year) => NaiveDate::from_ymd_opt(year, month, day)?,
-                // The latest such day at or before today; February 29 may be eight years back.
-                None => (0..=8)
-                    .filter_map(|back| NaiveDate::from_ymd_opt(today.year() - back, month, day))
-                    .find(|date| *date <= today)?,
-            };
-            day_span(date, 1)
+        Expr::Date { month, day, year } => day_span(date_of(today, month, day, year)?, 1),
+        Expr::WeekOf { month, day, year } => {
+            let date = date_of(today, month, day, year)?;
+            let monday = back(date, u64::from(date.weekday().num_days_from_monday()))?;
+            day_span(monday, 7)
+        }
+        Expr::PartOfYear {
+            years_ago,
+            from_month,
+            months,
+        } => {
+            let year = i64::from(today.year()) - i64::from(years_ago);
+            months_span(
+                year.checked_mul(12)? + i64::from(from_month),
+                i64::from(months),
+            )
         }
         Expr::NamedYear(year) => year_span(i64::from(year)),
         Expr::HoursAgo { hours } => {
@@ -235,6 +257,17 @@ pub(super) fn month_from(from_ms: i64, month: u32) -> Option<Period> {
     let since = (index - (i64::from(month) - 1)).rem_euclid(12);
     let ahead = if since == 0 { 0 } else { 12 - since };
     month_span(index + ahead)
+}
+
+/// Day `day` of `month` in `year`, or else the latest such day at or before `today` (February
+/// 29 may be eight years back); `None` when no such day exists.
+fn date_of(today: NaiveDate, month: u32, day: u32, year: Option<i32>) -> Option<NaiveDate> {
+    match year {
+        Some(year) => NaiveDate::from_ymd_opt(year, month, day),
+        None => (0..=8)
+            .filter_map(|back| NaiveDate::from_ymd_opt(today.year() - back, month, day))
+            .find(|date| *date <= today),
+    }
 }
 
 /// The month index ([`month_index`]) of `month` in `year`, or else of the latest such month

@@ -10,7 +10,7 @@ use super::phrase::{
     date, day_of_month, days_ago, early_month, half_of_month, hours_ago, iso, late_month,
     mid_month, month_last_year, month_this_year, months_ago, named_month, named_year, past_days,
     past_months, past_weeks, past_years, season_last_year, season_of_year, season_this_year,
-    week_of_month, weekday, weeks_ago, years_ago,
+    week_of, week_of_month, weekday, weeks_ago, years_ago,
 };
 
 const COUNTS: Table = &[
@@ -155,6 +155,16 @@ const fn season(season: u32, ended: bool) -> Make {
     Fixed(Expr::Season { season, ended })
 }
 
+/// A third of the year `years_ago` back: `part` 0 is January to April, 1 May to August, 2
+/// September to December.
+const fn year_part(years_ago: u32, part: u32) -> Make {
+    Fixed(Expr::PartOfYear {
+        years_ago,
+        from_month: 4 * part,
+        months: 4,
+    })
+}
+
 const fn quarter(quarter: u32) -> Make {
     Fixed(Expr::Quarter { quarter })
 }
@@ -289,6 +299,18 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS)], With(half_of_month)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS), Year], With(half_of_month)),
     rule(&[Word(&["on"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["week"]), Word(&["of"]), Month(MONTHS), Day], With(week_of)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["week"]), Word(&["of"]), Month(MONTHS), Day, Year], With(week_of)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["week"]), Word(&["of"]), Word(&["the"]), Day, Word(&["of"]), Month(MONTHS)], With(week_of)),
+    // Thirds of a year: "early this year", "the end of last year", "in the middle of the year".
+    rule(&[Word(&["early"]), THIS, Word(&["year"])], year_part(0, 0)),
+    rule(&[Word(&["early"]), LAST, Word(&["year"])], year_part(1, 0)),
+    rule(&[Word(&["late"]), LAST, Word(&["year"])], year_part(1, 2)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"])], year_part(0, 0)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), LAST, Word(&["year"])], year_part(1, 0)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"])], year_part(0, 1)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), LAST, Word(&["year"])], year_part(1, 1)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), LAST, Word(&["year"])], year_part(1, 2)),
     rule(&[Word(&["in", "during"]), Word(&["late"]), Month(MONTHS)], With(late_month)),
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(MONTHS), Year], With(late_month)),
 ];

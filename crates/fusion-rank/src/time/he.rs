@@ -6,8 +6,8 @@ use super::phrase::El::{Count, Day, InMonth, Month, Opt, Season, Weekday, Word, 
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
 use super::phrase::{
-    date, days_ago, month_last_year, months_ago, named_month, named_year, season_ended,
-    season_last_year, season_of_year, weekday, weeks_ago, years_ago,
+    date, days_ago, early_month, late_month, mid_month, month_last_year, months_ago, named_month,
+    named_year, season_ended, season_last_year, season_of_year, weekday, weeks_ago, years_ago,
 };
 
 /// Number words, in the masculine and feminine forms and their construct states, and כמה ("a
@@ -163,6 +163,13 @@ const RULES: &[Rule] = &[
     rule(&[Season(SEASONS), Word(&["אשתקד"])], With(season_last_year)),
     rule(&[Month(MONTHS), Word(&["שנה", "בשנה"]), PAST_F], With(month_last_year)),
     rule(&[Month(MONTHS), Word(&["אשתקד"])], With(month_last_year)),
+    // "(ב)תחילת מרץ", "(ב)אמצע מרץ", "(ב)סוף מרץ", with or without a year.
+    rule(&[Word(&["תחילת"]), Month(MONTHS)], With(early_month)),
+    rule(&[Word(&["תחילת"]), Month(MONTHS), Year], With(early_month)),
+    rule(&[Word(&["אמצע"]), Month(MONTHS)], With(mid_month)),
+    rule(&[Word(&["אמצע"]), Month(MONTHS), Year], With(mid_month)),
+    rule(&[Word(&["סוף"]), Month(MONTHS)], With(late_month)),
+    rule(&[Word(&["סוף"]), Month(MONTHS), Year], With(late_month)),
 ];
 
 /// Hebrew.

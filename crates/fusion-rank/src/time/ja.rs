@@ -178,10 +178,10 @@ fn of_year(text: &str) -> Option<(usize, Expr)> {
         return Some((consumed(chars.as_str()), expr));
     }
     let (after, month, day) = month_day(rest)?;
-    let expr = match (which, day) {
-        (Which::Ago(years_ago), _) => Expr::MonthYearsAgo { month, years_ago },
-        (Which::In(year), Some(day)) => date(month, day, Some(year)),
-        (Which::In(year), None) => named_month(month, Some(year)),
+    let (after, expr) = match (which, day) {
+        (Which::Ago(years_ago), _) => (after, Expr::MonthYearsAgo { month, years_ago }),
+        (Which::In(year), Some(day)) => (after, date(month, day, Some(year))),
+        (Which::In(year), None) => with_part(after, month, Some(year)),
     };
     Some((consumed(after), expr))
 }
@@ -238,16 +238,50 @@ fn numeric(text: &str) -> Option<(usize, Expr)> {
             .filter(|y| (1970..=2100).contains(y))?;
         return Some(match month_day(after_year) {
             Some((after, month, Some(day))) => (consumed(after), date(month, day, Some(year))),
-            Some((after, month, None)) => (consumed(after), named_month(month, Some(year))),
+            Some((after, month, None)) => {
+                let (after, expr) = with_part(after, month, Some(year));
+                (consumed(after), expr)
+            }
             None => (consumed(after_year), Expr::NamedYear(year)),
         });
     }
     let (after, month, day) = month_day(text)?;
-    let expr = match day {
-        Some(day) => date(month, day, None),
-        None => named_month(month, None),
+    let (after, expr) = match day {
+        Some(day) => (after, date(month, day, None)),
+        None => with_part(after, month, None),
     };
     Some((consumed(after), expr))
+}
+
+/// Parts of a month after "N月": the days from and to (exclusive; past the end is the end).
+const PARTS: &[(&str, u32, u32)] = &[
+    ("上旬", 1, 11),
+    ("初旬", 1, 11),
+    ("初め", 1, 11),
+    ("はじめ", 1, 11),
+    ("中旬", 11, 21),
+    ("下旬", 21, 32),
+    ("末", 21, 32),
+];
+
+/// Month `month` of `year`, or the part of it that `after` names first ("3月下旬"), with the
+/// text after what was taken.
+fn with_part(after: &str, month: u32, year: Option<i32>) -> (&str, Expr) {
+    match PARTS
+        .iter()
+        .find_map(|(word, from, to)| after.strip_prefix(word).map(|rest| (rest, *from, *to)))
+    {
+        Some((rest, from_day, to_day)) => (
+            rest,
+            Expr::PartOfMonth {
+                month,
+                year,
+                from_day,
+                to_day,
+            },
+        ),
+        None => (after, named_month(month, year)),
+    }
 }
 
 fn date(month: u32, day: u32, year: Option<i32>) -> Expr {

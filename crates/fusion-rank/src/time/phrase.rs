@@ -683,6 +683,16 @@ pub(super) fn past_years(caps: &Caps) -> Option<Expr> {
     })
 }
 
+/// The ISO week of the captured day ("the week of November 9").
+pub(super) fn week_of(caps: &Caps) -> Option<Expr> {
+    let (month, day) = (caps.month?, caps.day?);
+    (day <= max_day(month)).then_some(Expr::WeekOf {
+        month,
+        day,
+        year: caps.year,
+    })
+}
+
 /// A day or a month, whichever an ISO date captured.
 pub(super) fn iso(caps: &Caps) -> Option<Expr> {
     if caps.day.is_some() {
