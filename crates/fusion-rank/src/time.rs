@@ -106,9 +106,11 @@ struct Found {
 ///   ordinal after "on the", ending the phrase: at the end, before punctuation or before
 ///   "about", "and", a pronoun…; "on the 2nd floor" is no day) is the latest 14th at or before
 ///   the reference's day. A month's part without a year is the latest one that has begun.
-///   "the week of November 9" is that day's ISO week. Thirds of a year: "early this/last
-///   year", "the beginning/start of the/this/last year" (January–April), "the middle of …"
-///   (May–August), "late last year", "the end of last year" (September–December).
+///   "(the) week of November 9" is that day's ISO week (the latest that has begun). Thirds of a
+///   year, this, last, the one before last or a named one: "early this year", "early 2025",
+///   "the beginning of the year before last" (January–April), "the middle of 2025"
+///   (May–August), "late last year", "the end of last year" (September–December); not before
+///   "'s".
 /// - "the past/last N months|years" and "the past month|year" run from the same day and time
 ///   N months back (the month's last day when it is shorter) to the reference; "half a year
 ///   ago" is the month six back; "this past weekend" is "this weekend".

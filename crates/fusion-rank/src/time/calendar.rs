@@ -86,10 +86,11 @@ pub(super) enum Expr {
         day: u32,
         year: Option<i32>,
     },
-    /// `months` calendar months from month `from_month` (0 = January) of the year `years_ago`
-    /// years back: "early this year" is January to April, "the end of last year" September to
-    /// December.
+    /// `months` calendar months from month `from_month` (0 = January) of `year`, or else of the
+    /// year `years_ago` years back: "early this year" is January to April, "the end of last
+    /// year" September to December, "the middle of 2025" May to August 2025.
     PartOfYear {
+        year: Option<i32>,
         years_ago: u32,
         from_month: u32,
         months: u32,
@@ -197,16 +198,25 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
         }
         Expr::Date { month, day, year } => day_span(date_of(today, month, day, year)?, 1),
         Expr::WeekOf { month, day, year } => {
-            let date = date_of(today, month, day, year)?;
-            let monday = back(date, u64::from(date.weekday().num_days_from_monday()))?;
+            let monday_of =
+                |date: NaiveDate| back(date, u64::from(date.weekday().num_days_from_monday()));
+            let monday = match year {
+                Some(year) => monday_of(NaiveDate::from_ymd_opt(year, month, day)?)?,
+                // The latest such week that has begun (this week, for a day later in it).
+                None => (0..=8)
+                    .filter_map(|back| NaiveDate::from_ymd_opt(today.year() - back, month, day))
+                    .filter_map(monday_of)
+                    .find(|monday| *monday <= today)?,
+            };
             day_span(monday, 7)
         }
         Expr::PartOfYear {
+            year,
             years_ago,
             from_month,
             months,
         } => {
-            let year = i64::from(today.year()) - i64::from(years_ago);
+            let year = year.map_or(i64::from(today.year()) - i64::from(years_ago), i64::from);
             months_span(
                 year.checked_mul(12)? + i64::from(from_month),
                 i64::from(months),

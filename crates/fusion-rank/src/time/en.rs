@@ -2,15 +2,15 @@
 
 use super::calendar::Expr;
 use super::phrase::El::{
-    Count, Day, EndsBefore, Iso, Month, Opt, Ordinal, Season, Weekday, Word, Year,
+    Count, Day, EndsBefore, Iso, Month, NotBefore, Opt, Ordinal, Season, Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
 use super::phrase::{
-    date, day_of_month, days_ago, early_month, half_of_month, hours_ago, iso, late_month,
-    mid_month, month_last_year, month_this_year, months_ago, named_month, named_year, past_days,
-    past_months, past_weeks, past_years, season_last_year, season_of_year, season_this_year,
-    week_of, week_of_month, weekday, weeks_ago, years_ago,
+    date, day_of_month, days_ago, early_month, early_year, half_of_month, hours_ago, iso,
+    late_month, late_year, mid_month, mid_year, month_last_year, month_this_year, months_ago,
+    named_month, named_year, past_days, past_months, past_weeks, past_years, season_last_year,
+    season_of_year, season_this_year, week_of, week_of_month, weekday, weeks_ago, years_ago,
 };
 
 const COUNTS: Table = &[
@@ -159,6 +159,7 @@ const fn season(season: u32, ended: bool) -> Make {
 /// September to December.
 const fn year_part(years_ago: u32, part: u32) -> Make {
     Fixed(Expr::PartOfYear {
+        year: None,
         years_ago,
         from_month: 4 * part,
         months: 4,
@@ -195,6 +196,8 @@ const SUMMER: El = Word(&["summer"]);
 const AUTUMN: El = Word(&["autumn", "fall"]);
 const WINTER: El = Word(&["winter"]);
 const THE: El = Opt(&["the"]);
+/// Not before "'s": "the end of last year's budget" is no part of a year.
+const NOT_OWNER: El = NotBefore(&["s"]);
 
 /// Tried at every word; the longest match wins, the earlier rule on a tie.
 #[rustfmt::skip]
@@ -299,18 +302,31 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS)], With(half_of_month)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS), Year], With(half_of_month)),
     rule(&[Word(&["on"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["week"]), Word(&["of"]), Month(MONTHS), Day], With(week_of)),
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["week"]), Word(&["of"]), Month(MONTHS), Day, Year], With(week_of)),
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["week"]), Word(&["of"]), Word(&["the"]), Day, Word(&["of"]), Month(MONTHS)], With(week_of)),
-    // Thirds of a year: "early this year", "the end of last year", "in the middle of the year".
-    rule(&[Word(&["early"]), THIS, Word(&["year"])], year_part(0, 0)),
-    rule(&[Word(&["early"]), LAST, Word(&["year"])], year_part(1, 0)),
-    rule(&[Word(&["late"]), LAST, Word(&["year"])], year_part(1, 2)),
-    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"])], year_part(0, 0)),
-    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), LAST, Word(&["year"])], year_part(1, 0)),
-    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"])], year_part(0, 1)),
-    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), LAST, Word(&["year"])], year_part(1, 1)),
-    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), LAST, Word(&["year"])], year_part(1, 2)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Month(MONTHS), Day], With(week_of)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Month(MONTHS), Day, Year], With(week_of)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS)], With(week_of)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS), Year], With(week_of)),
+    // Thirds of a year: "early this year", "the end of last year", "in the middle of the year",
+    // "the beginning of 2025"; not "the end of last year's budget".
+    rule(&[Word(&["early"]), THIS, Word(&["year"]), NOT_OWNER], year_part(0, 0)),
+    rule(&[Word(&["early"]), LAST, Word(&["year"]), NOT_OWNER], year_part(1, 0)),
+    rule(&[Word(&["late"]), LAST, Word(&["year"]), NOT_OWNER], year_part(1, 2)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OWNER], year_part(0, 0)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), LAST, Word(&["year"]), NOT_OWNER], year_part(1, 0)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OWNER], year_part(0, 1)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), LAST, Word(&["year"]), NOT_OWNER], year_part(1, 1)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), LAST, Word(&["year"]), NOT_OWNER], year_part(1, 2)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Word(&["the"]), Word(&["year"]), Word(&["before"]), LAST], year_part(2, 0)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Word(&["the"]), Word(&["year"]), Word(&["before"]), LAST], year_part(2, 1)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Word(&["the"]), Word(&["year"]), Word(&["before"]), LAST], year_part(2, 2)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Year], With(early_year)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Word(&["the"]), Word(&["year"]), Year], With(early_year)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Year], With(mid_year)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Word(&["the"]), Word(&["year"]), Year], With(mid_year)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Year], With(late_year)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Word(&["the"]), Word(&["year"]), Year], With(late_year)),
+    rule(&[Opt(&["in", "during"]), Word(&["early"]), Year], With(early_year)),
+    rule(&[Opt(&["in", "during"]), Word(&["late"]), Year], With(late_year)),
     rule(&[Word(&["in", "during"]), Word(&["late"]), Month(MONTHS)], With(late_month)),
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(MONTHS), Year], With(late_month)),
 ];

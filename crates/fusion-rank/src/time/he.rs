@@ -2,7 +2,7 @@
 //! ל מ ש כ ("ובשבוע שעבר"), a month name anywhere ו and ב ("במרץ", not "ממרץ", from March).
 
 use super::calendar::Expr;
-use super::phrase::El::{Count, Day, InMonth, Month, Opt, Season, Weekday, Word, Year};
+use super::phrase::El::{BareMonth, Count, Day, InMonth, Month, Opt, Season, Weekday, Word, Year};
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
 use super::phrase::{
@@ -164,12 +164,14 @@ const RULES: &[Rule] = &[
     rule(&[Month(MONTHS), Word(&["שנה", "בשנה"]), PAST_F], With(month_last_year)),
     rule(&[Month(MONTHS), Word(&["אשתקד"])], With(month_last_year)),
     // "(ב)תחילת מרץ", "(ב)אמצע מרץ", "(ב)סוף מרץ", with or without a year.
-    rule(&[Word(&["תחילת"]), Month(MONTHS)], With(early_month)),
-    rule(&[Word(&["תחילת"]), Month(MONTHS), Year], With(early_month)),
-    rule(&[Word(&["אמצע"]), Month(MONTHS)], With(mid_month)),
-    rule(&[Word(&["אמצע"]), Month(MONTHS), Year], With(mid_month)),
-    rule(&[Word(&["סוף"]), Month(MONTHS)], With(late_month)),
-    rule(&[Word(&["סוף"]), Month(MONTHS), Year], With(late_month)),
+    // The month with no prefix and no comma ("בסוף, במרץ" is "in the end, in March"); יוני
+    // only with a year.
+    rule(&[Word(&["תחילת"]), BareMonth(MONTHS_ALONE)], With(early_month)),
+    rule(&[Word(&["תחילת"]), BareMonth(MONTHS), Year], With(early_month)),
+    rule(&[Word(&["אמצע"]), BareMonth(MONTHS_ALONE)], With(mid_month)),
+    rule(&[Word(&["אמצע"]), BareMonth(MONTHS), Year], With(mid_month)),
+    rule(&[Word(&["סוף"]), BareMonth(MONTHS_ALONE)], With(late_month)),
+    rule(&[Word(&["סוף"]), BareMonth(MONTHS), Year], With(late_month)),
 ];
 
 /// Hebrew.

@@ -267,10 +267,24 @@ const PARTS: &[(&str, u32, u32)] = &[
 /// Month `month` of `year`, or the part of it that `after` names first ("3月下旬"), with the
 /// text after what was taken.
 fn with_part(after: &str, month: u32, year: Option<i32>) -> (&str, Expr) {
-    match PARTS
-        .iter()
-        .find_map(|(word, from, to)| after.strip_prefix(word).map(|rest| (rest, *from, *to)))
-    {
+    // 初め and はじめ begin verbs too (初めて, はじめた): after them only the end, a particle or
+    // something other than kana.
+    let ends_word = |word: &str, rest: &str| {
+        !word.ends_with('め')
+            || rest
+                .chars()
+                .next()
+                .is_none_or(|c| !('\u{3041}'..='\u{30ff}').contains(&c))
+            || ["の", "に", "は", "から", "まで", "ごろ", "も", "で"]
+                .iter()
+                .any(|particle| rest.starts_with(particle))
+    };
+    match PARTS.iter().find_map(|(word, from, to)| {
+        after
+            .strip_prefix(word)
+            .filter(|rest| ends_word(word, rest))
+            .map(|rest| (rest, *from, *to))
+    }) {
         Some((rest, from_day, to_day)) => (
             rest,
             Expr::PartOfMonth {

@@ -37,6 +37,12 @@ pub(super) enum El {
     Day,
     /// A day of the month, 1–31, with an English ordinal suffix ("14th"): never a bare number.
     Ordinal,
+    /// Matches no token: holds unless the next token is one of these words, whatever separates
+    /// it ("year" not before "'s": "the end of last year's budget" is no part of a year).
+    NotBefore(&'static [&'static str]),
+    /// A month name of the table, with no prefix and no comma before it (Hebrew "בסוף מרץ";
+    /// "בסוף, במרץ" is "in the end, in March").
+    BareMonth(Table),
     /// Matches no token: holds where the phrase ends at the end of the query or before
     /// punctuation (a comma included), or before one of these words ("on the 14th about…", not "on the 2nd floor").
     EndsBefore(&'static [&'static str]),
@@ -109,7 +115,17 @@ impl Language {
                                 .iter()
                                 .filter_map(|(entry, _)| entry.split(' ').next()),
                         ),
-                        El::Day | El::Ordinal | El::Year | El::Iso | El::EndsBefore(_) => {}
+                        El::BareMonth(table) => words.extend(
+                            table
+                                .iter()
+                                .filter_map(|(entry, _)| entry.split(' ').next()),
+                        ),
+                        El::Day
+                        | El::Ordinal
+                        | El::Year
+                        | El::Iso
+                        | El::EndsBefore(_)
+                        | El::NotBefore(_) => {}
                     }
                 }
             }
@@ -258,6 +274,16 @@ impl Tokens {
         if let El::Opt(_) = element {
             self.match_from(language, rest, at, first, caps, ends);
         }
+        if let El::NotBefore(words) = element {
+            let blocked = self
+                .tokens
+                .get(at)
+                .is_some_and(|next| words.contains(&next.lower.as_str()));
+            if !first && !blocked {
+                self.match_from(language, rest, at, first, caps, ends);
+            }
+            return;
+        }
         if let El::EndsBefore(words) = element {
             let ends_here = self.tokens.get(at).is_none_or(|next| {
                 next.gap_before == Gap::Other
@@ -360,8 +386,14 @@ impl Tokens {
                 None => Vec::new(),
             },
             El::Iso => self.iso(at, caps),
-            // Handled by `match_from`: it matches no token.
-            El::EndsBefore(_) => Vec::new(),
+            // Handled by `match_from`: they match no token.
+            El::EndsBefore(_) | El::NotBefore(_) => Vec::new(),
+            El::BareMonth(table) if !self.tokens[at].comma_before => {
+                self.capture(language, table, at, "", caps, |c, month| {
+                    c.month = Some(month);
+                })
+            }
+            El::BareMonth(_) => Vec::new(),
         }
     }
 
@@ -683,6 +715,32 @@ pub(super) fn past_years(caps: &Caps) -> Option<Expr> {
     })
 }
 
+/// A third of the captured year ("the middle of 2025"): `part` 0 is January to April, 1 May
+/// to August, 2 September to December.
+fn year_third(caps: &Caps, part: u32) -> Option<Expr> {
+    Some(Expr::PartOfYear {
+        year: Some(caps.year?),
+        years_ago: 0,
+        from_month: 4 * part,
+        months: 4,
+    })
+}
+
+/// January to April of the captured year.
+pub(super) fn early_year(caps: &Caps) -> Option<Expr> {
+    year_third(caps, 0)
+}
+
+/// May to August of the captured year.
+pub(super) fn mid_year(caps: &Caps) -> Option<Expr> {
+    year_third(caps, 1)
+}
+
+/// September to December of the captured year.
+pub(super) fn late_year(caps: &Caps) -> Option<Expr> {
+    year_third(caps, 2)
+}
+
 /// The ISO week of the captured day ("the week of November 9").
 pub(super) fn week_of(caps: &Caps) -> Option<Expr> {
     let (month, day) = (caps.month?, caps.day?);
@@ -763,6 +821,9 @@ mod tests {
                     El::Ordinal => format!("{}th", 1 + pick(31)),
                     El::EndsBefore(list) if pick(2) == 0 => list[pick(list.len())].to_owned(),
                     El::EndsBefore(_) => continue,
+                    El::NotBefore(list) if pick(2) == 0 => list[pick(list.len())].to_owned(),
+                    El::NotBefore(_) => continue,
+                    El::BareMonth(table) => table[pick(table.len())].0.to_owned(),
                     El::Year => (1960 + pick(150)).to_string(),
                     El::Iso => format!("{}-{:02}-{:02}", 1990 + pick(50), 1 + pick(13), pick(33)),
                 };
