@@ -922,3 +922,77 @@ fn a_named_month_reaches_past_the_candidate_window() {
         assert_eq!(recent.considered as usize, window.max());
     }
 }
+
+/// A credential of alice's bound to the context set of collection `c-in`.
+fn bound_to_c_in() -> agent_memory::AgentCaller {
+    let agent_memory::AgentCaller::Resolved(mut credential) = agent("alice", "cred_bound") else {
+        unreachable!("agent() resolves its credential")
+    };
+    credential.binding =
+        memory_core::ContextBinding::Bound(memory_core::ContextSet::new(["c-in"], [""; 0]));
+    agent_memory::AgentCaller::Resolved(credential)
+}
+
+/// The period's extra candidates pass the same context-set check as the window's: a bound
+/// credential finds its own collection's March note past a full window, and never a note of a
+/// collection outside its set, however well it matches.
+#[test]
+fn a_bound_credential_reaches_past_the_window_only_inside_its_set() {
+    for window in [20, 301] {
+        let clock = Arc::new(ManualClock::new(at("2026-01-01T08:00:00Z")));
+        let service = enabled(
+            MemoryService::builder(
+                Arc::new(InMemoryBackend::new()),
+                Arc::new(InMemoryPassageSource::new()),
+            )
+            .clock(clock.clone())
+            .ids(Arc::new(SeededIdGenerator::new(23)))
+            .rate_limited(false)
+            .candidate_window(CandidateWindow::latest(window).unwrap()),
+        );
+        service
+            .settings_put(&owner(), &SettingsPatch::default().retention_days(365))
+            .unwrap();
+        let writer = agent("alice", "cred_a");
+        let note = |text: String, collection: &str| {
+            service
+                .remember(
+                    &writer,
+                    &RememberRequest::new("notes", text).collection_id(collection),
+                )
+                .unwrap();
+        };
+        for day in 0..300i64 {
+            clock.set(
+                Timestamp::from_millis(at("2026-01-01T08:00:00Z").as_millis() + day * 86_400_000)
+                    .unwrap(),
+            );
+            note(format!("watered the tomatoes {day}"), "c-in");
+            if day % 30 == 14 {
+                let month = day / 30 + 1;
+                note(format!("dentist visit, filling {month} inside"), "c-in");
+                note(format!("dentist visit, filling {month} outside"), "c-out");
+            }
+        }
+        clock.set(at("2026-11-20T12:00:00Z"));
+        let bound = bound_to_c_in();
+        let found = service
+            .recall(
+                &bound,
+                &RecallRequest::new("the dentist in March").limit(50),
+            )
+            .unwrap();
+        assert_eq!(
+            found.memories[0].view.text, "dentist visit, filling 3 inside",
+            "window {window}"
+        );
+        assert!(
+            found
+                .memories
+                .iter()
+                .all(|m| m.view.text.ends_with("inside") || m.view.text.starts_with("watered")),
+            "window {window}: a note outside the set"
+        );
+        assert!(found.considered as usize <= 2 * window);
+    }
+}
