@@ -345,6 +345,13 @@ mod tests {
             find("sk-proj-abcdEFGH1234567890abcdEFGH1234567890"),
             Some("openai-project-key")
         );
+        // Random letters that happen to spell a placeholder word ("YOuR") are still a key;
+        // the word as a word is a placeholder.
+        assert_eq!(
+            find("sk-proj-HQ_Am2NW_82qQHkT-wRIt6oLCmYLgbE8sLYjNDRQzQVqgJYCmjgMwsxBYOuROeFTKzH"),
+            Some("openai-project-key")
+        );
+        assert_eq!(find("sk-proj-your-key-here-1234567890"), None);
         assert_eq!(
             find("xoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"),
             Some("slack-bot-token")

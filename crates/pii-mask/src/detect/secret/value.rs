@@ -279,7 +279,18 @@ pub(super) fn plausible_body(body: &[u8]) -> bool {
         && distinct(body) >= (body.len() / 3).clamp(1, 8)
         && !["your", "replace", "insert", "redacted", "placeholder"]
             .iter()
-            .any(|w| contains_ignore_case(body, w))
+            .any(|w| contains_word_ignore_case(body, w))
+}
+
+/// Whether `needle` starts a word of `hay`: at its start or after a character that is not a
+/// letter or a digit ("sk-your-key", "YOUR_KEY", "replaceme"). Inside a run of random
+/// characters ("…BYOuROe…") the letters spell nothing.
+fn contains_word_ignore_case(hay: &[u8], needle: &str) -> bool {
+    let n = needle.as_bytes();
+    hay.len() >= n.len()
+        && hay.windows(n.len()).enumerate().any(|(at, w)| {
+            w.eq_ignore_ascii_case(n) && (at == 0 || !hay[at - 1].is_ascii_alphanumeric())
+        })
 }
 
 /// A canonical UUID (8-4-4-4-12 hex digits).
