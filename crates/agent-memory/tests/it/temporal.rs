@@ -821,9 +821,9 @@ const MONTHS: &[&str] = &[
     "October",
 ];
 
-/// Two fillers a day from January to October 2026 and one dentist note in the middle of each
-/// month (the same words every time, so that only the time can tell them apart), on `window`.
-fn months_of_notes(window: CandidateWindow) -> (MemoryService, Vec<String>) {
+/// A service from 2026-01-01T08:00Z with `window`, not rate-limited, whose workspace keeps
+/// notes a year; and its clock.
+fn year_long_member(seed: u64, window: CandidateWindow) -> (MemoryService, Arc<ManualClock>) {
     let clock = Arc::new(ManualClock::new(at("2026-01-01T08:00:00Z")));
     let service = enabled(
         MemoryService::builder(
@@ -831,13 +831,20 @@ fn months_of_notes(window: CandidateWindow) -> (MemoryService, Vec<String>) {
             Arc::new(InMemoryPassageSource::new()),
         )
         .clock(clock.clone())
-        .ids(Arc::new(SeededIdGenerator::new(17)))
+        .ids(Arc::new(SeededIdGenerator::new(seed)))
         .rate_limited(false)
         .candidate_window(window),
     );
     service
         .settings_put(&owner(), &SettingsPatch::default().retention_days(365))
         .unwrap();
+    (service, clock)
+}
+
+/// Two fillers a day from January to October 2026 and one dentist note in the middle of each
+/// month (the same words every time, so that only the time can tell them apart), on `window`.
+fn months_of_notes(window: CandidateWindow) -> (MemoryService, Vec<String>) {
+    let (service, clock) = year_long_member(17, window);
     let caller = agent("alice", "cred_a");
     let mut dentist = Vec::new();
     for day in 0..304 {
@@ -939,20 +946,7 @@ fn bound_to_c_in() -> agent_memory::AgentCaller {
 #[test]
 fn a_bound_credential_reaches_past_the_window_only_inside_its_set() {
     for window in [20, 301] {
-        let clock = Arc::new(ManualClock::new(at("2026-01-01T08:00:00Z")));
-        let service = enabled(
-            MemoryService::builder(
-                Arc::new(InMemoryBackend::new()),
-                Arc::new(InMemoryPassageSource::new()),
-            )
-            .clock(clock.clone())
-            .ids(Arc::new(SeededIdGenerator::new(23)))
-            .rate_limited(false)
-            .candidate_window(CandidateWindow::latest(window).unwrap()),
-        );
-        service
-            .settings_put(&owner(), &SettingsPatch::default().retention_days(365))
-            .unwrap();
+        let (service, clock) = year_long_member(23, CandidateWindow::latest(window).unwrap());
         let writer = agent("alice", "cred_a");
         let note = |text: String, collection: &str| {
             service
