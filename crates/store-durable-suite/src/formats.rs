@@ -1,8 +1,9 @@
 //! The fixture history of the format tests: homes written before agent memories moved into the
 //! key space (redb and sled, format 3), before the recall index (redb and sled format 4, SQLite
-//! format 1) and by analyzer version 1 (redb and sled format 5, SQLite format 2) are checked in
-//! under each backend's `tests/fixtures/`, written through [`populate`] (and [`populate_talk`]);
-//! the generator tests that did it are in the commits that added them. Opening one read-write
+//! format 1), by analyzer version 1 (redb and sled format 5, SQLite format 2) and with postings,
+//! vectors and version counts beside the versions (redb and sled format 6, SQLite format 3) are
+//! checked in under each backend's `tests/fixtures/`, written through [`populate`] (and
+//! [`populate_talk`]); the generator tests that did it are in the commits that added them. Opening one read-write
 //! upgrades it in place, and every answer the old code gave (recorded in
 //! `fixtures/format3-expected.json` of this crate by the same run) must come back unchanged
 //! ([`expected`], [`expected_upgraded`]). The same history written afresh on every backend must
@@ -302,6 +303,24 @@ pub fn index_matches_versions(b: &dyn Storage) {
         assert_eq!(*history.versions, want, "{o:?}");
         assert_eq!(history.postings, want.derived_postings(&terms), "{o:?}");
     }
+}
+
+/// The entries of kinds `t`, `v` and `c` in the key space: the postings, vectors and version
+/// counts that formats up to SQLite 3 and redb and sled 6 wrote beside the versions, which the
+/// current layout derives from the versions and their statistics instead. A fresh database
+/// writes none; an upgrade deletes them.
+pub fn side_index_entries(kv: &impl store_trait::kv::Kv) -> usize {
+    kv.read(&mut |r| {
+        let mut n = 0;
+        for kind in [b't', b'v', b'c'] {
+            r.range(&[kind], &[kind + 1], false, &mut |_, _| {
+                n += 1;
+                true
+            })?;
+        }
+        Ok(n)
+    })
+    .unwrap()
 }
 
 /// An upgraded database: the new format, every answer the fixture history gave (term counts

@@ -2,9 +2,9 @@
 //! through the APIs (a redacted version, a deleted memory's redacted versions, a deleted store,
 //! a forgotten agent memory) is still in a durable backend's files until a vacuum
 //! ([`write_and_remove`]), and in none of them afterwards ([`vacuum_and_check`]). Live content survives the
-//! vacuum, and the backend keeps working and reopens. The forgotten memory's terms are in the
-//! recall index too (one term only there, not in its text), and its embedding: the index is
-//! erased the same way.
+//! vacuum, and the backend keeps working and reopens. The forgotten memory's stored term counts
+//! hold one term its text does not, and its embedding a model name: both are erased the same
+//! way.
 
 use std::path::Path;
 
@@ -25,8 +25,8 @@ const STORE_GONE: &str = "vacuummarkerdeletedstoreaxolotl";
 const FORGOTTEN: &str = "vacuummarkerforgottenagentnarwhal";
 /// Content that stays live through the vacuum.
 pub const LIVE: &str = "vacuummarkerlivecontentokapi";
-/// A term of the forgotten memory held only by the recall index (its postings) and its
-/// embedding's model name (its vector entry).
+/// A term of the forgotten memory held only by its stored term counts, and its embedding's
+/// model name.
 const INDEXED: &str = "vacuummarkerindexedtermcapybara";
 const MODEL: &str = "vacuummarkervectormodeltapir";
 

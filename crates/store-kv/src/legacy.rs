@@ -154,7 +154,7 @@ impl KvRead for Empty {
 }
 
 /// The writes that lay out what a format-3 database held ([`Legacy`]) in this key space:
-/// every version with all its index entries and counts, each key's numbering and current
+/// every version with all its index entries and statistics, each key's numbering and current
 /// version, the rate windows, the settings, and the memory-store entries as they were.
 pub fn import(legacy: &Legacy) -> Result<Vec<KvOp>, Error> {
     let mut p = Pending::new(&Empty);

@@ -262,6 +262,6 @@ mod tests {
                 ..
             }
         ));
-        assert_eq!(format!("{backend:?}"), "KvBackend(MemoryKv { entries: 6 })");
+        assert_eq!(format!("{backend:?}"), "KvBackend(MemoryKv { entries: 5 })");
     }
 }

@@ -30,13 +30,17 @@ use crate::error::backend_error;
 /// from tables of their own (format 3, read by `legacy`) into the key space; version 5
 /// added the recall index (`store-kv`'s `t`, `v` and `s` kinds); version 6 holds term
 /// counts and postings of analyzer version 2 (`fusion_rank::ANALYZER_VERSION`: function words
-/// dropped, words stemmed).
-const FORMAT_VERSION: u32 = 6;
+/// dropped, words stemmed); version 7 no longer writes postings, vectors and version counts
+/// beside the versions (`t`, `v`, `c`): recall derives the first two from the versions' records,
+/// and the quota counts from the statistics (`s`).
+const FORMAT_VERSION: u32 = 7;
 /// The key-space format without the recall index, upgraded by [`build_index`].
 const FORMAT_NO_INDEX: u32 = 4;
 /// The recall index of analyzer version 1 (every word as the tokenizer gives it), rebuilt by
 /// [`build_index`].
 const FORMAT_ANALYZER_1: u32 = 5;
+/// Postings, vectors and version counts beside the versions, deleted by [`build_index`].
+const FORMAT_SIDE_INDEX: u32 = 6;
 const FORMAT_KEY: &str = "format_version";
 /// Steps committed together at most: a bound on how long the first of a group waits.
 const MAX_GROUP: usize = 32;
@@ -176,7 +180,7 @@ fn no_format_record() -> Error {
     Error::Format("the database has no format record: not a store-trait database".into())
 }
 
-/// The answer to a read-only open of a format-3, 4 or 5 file, which only a writer can upgrade.
+/// The answer to a read-only open of a format-3, 4, 5 or 6 file, which only a writer can upgrade.
 fn needs_upgrade(found: u32) -> Error {
     Error::Format(format!(
         "the database has format version {found}, written by an earlier build; open it \
@@ -219,7 +223,12 @@ impl RedbBackend {
         let (found, _) = format_of(&db.begin_read().map_err(backend_error)?)?;
         match found {
             Some(FORMAT_VERSION) => {}
-            Some(old @ (store_kv::legacy::FORMAT | FORMAT_NO_INDEX | FORMAT_ANALYZER_1)) => {
+            Some(
+                old @ (store_kv::legacy::FORMAT
+                | FORMAT_NO_INDEX
+                | FORMAT_ANALYZER_1
+                | FORMAT_SIDE_INDEX),
+            ) => {
                 return Err(needs_upgrade(old));
             }
             Some(other) => return Err(format_mismatch(other)),
@@ -249,7 +258,7 @@ impl RedbKv {
         match found {
             Some(FORMAT_VERSION) => {}
             Some(store_kv::legacy::FORMAT) => upgrade(&db)?,
-            Some(FORMAT_NO_INDEX | FORMAT_ANALYZER_1) => build_index(&db)?,
+            Some(FORMAT_NO_INDEX | FORMAT_ANALYZER_1 | FORMAT_SIDE_INDEX) => build_index(&db)?,
             Some(other) => return Err(format_mismatch(other)),
             None if init && !has_tables => {
                 // A new database: the table and the format record in one durable commit.
@@ -349,7 +358,8 @@ impl RedbKv {
 
 /// Upgrades a format-3 file in place: in one durable write transaction, reads its tables
 /// (`legacy`), deletes them, writes the same content in the key-space layout and
-/// sets the format record. A crash leaves the file in format 3 or 4, never between.
+/// sets the format record. A crash leaves the file in format 3 or in this build's, never
+/// between.
 fn upgrade(db: &Database) -> Result<(), Error> {
     let mut txn = db.begin_write().map_err(backend_error)?;
     txn.set_durability(::redb::Durability::Immediate)
@@ -366,10 +376,11 @@ fn upgrade(db: &Database) -> Result<(), Error> {
     txn.commit().map_err(backend_error)
 }
 
-/// Upgrades a format-4 or format-5 file in place: (re)builds the recall index of every stored
-/// version with this build's analyzer (`store_kv::build_index`, which rewrites versions
-/// whose term counts change) and sets the format record, in one durable write transaction (a
-/// crash leaves the old format or the new one).
+/// Upgrades a format-4, 5 or 6 file in place: (re)builds the recall index of every stored
+/// version with this build's analyzer (`store_kv::build_index`, which deletes the postings,
+/// vectors and counts earlier formats kept beside the versions and rewrites versions whose term
+/// counts change) and sets the format record, in one durable write transaction (a crash
+/// leaves the old format or the new one).
 fn build_index(db: &Database) -> Result<(), Error> {
     let mut txn = db.begin_write().map_err(backend_error)?;
     txn.set_durability(::redb::Durability::Immediate)

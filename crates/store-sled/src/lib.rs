@@ -32,12 +32,17 @@ const FORMAT_KEY: &[u8] = b"store-trait/format";
 /// Version 4 moved agent memories from trees of their own (format 3, read by `legacy`)
 /// into the key space; version 5 added the recall index (`store-kv`'s `t`, `v` and `s`
 /// kinds); version 6 holds term counts and postings of analyzer version 2
-/// (`fusion_rank::ANALYZER_VERSION`: function words dropped, words stemmed).
-const FORMAT_VERSION: u32 = 6;
+/// (`fusion_rank::ANALYZER_VERSION`: function words dropped, words stemmed); version 7 no
+/// longer writes postings, vectors and version counts beside the versions (`t`, `v`, `c`):
+/// recall derives the first two from the versions' records, and the quota counts from the
+/// statistics (`s`).
+const FORMAT_VERSION: u32 = 7;
 /// The key-space format without the recall index, upgraded by [`build_index`].
 const FORMAT_NO_INDEX: u32 = 4;
 /// The recall index of analyzer version 1, rebuilt by [`build_index`].
 const FORMAT_ANALYZER_1: u32 = 5;
+/// Postings, vectors and version counts beside the versions, deleted by [`build_index`].
+const FORMAT_SIDE_INDEX: u32 = 6;
 /// The tree of the key space.
 const KV: &str = "kv";
 
@@ -124,7 +129,7 @@ impl SledCore {
                     })?;
                 if found == store_kv::legacy::FORMAT {
                     upgrade(&db)?;
-                } else if found == FORMAT_NO_INDEX || found == FORMAT_ANALYZER_1 {
+                } else if [FORMAT_NO_INDEX, FORMAT_ANALYZER_1, FORMAT_SIDE_INDEX].contains(&found) {
                     drop_legacy_trees(&db)?;
                     build_index(&db)?;
                 } else if found == FORMAT_VERSION {
@@ -133,7 +138,8 @@ impl SledCore {
                     return Err(Error::Format(format!(
                         "the sled database at {} has format version {found}, but this build \
                          reads only format version {FORMAT_VERSION} (and upgrades formats {}, \
-                         {FORMAT_NO_INDEX} and {FORMAT_ANALYZER_1}); it was left unchanged",
+                         {FORMAT_NO_INDEX}, {FORMAT_ANALYZER_1} and {FORMAT_SIDE_INDEX}); it \
+                         was left unchanged",
                         path.display(),
                         store_kv::legacy::FORMAT,
                     )));
@@ -219,10 +225,11 @@ fn commit_upgrade(db: &Db, tree: &Tree, ops: &[KvOp]) -> Result<(), Error> {
     Ok(())
 }
 
-/// Upgrades a format-4 or format-5 database in place: (re)builds the recall index of every
-/// stored version with this build's analyzer (rewriting versions whose term counts change) and
-/// writes the new format record in one sled transaction over the key-space tree and the default
-/// tree, then flushes. A crash leaves the old format (the build starts over) or the new one.
+/// Upgrades a format-4, 5 or 6 database in place: (re)builds the recall index of every stored
+/// version with this build's analyzer (deleting the postings, vectors and counts earlier formats
+/// kept beside the versions, rewriting versions whose term counts change) and writes the new
+/// format record in one sled transaction over the key-space tree and the default tree, then
+/// flushes. A crash leaves the old format (the build starts over) or the new one.
 fn build_index(db: &Db) -> Result<(), Error> {
     let tree = db.open_tree(KV).map_err(|e| storage("upgrade", &e))?;
     let ops = store_kv::build_index(&TreeView(&tree))?;

@@ -29,12 +29,17 @@ use store_trait::{Database, Durability, Error, StorageFailure, VacuumReport};
 /// change of a key or value encoding of `store-kv`'s layout. Version 2 added the
 /// recall index (`store-kv`'s `t`, `v` and `s` kinds); version 3 holds term counts and
 /// postings of analyzer version 2 (`fusion_rank::ANALYZER_VERSION`: function words dropped,
-/// words stemmed).
-const FORMAT_VERSION: u32 = 3;
+/// words stemmed); version 4 no longer writes postings, vectors and version counts beside the
+/// versions (`t`, `v`, `c`): recall derives the first two from the versions' records, and the
+/// quota counts from the statistics (`s`).
+const FORMAT_VERSION: u32 = 4;
 /// The format without the recall index, which a read-write open upgrades in place.
 const FORMAT_NO_INDEX: u32 = 1;
 /// The recall index of analyzer version 1, which a read-write open rebuilds in place.
 const FORMAT_ANALYZER_1: u32 = 2;
+/// Postings, vectors and version counts beside the versions, which a read-write open deletes in
+/// place.
+const FORMAT_SIDE_INDEX: u32 = 3;
 /// The key of the format record: a NUL byte never starts a layout key.
 const FORMAT_KEY: &[u8] = b"\0format_version";
 /// How long a write waits for another process's write transaction before it fails
@@ -191,7 +196,8 @@ enum Found {
     /// A store-trait database of this build's format.
     Ours,
     /// A store-trait database of an earlier format that a writer upgrades in place: format 1
-    /// (without the recall index) or 2 (its index from analyzer version 1).
+    /// (without the recall index), 2 (its index from analyzer version 1) or 3 (postings,
+    /// vectors and version counts beside the versions).
     Older(u32),
 }
 
@@ -218,6 +224,7 @@ fn inspect(conn: &Connection) -> Result<Found, Error> {
         Some(f) if f == FORMAT_VERSION.to_be_bytes() => Ok(Found::Ours),
         Some(f) if f == FORMAT_NO_INDEX.to_be_bytes() => Ok(Found::Older(FORMAT_NO_INDEX)),
         Some(f) if f == FORMAT_ANALYZER_1.to_be_bytes() => Ok(Found::Older(FORMAT_ANALYZER_1)),
+        Some(f) if f == FORMAT_SIDE_INDEX.to_be_bytes() => Ok(Found::Older(FORMAT_SIDE_INDEX)),
         Some(f) => Err(format_mismatch(&f)),
         None => Err(no_format_record()),
     }
@@ -571,13 +578,16 @@ fn control(conn: &Connection, sql: &str) -> Result<(), Error> {
         .map_err(sqlite_error)
 }
 
-/// Upgrades a format-1 or format-2 file in place: in one `BEGIN IMMEDIATE` transaction (another
+/// Upgrades a format-1, 2 or 3 file in place: in one `BEGIN IMMEDIATE` transaction (another
 /// process may be upgrading it too: the second finds the new format and does nothing), (re)builds
-/// the recall index of every stored version with this build's analyzer (rewriting versions whose
-/// term counts change) and moves the format record. An older build still writing
-/// the file would leave versions without index entries: upgrade with every older process
-/// closed: its new versions would be reported as a corrupt index (their count disagrees), but
-/// its supersedes and re-embeddings, which change no count, would go unnoticed.
+/// the recall index of every stored version with this build's analyzer (deleting the postings,
+/// vectors and counts earlier formats kept beside the versions, rewriting versions whose term
+/// counts change) and moves the format record. Upgrade with every older process closed
+/// (`docs/storage-sqlite.md`): a format-1 build still writing the file would leave versions
+/// without statistics, whose new versions would be reported as a corrupt index (their count
+/// disagrees) but whose supersedes and re-embeddings, which change no count, would go
+/// unnoticed; a format-2 or 3 build would write postings and vectors again that nothing
+/// deletes.
 fn build_index(conn: &mut Connection) -> Result<(), Error> {
     let txn = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)

@@ -2,11 +2,13 @@
 //! stored version newest first, their vectors side by side, the index statistics, and the
 //! posting lists of the query's terms ([`Backend::history`](crate::Backend::history)).
 //!
-//! The key-space backends keep the inverted index and the vectors in their own key kinds,
-//! written in the same step as the version they derive from (`store-kv`); this module is
-//! the shape a read hands out, and [`MemberHistory::from_versions`], the same data derived
-//! from the versions themselves, which backends without an index answer and the conformance
-//! suite compares the index with.
+//! The key-space backends (`store-kv`) decode every version of the member and take the vectors
+//! and, through [`MemberHistory::postings_from_rows`], the posting lists from the versions'
+//! records, keeping only the statistics (and a generation) in a key of their own; PostgreSQL
+//! keeps an inverted index and the vectors in tables written in the same transaction as the
+//! version they derive from. This module is the shape a read hands out, and
+//! [`MemberHistory::from_versions`], the same data derived from the versions themselves, which
+//! backends without an index answer and the conformance suite compares every answer with.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -15,8 +17,8 @@ use memory_core::{AgentMemory, AgentMemoryId, Timestamp};
 
 /// The terms the recall index holds for `memory`, each once with its frequency: the stored term
 /// counts with repeats added up (as ranking from the counts themselves reads them) and zero
-/// counts left out. Every backend's index and [`MemberHistory::derived_postings`] read a
-/// version's terms through this one function.
+/// counts left out. PostgreSQL's index and [`MemberHistory::derived_postings`] read a version's
+/// terms through this one function, and [`MemberHistory::postings_from_rows`] counts them alike.
 pub fn indexed_terms(memory: &AgentMemory) -> BTreeMap<&str, u32> {
     let mut terms: BTreeMap<&str, u32> = BTreeMap::new();
     for (term, count) in &memory.ranking.terms {
@@ -40,7 +42,7 @@ pub fn reanalyzed(memory: &AgentMemory) -> AgentMemory {
     out
 }
 
-/// What the inverted index counts over one member's stored versions (expired, superseded and
+/// What the recall index counts over one member's stored versions (expired, superseded and
 /// hidden ones included, until a forget, purge or deletion removes them).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct IndexStats {
@@ -113,8 +115,8 @@ pub struct MemberHistory {
     instants: Vec<i64>,
     vectors: VectorTable,
     stats: IndexStats,
-    /// Posting lists already read for this history, by term: they cannot change while the
-    /// history stands, so a term is read from the index once per history.
+    /// Posting lists already derived for this history, by term: they cannot change while the
+    /// history stands, so a term's list is derived once per history.
     postings: Mutex<HashMap<String, Postings>>,
 }
 
@@ -138,24 +140,36 @@ impl MemberHistory {
     /// Terms whose posting lists one history keeps.
     const CACHED_TERMS: usize = 4_096;
 
-    /// The posting list of `term`, from this history's cache or from `read` (which reads the
-    /// index in the view this history belongs to), kept for the next read. For a backend that
-    /// keeps an inverted index (`store-kv`).
-    pub fn postings_of(
-        &self,
-        term: &str,
-        read: impl FnOnce() -> Result<Vec<(u32, u32)>, crate::error::Error>,
-    ) -> Result<Postings, crate::error::Error> {
+    /// The posting list of `term` derived from the rows' stored term counts (what
+    /// [`indexed_terms`] gives for each row: repeats added up, zero counts left out), rows
+    /// ascending, kept for the next call. The key-space backends answer every posting list
+    /// this way: the versions they decode for the history already hold their term counts,
+    /// so no inverted index is written beside them.
+    pub fn postings_from_rows(&self, term: &str) -> Postings {
         let lock = || self.postings.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(list) = lock().get(term) {
-            return Ok(Arc::clone(list));
+            return Arc::clone(list);
         }
-        let list: Postings = read()?.into();
+        // Every row's counts are read whole, in any order: nothing here relies on their sort.
+        let list: Postings = self
+            .rows
+            .iter()
+            .enumerate()
+            .filter_map(|(row, m)| {
+                let frequency = m
+                    .ranking
+                    .terms
+                    .iter()
+                    .filter(|(t, _)| t == term)
+                    .fold(0_u32, |sum, (_, count)| sum.saturating_add(*count));
+                (frequency > 0).then_some((row as u32, frequency))
+            })
+            .collect();
         let mut cache = lock();
         if cache.len() < Self::CACHED_TERMS {
             cache.insert(term.to_owned(), Arc::clone(&list));
         }
-        Ok(list)
+        list
     }
 
     /// The history of `versions` (any order), derived from the versions themselves: their

@@ -11,13 +11,20 @@ pub(crate) const VERSION: u8 = b'a';
 pub(crate) const ID: u8 = b'i';
 pub(crate) const KEY: u8 = b'k';
 pub(crate) const KEY_VERSION: u8 = b'j';
+/// Earlier formats' count of an owner's stored versions, which the statistics (`s`) hold; an
+/// upgrade deletes every entry of it.
 pub(crate) const COUNT: u8 = b'c';
 pub(crate) const EXPIRY: u8 = b'e';
 pub(crate) const DOCUMENT: u8 = b'd';
 pub(crate) const COLLECTION: u8 = b'l';
 pub(crate) const WINDOW: u8 = b'r';
 pub(crate) const SETTINGS: u8 = b'g';
+/// The inverted index (term postings) that earlier formats (SQLite 2 and 3, redb and sled 5
+/// and 6) wrote beside the versions, derived since from the versions' own term counts; an
+/// upgrade deletes every entry of it.
 pub(crate) const POSTING: u8 = b't';
+/// The embeddings that the same formats wrote beside the versions (each version's record holds
+/// its own); an upgrade deletes every entry of it.
 pub(crate) const VECTOR: u8 = b'v';
 pub(crate) const STATS: u8 = b's';
 
@@ -80,24 +87,13 @@ pub(crate) fn owner_of(memory: &AgentMemory) -> Owner {
     Owner::new(memory.workspace.clone(), memory.member.clone())
 }
 
-/// Every index entry of a stored version besides its record, its key entry and its count and
-/// statistics: written with the version and deleted with it, by the same derivation.
+/// Every index entry of a stored version besides its record, its key entry and its owner's
+/// statistics (`i`, `j`, `e`, `d`, `l`): written with the version and deleted with it, by the
+/// same derivation. Postings and vectors are not among them: the record holds both.
 pub(crate) fn index_entries(memory: &AgentMemory) -> BTreeMap<Vec<u8>, Vec<u8>> {
     let owner = owner_of(memory);
     let vkey = version_key(&owner, memory.created_at, &memory.id);
     let mut out = BTreeMap::new();
-    let position = suffix(memory.created_at, &memory.id);
-    for (term, frequency) in store_trait::indexed_terms(memory) {
-        let mut k = owner_key(POSTING, &owner);
-        push_component(&mut k, term);
-        k.extend_from_slice(&position);
-        out.insert(k, frequency.to_be_bytes().to_vec());
-    }
-    if let Some(embedding) = &memory.ranking.embedding {
-        let mut k = owner_key(VECTOR, &owner);
-        k.extend_from_slice(&position);
-        out.insert(k, encode_vector(&embedding.model, &embedding.vector));
-    }
     out.insert(
         id_key(&owner, &memory.id),
         order(memory.created_at).to_vec(),
@@ -154,29 +150,6 @@ pub(crate) fn instant_at(bytes: &[u8], at: usize) -> Result<Timestamp, Error> {
         .ok_or_else(|| corrupt("short key"))
 }
 
-/// A `v` value: the model as a component, then the values as f32 little-endian.
-pub(crate) fn encode_vector(model: &str, values: &[f32]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(4 + model.len() + 4 * values.len());
-    push_component(&mut out, model);
-    for x in values {
-        out.extend_from_slice(&x.to_le_bytes());
-    }
-    out
-}
-
-/// The model and the values of a `v` value, appended to `values`; `None` when malformed.
-pub(crate) fn decode_vector<'b>(bytes: &'b [u8], values: &mut Vec<f32>) -> Option<&'b str> {
-    let (len, rest) = bytes.split_first_chunk::<4>()?;
-    let len = u32::from_be_bytes(*len) as usize;
-    let model = std::str::from_utf8(rest.get(..len)?).ok()?;
-    let (chunks, tail) = rest.get(len..)?.as_chunks::<4>();
-    if !tail.is_empty() {
-        return None;
-    }
-    values.extend(chunks.iter().map(|c| f32::from_le_bytes(*c)));
-    Some(model)
-}
-
 /// A generation no other step wrote: this process's random seed and a counter.
 pub(crate) fn fresh_generation() -> [u8; 16] {
     use std::hash::{BuildHasher, Hasher};
@@ -214,10 +187,4 @@ pub(crate) fn decode_stats(bytes: &[u8]) -> Result<(IndexStats, [u8; 16]), Error
         },
         <[u8; 16]>::try_from(generation).expect("16 bytes"),
     ))
-}
-
-pub(crate) fn decode_count(bytes: &[u8]) -> Result<u64, Error> {
-    <[u8; 8]>::try_from(bytes)
-        .map(u64::from_be_bytes)
-        .map_err(|_| corrupt("count"))
 }

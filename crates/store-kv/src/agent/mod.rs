@@ -18,30 +18,42 @@
 //! | `i` | member, id | order(`created_at`) |
 //! | `k` | member, namespace, key | last version (u32 BE) ‖ current version's order ‖ id (if any) |
 //! | `j` | member, namespace, key, order(`created_at`), id | empty: every stored version of a key |
-//! | `c` | member | versions stored, expired ones included (u64 BE) |
 //! | `e` | order(`created_at`), member, id | the version's `a` key (retention purge) |
 //! | `d` | document id, member, order(`created_at`), id | the version's `a` key (citations) |
 //! | `l` | collection id, member, order(`created_at`), id | the version's `a` key (collection or citation) |
 //! | `r` | credential | accepted remember instants, oldest first, i64 BE ms each |
 //! | `g` | — | the workspace's settings (JSON) |
-//! | `t` | member, term, order(`created_at`), id | the term's frequency in the version (u32 BE) |
-//! | `v` | member, order(`created_at`), id | the version's embedding: model ‖ f32 LE values |
-//! | `s` | member | versions stored (u64 BE) ‖ their total length (u64 BE) ‖ generation (16 bytes) |
+//! | `s` | member | versions stored, expired ones included (u64 BE) ‖ their total length (u64 BE) ‖ generation (16 bytes) |
 //!
-//! Every change that touches several keys — a remember with its supersede, window, count and
-//! indexes; a forget; a purge; a deletion — is one [`Kv::step`], so it lands whole or not at all.
+//! Every change that touches several keys — a remember with its supersede, window, statistics
+//! and indexes; a forget; a purge; a deletion — is one [`Kv::step`], so it lands whole or not at
+//! all.
+//!
+//! A version's `i`, `j`, `e`, `d` and `l` entries come from [`index_entries`], the one function
+//! that both writes them with the version and deletes them with it, so no index entry can
+//! outlive its version.
+//!
+//! Kinds only earlier formats wrote are written no more, and [`build_index`](crate::build_index),
+//! the upgrade, deletes every entry of them: `c` (member → versions stored, u64 BE; SQLite 1 to
+//! 3, redb and sled 4 to 6), which `s` counts too; `t` (member, term, order(`created_at`), id →
+//! the term's frequency in the version, u32 BE) and `v` (member, order(`created_at`), id → the
+//! version's embedding, model ‖ f32 LE values; both SQLite 2 and 3, redb and sled 5 and 6),
+//! which every version's record holds.
 //!
 //! # The recall index
 //!
-//! `t` (the inverted index: one posting per term of a version's masked text) and `v` (its
-//! embedding) are derived from a version by [`index_entries`], the one function that both
-//! writes them with the version and deletes them with it, so no index entry can outlive its
-//! version. `s` keeps the member's index statistics exactly and a *generation*: sixteen bytes
-//! rewritten, unique, by every step that writes or deletes one of the member's versions
-//! ([`Pending`] does it for every version key it touches). A read that finds the generation
-//! it decoded the history under reuses that decoded history; any other generation means the
-//! versions changed, in this process or another, and it reads them again. An owner without
-//! versions has no `s` entry.
+//! Recall over a whole history ([`Backend::history`]) decodes every version record of the
+//! member, and each record already holds its term counts and its embedding, so nothing of them
+//! is written a second time: [`read_history`] lays the records' embeddings side by side, and
+//! the posting list of an asked term comes from the rows' term counts
+//! ([`MemberHistory::postings_from_rows`], kept in the history). The index is `s`: the member's
+//! index statistics, kept exactly (its count of versions is also the quota's), and a
+//! *generation*: sixteen bytes rewritten, unique, by every step that writes or deletes one of
+//! the member's versions ([`Pending`] does it for every version key it touches). A history read
+//! checks its versions against the statistics, and a read that finds the generation it decoded
+//! the history under reuses that decoded history (its posting lists included); any other
+//! generation means the versions changed, in this process or another, and it reads them again.
+//! An owner without versions has no `s` entry.
 
 pub(crate) mod layout;
 pub(crate) mod pending;
@@ -68,8 +80,8 @@ use layout::{
 };
 use pending::Pending;
 use read::{
-    HistoryCache, owned, read_by_id, read_history, read_key_entry, read_postings, read_version,
-    scan_where, unexpired,
+    HistoryCache, owned, read_by_id, read_history, read_key_entry, read_version, scan_where,
+    unexpired,
 };
 use write::{delete_scope, purge_indexed, remember};
 
@@ -227,7 +239,10 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
                     }
                 }
             };
-            let postings = read_postings(r, owner, &versions, terms)?;
+            let postings = terms
+                .iter()
+                .map(|t| versions.postings_from_rows(t))
+                .collect();
             Ok(History { versions, postings })
         })
     }

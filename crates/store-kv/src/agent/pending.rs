@@ -4,9 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::layout::{
-    COUNT, KEY, KEY_VERSION, STATS, VERSION, corrupt, decode, decode_count, decode_stats, encode,
-    encode_stats, fresh_generation, index_entries, key_of, owner_key, owner_of, suffix,
-    version_key,
+    KEY, KEY_VERSION, STATS, VERSION, corrupt, decode, decode_stats, encode, encode_stats,
+    fresh_generation, index_entries, key_of, owner_key, owner_of, suffix, version_key,
 };
 use memory_core::AgentMemory;
 use store_trait::keys::{KeyEntry, prefix_end};
@@ -55,18 +54,6 @@ impl<'a> Pending<'a> {
             .collect()
     }
 
-    pub(crate) fn add_count(&mut self, owner: &Owner, delta: i64) -> Result<(), Error> {
-        let key = owner_key(COUNT, owner);
-        let old = self.get(&key)?.map(|b| decode_count(&b)).transpose()?;
-        let new = old.unwrap_or(0).saturating_add_signed(delta);
-        if new == 0 {
-            self.delete(key);
-        } else {
-            self.put(key, new.to_be_bytes().to_vec());
-        }
-        Ok(())
-    }
-
     /// Moves the owner's index statistics by the deltas and gives them a fresh generation (the
     /// entry goes when no version is left).
     pub(crate) fn add_stats(
@@ -113,8 +100,7 @@ impl<'a> Pending<'a> {
         for (k, v) in index_entries(memory) {
             self.put(k, v);
         }
-        self.add_stats(&owner, 1, i64::from(memory.ranking.length))?;
-        self.add_count(&owner, 1)
+        self.add_stats(&owner, 1, i64::from(memory.ranking.length))
     }
 
     /// Removes the version stored under `vkey` and its index entries; a key whose current
@@ -130,7 +116,6 @@ impl<'a> Pending<'a> {
         }
         let owner = owner_of(&memory);
         self.add_stats(&owner, -1, -i64::from(memory.ranking.length))?;
-        self.add_count(&owner, -1)?;
         if let Some(key) = &memory.key {
             let kp = key_of(KEY, &owner, &memory.namespace, key);
             if let Some(bytes) = self.get(&kp)? {

@@ -4,13 +4,12 @@
 use std::sync::Arc;
 
 use super::layout::{
-    COUNT, POSTING, VECTOR, VERSION, corrupt, decode, decode_count, decode_vector, id_key,
-    instant_at, owner_key, suffix, version_key,
+    STATS, VERSION, corrupt, decode, decode_stats, id_key, instant_at, owner_key, version_key,
 };
 use memory_core::{AgentMemory, AgentMemoryId, Timestamp};
-use store_trait::keys::{KeyEntry, prefix_end, push_component};
+use store_trait::keys::{KeyEntry, prefix_end};
 use store_trait::kv::{Kv, KvRead, VersionCache};
-use store_trait::{Error, IndexStats, MemberHistory, Owner, Postings, VectorTable};
+use store_trait::{Error, IndexStats, MemberHistory, Owner, VectorTable};
 
 /// A visitor of key-value entries that may fail: `Ok(false)` stops the walk.
 pub(crate) type Visit<'v> = dyn FnMut(&[u8], &[u8]) -> Result<bool, Error> + 'v;
@@ -61,14 +60,13 @@ pub(crate) fn read_by_id(
     Ok(read_version(r, &vkey)?.map(|m| (vkey, m)))
 }
 
-/// The owner's stored versions with `created_at > cutoff`: the stored count less the expired
-/// ones not purged yet, counted from the oldest end of the owner's versions.
+/// The owner's stored versions with `created_at > cutoff`: the stored count of the statistics
+/// less the expired ones not purged yet, counted from the oldest end of the owner's versions.
 pub(crate) fn unexpired(r: &dyn KvRead, owner: &Owner, cutoff: Timestamp) -> Result<u64, Error> {
-    let stored = r
-        .get(&owner_key(COUNT, owner))?
-        .map(|b| decode_count(&b))
-        .transpose()?
-        .unwrap_or(0);
+    let stored = match r.get(&owner_key(STATS, owner))? {
+        Some(bytes) => decode_stats(&bytes)?.0.documents,
+        None => 0,
+    };
     let prefix = owner_key(VERSION, owner);
     let mut expired = 0_u64;
     walk(r, &prefix, false, &mut |k, _| {
@@ -130,8 +128,9 @@ impl HistoryCache {
     }
 }
 
-/// The owner's versions newest first with their vectors from `v`, checked against the
-/// statistics of `s`.
+/// The owner's versions newest first with the vectors their records hold, checked against the
+/// statistics of `s`. Posting lists come from the rows' own term counts
+/// ([`MemberHistory::postings_from_rows`]).
 pub(crate) fn read_history(
     r: &dyn KvRead,
     owner: &Owner,
@@ -148,69 +147,16 @@ pub(crate) fn read_history(
     if rows.len() as u64 != stats.documents || length != stats.total_length {
         return Err(corrupt("index statistics disagree with the versions"));
     }
-    // Both walks run in the same (newest first) order; a vector belongs to the next row at its
-    // position or to none.
-    let vprefix = owner_key(VECTOR, owner);
     let mut vectors = VectorTable::default();
-    let mut next = 0usize;
-    let mut values = Vec::new();
-    walk(r, &vprefix, true, &mut |k, v| {
-        let position = &k[vprefix.len()..];
-        while let Some(m) = rows.get(next) {
-            if suffix(m.created_at, &m.id) == position {
-                break;
-            }
-            vectors.push(None);
-            next += 1;
-        }
-        if next == rows.len() {
-            return Err(corrupt("a vector without its version"));
-        }
-        values.clear();
-        let model = decode_vector(v, &mut values).ok_or_else(|| corrupt("vector"))?;
-        vectors.push(Some((model, &values)));
-        next += 1;
-        Ok(true)
-    })?;
-    while vectors.len() < rows.len() {
-        vectors.push(None);
+    for m in &rows {
+        vectors.push(
+            m.ranking
+                .embedding
+                .as_ref()
+                .map(|e| (e.model.as_str(), e.vector.as_slice())),
+        );
     }
     Ok(MemberHistory::from_parts(rows, vectors, stats))
-}
-
-/// The posting lists of `terms` as rows of `history`, rows ascending: from the history's own
-/// cache, or read from `r`, the view the history was read in (or one of the same generation).
-pub(crate) fn read_postings(
-    r: &dyn KvRead,
-    owner: &Owner,
-    history: &MemberHistory,
-    terms: &[String],
-) -> Result<Vec<Postings>, Error> {
-    let base = owner_key(POSTING, owner);
-    terms
-        .iter()
-        .map(|term| {
-            history.postings_of(term, || {
-                let mut prefix = base.clone();
-                push_component(&mut prefix, term);
-                let mut list = Vec::new();
-                walk(r, &prefix, false, &mut |k, v| {
-                    let at = instant_at(k, prefix.len())?;
-                    let id = &k[prefix.len() + 8..];
-                    let row = history
-                        .row_at(at, id)
-                        .ok_or_else(|| corrupt("a posting without its version"))?;
-                    let frequency = <[u8; 4]>::try_from(v)
-                        .map(u32::from_be_bytes)
-                        .map_err(|_| corrupt("posting"))?;
-                    list.push((row as u32, frequency));
-                    Ok(true)
-                })?;
-                list.sort_unstable();
-                Ok(list)
-            })
-        })
-        .collect()
 }
 
 /// The owner's unexpired versions in scan order after `after` that `keep` accepts, at most

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::layout::{
-    COUNT, KEY, KEY_VERSION, POSTING, STATS, VERSION, decode, encode, encode_stats,
+    COUNT, KEY, KEY_VERSION, POSTING, STATS, VECTOR, VERSION, decode, encode, encode_stats,
     fresh_generation, id_key, index_entries, key_of, owner_key, owner_of, suffix, window_key,
 };
 use super::pending::Pending;
@@ -17,20 +17,24 @@ use store_trait::{
     key_instant, latest_instant,
 };
 
-/// The writes that rebuild the recall index (`t`, `v`, `s`) of every version in the key space
-/// with this build's analyzer: the upgrade of a database written before the index existed, or
-/// by an earlier analyzer (`fusion_rank::ANALYZER_VERSION`). Every posting is deleted, every
-/// version whose stored term counts differ from [`store_trait::reanalyzed`]'s is rewritten, and each
+/// The writes that bring the recall index of every version in the key space to this build's
+/// layout and analyzer: the upgrade of a database written before the index existed, by an
+/// earlier analyzer (`fusion_rank::ANALYZER_VERSION`), or with postings, vectors and version
+/// counts beside the versions (`t`, `v`, `c`), which this layout derives from the versions and
+/// their statistics instead. Every `t`, `v` and `c` entry is deleted, every version whose
+/// stored term counts differ from [`store_trait::reanalyzed`]'s is rewritten, and each
 /// version's index entries and its owner's statistics are written afresh (a new generation),
 /// all derived from the rewritten versions.
 ///
 /// Running it twice writes the same index: its result depends on the versions' texts only.
 pub fn build_index(r: &dyn KvRead) -> Result<Vec<KvOp>, Error> {
     let mut ops = Vec::new();
-    walk(r, &[POSTING], false, &mut |k, _| {
-        ops.push(KvOp::Delete(k.to_vec()));
-        Ok(true)
-    })?;
+    for kind in [POSTING, VECTOR, COUNT] {
+        walk(r, &[kind], false, &mut |k, _| {
+            ops.push(KvOp::Delete(k.to_vec()));
+            Ok(true)
+        })?;
+    }
     let mut stats: BTreeMap<Vec<u8>, IndexStats> = BTreeMap::new();
     walk(r, &[VERSION], false, &mut |k, v| {
         let stored = decode(v)?;
@@ -198,7 +202,7 @@ pub(crate) fn delete_scope(kv: &impl Kv, scope: &[u8]) -> Result<u64, Error> {
             Ok(true)
         })?;
         // Keys whose versions were all purged still hold their numbering: reset it too.
-        for kind in [KEY, COUNT, STATS] {
+        for kind in [KEY, STATS] {
             let mut keys = Vec::new();
             walk(r, &with(kind), false, &mut |k, _| {
                 keys.push(k.to_vec());

@@ -1,6 +1,6 @@
 //! redb homes of older formats: the checked-in fixtures under `tests/fixtures/` (format 3, with
 //! agent-memory tables of their own; format 4, before the recall index; format 5, analyzer
-//! version 1) hold `store_durable_suite::formats`' fixture history; a read-write open upgrades
+//! version 1; format 6, postings and vectors beside the versions) hold `store_durable_suite::formats`' fixture history; a read-write open upgrades
 //! them in place and every answer must come back as the old code gave it. The same history
 //! written afresh must give those answers too.
 
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use store_durable_suite::formats::{
     copy_fixture, expected, expected_upgraded, index_matches_versions, populate, populate_talk,
-    reanalyzed_as_expected, snapshot, talk_reanalyzed, upgraded_as_before,
+    reanalyzed_as_expected, side_index_entries, snapshot, talk_reanalyzed, upgraded_as_before,
 };
 use store_redb::RedbBackend;
 use store_trait::{Database, Durability, Error};
@@ -34,6 +34,7 @@ fn a_fresh_database_indexes_the_fixture_history_as_it_writes_it() {
     populate(&b);
     populate_talk(&b);
     index_matches_versions(&b);
+    assert_eq!(side_index_entries(b.kv()), 0, "postings or vectors written");
 }
 
 #[test]
@@ -51,7 +52,7 @@ fn a_format_3_redb_file_is_upgraded_in_place_by_a_read_write_open() {
     );
     {
         let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
-        assert_eq!(b.format_version(), Some(6));
+        assert_eq!(b.format_version(), Some(7));
         assert_eq!(snapshot(&b), expected_upgraded());
     }
     // The old tables are gone, and the upgraded file reads alike read-only and read-write.
@@ -69,7 +70,7 @@ fn a_format_3_redb_file_is_upgraded_in_place_by_a_read_write_open() {
         assert_eq!(tables, ["kv", "meta"]);
     }
     let read_only = RedbBackend::open_read_only(&path).unwrap();
-    assert_eq!(read_only.format_version(), Some(6));
+    assert_eq!(read_only.format_version(), Some(7));
     drop(read_only);
     let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
     assert_eq!(snapshot(&b), expected_upgraded());
@@ -88,7 +89,7 @@ fn a_format_4_redb_file_gets_its_recall_index_on_a_read_write_open() {
         before,
         "the read-only open wrote"
     );
-    upgraded_as_before(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 6);
+    upgraded_as_before(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 7);
     index_matches_versions(&RedbBackend::open_read_only(&path).unwrap());
 }
 
@@ -105,8 +106,52 @@ fn a_format_5_redb_file_is_analyzed_again_on_a_read_write_open() {
         before,
         "the read-only open wrote"
     );
-    reanalyzed_as_expected(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 6);
+    reanalyzed_as_expected(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 7);
     let read_only = RedbBackend::open_read_only(&path).unwrap();
     index_matches_versions(&read_only);
     talk_reanalyzed(&read_only);
+}
+
+/// Entries of kinds `t`, `v` and `c` in the file's key-space table, counted with redb directly.
+fn raw_side_index_entries(path: &Path) -> usize {
+    use ::redb::ReadableDatabase;
+    let db = ::redb::Database::open(path).unwrap();
+    let table: ::redb::TableDefinition<&[u8], &[u8]> = ::redb::TableDefinition::new("kv");
+    let txn = db.begin_read().unwrap();
+    let kv = txn.open_table(table).unwrap();
+    let mut n = 0;
+    for (start, end) in [
+        (&b"t"[..], &b"u"[..]),
+        (&b"v"[..], &b"w"[..]),
+        (&b"c"[..], &b"d"[..]),
+    ] {
+        n += kv.range(start..end).unwrap().count();
+    }
+    n
+}
+
+#[test]
+fn a_format_6_redb_file_loses_its_side_index_on_a_read_write_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_fixture(&fixtures(), "redb-format6.redb", dir.path());
+    assert!(
+        raw_side_index_entries(&path) > 0,
+        "the fixture holds postings"
+    );
+    let before = std::fs::read(&path).unwrap();
+    let err = RedbBackend::open_read_only(&path).expect_err("format 6 is not read read-only");
+    assert!(err.to_string().contains("format version 6"), "{err}");
+    assert!(err.to_string().contains("open it read-write once"), "{err}");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the read-only open wrote"
+    );
+    {
+        let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
+        upgraded_as_before(&b, 7);
+        assert_eq!(side_index_entries(b.kv()), 0);
+    }
+    assert_eq!(raw_side_index_entries(&path), 0);
+    index_matches_versions(&RedbBackend::open_read_only(&path).unwrap());
 }

@@ -87,16 +87,16 @@ fn another_format_version_is_refused_and_left_untouched() {
         .run(&backend)
         .unwrap();
     }
-    set_format_version(&path, 7);
+    set_format_version(&path, 8);
     for opened in [
         RedbBackend::open(&path, Durability::Immediate),
         RedbBackend::create(&path, Durability::Eventual),
     ] {
-        let err = opened.expect_err("format 7 refused");
+        let err = opened.expect_err("format 8 refused");
         assert!(matches!(err, Error::Format(_)), "{err}");
-        assert!(err.to_string().contains("format version 7"), "{err}");
+        assert!(err.to_string().contains("format version 8"), "{err}");
     }
-    set_format_version(&path, 6);
+    set_format_version(&path, 7);
     let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
     assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 1);
 }

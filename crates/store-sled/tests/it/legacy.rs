@@ -1,6 +1,6 @@
 //! sled homes of older formats: the checked-in fixtures under `tests/fixtures/` (format 3, with
 //! agent-memory trees of their own; format 4, before the recall index; format 5, analyzer
-//! version 1) hold `store_durable_suite::formats`' fixture history; a read-write open upgrades
+//! version 1; format 6, postings and vectors beside the versions) hold `store_durable_suite::formats`' fixture history; a read-write open upgrades
 //! them in place and every answer must come back as the old code gave it. The same history
 //! written afresh must give those answers too.
 
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use store_durable_suite::formats::{
     copy_fixture, expected, expected_upgraded, index_matches_versions, populate, populate_talk,
-    reanalyzed_as_expected, snapshot, upgraded_as_before,
+    reanalyzed_as_expected, side_index_entries, snapshot, upgraded_as_before,
 };
 use store_sled::SledBackend;
 use store_trait::{Database, Durability};
@@ -34,6 +34,7 @@ fn a_fresh_database_indexes_the_fixture_history_as_it_writes_it() {
     populate(&b);
     populate_talk(&b);
     index_matches_versions(&b);
+    assert_eq!(side_index_entries(b.kv()), 0, "postings or vectors written");
 }
 
 #[test]
@@ -42,7 +43,7 @@ fn a_format_3_sled_directory_is_upgraded_in_place_at_open() {
     let path = copy_fixture(&fixtures(), "sled-format3", dir.path());
     {
         let b = SledBackend::open(&path, Durability::Immediate).unwrap();
-        assert_eq!(b.format_version(), Some(6));
+        assert_eq!(b.format_version(), Some(7));
         assert_eq!(snapshot(&b), expected_upgraded());
     }
     {
@@ -63,7 +64,7 @@ fn a_format_3_sled_directory_is_upgraded_in_place_at_open() {
 fn a_format_4_sled_directory_gets_its_recall_index_at_open() {
     let dir = tempfile::tempdir().unwrap();
     let path = copy_fixture(&fixtures(), "sled-format4", dir.path());
-    upgraded_as_before(&SledBackend::open(&path, Durability::Immediate).unwrap(), 6);
+    upgraded_as_before(&SledBackend::open(&path, Durability::Immediate).unwrap(), 7);
     index_matches_versions(&SledBackend::open(&path, Durability::Immediate).unwrap());
 }
 
@@ -71,6 +72,38 @@ fn a_format_4_sled_directory_gets_its_recall_index_at_open() {
 fn a_format_5_sled_directory_is_analyzed_again_at_open() {
     let dir = tempfile::tempdir().unwrap();
     let path = copy_fixture(&fixtures(), "sled-format5", dir.path());
-    reanalyzed_as_expected(&SledBackend::open(&path, Durability::Immediate).unwrap(), 6);
-    reanalyzed_as_expected(&SledBackend::open(&path, Durability::Immediate).unwrap(), 6);
+    reanalyzed_as_expected(&SledBackend::open(&path, Durability::Immediate).unwrap(), 7);
+    reanalyzed_as_expected(&SledBackend::open(&path, Durability::Immediate).unwrap(), 7);
+}
+
+/// Entries of kinds `t`, `v` and `c` in the directory's key-space tree, counted with sled
+/// directly.
+fn raw_side_index_entries(path: &Path) -> usize {
+    let db = ::sled::open(path).unwrap();
+    let kv = db.open_tree("kv").unwrap();
+    [
+        (&b"t"[..], &b"u"[..]),
+        (&b"v"[..], &b"w"[..]),
+        (&b"c"[..], &b"d"[..]),
+    ]
+    .into_iter()
+    .map(|(start, end)| kv.range(start..end).count())
+    .sum()
+}
+
+#[test]
+fn a_format_6_sled_directory_loses_its_side_index_at_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_fixture(&fixtures(), "sled-format6", dir.path());
+    assert!(
+        raw_side_index_entries(&path) > 0,
+        "the fixture holds postings"
+    );
+    {
+        let b = SledBackend::open(&path, Durability::Immediate).unwrap();
+        upgraded_as_before(&b, 7);
+        assert_eq!(side_index_entries(b.kv()), 0);
+    }
+    assert_eq!(raw_side_index_entries(&path), 0);
+    index_matches_versions(&SledBackend::open(&path, Durability::Immediate).unwrap());
 }

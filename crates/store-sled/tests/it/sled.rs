@@ -142,20 +142,20 @@ fn another_format_version_is_refused_and_left_untouched() {
         let backend = SledBackend::open(&path, Durability::Immediate).unwrap();
         remember(&backend, alice, Some("tone"), "amem_1", 0);
     }
-    set_format_version(&path, 7);
-    let err = SledBackend::open(&path, Durability::Immediate).expect_err("format 7 refused");
+    set_format_version(&path, 8);
+    let err = SledBackend::open(&path, Durability::Immediate).expect_err("format 8 refused");
     assert!(matches!(err, Error::Format(_)), "{err}");
+    assert!(err.to_string().contains("format version 8"), "{err}");
     assert!(err.to_string().contains("format version 7"), "{err}");
-    assert!(err.to_string().contains("format version 6"), "{err}");
     {
         let db = raw_open(&path);
         assert_eq!(
             db.get("store-trait/format").unwrap().as_deref(),
-            Some(&7_u32.to_be_bytes()[..]),
+            Some(&8_u32.to_be_bytes()[..]),
             "the refused open rewrote the format record"
         );
     }
-    set_format_version(&path, 6);
+    set_format_version(&path, 7);
     let backend = SledBackend::open(&path, Durability::Immediate).unwrap();
     assert_eq!(backend.stored_versions(alice, Timestamp::MIN).unwrap(), 1);
 }

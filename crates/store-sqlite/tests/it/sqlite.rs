@@ -84,16 +84,16 @@ fn another_format_version_is_refused_and_left_untouched() {
         .run(&backend)
         .unwrap();
     }
-    set_format_version(&path, 4);
+    set_format_version(&path, 5);
     for opened in [
         SqliteBackend::open(&path, Durability::Immediate),
         SqliteBackend::create(&path, Durability::Eventual),
     ] {
-        let err = opened.expect_err("format 4 refused");
+        let err = opened.expect_err("format 5 refused");
         assert!(matches!(err, Error::Format(_)), "{err}");
-        assert!(err.to_string().contains("format version 4"), "{err}");
+        assert!(err.to_string().contains("format version 5"), "{err}");
     }
-    set_format_version(&path, 3);
+    set_format_version(&path, 4);
     let backend = SqliteBackend::open(&path, Durability::Immediate).unwrap();
     assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 1);
 }
