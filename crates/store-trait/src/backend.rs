@@ -272,11 +272,12 @@ pub trait Backend: Send + Sync {
     /// posting lists of `terms` (the query's distinct terms).
     ///
     /// Recall over a window wider than the default reads this instead of scanning. The
-    /// key-space backends answer from their inverted index and vector entries, written in the
-    /// same step as each version, and share one decoded history between reads until a step
-    /// changes the owner's versions. The default derives everything from
-    /// [`versions`](Self::versions), which is correct for any backend and as slow as decoding
-    /// the whole history.
+    /// key-space backends decode every version (checked against the statistics written in the
+    /// same step as each version), take the vectors and the posting lists from the versions' own
+    /// embeddings and term counts, and share one decoded history, with the posting lists derived
+    /// into it, between reads until a step changes the owner's versions. The default derives
+    /// everything from [`versions`](Self::versions), which is correct for any backend and as
+    /// slow as decoding the whole history.
     fn history(&self, owner: &Owner, terms: &[String]) -> Result<History, Error> {
         let mut all: Vec<Arc<AgentMemory>> = Vec::new();
         let mut after: Option<(Timestamp, AgentMemoryId)> = None;
