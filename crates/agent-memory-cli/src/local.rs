@@ -419,7 +419,10 @@ impl Local {
         // A home written before passages moved into the database moves them there now.
         let legacy =
             crate::passages::import_legacy_file(home, backend.as_ref(), &workspace, !read_only)?;
-        let passages = Arc::new(StoredPassages::new(backend.clone(), legacy));
+        // An embedded database's format shuts out every build whose passage writes do not move
+        // the stamp; a PostgreSQL database may still be shared with one, so it gives none.
+        let stamped = config.backend != BackendKind::Postgres;
+        let passages = Arc::new(StoredPassages::new(backend.clone(), legacy, stamped));
         // One handle (one open SQLite or redb file, one sled directory) serves both facades.
         let mut stores = StoreService::over(backend.clone()).clock(clock.clone());
         let mut service = MemoryService::builder(backend.clone(), passages)
@@ -535,4 +538,77 @@ enum Open {
     ReadWrite,
     /// An existing database, for `list`, `recall` and `export`.
     ReadOnly,
+}
+
+#[cfg(all(test, feature = "sqlite"))]
+mod tests {
+    use super::*;
+    use agent_memory::types::SourceState;
+    use agent_memory::{RecallRequest, RememberRequest};
+
+    /// Two handles on one SQLite home stand for two processes: a passage put or deleted
+    /// through one moves the stamp that the other's recall over the whole history checks
+    /// before it reuses the verdicts it kept, so the change shows on its next recall.
+    #[test]
+    fn a_passage_changed_by_another_handle_is_seen_by_kept_verdicts() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = Home::new(dir.path().join("home"));
+        let (writer, _) = Local::init(&home, BackendKind::Sqlite, Arc::new(SystemClock)).unwrap();
+        let reader = Local::open_with_embedder(
+            &home,
+            Arc::new(HashingEmbedder::new()),
+            Some(CandidateWindow::All),
+        )
+        .unwrap();
+        let passage =
+            |text: &str, version| Passage::new("p1", "handbook", "policies", version, text);
+        writer
+            .put_passage(passage("Refunds take 14 days.", 1))
+            .unwrap();
+        reader
+            .service
+            .remember(
+                &reader.agent(),
+                &RememberRequest::new("notes", "refunds take 14 days").citations(["p1"]),
+            )
+            .unwrap();
+        let recall = || {
+            reader
+                .service
+                .recall(&reader.agent(), &RecallRequest::new("refunds"))
+                .unwrap()
+        };
+        let stamp = || {
+            reader
+                .storage
+                .passage_generation(&reader.workspace)
+                .unwrap()
+        };
+        let states = |r: &agent_memory::RecallResponse| -> Vec<SourceState> {
+            r.memories.iter().map(|m| m.view.source_state).collect()
+        };
+
+        let before = stamp();
+        assert!(before.is_some(), "an embedded home stamps its passages");
+        assert_eq!(states(&recall()), [SourceState::Current]);
+        // Twice: the second recall reuses the kept verdict.
+        assert_eq!(states(&recall()), [SourceState::Current]);
+
+        writer
+            .put_passage(passage("Refunds take 30 days.", 2))
+            .unwrap();
+        assert_ne!(stamp(), before);
+        assert_eq!(states(&recall()), [SourceState::Changed]);
+
+        let changed = stamp();
+        assert!(writer.delete_passage("p1").unwrap());
+        assert_ne!(stamp(), changed);
+        let gone = recall();
+        assert!(gone.memories.is_empty());
+        assert_eq!(gone.hidden, 1);
+        // Reads and a delete of nothing leave the stamp.
+        let after = stamp();
+        assert!(!writer.delete_passage("p1").unwrap());
+        assert_eq!(stamp(), after);
+    }
 }

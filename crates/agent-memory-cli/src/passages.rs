@@ -63,11 +63,24 @@ pub(crate) struct StoredPassages {
     /// `passages.json` of a home not yet moved into its database, read when the database could
     /// not take it (a read-only open or a read-only home); asked for ids the database lacks.
     legacy: Option<InMemoryPassageSource>,
+    /// Whether the database's passage stamp may be answered as the source's generation: only
+    /// when no process that writes passages without moving it can share the database.
+    stamped: bool,
 }
 
 impl StoredPassages {
-    pub(crate) fn new(storage: Arc<dyn Storage>, legacy: Option<InMemoryPassageSource>) -> Self {
-        StoredPassages { storage, legacy }
+    /// The passages of `storage`; `stamped` when every process that may write them moves the
+    /// database's passage stamp (an embedded database of this build's format).
+    pub(crate) fn new(
+        storage: Arc<dyn Storage>,
+        legacy: Option<InMemoryPassageSource>,
+        stamped: bool,
+    ) -> Self {
+        StoredPassages {
+            storage,
+            legacy,
+            stamped,
+        }
     }
 }
 
@@ -126,6 +139,17 @@ impl PassageSource for StoredPassages {
             .iter()
             .map(|id| answers.get(id).cloned().unwrap_or(PassageLookup::Gone))
             .collect()
+    }
+
+    /// The database's passage stamp: every put, delete and import of any process on the home
+    /// moves it in the transaction that makes the change. None for a home still reading
+    /// `passages.json` beside its database, for a database that may be shared with a process
+    /// that does not move it, and while the database does not answer.
+    fn generation(&self, workspace: &WorkspaceId) -> Option<u64> {
+        if !self.stamped || self.legacy.is_some() {
+            return None;
+        }
+        self.storage.passage_generation(workspace).ok().flatten()
     }
 }
 

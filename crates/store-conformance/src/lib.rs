@@ -132,6 +132,7 @@ macro_rules! __conformance_checks {
             store_delete_removes_everything_of_the_store_only,
             sessions_roundtrip_per_workspace,
             passages_roundtrip_per_workspace,
+            passage_stamps_move_with_every_change,
             race_store_preconditions,
             race_store_reads_see_whole_steps,
             store_model_matches_backend,

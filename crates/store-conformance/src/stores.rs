@@ -778,3 +778,48 @@ pub fn passages_roundtrip_per_workspace<B: StoreBackend>(make: &dyn Fn() -> B) {
         ["p1", "p3"]
     );
 }
+
+/// The passages' stamp, where a backend keeps one: every step that changes what
+/// [`passages`](StoreBackend::passages) answers for the workspace — a put (even of the same
+/// bytes), a delete that removed one, an import that imported — leaves it at a value it never
+/// had before; reads, a delete of nothing and a refused import leave it as it was.
+pub fn passage_stamps_move_with_every_change<B: StoreBackend>(make: &dyn Fn() -> B) {
+    let backend = make();
+    let w1 = ws("ws1");
+    let stamp = || backend.passage_generation(&w1).unwrap();
+    let Some(first) = stamp() else {
+        // No stamp: nothing moves, and nothing may be promised.
+        backend.put_passage(&w1, "p1", b"one").unwrap();
+        assert_eq!(stamp(), None);
+        return;
+    };
+    let mut seen = vec![first];
+    let mut moved = |what: &str| {
+        let now = stamp().expect("a stamp once given stays given");
+        assert!(
+            !seen.contains(&now),
+            "{what}: the stamp took an earlier value"
+        );
+        seen.push(now);
+    };
+    backend.put_passage(&w1, "p1", b"one").unwrap();
+    moved("a put");
+    backend.put_passage(&w1, "p1", b"one").unwrap();
+    moved("the same put again");
+    backend.put_passage(&w1, "p2", b"two").unwrap();
+    moved("another put");
+    assert!(backend.delete_passage(&w1, "p2").unwrap());
+    moved("a delete");
+    let records = vec![("p3".to_owned(), b"three".to_vec())];
+    assert!(backend.import_passages(&w1, "file", &records).unwrap());
+    moved("an import");
+
+    let kept = stamp();
+    backend.passages(&w1, &["p1", "p2", "p3"]).unwrap();
+    backend.list_passages(&w1, None, 10).unwrap();
+    assert!(!backend.delete_passage(&w1, "p2").unwrap());
+    assert!(!backend.import_passages(&w1, "file", &records).unwrap());
+    assert_eq!(stamp(), kept, "reads and refused writes left the stamp");
+    backend.put_passage(&w1, "p2", b"two, again").unwrap();
+    moved("a put after them");
+}

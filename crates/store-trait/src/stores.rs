@@ -295,6 +295,18 @@ pub trait StoreBackend: Send + Sync {
         let _ = (workspace, source, records);
         Err(Error::Unsupported("import_passages"))
     }
+
+    /// A stamp of the workspace's passages: every step that changes what
+    /// [`passages`](Self::passages) answers for the workspace (a put, a delete that removed one,
+    /// an import that imported) gives it, in the same transaction, a value it never had before;
+    /// reads and refused writes leave it. `None` (the default) when the backend keeps none.
+    /// A host's passage source built on these methods may answer it as its
+    /// `PassageSource::generation`, when no process writing the database without moving it (an
+    /// older build) can share the database.
+    fn passage_generation(&self, workspace: &WorkspaceId) -> Result<Option<u64>, Error> {
+        let _ = workspace;
+        Ok(None)
+    }
 }
 
 /// A type whose memory stores are another value's: it is a [`StoreBackend`] that answers every
@@ -460,5 +472,9 @@ impl<P: HasStores + Send + Sync> StoreBackend for P {
         records: &[(String, Vec<u8>)],
     ) -> Result<bool, Error> {
         self.stores().import_passages(workspace, source, records)
+    }
+
+    fn passage_generation(&self, workspace: &WorkspaceId) -> Result<Option<u64>, Error> {
+        self.stores().passage_generation(workspace)
     }
 }

@@ -168,6 +168,22 @@ pub(crate) fn fresh_generation() -> [u8; 16] {
     out
 }
 
+/// A 64-bit value no other call of any process drew (but with a chance of 2⁻⁶⁴ per pair): a
+/// hash of this process's random seed and a counter.
+pub(crate) fn fresh_stamp() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static STATE: OnceLock<std::collections::hash_map::RandomState> = OnceLock::new();
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let mut h = STATE
+        .get_or_init(std::collections::hash_map::RandomState::new)
+        .build_hasher();
+    h.write_u32(std::process::id());
+    h.write_u64(NEXT.fetch_add(1, Ordering::Relaxed));
+    h.finish()
+}
+
 pub(crate) fn encode_stats(stats: IndexStats, generation: [u8; 16]) -> Vec<u8> {
     let mut out = Vec::with_capacity(32);
     out.extend_from_slice(&stats.documents.to_be_bytes());

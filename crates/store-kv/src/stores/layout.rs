@@ -20,6 +20,7 @@ pub(crate) const HISTORY: u8 = b'H';
 pub(crate) const SESSION: u8 = b'N';
 pub(crate) const PASSAGE: u8 = b'C';
 pub(crate) const IMPORTED: u8 = b'I';
+pub(crate) const PASSAGE_STAMP: u8 = b'G';
 
 pub(crate) fn key(kind: u8, workspace: &WorkspaceId, parts: &[&str]) -> Vec<u8> {
     let mut out = vec![kind];

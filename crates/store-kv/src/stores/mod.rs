@@ -20,6 +20,7 @@
 //! | `N` | session id | the session (JSON) |
 //! | `C` | passage id bytes | the host's passage record (its own bytes) |
 //! | `I` | import source | empty: the source's passages were imported |
+//! | `G` | — | the passages' stamp (u64 BE): a fresh value in every step that changes a `C` entry |
 //!
 //! Lower-case kinds are those of agent memories (see `crate::agent`).
 //!
@@ -41,7 +42,9 @@ use memory_core::{
     MemoryStore, MemoryStoreId, MemoryVersion, MemoryVersionId, Session, SessionId, StoreMemory,
     StoreMemoryId, StoreMemoryMetadata, StorePath, Timestamp, WorkspaceId,
 };
-use passages::{delete_passage, import_passages, list_passages, passages, put_passage};
+use passages::{
+    delete_passage, import_passages, list_passages, passage_generation, passages, put_passage,
+};
 use records::{
     create_store, delete_store, get_memory, get_session, get_store, get_version, list_memories,
     list_stores, list_versions, memory_at_path, put_session, put_store, redact_version,
@@ -207,5 +210,9 @@ impl<K: Kv + Send + Sync> StoreBackend for KvStores<K> {
         records: &[(String, Vec<u8>)],
     ) -> Result<bool, Error> {
         import_passages(&self.kv, workspace, source, records)
+    }
+
+    fn passage_generation(&self, workspace: &WorkspaceId) -> Result<Option<u64>, Error> {
+        passage_generation(&self.kv, workspace).map(Some)
     }
 }

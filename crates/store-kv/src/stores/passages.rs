@@ -1,15 +1,45 @@
-//! The host's passages a CLI home keeps: records by id, keyset lists, and imports recorded once
-//! per source.
+//! The host's passages a CLI home keeps: records by id, keyset lists, imports recorded once
+//! per source, and the workspace's stamp that every change of them moves.
 
-use super::layout::{IMPORTED, PASSAGE, key, with_raw};
+use super::layout::{IMPORTED, PASSAGE, PASSAGE_STAMP, key, with_raw};
 use memory_core::WorkspaceId;
 use store_trait::keys::prefix_end;
-use store_trait::kv::{Kv, KvOp};
+use store_trait::kv::{Kv, KvOp, KvRead};
 use store_trait::{Error, PassageRecords};
 
 /// The key of passage `id`: the id's raw bytes after the workspace, so key order is id order.
 pub(crate) fn passage_key(workspace: &WorkspaceId, id: &str) -> Vec<u8> {
     with_raw(key(PASSAGE, workspace, &[]), &[id.as_bytes()])
+}
+
+/// The stamp stored for the workspace's passages; 0 before any step wrote one.
+fn read_stamp(r: &dyn KvRead, workspace: &WorkspaceId) -> Result<u64, Error> {
+    match r.get(&key(PASSAGE_STAMP, workspace, &[]))? {
+        None => Ok(0),
+        Some(bytes) => <[u8; 8]>::try_from(bytes.as_slice())
+            .map(u64::from_be_bytes)
+            .map_err(|_| Error::corrupt("key space: the passages' stamp")),
+    }
+}
+
+/// The write that gives the workspace's passages a stamp other than `old` and 0: a value drawn
+/// from this process's random seed and a counter, so that no two steps of any process draw the
+/// same one (but with a chance of 2⁻⁶⁴ per pair), even across a database restored from a copy.
+fn new_stamp(workspace: &WorkspaceId, old: u64) -> KvOp {
+    let stamp = loop {
+        let drawn = crate::agent::layout::fresh_stamp();
+        if drawn != old && drawn != 0 {
+            break drawn;
+        }
+    };
+    KvOp::Put(
+        key(PASSAGE_STAMP, workspace, &[]),
+        stamp.to_be_bytes().to_vec(),
+    )
+}
+
+pub(crate) fn passage_generation(kv: &impl Kv, workspace: &WorkspaceId) -> Result<u64, Error> {
+    kv.read(&mut |r| read_stamp(r, workspace))
 }
 
 pub(crate) fn put_passage(
@@ -19,7 +49,10 @@ pub(crate) fn put_passage(
     record: &[u8],
 ) -> Result<(), Error> {
     let k = passage_key(workspace, id);
-    kv.step(&mut |_| Ok(((), vec![KvOp::Put(k.clone(), record.to_vec())])))
+    kv.step(&mut |r| {
+        let stamp = new_stamp(workspace, read_stamp(r, workspace)?);
+        Ok(((), vec![KvOp::Put(k.clone(), record.to_vec()), stamp]))
+    })
 }
 
 pub(crate) fn passages(
@@ -76,7 +109,8 @@ pub(crate) fn delete_passage(
         if r.get(&k)?.is_none() {
             return Ok((false, vec![]));
         }
-        Ok((true, vec![KvOp::Delete(k.clone())]))
+        let stamp = new_stamp(workspace, read_stamp(r, workspace)?);
+        Ok((true, vec![KvOp::Delete(k.clone()), stamp]))
     })
 }
 
@@ -91,7 +125,8 @@ pub(crate) fn import_passages(
         if r.get(&marker)?.is_some() {
             return Ok((false, vec![]));
         }
-        let mut ops = vec![KvOp::Put(marker.clone(), Vec::new())];
+        let stamp = new_stamp(workspace, read_stamp(r, workspace)?);
+        let mut ops = vec![KvOp::Put(marker.clone(), Vec::new()), stamp];
         let mut seen = std::collections::HashSet::new();
         for (id, record) in records {
             let k = passage_key(workspace, id);
