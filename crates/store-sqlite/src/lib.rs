@@ -460,28 +460,62 @@ impl KvRead for View<'_> {
         reverse: bool,
         visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
     ) -> Result<(), Error> {
-        if start >= end {
-            return Ok(());
-        }
         let sql = if reverse {
             "SELECT key, value FROM kv WHERE key >= ?1 AND key < ?2 ORDER BY key DESC"
         } else {
             "SELECT key, value FROM kv WHERE key >= ?1 AND key < ?2 ORDER BY key"
         };
+        self.rows(sql, start, end, &mut |row| {
+            Ok(visit(blob(row, 0)?, blob(row, 1)?))
+        })
+    }
+
+    /// Selects the keys alone: a version's value, most of it in overflow pages, is not read.
+    fn range_keys(
+        &self,
+        start: &[u8],
+        end: &[u8],
+        reverse: bool,
+        visit: &mut dyn FnMut(&[u8]) -> bool,
+    ) -> Result<(), Error> {
+        let sql = if reverse {
+            "SELECT key FROM kv WHERE key >= ?1 AND key < ?2 ORDER BY key DESC"
+        } else {
+            "SELECT key FROM kv WHERE key >= ?1 AND key < ?2 ORDER BY key"
+        };
+        self.rows(sql, start, end, &mut |row| Ok(visit(blob(row, 0)?)))
+    }
+}
+
+impl View<'_> {
+    /// The rows with `start <= key < end` of the query `sql` (its `?1` and `?2`), each handed
+    /// to `visit` with its columns, until `visit` returns false.
+    fn rows(
+        &self,
+        sql: &str,
+        start: &[u8],
+        end: &[u8],
+        visit: &mut dyn FnMut(&rusqlite::Row<'_>) -> Result<bool, Error>,
+    ) -> Result<(), Error> {
+        if start >= end {
+            return Ok(());
+        }
         let mut stmt = self.0.prepare_cached(sql).map_err(sqlite_error)?;
         let mut rows = stmt.query(params![start, end]).map_err(sqlite_error)?;
         while let Some(row) = rows.next().map_err(sqlite_error)? {
-            let blob = |i| {
-                row.get_ref(i)
-                    .and_then(|v| v.as_blob().map_err(rusqlite::Error::from))
-                    .map_err(sqlite_error)
-            };
-            if !visit(blob(0)?, blob(1)?) {
+            if !visit(row)? {
                 break;
             }
         }
         Ok(())
     }
+}
+
+/// Column `i` of `row` as a blob.
+fn blob<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> Result<&'r [u8], Error> {
+    row.get_ref(i)
+        .and_then(|v| v.as_blob().map_err(rusqlite::Error::from))
+        .map_err(sqlite_error)
 }
 
 impl Kv for SqliteKv {

@@ -26,6 +26,19 @@ pub trait KvRead {
         visit: &mut dyn FnMut(&[u8], &[u8]) -> bool,
     ) -> Result<(), Error>;
 
+    /// [`range`](Self::range) handing out the keys only. The default visits the entries and
+    /// drops their values; a key space that can skip reading the values (SQLite, whose large
+    /// values spill into overflow pages) does so.
+    fn range_keys(
+        &self,
+        start: &[u8],
+        end: &[u8],
+        reverse: bool,
+        visit: &mut dyn FnMut(&[u8]) -> bool,
+    ) -> Result<(), Error> {
+        self.range(start, end, reverse, &mut |k, _| visit(k))
+    }
+
     /// [`range`](Self::range) over entries whose values are agent-memory versions
     /// (`crate::codec`), each handed to `visit` decoded.
     ///

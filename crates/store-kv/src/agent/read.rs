@@ -37,6 +37,29 @@ pub(crate) fn walk(
     failed.map_or(Ok(()), Err)
 }
 
+/// The keys under `prefix` in key order until `visit` says stop or fails; values are not read.
+pub(crate) fn walk_keys(
+    r: &dyn KvRead,
+    prefix: &[u8],
+    reverse: bool,
+    visit: &mut dyn FnMut(&[u8]) -> Result<bool, Error>,
+) -> Result<(), Error> {
+    let mut failed = None;
+    r.range_keys(
+        prefix,
+        &prefix_end(prefix),
+        reverse,
+        &mut |k| match visit(k) {
+            Ok(go_on) => go_on,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        },
+    )?;
+    failed.map_or(Ok(()), Err)
+}
+
 pub(crate) fn read_version(r: &dyn KvRead, key: &[u8]) -> Result<Option<AgentMemory>, Error> {
     r.get(key)?.map(|b| decode(&b)).transpose()
 }
@@ -69,7 +92,7 @@ pub(crate) fn unexpired(r: &dyn KvRead, owner: &Owner, cutoff: Timestamp) -> Res
     };
     let prefix = owner_key(VERSION, owner);
     let mut expired = 0_u64;
-    walk(r, &prefix, false, &mut |k, _| {
+    walk_keys(r, &prefix, false, &mut |k| {
         if instant_at(k, prefix.len())? > cutoff {
             return Ok(false);
         }

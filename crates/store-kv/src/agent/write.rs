@@ -8,7 +8,7 @@ use super::layout::{
     fresh_generation, id_key, index_entries, key_of, owner_key, owner_of, suffix, window_key,
 };
 use super::pending::Pending;
-use super::read::{read_key_entry, read_version, read_window, unexpired, walk};
+use super::read::{read_key_entry, read_version, read_window, unexpired, walk, walk_keys};
 use memory_core::{ApiError, CredentialId, Timestamp};
 use store_trait::keys::KeyEntry;
 use store_trait::kv::{Kv, KvOp, KvRead};
@@ -107,17 +107,20 @@ pub(crate) fn remember(
             Some((namespace, k)) => {
                 let prefix = key_of(KEY_VERSION, owner, namespace, k);
                 let mut newest = None;
-                walk(r, &prefix, true, &mut |k, _| {
+                walk_keys(r, &prefix, true, &mut |k| {
                     newest = Some(k[prefix.len()..].to_vec());
                     Ok(false)
                 })?;
                 let newest = match newest {
-                    Some(position) => read_version(r, &[&vprefix[..], &position].concat())?,
+                    // Mostly the current version, already read.
+                    Some(position) if entry.current.as_ref() == Some(&position) => {
+                        state.current.as_ref().map(latest_instant)
+                    }
+                    Some(position) => read_version(r, &[&vprefix[..], &position].concat())?
+                        .map(|m| latest_instant(&m)),
                     None => None,
                 };
-                newest
-                    .map(|m| latest_instant(&m))
-                    .max(state.current.as_ref().map(|c| c.created_at))
+                newest.max(state.current.as_ref().map(|c| c.created_at))
             }
             None => None,
         };
