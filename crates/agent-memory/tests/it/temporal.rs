@@ -1,14 +1,15 @@
 //! The temporal evaluation: questions that name a time ("what did I note about the dentist last
 //! week?"), each asked of a member who kept several notes on that topic at other times and notes
 //! on other topics. Recall@1 is measured with the `time` ranker and without it (its weight 0),
-//! in English, Japanese and Hebrew; `cargo test -p govmem-agent-memory --test it temporal --
-//! --nocapture` prints the table.
+//! in English, Japanese and Hebrew, with the hashing embedder and (ignored without its files)
+//! all-MiniLM-L6-v2; `cargo test -p govmem-agent-memory --test it temporal -- --nocapture`
+//! prints the table.
 
 use std::sync::Arc;
 
 use agent_memory::{
-    CandidateWindow, InMemoryPassageSource, ManualClock, MemoryService, RecallRequest,
-    RememberRequest, SettingsPatch, Timestamp, Weights,
+    CandidateWindow, Embedder, HashingEmbedder, InMemoryPassageSource, ManualClock, MemoryService,
+    RecallRequest, RememberRequest, SettingsPatch, Timestamp, Weights,
 };
 use memory_core::SeededIdGenerator;
 use store_kv::InMemoryBackend;
@@ -584,7 +585,7 @@ fn first_is_the_answer(
     topic: &Topic,
     (expression, inside, outside): (&str, &str, &[&str]),
     answer: usize,
-    weights: Weights,
+    (weights, embedder): (Weights, &Arc<dyn Embedder>),
 ) -> bool {
     let clock = Arc::new(ManualClock::new(at("2024-01-01T00:00:00Z")));
     let service = enabled(
@@ -596,6 +597,7 @@ fn first_is_the_answer(
         .ids(Arc::new(SeededIdGenerator::new(11)))
         .rate_limited(false)
         .candidate_window(CandidateWindow::All)
+        .embedder(Arc::clone(embedder))
         .weights(weights),
     );
     // A year of notes: the longest retention.
@@ -639,9 +641,9 @@ fn first_is_the_answer(
         .is_some_and(|m| m.view.text == topic.notes[answer])
 }
 
-/// Recall@1 over every question of every language, with `weights`: (hits, questions) per
-/// language.
-fn evaluate(weights: Weights) -> Vec<(&'static str, usize, usize)> {
+/// Recall@1 over every question of every language, with `weights` and `embedder`: (hits,
+/// questions) per language.
+fn evaluate(weights: Weights, embedder: &Arc<dyn Embedder>) -> Vec<(&'static str, usize, usize)> {
     LANGUAGES
         .iter()
         .map(|language| {
@@ -652,7 +654,7 @@ fn evaluate(weights: Weights) -> Vec<(&'static str, usize, usize)> {
                     // The answer's paraphrase turns with the question, so no one wording wins.
                     let answer = k % topic.notes.len();
                     questions += 1;
-                    if first_is_the_answer(language, topic, *time, answer, weights) {
+                    if first_is_the_answer(language, topic, *time, answer, (weights, embedder)) {
                         hits += 1;
                     }
                 }
@@ -664,11 +666,47 @@ fn evaluate(weights: Weights) -> Vec<(&'static str, usize, usize)> {
 
 #[test]
 fn the_time_ranker_finds_the_note_of_the_named_period() {
-    let with = evaluate(Weights::HASHING);
-    let without = evaluate(Weights {
-        time: 0.0,
-        ..Weights::HASHING
-    });
+    let hashing: Arc<dyn Embedder> = Arc::new(HashingEmbedder::new());
+    with_and_without_time("hashing", Weights::HASHING, &hashing, &[]);
+}
+
+#[cfg(feature = "candle")]
+#[test]
+#[ignore = "needs the all-MiniLM-L6-v2 files: AGENT_MEMORY_TEST_MODEL_DIR naming their directory (.ci/run fetches them)"]
+fn with_the_model_the_time_ranker_finds_the_note_of_the_named_period() {
+    let dir = embed_candle::test_model_dir("the temporal evaluation with the model");
+    let model: Arc<dyn Embedder> =
+        Arc::new(agent_memory::CandleEmbedder::load(&dir).expect("the model directory loads"));
+    // An English model: for the Japanese questions its cosine ranks a note on another topic
+    // created in the period ("短い返事が好き") above the answer, and BM25, whose best match
+    // covers two of the question's seven character pairs, counts little under the model's
+    // weights (`bm25_by_coverage`). 12 of the 16 are found with the ranker, 2 without it.
+    with_and_without_time(
+        "all-MiniLM-L6-v2",
+        Weights::LANGUAGE_MODEL,
+        &model,
+        &[("Japanese", 0.7)],
+    );
+}
+
+/// Prints recall@1 per language with `weights` and with the `time` ranker weighed 0, and checks
+/// that the ranker finds more answers than recall finds without it, and at least nine in ten
+/// (the share `lower` names instead for a language).
+fn with_and_without_time(
+    embedder_name: &str,
+    weights: Weights,
+    embedder: &Arc<dyn Embedder>,
+    lower: &[(&str, f64)],
+) {
+    let with = evaluate(weights, embedder);
+    let without = evaluate(
+        Weights {
+            time: 0.0,
+            ..weights
+        },
+        embedder,
+    );
+    println!("embedder: {embedder_name}");
     println!("| language | questions | recall@1 without `time` | recall@1 with `time` |");
     println!("|---|---|---|---|");
     let mut totals = (0, 0, 0);
@@ -689,8 +727,12 @@ fn the_time_ranker_finds_the_note_of_the_named_period() {
         totals.0 as f64 / totals.2 as f64
     );
     for ((name, hits, questions), (_, base, _)) in with.iter().zip(&without) {
+        let least = lower
+            .iter()
+            .find(|(language, _)| language == name)
+            .map_or(0.9, |(_, share)| *share);
         assert!(
-            *hits as f64 >= 0.9 * *questions as f64,
+            *hits as f64 >= least * *questions as f64,
             "{name}: {hits} of {questions} with the time ranker"
         );
         assert!(
