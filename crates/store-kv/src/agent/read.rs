@@ -9,7 +9,7 @@ use super::layout::{
 use memory_core::{AgentMemory, AgentMemoryId, Timestamp};
 use store_trait::keys::{KeyEntry, prefix_end};
 use store_trait::kv::{Kv, KvRead, VersionCache};
-use store_trait::{Error, IndexStats, MemberHistory, Owner, VectorTable};
+use store_trait::{Error, IndexStats, MemberHistory, Owner};
 
 /// A visitor of key-value entries that may fail: `Ok(false)` stops the walk.
 pub(crate) type Visit<'v> = dyn FnMut(&[u8], &[u8]) -> Result<bool, Error> + 'v;
@@ -166,20 +166,12 @@ pub(crate) fn read_history(
         rows.push(m);
         true
     })?;
-    let length: u64 = rows.iter().map(|m| u64::from(m.ranking.length)).sum();
-    if rows.len() as u64 != stats.documents || length != stats.total_length {
+    // The rows are in scan order already; the vectors and the statistics are the records'.
+    let history = MemberHistory::from_versions(rows);
+    if history.stats() != stats {
         return Err(corrupt("index statistics disagree with the versions"));
     }
-    let mut vectors = VectorTable::default();
-    for m in &rows {
-        vectors.push(
-            m.ranking
-                .embedding
-                .as_ref()
-                .map(|e| (e.model.as_str(), e.vector.as_slice())),
-        );
-    }
-    Ok(MemberHistory::from_parts(rows, vectors, stats))
+    Ok(history)
 }
 
 /// The owner's unexpired versions in scan order after `after` that `keep` accepts, at most
