@@ -2,7 +2,7 @@
 //! (`store_durable_suite::formats`) the answers format 3 gave, and indexes it as it writes it.
 
 use store_durable_suite::formats::{
-    expected, index_matches_versions, populate, populate_talk, snapshot,
+    expected, index_matches_versions, populate, populate_talk, side_index_entries, snapshot,
 };
 use store_kv::InMemoryBackend;
 
@@ -20,4 +20,9 @@ fn the_in_memory_backend_indexes_the_fixture_history_as_it_writes_it() {
     populate(&b);
     populate_talk(&b);
     index_matches_versions(&b);
+    assert_eq!(
+        side_index_entries(b.kv()),
+        0,
+        "postings, vectors or counts written"
+    );
 }

@@ -34,7 +34,11 @@ fn a_fresh_database_indexes_the_fixture_history_as_it_writes_it() {
     populate(&b);
     populate_talk(&b);
     index_matches_versions(&b);
-    assert_eq!(side_index_entries(b.kv()), 0, "postings or vectors written");
+    assert_eq!(
+        side_index_entries(b.kv()),
+        0,
+        "postings, vectors or counts written"
+    );
 }
 
 #[test]
