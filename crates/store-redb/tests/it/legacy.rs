@@ -80,19 +80,30 @@ fn a_format_3_redb_file_is_upgraded_in_place_by_a_read_write_open() {
     assert_eq!(snapshot(&b), expected_upgraded());
 }
 
+/// A read-only open of the file at `path`, of the earlier `format`, is refused with the advice
+/// to open it read-write once, and writes nothing.
+fn refused_read_only(path: &Path, format: u32) {
+    let before = std::fs::read(path).unwrap();
+    let err =
+        RedbBackend::open_read_only(path).expect_err("an earlier format is not read read-only");
+    assert!(
+        err.to_string()
+            .contains(&format!("format version {format}")),
+        "{err}"
+    );
+    assert!(err.to_string().contains("open it read-write once"), "{err}");
+    assert_eq!(
+        std::fs::read(path).unwrap(),
+        before,
+        "the read-only open wrote"
+    );
+}
+
 #[test]
 fn a_format_4_redb_file_gets_its_recall_index_on_a_read_write_open() {
     let dir = tempfile::tempdir().unwrap();
     let path = copy_fixture(&fixtures(), "redb-format4.redb", dir.path());
-    let before = std::fs::read(&path).unwrap();
-    let err = RedbBackend::open_read_only(&path).expect_err("format 4 is not read read-only");
-    assert!(err.to_string().contains("format version 4"), "{err}");
-    assert!(err.to_string().contains("open it read-write once"), "{err}");
-    assert_eq!(
-        std::fs::read(&path).unwrap(),
-        before,
-        "the read-only open wrote"
-    );
+    refused_read_only(&path, 4);
     upgraded_as_before(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 7);
     index_matches_versions(&RedbBackend::open_read_only(&path).unwrap());
 }
@@ -101,15 +112,7 @@ fn a_format_4_redb_file_gets_its_recall_index_on_a_read_write_open() {
 fn a_format_5_redb_file_is_analyzed_again_on_a_read_write_open() {
     let dir = tempfile::tempdir().unwrap();
     let path = copy_fixture(&fixtures(), "redb-format5.redb", dir.path());
-    let before = std::fs::read(&path).unwrap();
-    let err = RedbBackend::open_read_only(&path).expect_err("format 5 is not read read-only");
-    assert!(err.to_string().contains("format version 5"), "{err}");
-    assert!(err.to_string().contains("open it read-write once"), "{err}");
-    assert_eq!(
-        std::fs::read(&path).unwrap(),
-        before,
-        "the read-only open wrote"
-    );
+    refused_read_only(&path, 5);
     reanalyzed_as_expected(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 7);
     let read_only = RedbBackend::open_read_only(&path).unwrap();
     index_matches_versions(&read_only);
@@ -142,15 +145,7 @@ fn a_format_6_redb_file_loses_its_side_index_on_a_read_write_open() {
         raw_side_index_entries(&path) > 0,
         "the fixture holds postings"
     );
-    let before = std::fs::read(&path).unwrap();
-    let err = RedbBackend::open_read_only(&path).expect_err("format 6 is not read read-only");
-    assert!(err.to_string().contains("format version 6"), "{err}");
-    assert!(err.to_string().contains("open it read-write once"), "{err}");
-    assert_eq!(
-        std::fs::read(&path).unwrap(),
-        before,
-        "the read-only open wrote"
-    );
+    refused_read_only(&path, 6);
     {
         let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
         upgraded_as_before(&b, 7);
