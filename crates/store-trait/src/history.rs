@@ -140,36 +140,81 @@ impl MemberHistory {
     /// Terms whose posting lists one history keeps.
     const CACHED_TERMS: usize = 4_096;
 
-    /// The posting list of `term` derived from the rows' stored term counts (what
-    /// [`indexed_terms`] gives for each row: repeats added up, zero counts left out), rows
-    /// ascending, kept for the next call. The key-space backends answer every posting list
-    /// this way: the versions they decode for the history already hold their term counts,
-    /// so no inverted index is written beside them.
-    pub fn postings_from_rows(&self, term: &str) -> Postings {
+    /// The posting lists of `terms`, in the order asked, derived from the rows' stored term
+    /// counts (what [`indexed_terms`] gives for each row: repeats added up, zero counts left
+    /// out), rows ascending, and kept for the next call. The key-space backends answer every
+    /// posting list this way: the versions they decode for the history already hold their term
+    /// counts, so no inverted index is written beside them.
+    ///
+    /// The terms not kept yet are derived together in one pass over the rows: a row whose counts
+    /// are strictly ascending by term (every row this workspace writes) is merged with the
+    /// sorted asked terms; any other row is searched term by term.
+    pub fn postings_from_rows(&self, terms: &[String]) -> Vec<Postings> {
         let lock = || self.postings.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(list) = lock().get(term) {
-            return Arc::clone(list);
+        let mut missing: Vec<&str> = {
+            let kept = lock();
+            terms
+                .iter()
+                .map(String::as_str)
+                .filter(|t| !kept.contains_key(*t))
+                .collect()
+        };
+        missing.sort_unstable();
+        missing.dedup();
+        let mut derived: Vec<Vec<(u32, u32)>> = vec![Vec::new(); missing.len()];
+        for (row, m) in self.rows.iter().enumerate() {
+            let counts = &m.ranking.terms;
+            let mut add = |at: usize, count: u32| {
+                let list = &mut derived[at];
+                match list.last_mut() {
+                    Some((r, sum)) if *r == row as u32 => *sum = sum.saturating_add(count),
+                    _ if count > 0 => list.push((row as u32, count)),
+                    _ => {}
+                }
+            };
+            if counts.windows(2).all(|w| w[0].0 < w[1].0) {
+                let (mut i, mut j) = (0, 0);
+                while i < counts.len() && j < missing.len() {
+                    match counts[i].0.as_str().cmp(missing[j]) {
+                        std::cmp::Ordering::Less => i += 1,
+                        std::cmp::Ordering::Greater => j += 1,
+                        std::cmp::Ordering::Equal => {
+                            add(j, counts[i].1);
+                            i += 1;
+                            j += 1;
+                        }
+                    }
+                }
+            } else {
+                for (term, count) in counts {
+                    if let Ok(at) = missing.binary_search(&term.as_str()) {
+                        add(at, *count);
+                    }
+                }
+            }
         }
-        // Every row's counts are read whole, in any order: nothing here relies on their sort.
-        let list: Postings = self
-            .rows
-            .iter()
-            .enumerate()
-            .filter_map(|(row, m)| {
-                let frequency = m
-                    .ranking
-                    .terms
-                    .iter()
-                    .filter(|(t, _)| t == term)
-                    .fold(0_u32, |sum, (_, count)| sum.saturating_add(*count));
-                (frequency > 0).then_some((row as u32, frequency))
-            })
+        let derived: HashMap<&str, Postings> = missing
+            .into_iter()
+            .zip(derived)
+            .map(|(term, list)| (term, Postings::from(list)))
             .collect();
-        let mut cache = lock();
-        if cache.len() < Self::CACHED_TERMS {
-            cache.insert(term.to_owned(), Arc::clone(&list));
+        let mut kept = lock();
+        for (term, list) in &derived {
+            if kept.len() < Self::CACHED_TERMS {
+                kept.entry((*term).to_owned())
+                    .or_insert_with(|| Arc::clone(list));
+            }
         }
-        list
+        // A term not derived here was kept before, and nothing leaves the cache.
+        terms
+            .iter()
+            .map(|t| {
+                derived
+                    .get(t.as_str())
+                    .or_else(|| kept.get(t.as_str()))
+                    .map_or_else(|| Postings::from([]), Arc::clone)
+            })
+            .collect()
     }
 
     /// The history of `versions` (any order), derived from the versions themselves: their
@@ -278,4 +323,70 @@ pub struct History {
     /// Per asked term, in the order asked: the rows of [`versions`](Self::versions) whose text
     /// holds it, with the term's frequency there, rows ascending.
     pub postings: Vec<Postings>,
+}
+
+#[cfg(test)]
+mod tests {
+    use memory_core::{
+        AgentMemoryId, CredentialId, MemberId, MemoryText, RankingData, Timestamp, WorkspaceId,
+    };
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn row(i: usize, terms: Vec<(String, u32)>) -> Arc<AgentMemory> {
+        Arc::new(AgentMemory {
+            id: AgentMemoryId::parse(format!("amem_{i}")).unwrap(),
+            workspace: WorkspaceId::new("ws").unwrap(),
+            member: MemberId::new("m").unwrap(),
+            credential: CredentialId::new("c").unwrap(),
+            namespace: "ns".into(),
+            key: None,
+            text: MemoryText::mask("a note").0,
+            collection_id: None,
+            version: 1,
+            citations: vec![],
+            created_at: Timestamp::from_millis(i as i64).unwrap(),
+            superseded_at: None,
+            ranking: RankingData {
+                length: terms.len() as u32,
+                terms,
+                embedding: None,
+            },
+        })
+    }
+
+    /// Term lists as stored ones may come: mostly sorted and unique, but also in any order,
+    /// with repeats and zero counts, over a small alphabet so that terms collide.
+    fn terms() -> impl Strategy<Value = Vec<(String, u32)>> {
+        let pair = ("[a-d]{1,2}", 0u32..4).prop_map(|(t, c)| (t, c));
+        (proptest::collection::vec(pair, 0..8), any::<bool>()).prop_map(|(mut v, sort)| {
+            if sort {
+                v.sort();
+                v.dedup_by(|a, b| a.0 == b.0);
+            }
+            v
+        })
+    }
+
+    proptest! {
+        /// Posting lists derived in one pass, in pieces and asked again equal the reference
+        /// derivation, row by row, for every term asked (repeats and absent terms included).
+        #[test]
+        fn postings_from_rows_are_the_derived_postings(
+            rows in proptest::collection::vec(terms(), 0..12),
+            asked in proptest::collection::vec("[a-e]{1,2}", 0..6),
+            split in 0usize..6,
+        ) {
+            let history = MemberHistory::from_versions(
+                rows.into_iter().enumerate().map(|(i, t)| row(i, t)).collect(),
+            );
+            let want = history.derived_postings(&asked);
+            let split = split.min(asked.len());
+            // Part first, so that the rest is answered partly from what was kept.
+            prop_assert_eq!(&history.postings_from_rows(&asked[..split]), &want[..split]);
+            prop_assert_eq!(&history.postings_from_rows(&asked), &want);
+            prop_assert_eq!(&history.postings_from_rows(&asked), &want);
+        }
+    }
 }

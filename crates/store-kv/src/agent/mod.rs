@@ -239,10 +239,7 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
                     }
                 }
             };
-            let postings = terms
-                .iter()
-                .map(|t| versions.postings_from_rows(t))
-                .collect();
+            let postings = versions.postings_from_rows(terms);
             Ok(History { versions, postings })
         })
     }
