@@ -10,7 +10,7 @@ use crate::telemetry::{self, SemanticSkip};
 use std::sync::Arc;
 
 use citation_verify::Verdict;
-use fusion_rank::{Candidate, EmbedError, PreparedQuery, TermStats, Terms};
+use fusion_rank::{Candidate, EmbedError, PreparedQuery, Terms};
 use governance_policy as policy;
 use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, ContextBinding, MemoryView, RecalledMemory, Scope,
@@ -499,27 +499,13 @@ fn rank_scanned(
     weights: &fusion_rank::Weights,
     limit: usize,
 ) -> Vec<fusion_rank::Fused> {
-    // The ranker borrows the stored term counts, which remember stores sorted; only counts
-    // stored otherwise (by hand, or by another writer) are rebuilt into a lookup structure.
-    // memory-core stays free of ranking types.
-    let lookups: Vec<Result<Terms<'_>, TermStats>> = kept
-        .iter()
-        .map(|(memory, _, _)| {
-            let r = &memory.ranking;
-            Terms::from_sorted(&r.terms, r.length)
-                .ok_or_else(|| TermStats::from_counts(r.terms.clone(), r.length))
-        })
-        .collect();
+    // The ranker borrows the stored term counts as they are: sorted by construction.
     let ranked: Vec<Candidate<'_>> = kept
         .iter()
-        .zip(&lookups)
-        .map(|((memory, _, shared), lookup)| Candidate {
+        .map(|(memory, _, shared)| Candidate {
             recency: memory.created_at.as_millis(),
             id: memory.id.as_str(),
-            terms: match lookup {
-                Ok(terms) => *terms,
-                Err(stats) => stats.into(),
-            },
+            terms: Terms::from_term_counts(&memory.ranking.terms, memory.ranking.length),
             embedding: same_model(memory, model),
             entities: entities_for(prepared, *shared),
         })

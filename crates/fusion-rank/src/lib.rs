@@ -80,6 +80,7 @@
 #![warn(missing_docs)]
 
 mod analyze;
+mod counts;
 mod embed;
 mod hash;
 mod pool;
@@ -90,6 +91,7 @@ mod time;
 mod tokenize;
 
 pub use analyze::{ANALYZER_VERSION, Analyzer, Language, analyze};
+pub use counts::TermCounts;
 pub use embed::{Embedder, HashingEmbedder, normalize};
 pub use pool::{EmbedPool, PendingEmbedding, SEMANTIC_BUDGET};
 pub use rank::{

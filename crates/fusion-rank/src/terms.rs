@@ -1,6 +1,7 @@
 //! The per-text term statistics BM25 reads: computed once at write time from the analyzer's
 //! terms ([`crate::analyze`]) and stored, then borrowed by every query.
 
+use crate::TermCounts;
 use crate::hash::hash;
 
 /// Term frequencies and length of one text: what BM25 needs from a candidate.
@@ -109,9 +110,10 @@ impl TermStats {
         self.length
     }
 
-    /// The stored form: `(terms with counts, length)`; [`TermStats::from_counts`] restores it.
-    pub fn into_counts(self) -> (Vec<(String, u32)>, u32) {
-        (self.terms, self.length)
+    /// The stored form: `(terms with counts, length)`; [`TermStats::from_counts`] restores it,
+    /// and [`Terms::from_term_counts`] ranks from it as it is.
+    pub fn into_counts(self) -> (TermCounts, u32) {
+        (TermCounts::from_pairs(self.terms), self.length)
     }
 
     /// How often `term` occurs (0 when absent).
@@ -154,13 +156,14 @@ impl TermStats {
     }
 }
 
-/// The term statistics a [`Candidate`](crate::Candidate) borrows: a [`TermStats`], or stored
-/// `(term, count)` pairs already in the order [`TermStats::terms`] keeps them.
+/// The term statistics a [`Candidate`](crate::Candidate) borrows: a [`TermStats`], stored
+/// [`TermCounts`], or stored `(term, count)` pairs already in the order [`TermStats::terms`]
+/// keeps them.
 ///
-/// The second form lets a caller that stores [`TermStats::into_counts`] rank straight from its
+/// The borrowed forms let a caller that stores [`TermStats::into_counts`] rank straight from its
 /// stored records: rebuilding a `TermStats` per candidate per query copied every term and cost
-/// more than the ranking itself. Lookups in the borrowed form are binary searches; a
-/// `TermStats` answers most absent terms from its filter and is the faster of the two.
+/// more than the ranking itself. [`TermCounts`] are sorted by construction, so borrowing them
+/// checks nothing, and their terms lie in one buffer.
 #[derive(Debug, Clone, Copy)]
 pub struct Terms<'a>(TermsRepr<'a>);
 
@@ -169,6 +172,10 @@ enum TermsRepr<'a> {
     Stats(&'a TermStats),
     Sorted {
         terms: &'a [(String, u32)],
+        length: u32,
+    },
+    Counts {
+        counts: &'a TermCounts,
         length: u32,
     },
 }
@@ -199,6 +206,11 @@ impl<'a> Terms<'a> {
         Some(Terms(TermsRepr::Sorted { terms, length }))
     }
 
+    /// Borrows stored [`TermCounts`] with the text's length; nothing is checked or copied.
+    pub fn from_term_counts(counts: &'a TermCounts, length: u32) -> Self {
+        Terms(TermsRepr::Counts { counts, length })
+    }
+
     /// A text's length without its terms: for callers that rank BM25 from posting lists
     /// ([`bm25_postings`](crate::bm25_postings)), which need only each candidate's length.
     pub fn length_only(length: u32) -> Terms<'static> {
@@ -209,7 +221,7 @@ impl<'a> Terms<'a> {
     pub fn length(&self) -> u32 {
         match self.0 {
             TermsRepr::Stats(stats) => stats.length,
-            TermsRepr::Sorted { length, .. } => length,
+            TermsRepr::Sorted { length, .. } | TermsRepr::Counts { length, .. } => length,
         }
     }
 
@@ -226,6 +238,18 @@ impl<'a> Terms<'a> {
             TermsRepr::Sorted { terms, .. } => terms
                 .binary_search_by(|(t, _)| probe.cmp_term(t.as_bytes()).reverse())
                 .map_or(0, |i| terms[i].1),
+            TermsRepr::Counts { counts, .. } => {
+                let (text, entries) = counts.parts();
+                let mut start = 0;
+                for &(end, count) in entries {
+                    match probe.cmp_term(&text[start..end]) {
+                        std::cmp::Ordering::Greater => start = end,
+                        std::cmp::Ordering::Equal => return count,
+                        std::cmp::Ordering::Less => return 0,
+                    }
+                }
+                0
+            }
         }
     }
 }
@@ -262,6 +286,28 @@ impl Terms<'_> {
                     }
                     if rest.is_empty() {
                         row[j] = 0;
+                    }
+                }
+            }
+            TermsRepr::Counts { counts, .. } => {
+                // One merge pass over the candidate's terms, which lie in one buffer.
+                let (text, entries) = counts.parts();
+                let (mut i, mut start) = (0, 0);
+                for &j in by_term {
+                    let probe = &probes[j];
+                    row[j] = 0;
+                    while let Some(&(end, count)) = entries.get(i) {
+                        match probe.cmp_term(&text[start..end]) {
+                            std::cmp::Ordering::Greater => {
+                                start = end;
+                                i += 1;
+                            }
+                            std::cmp::Ordering::Equal => {
+                                row[j] = count;
+                                break;
+                            }
+                            std::cmp::Ordering::Less => break,
+                        }
                     }
                 }
             }
@@ -348,10 +394,22 @@ mod tests {
             probes in proptest::collection::vec("[ab\\x00]{0,10}", 0..12),
         ) {
             let stats = TermStats::from_tokens(words.clone());
-            for p in probes.iter().chain(&words) {
-                let want = words.iter().filter(|w| *w == p).count() as u32;
+            let (counts, length) = stats.clone().into_counts();
+            let stored = Terms::from_term_counts(&counts, length);
+            let all: Vec<&String> = probes.iter().chain(&words).collect();
+            for p in &all {
+                let want = words.iter().filter(|w| w == p).count() as u32;
                 proptest::prop_assert_eq!(stats.frequency(p), want);
+                proptest::prop_assert_eq!(stored.frequency(p), want);
             }
+            // The merge of every probe at once reads the same counts, repeated probes included.
+            let probes: Vec<Probe<'_>> = all.iter().map(|p| Probe::new(p)).collect();
+            let order = Probe::order(&probes);
+            let (mut merged, mut searched) = (vec![9; probes.len()], vec![9; probes.len()]);
+            stored.frequencies(&probes, &order, &mut merged);
+            Terms::from(&stats).frequencies(&probes, &order, &mut searched);
+            proptest::prop_assert_eq!(&merged, &searched);
+            proptest::prop_assert_eq!(stored.length(), stats.length());
         }
     }
 
@@ -385,7 +443,8 @@ mod tests {
         assert_eq!(stats.frequency("z"), 0);
         assert_eq!(TermStats::from_text("[EMAIL]"), TermStats::default());
         let (counts, length) = stats.clone().into_counts();
-        assert_eq!(TermStats::from_counts(counts, length), stats);
+        let pairs = counts.iter().map(|(t, c)| (t.to_owned(), c)).collect();
+        assert_eq!(TermStats::from_counts(pairs, length), stats);
         let merged =
             TermStats::from_counts(vec![("b".into(), 2), ("a".into(), 1), ("b".into(), 1)], 4);
         assert_eq!(merged, stats_of(&["a", "b", "b", "b"]));

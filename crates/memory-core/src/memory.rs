@@ -245,8 +245,8 @@ pub struct AgentMemory {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RankingData {
-    /// Term frequencies of the masked text, sorted by term.
-    pub terms: Vec<(String, u32)>,
+    /// Term frequencies of the masked text, sorted by term (by construction).
+    pub terms: fusion_rank::TermCounts,
     /// Number of tokens of the masked text.
     pub length: u32,
     /// The masked text's embedding, with the model that made it; `None` when the embedder was

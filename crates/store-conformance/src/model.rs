@@ -495,7 +495,7 @@ fn ranking(words: u8, salt: u8, vector: Option<usize>) -> RankingData {
         .filter(|(i, _)| words & (1 << i) != 0)
         .map(|(i, t)| ((*t).to_owned(), 1 + (u32::from(salt) + i as u32) % 3))
         .collect();
-    // Stored counts written by hand may repeat a term (out of order): the index adds them up.
+    // Counts given with a repeated term (out of order) are added up when the counts are built.
     if salt == 3
         && let Some(first) = terms.first().cloned()
     {
@@ -503,7 +503,7 @@ fn ranking(words: u8, salt: u8, vector: Option<usize>) -> RankingData {
     }
     RankingData {
         length: terms.iter().map(|(_, n)| n).sum(),
-        terms,
+        terms: terms.into(),
         embedding: vector.map(|m| StoredEmbedding {
             model: MODELS[m].to_owned(),
             vector: vec![f32::from(salt), 1.0, -0.5],

@@ -368,7 +368,6 @@ pub fn populate_talk<B: Backend + ?Sized>(b: &B) {
             let tokens = fusion_rank::tokenize(text);
             write.record.ranking.length = tokens.len() as u32;
             write.record.ranking.terms = tokens.into_iter().map(|t| (t, 1)).collect();
-            write.record.ranking.terms.sort();
             Ok(write)
         })
         .unwrap();

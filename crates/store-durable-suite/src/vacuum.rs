@@ -176,12 +176,9 @@ pub fn write_and_remove<B: Backend + StoreBackend>(b: &B, dir: &Path) -> Vec<&'s
                         created_at: at(8),
                         superseded_at: None,
                         ranking: memory_core::RankingData {
-                            terms: vec![
-                                ("please".into(), 1),
-                                ("remember".into(), 1),
-                                (FORGOTTEN.into(), 1),
-                                (INDEXED.into(), 1),
-                            ],
+                            terms: [("please", 1), ("remember", 1), (FORGOTTEN, 1), (INDEXED, 1)]
+                                .into_iter()
+                                .collect(),
                             length: 4,
                             embedding: Some(memory_core::StoredEmbedding {
                                 model: MODEL.into(),

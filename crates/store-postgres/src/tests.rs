@@ -117,7 +117,7 @@ fn version(owner: &Owner, n: u64) -> AgentMemory {
         superseded_at: None,
         ranking: RankingData {
             length: terms.iter().map(|(_, f)| f).sum(),
-            terms,
+            terms: terms.into(),
             embedding,
         },
     }

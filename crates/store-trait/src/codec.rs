@@ -72,7 +72,7 @@ pub fn encode(memory: &AgentMemory) -> Result<Vec<u8>, CodecError> {
         created_at: memory.created_at,
         superseded_at: memory.superseded_at,
         ranking: RankingData {
-            terms: Vec::new(),
+            terms: fusion_rank::TermCounts::new(),
             length: ranking.length,
             embedding: ranking.embedding.as_ref().map(|e| StoredEmbedding {
                 model: e.model.clone(),
@@ -86,7 +86,7 @@ pub fn encode(memory: &AgentMemory) -> Result<Vec<u8>, CodecError> {
         .map_err(|_| CodecError::from("a memory record longer than 4 GiB"))?;
     out[1..HEADER].copy_from_slice(&json_len.to_le_bytes());
     let too_long = |_| CodecError::from("a memory record longer than 4 GiB");
-    let term_bytes: usize = ranking.terms.iter().map(|(t, _)| t.len() + 8).sum();
+    let term_bytes = ranking.terms.text_len() + 8 * ranking.terms.len();
     out.reserve(4 + term_bytes + vector.len() * 4);
     out.extend_from_slice(
         &u32::try_from(ranking.terms.len())
@@ -145,18 +145,24 @@ pub fn decode(bytes: &[u8]) -> Result<AgentMemory, CodecError> {
         .split_at_checked(text_len.ok_or("an oversized term")?)
         .ok_or("truncated term text")?;
     let text = std::str::from_utf8(text).map_err(|_| "term text that is not UTF-8")?;
+    // Stored terms are sorted (the encoder writes them from sorted counts), so this copies the
+    // text once; counts stored otherwise are sorted and merged here.
     let mut start = 0;
-    let mut terms = Vec::with_capacity(count);
-    for entry in table {
+    let mut split = Ok(());
+    let terms = fusion_rank::TermCounts::from_pairs(table.iter().map_while(|entry| {
         // The lengths were summed above without overflow, so each fits in usize.
         let end = start + u32::from_le_bytes([entry[0], entry[1], entry[2], entry[3]]) as usize;
-        let term = text
-            .get(start..end)
-            .ok_or("a term split inside a character")?;
-        let n = u32::from_le_bytes([entry[4], entry[5], entry[6], entry[7]]);
-        terms.push((term.to_owned(), n));
+        let Some(term) = text.get(start..end) else {
+            split = Err("a term split inside a character");
+            return None;
+        };
         start = end;
-    }
+        Some((
+            term,
+            u32::from_le_bytes([entry[4], entry[5], entry[6], entry[7]]),
+        ))
+    }));
+    split?;
     memory.ranking.terms = terms;
     let (floats, tail) = rest.as_chunks::<4>();
     if !tail.is_empty() {
@@ -203,7 +209,7 @@ mod tests {
             created_at: Timestamp::from_millis(5).unwrap(),
             superseded_at: None,
             ranking: RankingData {
-                terms: vec![("a".into(), 1), ("note".into(), 1)],
+                terms: [("a", 1), ("note", 1)].into_iter().collect(),
                 length: 2,
                 embedding: embedding.map(|vector| StoredEmbedding {
                     model: "m1".into(),

@@ -22,9 +22,9 @@ use memory_core::{AgentMemory, AgentMemoryId, Timestamp};
 pub fn indexed_terms(memory: &AgentMemory) -> BTreeMap<&str, u32> {
     let mut terms: BTreeMap<&str, u32> = BTreeMap::new();
     for (term, count) in &memory.ranking.terms {
-        if *count > 0 {
-            let total = terms.entry(term.as_str()).or_insert(0);
-            *total = total.saturating_add(*count);
+        if count > 0 {
+            let total = terms.entry(term).or_insert(0);
+            *total = total.saturating_add(count);
         }
     }
     terms
@@ -146,9 +146,8 @@ impl MemberHistory {
     /// posting list this way: the versions they decode for the history already hold their term
     /// counts, so no inverted index is written beside them.
     ///
-    /// The terms not kept yet are derived together in one pass over the rows: a row whose counts
-    /// are strictly ascending by term (every row this workspace writes) is merged with the
-    /// sorted asked terms; any other row is searched term by term.
+    /// The terms not kept yet are derived together in one pass over the rows, each row's counts
+    /// (sorted by construction, each term once) merged with the sorted asked terms.
     pub fn postings_from_rows(&self, terms: &[String]) -> Vec<Postings> {
         let lock = || self.postings.lock().unwrap_or_else(PoisonError::into_inner);
         let mut missing: Vec<&str> = {
@@ -163,33 +162,15 @@ impl MemberHistory {
         missing.dedup();
         let mut derived: Vec<Vec<(u32, u32)>> = vec![Vec::new(); missing.len()];
         for (row, m) in self.rows.iter().enumerate() {
-            let counts = &m.ranking.terms;
-            let mut add = |at: usize, count: u32| {
-                let list = &mut derived[at];
-                match list.last_mut() {
-                    Some((r, sum)) if *r == row as u32 => *sum = sum.saturating_add(count),
-                    _ if count > 0 => list.push((row as u32, count)),
-                    _ => {}
-                }
-            };
-            if counts.windows(2).all(|w| w[0].0 < w[1].0) {
-                let (mut i, mut j) = (0, 0);
-                while i < counts.len() && j < missing.len() {
-                    match counts[i].0.as_str().cmp(missing[j]) {
-                        std::cmp::Ordering::Less => i += 1,
-                        std::cmp::Ordering::Greater => j += 1,
-                        std::cmp::Ordering::Equal => {
-                            add(j, counts[i].1);
-                            i += 1;
-                            j += 1;
-                        }
+            let mut asked = missing.iter().enumerate().peekable();
+            for (term, count) in &m.ranking.terms {
+                while asked.next_if(|(_, t)| **t < term).is_some() {}
+                match asked.peek() {
+                    None => break,
+                    Some(&(at, t)) if *t == term && count > 0 => {
+                        derived[at].push((row as u32, count));
                     }
-                }
-            } else {
-                for (term, count) in counts {
-                    if let Ok(at) = missing.binary_search(&term.as_str()) {
-                        add(at, *count);
-                    }
+                    Some(_) => {}
                 }
             }
         }
@@ -350,14 +331,14 @@ mod tests {
             superseded_at: None,
             ranking: RankingData {
                 length: terms.len() as u32,
-                terms,
+                terms: terms.into(),
                 embedding: None,
             },
         })
     }
 
-    /// Term lists as stored ones may come: mostly sorted and unique, but also in any order,
-    /// with repeats and zero counts, over a small alphabet so that terms collide.
+    /// Term lists given in any order, with repeats and zero counts, over a small alphabet so
+    /// that terms collide (the counts built from them are sorted and merged).
     fn terms() -> impl Strategy<Value = Vec<(String, u32)>> {
         let pair = ("[a-d]{1,2}", 0u32..4).prop_map(|(t, c)| (t, c));
         (proptest::collection::vec(pair, 0..8), any::<bool>()).prop_map(|(mut v, sort)| {

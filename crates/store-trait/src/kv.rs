@@ -333,7 +333,7 @@ mod tests {
             created_at: Timestamp::from_millis(5).unwrap(),
             superseded_at: (variant % 2 == 1).then(|| Timestamp::from_millis(9).unwrap()),
             ranking: RankingData {
-                terms: vec![("note".into(), 1)],
+                terms: [("note", 1)].into_iter().collect(),
                 length: 2,
                 embedding: Some(StoredEmbedding {
                     model: "m1".into(),

@@ -45,7 +45,7 @@ fn note(owner: &Owner, n: u64, at: Timestamp) -> AgentMemory {
         created_at: at,
         superseded_at: None,
         ranking: RankingData {
-            terms: vec![("common".into(), 2), (format!("own{n}"), 1)],
+            terms: vec![("common".to_owned(), 2), (format!("own{n}"), 1)].into(),
             length: 3,
             embedding: Some(StoredEmbedding {
                 model: "hash".into(),
