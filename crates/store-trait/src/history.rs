@@ -161,7 +161,13 @@ impl MemberHistory {
         missing.sort_unstable();
         missing.dedup();
         let mut derived: Vec<Vec<(u32, u32)>> = vec![Vec::new(); missing.len()];
-        for (row, m) in self.rows.iter().enumerate() {
+        // With every term kept (every recall after the first, mostly), no row is touched.
+        let rows = if missing.is_empty() {
+            &[][..]
+        } else {
+            &self.rows[..]
+        };
+        for (row, m) in rows.iter().enumerate() {
             let mut asked = missing.iter().enumerate().peekable();
             for (term, count) in &m.ranking.terms {
                 while asked.next_if(|(_, t)| **t < term).is_some() {}
