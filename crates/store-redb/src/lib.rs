@@ -20,7 +20,7 @@ use ::redb::{
 };
 
 use store_kv::KvBackend;
-use store_trait::kv::{Decided, GroupOutcome, Kv, KvOp, KvRead};
+use store_trait::kv::{CommitPacer, Decided, GroupOutcome, Kv, KvOp, KvRead};
 use store_trait::{Durability, Error, StorageFailure, VacuumReport};
 
 use crate::error::backend_error;
@@ -113,6 +113,8 @@ pub struct RedbKv {
     finished: Condvar,
     /// Steps waiting for `writer`: while there are any, a step leaves the group open for them.
     waiting: AtomicUsize,
+    /// Whether a durable group waits for more steps before it commits.
+    pacer: CommitPacer,
 }
 
 /// Steps run one after another in one open write transaction, committed by the last of them.
@@ -242,6 +244,7 @@ impl RedbBackend {
             writer: Mutex::new(None),
             finished: Condvar::new(),
             waiting: AtomicUsize::new(0),
+            pacer: CommitPacer::new(),
         })))
     }
 
@@ -281,6 +284,7 @@ impl RedbKv {
             writer: Mutex::new(None),
             finished: Condvar::new(),
             waiting: AtomicUsize::new(0),
+            pacer: CommitPacer::new(),
         })
     }
 
@@ -315,6 +319,7 @@ impl RedbKv {
         };
         let wrote = group.wrote;
         let txn = group.txn;
+        let started = std::time::Instant::now();
         // A panic inside redb still ends the group for the steps waiting on it.
         let result = catch_unwind(AssertUnwindSafe(|| {
             if wrote {
@@ -324,6 +329,9 @@ impl RedbKv {
             }
         }))
         .unwrap_or_else(|_| Err(panicked("redb: committing a group of steps")));
+        if wrote && result.is_ok() && self.durability == Durability::Immediate {
+            self.pacer.committed(group.steps, started.elapsed());
+        }
         group.outcome.set(result.as_ref().map(|_| ()));
         self.finished.notify_all();
         result
@@ -521,7 +529,18 @@ impl Kv for RedbKv {
             Ran::Clean(answer) => answer,
         };
         if full || self.waiting.load(Ordering::SeqCst) == 0 {
-            committed_here = Some(self.finish(&mut slot));
+            // A durable group smaller than the last one first lets more steps join it.
+            if let Some(group) = slot.as_ref()
+                && group.wrote
+                && !full
+                && self.durability == Durability::Immediate
+            {
+                let steps = group.steps;
+                slot = self.pacer.hold(slot, &self.finished, steps, &outcome);
+            }
+            if !outcome.is_set() {
+                committed_here = Some(self.finish(&mut slot));
+            }
         }
         let (out, wrote) = answer?;
         if !wrote && !earlier_writes {

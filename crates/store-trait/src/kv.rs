@@ -5,7 +5,9 @@
 //! its memory stores in one.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, MutexGuard, OnceLock, PoisonError, RwLock};
+use std::time::Duration;
 
 use memory_core::AgentMemory;
 
@@ -243,6 +245,11 @@ impl GroupOutcome {
         Self::default()
     }
 
+    /// Whether the group has ended.
+    pub fn is_set(&self) -> bool {
+        self.0.get().is_some()
+    }
+
     /// Records how the group ended (`Err`: why it did not commit); the first record stands.
     pub fn set(&self, ended: Result<(), &Error>) {
         let _ = self
@@ -271,6 +278,84 @@ impl GroupOutcome {
                 std::io::Error::other(message.clone()),
             )),
             _ => Ok(()),
+        }
+    }
+}
+
+/// Whether the step that would commit its group of durable writes waits for more steps first.
+///
+/// A step commits its group as soon as no other step waits for the write lock. With several
+/// writers that is often too early: the writers whose steps the last sync acknowledged are
+/// still between two calls (masking, building the next record) when the next group's first step
+/// arrives, so groups alternate between one step and the rest, and every other sync carries a
+/// single write. The pacer remembers how many steps each of the last eight committed groups
+/// held; a group that holds fewer than the largest of them waits for steps to join it, for at
+/// most half of a recent commit's duration ([`CommitPacer::MAX_WAIT`] at most). One writer never
+/// waits (its groups all hold one step), a wait costs at most half the sync it may save, and
+/// once writers leave, the larger groups they made are forgotten after eight commits.
+#[derive(Debug, Default)]
+pub struct CommitPacer {
+    /// Steps in each of the last eight committed groups, a byte each (at most 255), newest in
+    /// the low byte.
+    recent_groups: AtomicU64,
+    /// A moving average of recent commits' durations, in nanoseconds (0: none measured yet).
+    commit_nanos: AtomicU64,
+}
+
+impl CommitPacer {
+    /// The longest a group waits for more steps.
+    pub const MAX_WAIT: Duration = Duration::from_millis(2);
+
+    /// A pacer that has seen no commit: nothing waits until one is recorded.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How long a group of `steps` that would commit now should wait for more, if at all.
+    pub fn wait_for(&self, steps: usize) -> Option<Duration> {
+        let recent = self.recent_groups.load(Ordering::Relaxed).to_le_bytes();
+        if steps >= usize::from(recent.into_iter().max().unwrap_or(0)) {
+            return None;
+        }
+        let half = self.commit_nanos.load(Ordering::Relaxed) / 2;
+        (half > 0).then(|| Duration::from_nanos(half).min(Self::MAX_WAIT))
+    }
+
+    /// Records a committed group of `steps` whose commit took `took`.
+    pub fn committed(&self, steps: usize, took: Duration) {
+        let steps = u64::try_from(steps.min(255)).unwrap_or(255);
+        let recent = self.recent_groups.load(Ordering::Relaxed);
+        self.recent_groups
+            .store(recent << 8 | steps, Ordering::Relaxed);
+        let new = u64::try_from(took.as_nanos()).unwrap_or(u64::MAX);
+        let old = self.commit_nanos.load(Ordering::Relaxed);
+        let average = if old == 0 {
+            new
+        } else {
+            old - old / 8 + new / 8
+        };
+        self.commit_nanos.store(average, Ordering::Relaxed);
+    }
+
+    /// With the group of `outcome` about to be committed by this step and `guard` locking the
+    /// writer: waits up to `wait_for`'s answer for `steps` with the lock released, so that other
+    /// steps join the group, until the group has ended (another step committed it) or the time
+    /// is up; `guard` locked again. The caller commits the group if it has not ended.
+    pub fn hold<'a, T>(
+        &self,
+        guard: MutexGuard<'a, T>,
+        condvar: &Condvar,
+        steps: usize,
+        outcome: &GroupOutcome,
+    ) -> MutexGuard<'a, T> {
+        match self.wait_for(steps) {
+            None => guard,
+            Some(wait) => {
+                condvar
+                    .wait_timeout_while(guard, wait, |_| !outcome.is_set())
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0
+            }
         }
     }
 }
@@ -396,5 +481,75 @@ mod tests {
                 prop_assert_eq!(cached(&map, &cache, reverse), plain(&map, reverse));
             }
         }
+    }
+
+    #[test]
+    fn the_pacer_holds_a_group_smaller_than_a_recent_one_for_half_a_commit() {
+        let pacer = CommitPacer::new();
+        // Nothing measured: nothing waits.
+        assert_eq!(pacer.wait_for(1), None);
+        // One writer: its groups hold one step each, and never wait.
+        for _ in 0..20 {
+            pacer.committed(1, Duration::from_micros(800));
+        }
+        assert_eq!(pacer.wait_for(1), None);
+        // Eight writers made a group of eight: a smaller group waits half a commit.
+        pacer.committed(8, Duration::from_micros(800));
+        assert_eq!(pacer.wait_for(1), Some(Duration::from_micros(400)));
+        assert_eq!(pacer.wait_for(7), Some(Duration::from_micros(400)));
+        assert_eq!(pacer.wait_for(8), None);
+        assert_eq!(pacer.wait_for(9), None);
+        // Until seven more commits have come up short, the eight is remembered; then forgotten.
+        for _ in 0..7 {
+            pacer.committed(2, Duration::from_micros(800));
+            assert!(pacer.wait_for(2).is_some());
+        }
+        pacer.committed(2, Duration::from_micros(800));
+        assert_eq!(pacer.wait_for(2), None);
+        assert!(pacer.wait_for(1).is_some());
+        // A slow disk: the wait is capped.
+        let slow = CommitPacer::new();
+        slow.committed(300, Duration::from_secs(1));
+        assert_eq!(slow.wait_for(1), Some(CommitPacer::MAX_WAIT));
+        assert_eq!(slow.wait_for(254), Some(CommitPacer::MAX_WAIT));
+        assert_eq!(slow.wait_for(255), None);
+    }
+
+    #[test]
+    fn a_held_group_lets_other_steps_take_the_lock_and_ends_when_its_time_is_up() {
+        let pacer = CommitPacer::new();
+        pacer.committed(8, Duration::from_secs(60));
+        let lock = std::sync::Mutex::new(());
+        let condvar = Condvar::new();
+        let outcome = GroupOutcome::new();
+        std::thread::scope(|s| {
+            let guard = lock.lock().unwrap();
+            s.spawn(|| {
+                // Takes the lock only once the holder released it to wait: another step
+                // joining the group and committing it.
+                let _guard = lock.lock().unwrap();
+                outcome.set(Ok(()));
+                condvar.notify_all();
+            });
+            // Had the lock stayed held, the commit could only come after the holds (up to ten
+            // seconds of them, for a slow scheduler).
+            let mut guard = guard;
+            let mut holds = 0;
+            while !outcome.is_set() && holds < 5_000 {
+                guard = pacer.hold(guard, &condvar, 1, &outcome);
+                holds += 1;
+            }
+            assert!(
+                outcome.is_set(),
+                "the lock was never released to the other step"
+            );
+            drop(guard);
+        });
+        // With nobody to commit it, the hold ends when its time is up.
+        let alone = GroupOutcome::new();
+        let start = std::time::Instant::now();
+        drop(pacer.hold(lock.lock().unwrap(), &condvar, 1, &alone));
+        assert!(!alone.is_set());
+        assert!(start.elapsed() >= CommitPacer::MAX_WAIT);
     }
 }
