@@ -18,7 +18,7 @@ pub struct Candidate<'a> {
     /// The caller's id; breaks ties left by recency (ascending byte order).
     pub id: &'a str,
     /// Term statistics computed when the text was written (`(&stats).into()` for a
-    /// [`TermStats`](crate::TermStats), or [`Terms::from_sorted`] over stored counts).
+    /// [`TermStats`](crate::TermStats), or [`Terms::from_term_counts`] over stored counts).
     pub terms: Terms<'a>,
     /// The text's embedding, only when made by the same model as the query's (the caller
     /// checks the model id); a vector of another length is left out.

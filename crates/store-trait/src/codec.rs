@@ -272,4 +272,62 @@ mod tests {
         short[terms_at..terms_at + 4].copy_from_slice(&3u32.to_le_bytes());
         assert!(decode(&short).is_err());
     }
+
+    /// A record without terms or embedding, encoded, with `pairs` written as its stored term
+    /// table in the order given (as an older writer or a hand edit might leave them).
+    fn with_stored_terms(pairs: &[(String, u32)]) -> Vec<u8> {
+        let mut memory = record(None);
+        memory.ranking.terms = fusion_rank::TermCounts::new();
+        let mut bytes = encode(&memory).unwrap();
+        bytes.truncate(bytes.len() - 4);
+        bytes.extend_from_slice(&u32::try_from(pairs.len()).unwrap().to_le_bytes());
+        for (term, count) in pairs {
+            bytes.extend_from_slice(&u32::try_from(term.len()).unwrap().to_le_bytes());
+            bytes.extend_from_slice(&count.to_le_bytes());
+        }
+        for (term, _) in pairs {
+            bytes.extend_from_slice(term.as_bytes());
+        }
+        bytes
+    }
+
+    proptest::proptest! {
+        /// Stored term tables in any order, with repeats, zero counts and multi-byte
+        /// characters decode to the sorted, added-up counts, and re-encode to a table that
+        /// decodes the same.
+        #[test]
+        fn any_stored_term_table_decodes_sorted_and_merged(
+            pairs in proptest::collection::vec(("[ab\u{e9}\u{3042}]{0,4}", 0u32..3), 0..24),
+        ) {
+            let want = fusion_rank::TermCounts::from_pairs(pairs.iter().map(|(t, c)| (t.as_str(), *c)));
+            let decoded = decode(&with_stored_terms(&pairs)).unwrap();
+            proptest::prop_assert_eq!(&decoded.ranking.terms, &want);
+            let again = decode(&encode(&decoded).unwrap()).unwrap();
+            proptest::prop_assert_eq!(again, decoded);
+        }
+
+        /// A table whose lengths split a character anywhere — before or after the first term
+        /// out of order — is refused, never decoded in part.
+        #[test]
+        fn a_term_split_inside_a_character_is_refused_anywhere(
+            pairs in proptest::collection::vec(("[ab]{1,3}", 1u32..3), 1..12),
+            at in 0usize..12,
+        ) {
+            let mut pairs = pairs;
+            let at = at % pairs.len();
+            // "é" is two bytes: a term of "xé" stored as "xé" with length 2 splits it.
+            pairs[at].0 = "x\u{e9}".into();
+            let mut bytes = with_stored_terms(&pairs);
+            let json_len = u32::from_le_bytes(bytes[1..HEADER].try_into().unwrap()) as usize;
+            let entry = HEADER + json_len + 4 + 8 * at;
+            bytes[entry..entry + 4].copy_from_slice(&2u32.to_le_bytes());
+            let next = (at + 1 < pairs.len()).then_some(entry + 8);
+            if let Some(next) = next {
+                // Give the byte to the next term, so that the total length still adds up.
+                let len = u32::from_le_bytes(bytes[next..next + 4].try_into().unwrap());
+                bytes[next..next + 4].copy_from_slice(&(len + 1).to_le_bytes());
+                proptest::prop_assert!(decode(&bytes).is_err());
+            }
+        }
+    }
 }
