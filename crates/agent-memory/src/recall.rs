@@ -143,13 +143,16 @@ impl Operation for ops::Recall {
                 let mut candidates = Vec::new();
                 // Past a full window, only the named period's versions (another window of them).
                 let mut past_window = 0usize;
-                for (row, m) in history.versions.rows().iter().enumerate() {
+                // The walk reads the rows' heads, side by side; a row's own record only when a
+                // filter or a context set asks for its fields.
+                let versions = history.versions.rows();
+                for (row, head) in history.versions.heads().iter().enumerate() {
                     // Newest first: the first expired version ends the walk.
-                    if m.created_at <= cutoff {
+                    if head.created_at <= cutoff {
                         break;
                     }
                     if candidates.len() >= window.max() {
-                        let instant = m.created_at.as_millis();
+                        let instant = head.created_at.as_millis();
                         match period {
                             Some(p) if instant >= p.start_ms && past_window < window.max() => {
                                 if instant >= p.end_ms {
@@ -159,14 +162,18 @@ impl Operation for ops::Recall {
                             _ => break,
                         }
                     }
-                    if before.is_some_and(|t| m.created_at >= t) {
+                    if before.is_some_and(|t| head.created_at >= t) {
                         continue;
                     }
-                    if scan.matches(m) && policy::visible_through(binding, m) {
+                    let m = &*versions[row];
+                    if scan.matches_instants(head.created_at, head.superseded_at)
+                        && scan.matches_filters(m)
+                        && policy::visible_through(binding, m)
+                    {
                         if candidates.len() >= window.max() {
                             past_window += 1;
                         }
-                        candidates.push(&**m);
+                        candidates.push(m);
                         rows.push(row as u32);
                     }
                 }
@@ -525,14 +532,16 @@ fn rank_indexed(
     weights: &fusion_rank::Weights,
     limit: usize,
 ) -> Vec<fusion_rank::Fused> {
+    // Every per-row read is from the history's side-by-side columns.
     let vectors = history.versions.vectors();
+    let heads = history.versions.heads();
     let ranked: Vec<Candidate<'_>> = kept
         .iter()
         .zip(rows)
-        .map(|((memory, _, shared), &row)| Candidate {
-            recency: memory.created_at.as_millis(),
-            id: memory.id.as_str(),
-            terms: Terms::length_only(memory.ranking.length),
+        .map(|((_, _, shared), &row)| Candidate {
+            recency: heads[row as usize].created_at.as_millis(),
+            id: history.versions.id(row as usize),
+            terms: Terms::length_only(heads[row as usize].length),
             embedding: vectors
                 .get(row as usize)
                 .filter(|(m, _)| *m == model)

@@ -73,7 +73,7 @@ pub use id::{
 };
 pub use memory::{
     AgentMemory, Citation, MaskedCounts, MemoryText, MemoryView, Ranker, RankingData, Ranks,
-    RecalledMemory, SourceState, StoredEmbedding,
+    RecalledMemory, SourceState, StoredEmbedding, valid_at,
 };
 pub use session::{Access, Session, SessionResource};
 pub use store::{

@@ -280,10 +280,18 @@ impl PartialEq for StoredEmbedding {
 
 impl Eq for StoredEmbedding {}
 
+/// Whether a version created at `created_at` and superseded at `superseded_at` (if it was) is
+/// valid at `t`: `created_at ≤ t` and (`superseded_at` is null or `superseded_at > t`). The one
+/// definition, for a version and for the copies of its instants a recall index keeps.
+pub fn valid_at(created_at: Timestamp, superseded_at: Option<Timestamp>, t: Timestamp) -> bool {
+    created_at <= t && superseded_at.is_none_or(|s| s > t)
+}
+
 impl AgentMemory {
-    /// Valid at `t`: `created_at ≤ t` and (`superseded_at` is null or `superseded_at > t`).
+    /// Valid at `t`: `created_at ≤ t` and (`superseded_at` is null or `superseded_at > t`)
+    /// ([`valid_at`]).
     pub fn is_valid_at(&self, t: Timestamp) -> bool {
-        self.created_at <= t && self.superseded_at.is_none_or(|s| s > t)
+        valid_at(self.created_at, self.superseded_at, t)
     }
 
     /// Expired at `now`: `created_at ≤ now − retention_days`.

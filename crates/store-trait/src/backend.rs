@@ -70,12 +70,28 @@ impl ScanQuery {
     /// the limit aside). Backends may filter with it; the conformance suite's model recomputes it
     /// on its own.
     pub fn matches(&self, memory: &AgentMemory) -> bool {
-        memory.created_at > self.expired_cutoff
-            && memory.is_valid_at(self.valid_at)
-            && self
-                .namespace
-                .as_ref()
-                .is_none_or(|ns| *ns == memory.namespace)
+        self.matches_instants(memory.created_at, memory.superseded_at)
+            && self.matches_filters(memory)
+    }
+
+    /// The part of [`matches`](Self::matches) that reads a version's instants alone: not
+    /// expired at the cut-off, and valid at the query's instant. A reader that keeps the
+    /// instants of many versions side by side ([`RowHead`](crate::RowHead)) checks them there.
+    pub fn matches_instants(
+        &self,
+        created_at: Timestamp,
+        superseded_at: Option<Timestamp>,
+    ) -> bool {
+        created_at > self.expired_cutoff
+            && memory_core::valid_at(created_at, superseded_at, self.valid_at)
+    }
+
+    /// The part of [`matches`](Self::matches) that reads the version's namespace, key and
+    /// collection: only the filters that are set read anything of `memory`.
+    pub fn matches_filters(&self, memory: &AgentMemory) -> bool {
+        self.namespace
+            .as_ref()
+            .is_none_or(|ns| *ns == memory.namespace)
             && self
                 .key
                 .as_ref()

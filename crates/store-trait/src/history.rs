@@ -104,15 +104,43 @@ impl VectorTable {
     }
 }
 
+/// What a whole-history recall reads of a row before it ranks: the version's instants and
+/// length. [`MemberHistory`] keeps them for every row side by side, so walking thousands of rows
+/// reads memory in order instead of one record per row wherever the allocator put it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowHead {
+    /// The version's `created_at`.
+    pub created_at: Timestamp,
+    /// The version's `superseded_at`.
+    pub superseded_at: Option<Timestamp>,
+    /// The version's length in tokens (`ranking.length`).
+    pub length: u32,
+}
+
+impl RowHead {
+    /// The head of `memory`.
+    pub fn of(memory: &AgentMemory) -> Self {
+        RowHead {
+            created_at: memory.created_at,
+            superseded_at: memory.superseded_at,
+            length: memory.ranking.length,
+        }
+    }
+}
+
 /// One member's stored versions, newest first (scan order: `created_at` desc, then `id` desc),
 /// with their vectors and index statistics. Shared: a backend may hand the same one to every
 /// read until a step changes the member's versions.
 #[derive(Debug, Default)]
 pub struct MemberHistory {
     rows: Vec<Arc<AgentMemory>>,
-    /// The rows' `created_at` in milliseconds, side by side: mapping a posting to its row
-    /// searches these instead of chasing every row's record.
-    instants: Vec<i64>,
+    /// Every row's head, row-aligned: derived from the rows when the history is built, so they
+    /// cannot disagree. Mapping a posting to its row searches these, and recall's walk over the
+    /// rows reads them instead of chasing every row's record.
+    heads: Vec<RowHead>,
+    /// Every row's id, one after another: row `r`'s is `ids[id_ends[r - 1]..id_ends[r]]`.
+    ids: String,
+    id_ends: Vec<usize>,
     vectors: VectorTable,
     stats: IndexStats,
     /// Posting lists already derived for this history, by term: they cannot change while the
@@ -234,8 +262,16 @@ impl MemberHistory {
         vectors: VectorTable,
         stats: IndexStats,
     ) -> Self {
+        let mut ids = String::new();
+        let mut id_ends = Vec::with_capacity(rows.len());
+        for m in &rows {
+            ids.push_str(m.id.as_str());
+            id_ends.push(ids.len());
+        }
         MemberHistory {
-            instants: rows.iter().map(|m| m.created_at.as_millis()).collect(),
+            heads: rows.iter().map(|m| RowHead::of(m)).collect(),
+            ids,
+            id_ends,
             rows,
             vectors,
             stats,
@@ -246,6 +282,21 @@ impl MemberHistory {
     /// The versions, newest first.
     pub fn rows(&self) -> &[Arc<AgentMemory>] {
         &self.rows
+    }
+
+    /// Every row's head, row-aligned with [`rows`](Self::rows).
+    pub fn heads(&self) -> &[RowHead] {
+        &self.heads
+    }
+
+    /// Row `row`'s id, from the ids kept side by side (the same text as the row's own).
+    ///
+    /// # Panics
+    ///
+    /// When `row` is not a row of the history.
+    pub fn id(&self, row: usize) -> &str {
+        let start = if row == 0 { 0 } else { self.id_ends[row - 1] };
+        &self.ids[start..self.id_ends[row]]
     }
 
     /// The vectors, row-aligned with [`rows`](Self::rows).
@@ -265,12 +316,11 @@ impl MemberHistory {
 
     /// The row of the version at `created_at` whose id has the bytes `id` (as a key holds it).
     pub fn row_at(&self, created_at: Timestamp, id: &[u8]) -> Option<usize> {
-        // Rows are newest first: the rows of this instant are a run, found in the instants, and
+        // Rows are newest first: the rows of this instant are a run, found in the heads, and
         // only their ids are compared.
-        let at = created_at.as_millis();
-        let start = self.instants.partition_point(|&t| t > at);
-        let end = start + self.instants[start..].partition_point(|&t| t == at);
-        (start..end).find(|&row| self.rows[row].id.as_str().as_bytes() == id)
+        let start = self.heads.partition_point(|h| h.created_at > created_at);
+        let end = start + self.heads[start..].partition_point(|h| h.created_at == created_at);
+        (start..end).find(|&row| self.id(row).as_bytes() == id)
     }
 
     /// The posting lists of `terms` derived from the rows' stored term counts: per term, the
@@ -374,6 +424,39 @@ mod tests {
             prop_assert_eq!(&history.postings_from_rows(&asked[..split]), &want[..split]);
             prop_assert_eq!(&history.postings_from_rows(&asked), &want);
             prop_assert_eq!(&history.postings_from_rows(&asked), &want);
+        }
+
+        /// Whatever the versions (instants shared by several, superseded or not, any length),
+        /// every row's head and id are the row's own, and each row is found again by its
+        /// instant and id, and no row by an id it does not have.
+        #[test]
+        fn heads_and_ids_are_the_rows_own(
+            versions in proptest::collection::vec(
+                (0i64..6, proptest::option::of(0i64..9), 0u32..50, 0usize..1_000),
+                0..24,
+            ),
+        ) {
+            let rows: Vec<Arc<AgentMemory>> = versions
+                .iter()
+                .enumerate()
+                .map(|(i, &(created, superseded, length, id))| {
+                    let mut m = Arc::unwrap_or_clone(row(id * 100 + i, Vec::new()));
+                    m.created_at = Timestamp::from_millis(created).unwrap();
+                    m.superseded_at = superseded.map(|s| Timestamp::from_millis(s).unwrap());
+                    m.ranking.length = length;
+                    Arc::new(m)
+                })
+                .collect();
+            let history = MemberHistory::from_versions(rows);
+            prop_assert_eq!(history.heads().len(), history.rows().len());
+            for (r, m) in history.rows().iter().enumerate() {
+                prop_assert_eq!(history.heads()[r], RowHead::of(m));
+                prop_assert_eq!(history.id(r), m.id.as_str());
+                prop_assert_eq!(history.row_of(m.created_at, &m.id), Some(r));
+                prop_assert_eq!(history.row_at(m.created_at, b"amem_absent"), None);
+            }
+            let copy = history.clone();
+            prop_assert_eq!(copy.heads(), history.heads());
         }
     }
 }

@@ -41,7 +41,7 @@ pub use database::{Database, Storage, VacuumReport};
 pub use durability::Durability;
 pub use error::{Error, JsonError, StorageFailure};
 pub use history::{
-    History, IndexStats, MemberHistory, Postings, VectorTable, indexed_terms, reanalyzed,
+    History, IndexStats, MemberHistory, Postings, RowHead, VectorTable, indexed_terms, reanalyzed,
 };
 pub use stores::{
     HasStores, MemoryChange, MemoryWrite, MemoryWriteOutcome, PassageRecords, RedactOutcome,

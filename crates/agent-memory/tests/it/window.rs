@@ -4,9 +4,10 @@
 use std::sync::Arc;
 
 use agent_memory::{
-    CandidateWindow, InMemoryPassageSource, ManualClock, MemoryService, RecallRequest,
+    CandidateWindow, Clock, InMemoryPassageSource, ManualClock, MemoryService, RecallRequest,
     RememberRequest, SettingsPatch, Timestamp,
 };
+use proptest::prelude::*;
 use store_kv::InMemoryBackend;
 
 use crate::{agent, owner};
@@ -81,4 +82,74 @@ fn a_latest_window_ranks_exactly_that_many() {
     assert_eq!(recall(&service), (10, false));
     let service = history(40, Some(CandidateWindow::latest(1_000).unwrap()));
     assert_eq!(recall(&service), (40, true));
+}
+
+const WORDS: [&str; 10] = [
+    "garden", "invoice", "dentist", "sprint", "harbor", "tea", "budget", "violin", "ferry", "oak",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// With every version inside the default window, the whole-history path (the rows' heads
+    /// and ids side by side, the posting lists, the vector table) answers exactly what the
+    /// scanned window answers: the same memories, scores, ranks, `hidden` and `considered`,
+    /// over superseded keys, shared instants, a namespace filter and a past `asOf`.
+    #[test]
+    fn the_whole_history_path_answers_as_the_scanned_window(
+        notes in proptest::collection::vec(
+            (
+                0usize..2,
+                proptest::option::of(0usize..3),
+                proptest::collection::vec(0usize..WORDS.len(), 1..6),
+                prop_oneof![Just(0i64), 1i64..4_000],
+            ),
+            1..40,
+        ),
+        query in proptest::collection::vec(0usize..WORDS.len(), 1..4),
+        namespace in proptest::option::of(0usize..2),
+        as_of in proptest::option::of(0usize..40),
+        limit in 1usize..12,
+    ) {
+        let clock = Arc::new(ManualClock::new(
+            Timestamp::parse("2026-01-01T00:00:00Z").unwrap(),
+        ));
+        let backend = Arc::new(InMemoryBackend::new());
+        let passages = Arc::new(InMemoryPassageSource::new());
+        let service = |window: CandidateWindow| {
+            MemoryService::builder(backend.clone(), passages.clone())
+                .clock(clock.clone())
+                .candidate_window(window)
+                .build()
+                .unwrap()
+        };
+        let scanned = service(CandidateWindow::default());
+        let whole = service(CandidateWindow::All);
+        scanned
+            .settings_put(&owner(), &SettingsPatch::default().agent_memories_enabled(true))
+            .unwrap();
+        let caller = agent("alice", "cred_a");
+        let mut instants = Vec::new();
+        for (ns, key, words, gap) in &notes {
+            let text: Vec<&str> = words.iter().map(|&w| WORDS[w]).collect();
+            let mut request = RememberRequest::new(format!("ns{ns}"), text.join(" "));
+            if let Some(key) = key {
+                request = request.key(format!("k{key}"));
+            }
+            scanned.remember(&caller, &request).unwrap();
+            instants.push(clock.now());
+            clock.advance_seconds(*gap);
+        }
+        let words: Vec<&str> = query.iter().map(|&w| WORDS[w]).collect();
+        let mut request = RecallRequest::new(words.join(" ")).limit(limit);
+        if let Some(ns) = namespace {
+            request = request.namespace(format!("ns{ns}"));
+        }
+        if let Some(at) = as_of.and_then(|i| instants.get(i)) {
+            request = request.as_of(*at);
+        }
+        let from_scan = scanned.recall(&caller, &request).unwrap();
+        let from_history = whole.recall(&caller, &request).unwrap();
+        prop_assert_eq!(from_history, from_scan);
+    }
 }
