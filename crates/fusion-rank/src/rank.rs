@@ -142,7 +142,14 @@ fn by_score(candidates: &[Candidate<'_>], a: (f64, usize), b: (f64, usize)) -> O
 /// runs of equal score and recency (rare, since recency is a creation instant) are then ordered
 /// by id. Sorting with the full comparison throughout cost more than the rest of a ranker, and
 /// at thousands of candidates the id comparisons of equal scores cost most of the sort.
+///
+/// When the candidates come newest first (as a whole-history recall hands them), index order is
+/// recency order, so the main sort runs on (score key, index) packed in one integer instead.
 fn sort_ranking(list: &mut [Scored], candidates: &[Candidate<'_>]) {
+    if candidates.windows(2).all(|w| w[0].recency >= w[1].recency) {
+        sort_ranking_newest_first(list, candidates);
+        return;
+    }
     let mut keyed: Vec<(u64, u64, usize)> = list
         .iter()
         .map(|s| {
@@ -170,6 +177,36 @@ fn sort_ranking(list: &mut [Scored], candidates: &[Candidate<'_>]) {
         *slot = Scored {
             index,
             score: from_descending_f64(key),
+        };
+    }
+}
+
+/// [`sort_ranking`] of candidates whose recency never increases with their index: among equal
+/// scores, ascending index is already newer first, and only runs of equal score and recency
+/// are then ordered by id.
+fn sort_ranking_newest_first(list: &mut [Scored], candidates: &[Candidate<'_>]) {
+    let index = |key: u128| key as u64 as usize;
+    let mut keyed: Vec<u128> = list
+        .iter()
+        .map(|s| u128::from(descending_f64(s.score)) << 64 | s.index as u128)
+        .collect();
+    keyed.sort_unstable();
+    for run in keyed.chunk_by_mut(|&a, &b| {
+        a >> 64 == b >> 64 && candidates[index(a)].recency == candidates[index(b)].recency
+    }) {
+        if run.len() > 1 {
+            run.sort_unstable_by(|&a, &b| {
+                candidates[index(a)]
+                    .id
+                    .cmp(candidates[index(b)].id)
+                    .then(index(a).cmp(&index(b)))
+            });
+        }
+    }
+    for (slot, key) in list.iter_mut().zip(keyed) {
+        *slot = Scored {
+            index: index(key),
+            score: from_descending_f64((key >> 64) as u64),
         };
     }
 }
@@ -805,6 +842,51 @@ mod tests {
         assert_eq!(once, twice);
         assert!(bm25_ranking(&[], &cands).is_empty());
         assert!(bm25_ranking(&["plum".into()], &cands).is_empty());
+    }
+
+    proptest::proptest! {
+        /// Both of `sort_ranking`'s paths give exactly the `by_score` order: ties of score,
+        /// of recency and of id included, candidates newest first or in any order.
+        #[test]
+        fn sort_ranking_is_the_by_score_order(
+            candidates in proptest::collection::vec((0i64..4, 0usize..3), 0..40),
+            newest_first: bool,
+            scores in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::sample::select(vec![0.5, 1.0, 2.0, -0.0, 0.0]),
+                    -3.0f64..3.0,
+                ],
+                0..40,
+            ),
+        ) {
+            let mut candidates = candidates;
+            if newest_first {
+                candidates.sort_by_key(|&(recency, _)| std::cmp::Reverse(recency));
+            }
+            let ids = ["a", "b", "c"];
+            let cands: Vec<Candidate<'_>> = candidates
+                .iter()
+                .map(|&(recency, id)| Candidate {
+                    recency,
+                    id: ids[id],
+                    terms: Terms::length_only(1),
+                    embedding: None,
+                    entities: &[],
+                })
+                .collect();
+            let mut list: Vec<Scored> = scores
+                .iter()
+                .zip(0..cands.len())
+                .map(|(&score, index)| Scored { index, score })
+                .collect();
+            let mut want = list.clone();
+            want.sort_by(|a, b| by_score(&cands, (a.score, a.index), (b.score, b.index)));
+            sort_ranking(&mut list, &cands);
+            let bits = |l: &[Scored]| -> Vec<(usize, u64)> {
+                l.iter().map(|s| (s.index, s.score.to_bits())).collect()
+            };
+            proptest::prop_assert_eq!(bits(&list), bits(&want));
+        }
     }
 
     #[test]
