@@ -2,6 +2,7 @@
 //! checks, decides with `governance-policy`, verifies sources with `citation-verify`, and reads
 //! or writes through the `Backend` (quota, rate limit and supersede in one transaction).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
@@ -59,6 +60,39 @@ pub struct MemoryService {
     /// The verdicts of members' history rows, kept between recalls while the host's passages
     /// stand (`PassageSource::generation`).
     pub(crate) verdicts: crate::reverify::VerdictCache,
+    /// The stored settings of each workspace as this service last read them: what a remember
+    /// checks its caller against before its transaction, which reads them again and answers
+    /// only when they are the same (`service::agent`).
+    pub(crate) kept_settings: KeptSettings,
+}
+
+/// The stored settings of workspaces, as last read (`None` inside: the workspace has none).
+/// Only a hint: a remember that used them confirms them in its own transaction.
+#[derive(Debug, Default)]
+pub(crate) struct KeptSettings(std::sync::Mutex<HashMap<WorkspaceId, Option<Settings>>>);
+
+impl KeptSettings {
+    /// Workspaces kept before the map starts over.
+    const MAX: usize = 4_096;
+
+    fn get(&self, workspace: &WorkspaceId) -> Option<Option<Settings>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(workspace)
+            .cloned()
+    }
+
+    pub(crate) fn keep(&self, workspace: &WorkspaceId, stored: Option<Settings>) {
+        let mut kept = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if kept.len() >= Self::MAX && !kept.contains_key(workspace) {
+            kept.clear();
+        }
+        kept.insert(workspace.clone(), stored);
+    }
 }
 
 impl agent_memory_ops::sealed::Sealed for MemoryService {}
@@ -216,6 +250,7 @@ impl MemoryServiceBuilder {
             rate_limited: self.rate_limited,
             written: AtomicI64::new(i64::MIN),
             verdicts: crate::reverify::VerdictCache::default(),
+            kept_settings: KeptSettings::default(),
         })
     }
 }
@@ -238,6 +273,8 @@ pub(crate) struct Authorized<'a> {
     pub(crate) credential: &'a AgentCredential,
     pub(crate) owner: Owner,
     pub(crate) settings: Settings,
+    /// The stored settings `settings` came from (none: the workspace never set them).
+    pub(crate) stored: Option<Settings>,
 }
 
 impl MemoryService {
@@ -363,13 +400,23 @@ impl MemoryService {
     /// The workspace's settings as they apply here: the recorded retention brought into this
     /// service's retention bounds.
     pub(crate) fn settings_of(&self, workspace: &WorkspaceId) -> Result<Settings, ApiError> {
-        let mut settings = self
-            .backend
-            .settings(workspace)
-            .map_err(internal)?
-            .unwrap_or_default();
+        Ok(self.effective_settings(self.stored_settings(workspace)?))
+    }
+
+    /// The workspace's settings as stored (none when it never set them), read now; kept as the
+    /// hint a remember starts from.
+    fn stored_settings(&self, workspace: &WorkspaceId) -> Result<Option<Settings>, ApiError> {
+        let stored = self.backend.settings(workspace).map_err(internal)?;
+        self.kept_settings.keep(workspace, stored);
+        Ok(stored)
+    }
+
+    /// The settings a workspace obeys given the stored ones: the defaults when none are
+    /// stored, and the retention inside this service's limits.
+    fn effective_settings(&self, stored: Option<Settings>) -> Settings {
+        let mut settings = stored.unwrap_or_default();
         settings.retention_days = self.limits.retention_days(settings.retention_days);
-        Ok(settings)
+        settings
     }
 
     /// This service's limits.
@@ -405,7 +452,39 @@ impl MemoryService {
                 "the credential is not valid",
             ));
         };
-        let settings = self.settings_of(&credential.workspace)?;
+        let stored = self.stored_settings(&credential.workspace)?;
+        self.authorize_under(credential, required, stored)
+    }
+
+    /// [`authorize`](Self::authorize) for a write that confirms the settings it obeyed in its
+    /// own transaction: under the settings kept from the last read of the workspace's (read now
+    /// when none are kept). A refusal under kept settings is never answered: the settings are
+    /// read again and decide. The flag says whether the settings were read now.
+    pub(crate) fn authorize_kept<'a>(
+        &self,
+        caller: &'a AgentCaller,
+        required: Scope,
+    ) -> Result<(Authorized<'a>, bool), ApiError> {
+        let AgentCaller::Resolved(credential) = caller else {
+            return self.authorize(caller, required).map(|a| (a, true));
+        };
+        match self.kept_settings.get(&credential.workspace) {
+            Some(stored) => match self.authorize_under(credential, required, stored) {
+                Ok(auth) => Ok((auth, false)),
+                Err(_) => self.authorize(caller, required).map(|a| (a, true)),
+            },
+            None => self.authorize(caller, required).map(|a| (a, true)),
+        }
+    }
+
+    /// The access checks of `credential` under the workspace's stored settings `stored`.
+    pub(crate) fn authorize_under<'a>(
+        &self,
+        credential: &'a AgentCredential,
+        required: Scope,
+        stored: Option<Settings>,
+    ) -> Result<Authorized<'a>, ApiError> {
+        let settings = self.effective_settings(stored);
         let state = match (credential.active, credential.role) {
             (true, Some(role)) => policy::CredentialState::Valid {
                 role,
@@ -426,6 +505,7 @@ impl MemoryService {
                 member: credential.member.clone(),
             },
             settings,
+            stored,
         })
     }
 

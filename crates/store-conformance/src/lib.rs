@@ -115,6 +115,7 @@ macro_rules! __conformance_checks {
             owners_are_isolated,
             deletes_are_scoped_and_reset_numbering,
             settings_roundtrip,
+            remember_state_holds_the_workspace_settings,
             rate_window_is_pruned_and_kept_per_credential,
             versions_and_set_embedding_touch_only_the_owners_versions,
             race_quota_edge,

@@ -276,6 +276,7 @@ impl Model {
             stored_versions: self.stored_versions(owner, cutoff),
             current: key.and_then(|(ns, k)| self.current(owner, ns, k)).cloned(),
             last_version: key.map_or(0, |(ns, k)| self.last_version(owner, ns, k)),
+            settings: self.settings(&owner.workspace),
         };
         let mut write = match decide(&state) {
             Ok(write) => write,

@@ -315,7 +315,8 @@ pub fn owners_are_isolated<B: Backend>(make: &dyn Fn() -> B) {
                 window: state.window.clone(),
                 stored_versions: 0,
                 current: None,
-                last_version: 0
+                last_version: 0,
+                settings: None,
             }
         );
         let (seen, theirs, superseded) =

@@ -18,7 +18,8 @@ pub fn remember_writes_the_first_version<B: Backend>(make: &dyn Fn() -> B) {
             window: vec![],
             stored_versions: 0,
             current: None,
-            last_version: 0
+            last_version: 0,
+            settings: None,
         }
     );
     assert_eq!(record, note.record(1));
@@ -161,7 +162,8 @@ pub fn refusal_writes_nothing<B: Backend>(make: &dyn Fn() -> B) {
             window: vec![t(0)],
             stored_versions: 1,
             current: Some(v1),
-            last_version: 1
+            last_version: 1,
+            settings: None,
         }
     );
 }
@@ -235,7 +237,8 @@ pub fn invalid_write_is_rejected_and_writes_nothing<B: Backend>(make: &dyn Fn() 
             window: vec![t(0)],
             stored_versions: 1,
             current: Some(v1),
-            last_version: 1
+            last_version: 1,
+            settings: None,
         }
     );
 }
@@ -546,6 +549,32 @@ pub fn settings_roundtrip<B: Backend>(make: &dyn Fn() -> B) {
     b.put_settings(&ws("ws2"), &Settings::default()).unwrap();
     assert_eq!(b.settings(&ws("ws2")).unwrap(), Some(Settings::default()));
     assert_eq!(b.settings(&ws("ws1")).unwrap(), Some(second));
+}
+
+/// A remember's state holds its own workspace's settings as stored, read in its transaction:
+/// none before any were put, each put as soon as it is made, never another workspace's.
+pub fn remember_state_holds_the_workspace_settings<B: Backend>(make: &dyn Fn() -> B) {
+    let b = make();
+    let alice = owner("ws1", "alice");
+    let probe = |b: &B| {
+        Note::new(&alice, "prefs", t(0))
+            .key("tone")
+            .probe(b)
+            .settings
+    };
+    assert_eq!(probe(&b), None);
+    for other in ["ws2", "ws", "ws10", "WS1"] {
+        b.put_settings(&ws(other), &Settings::new(true, 7).unwrap())
+            .unwrap();
+    }
+    assert_eq!(probe(&b), None);
+    let first = Settings::new(true, 30).unwrap();
+    b.put_settings(&ws("ws1"), &first).unwrap();
+    assert_eq!(probe(&b), Some(first));
+    Note::new(&alice, "prefs", t(1)).key("tone").remember(&b);
+    let second = Settings::new(false, 365).unwrap();
+    b.put_settings(&ws("ws1"), &second).unwrap();
+    assert_eq!(probe(&b), Some(second));
 }
 
 /// The rate window is kept per (workspace, credential), oldest first; a write drops instants

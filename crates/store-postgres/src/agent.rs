@@ -21,6 +21,7 @@ use memory_core::{
     AgentMemory, AgentMemoryId, ApiError, CredentialId, Settings, StoredEmbedding, Timestamp,
     WorkspaceId,
 };
+use r2d2_postgres::postgres::GenericClient;
 use r2d2_postgres::postgres::types::ToSql;
 use store_trait::{
     Backend, Error, History, IndexStats, JsonError, MemberHistory, Owner, Postings,
@@ -164,6 +165,7 @@ impl Backend for PostgresBackend {
             stored_versions: u64::try_from(stored).unwrap_or(0),
             current,
             last_version,
+            settings: settings_in(&mut tx, &owner.workspace)?,
         };
         let write = match decide(&state) {
             Ok(write) => write,
@@ -641,22 +643,7 @@ impl Backend for PostgresBackend {
     }
 
     fn settings(&self, workspace: &WorkspaceId) -> Result<Option<Settings>, Error> {
-        let mut conn = self.conn()?;
-        let row = conn
-            .query_opt(
-                "SELECT settings FROM workspace_settings WHERE workspace = $1",
-                &[&workspace.as_str()],
-            )
-            .map_err(db)?;
-        row.map(|r| {
-            serde_json::from_str(r.get(0)).map_err(|e| {
-                Error::undecodable(
-                    "workspace_settings: undecodable settings",
-                    JsonError::from(e),
-                )
-            })
-        })
-        .transpose()
+        settings_in(&mut *self.conn()?, workspace)
     }
 
     fn put_settings(&self, workspace: &WorkspaceId, settings: &Settings) -> Result<(), Error> {
@@ -671,4 +658,27 @@ impl Backend for PostgresBackend {
         .map_err(db)?;
         Ok(())
     }
+}
+
+/// The workspace's stored settings, read through `client`: a connection, or a remember's
+/// transaction, which reads them beside what it decides on.
+fn settings_in(
+    client: &mut impl GenericClient,
+    workspace: &WorkspaceId,
+) -> Result<Option<Settings>, Error> {
+    let row = client
+        .query_opt(
+            "SELECT settings FROM workspace_settings WHERE workspace = $1",
+            &[&workspace.as_str()],
+        )
+        .map_err(db)?;
+    row.map(|r| {
+        serde_json::from_str(r.get(0)).map_err(|e| {
+            Error::undecodable(
+                "workspace_settings: undecodable settings",
+                JsonError::from(e),
+            )
+        })
+    })
+    .transpose()
 }

@@ -122,6 +122,11 @@ pub struct RememberState {
     /// The highest version number the key has had since it was last forgotten (0 if none).
     /// Purges do not lower it; forgetting the key and deleting the owner or workspace reset it.
     pub last_version: u32,
+    /// The owner's workspace settings as stored ([`Backend::settings`]), read in the same
+    /// transaction: a caller that decided on settings it read earlier (or kept) checks them
+    /// against these, so that the write and the switch, retention and limits it obeyed are one
+    /// state.
+    pub settings: Option<Settings>,
 }
 
 /// What a remember transaction writes once the caller's decision accepted it.

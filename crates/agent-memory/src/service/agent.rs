@@ -49,138 +49,43 @@ impl Operation for ops::Remember {
     type Request = policy::RememberRequest;
     type Response = RememberResponse;
 
+    /// The checks run under the workspace's settings as this service last read them; the
+    /// transaction reads them again and writes only when they are the same, so that the write
+    /// and the switch and retention it obeyed are one state. When they moved, the checks run
+    /// again under the ones the transaction read. A refusal decided under kept settings is
+    /// answered only once settings read now allow the caller (otherwise theirs is the answer),
+    /// so the order of checks is the one fresh settings give.
     fn execute(
         service: &MemoryService,
         caller: &AgentCaller,
         input: Body<'_, policy::RememberRequest>,
     ) -> Result<RememberResponse, ApiError> {
-        let auth = service.authorize(caller, Scope::MemoryWrite)?;
-        let request = input.read()?;
-        // A host's shorter text limit: still step 5, after the contract's field rules.
-        let max = service.limits.text_max_chars;
-        if request.text.chars().count() > usize::from(max) {
-            return Err(ApiError::out_of_bounds(
-                ErrorCode::AgentMemoryInvalidRequest,
-                "the length of text",
-                1,
-                u64::from(max),
-            ));
-        }
-        policy::check_identifiers(
-            &request.namespace,
-            request.key.as_deref(),
-            request.collection_id.as_deref(),
-        )?;
-        let binding = &auth.credential.binding;
-        policy::check_remember_anchor(
-            binding,
-            request.collection_id.as_deref(),
-            !request.citations.is_empty(),
-        )?;
-        let citations = citation_verify::resolve_citations(
-            service.passages.as_ref(),
-            &auth.owner.workspace,
-            &auth.owner.member,
-            &request.citations,
-        )?;
-        policy::check_cited_documents(binding, &citations)?;
-        let key = request
-            .key
-            .as_deref()
-            .map(|k| (request.namespace.as_str(), k));
-        if let (Some(set), Some((namespace, key))) = (binding.set(), key) {
-            // Read here for the order of checks; the transaction below checks again atomically.
-            let current = service
-                .backend
-                .current_of_key(&auth.owner, namespace, key)
-                .map_err(internal)?;
-            if current.is_some_and(|c| !policy::memory_in_set(set, &c)) {
-                return Err(refused());
+        let (mut auth, mut fresh) = service.authorize_kept(caller, Scope::MemoryWrite)?;
+        let confirm = |fresh: bool, refusal: ApiError| {
+            if fresh {
+                return refusal;
             }
-        }
-        let (text, masked) = MemoryText::mask(&request.text);
-        if !text.has_content() {
-            return Err(ApiError::new(
-                ErrorCode::AgentMemoryEmpty,
-                "nothing is left of the text after masking",
-            ));
-        }
-
-        let now = service.now();
-        let cutoff = policy::expired_cutoff(now, auth.settings.retention_days);
-        let id = AgentMemoryId::generate(service.ids.as_ref(), now)
-            .map_err(|_| ApiError::new(ErrorCode::InternalError, "the id generator failed"))?;
-        let mut record = AgentMemory {
-            id,
-            workspace: auth.owner.workspace.clone(),
-            member: auth.owner.member.clone(),
-            credential: auth.credential.credential.clone(),
-            namespace: request.namespace.clone(),
-            key: request.key.clone(),
-            text,
-            collection_id: request.collection_id.clone(),
-            version: 1,
-            citations,
-            created_at: now,
-            superseded_at: None,
-            ranking: RankingData::default(),
+            match service.authorize(caller, Scope::MemoryWrite) {
+                Err(access) => access,
+                Ok(_) => refusal,
+            }
         };
-        record.ranking = service.ranking_data(record.text.as_str());
-        let outcome = service
-            .backend
-            .remember(
-                &auth.owner,
-                &auth.credential.credential,
-                key,
-                policy::window_start(now),
-                cutoff,
-                &mut |state| {
-                    if let (Some(set), Some(current)) = (binding.set(), &state.current)
-                        && !policy::memory_in_set(set, current)
-                    {
-                        return Err(refused());
-                    }
-                    // The instant of the write is read here, inside the backend's step, so that
-                    // it is the instant of the decision; for a keyed write the backend still
-                    // moves it past the key's latest instant (`store_trait::key_instant`), so
-                    // that a key's versions follow commit order whatever the clock does.
-                    let at = service.now();
-                    if service.rate_limited {
-                        policy::check_rate(&state.window, at, service.limits.remembers_per_hour)?;
-                    }
-                    policy::check_quota(state.stored_versions, service.limits.versions_per_member)?;
-                    record.created_at = at;
-                    record.version = if key.is_some() {
-                        state.last_version + 1
-                    } else {
-                        1
-                    };
-                    Ok(RememberWrite {
-                        record: record.clone(),
-                        supersede_current: state.current.is_some(),
-                    })
-                },
-            )
-            .map_err(internal)?;
-        match outcome {
-            RememberOutcome::Refused(err) => Err(err),
-            RememberOutcome::Written { record, superseded } => {
-                service
-                    .written
-                    .fetch_max(record.created_at.as_millis(), Ordering::SeqCst);
-                let superseded = superseded.is_some_and(|s| s.created_at > cutoff);
-                let state = if record.citations.is_empty() {
-                    SourceState::Uncited
-                } else {
-                    SourceState::Current
-                };
-                Ok(RememberResponse {
-                    memory: MemoryView::new(&record, state),
-                    superseded,
-                    masked,
-                })
+        let request = input.read().map_err(|e| confirm(fresh, e))?;
+        for _ in 0..SETTINGS_ATTEMPTS {
+            match remember_under(service, &auth, &request) {
+                Ok(Attempt::Written(response)) => return Ok(*response),
+                Ok(Attempt::SettingsMoved(stored)) => {
+                    service.kept_settings.keep(&auth.owner.workspace, stored);
+                    auth = service.authorize_under(auth.credential, Scope::MemoryWrite, stored)?;
+                    fresh = true;
+                }
+                Err(refusal) => return Err(confirm(fresh, refusal)),
             }
         }
+        Err(ApiError::new(
+            ErrorCode::InternalError,
+            "the workspace settings kept changing during the write",
+        ))
     }
 
     fn tally(r: &RememberResponse) -> Tally<'_> {
@@ -205,6 +110,165 @@ impl Operation for ops::Remember {
                 citations = r.memory.citations.len(),
             );
         });
+    }
+}
+
+/// Attempts of a remember whose workspace settings move under it before it answers.
+const SETTINGS_ATTEMPTS: usize = 8;
+
+/// How one attempt of a remember ended.
+enum Attempt {
+    /// Written (or refused, as an `Err`) under the settings it checked.
+    Written(Box<RememberResponse>),
+    /// Nothing written: the transaction read other stored settings than the attempt checked.
+    SettingsMoved(Option<Settings>),
+}
+
+/// One attempt of a remember, from the field checks on, under `auth`'s settings.
+fn remember_under(
+    service: &MemoryService,
+    auth: &super::Authorized<'_>,
+    request: &policy::RememberRequest,
+) -> Result<Attempt, ApiError> {
+    // A host's shorter text limit: still step 5, after the contract's field rules.
+    let max = service.limits.text_max_chars;
+    if request.text.chars().count() > usize::from(max) {
+        return Err(ApiError::out_of_bounds(
+            ErrorCode::AgentMemoryInvalidRequest,
+            "the length of text",
+            1,
+            u64::from(max),
+        ));
+    }
+    policy::check_identifiers(
+        &request.namespace,
+        request.key.as_deref(),
+        request.collection_id.as_deref(),
+    )?;
+    let binding = &auth.credential.binding;
+    policy::check_remember_anchor(
+        binding,
+        request.collection_id.as_deref(),
+        !request.citations.is_empty(),
+    )?;
+    let citations = citation_verify::resolve_citations(
+        service.passages.as_ref(),
+        &auth.owner.workspace,
+        &auth.owner.member,
+        &request.citations,
+    )?;
+    policy::check_cited_documents(binding, &citations)?;
+    let key = request
+        .key
+        .as_deref()
+        .map(|k| (request.namespace.as_str(), k));
+    if let (Some(set), Some((namespace, key))) = (binding.set(), key) {
+        // Read here for the order of checks; the transaction below checks again atomically.
+        let current = service
+            .backend
+            .current_of_key(&auth.owner, namespace, key)
+            .map_err(internal)?;
+        if current.is_some_and(|c| !policy::memory_in_set(set, &c)) {
+            return Err(refused());
+        }
+    }
+    let (text, masked) = MemoryText::mask(&request.text);
+    if !text.has_content() {
+        return Err(ApiError::new(
+            ErrorCode::AgentMemoryEmpty,
+            "nothing is left of the text after masking",
+        ));
+    }
+
+    let now = service.now();
+    let cutoff = policy::expired_cutoff(now, auth.settings.retention_days);
+    let id = AgentMemoryId::generate(service.ids.as_ref(), now)
+        .map_err(|_| ApiError::new(ErrorCode::InternalError, "the id generator failed"))?;
+    let mut record = AgentMemory {
+        id,
+        workspace: auth.owner.workspace.clone(),
+        member: auth.owner.member.clone(),
+        credential: auth.credential.credential.clone(),
+        namespace: request.namespace.clone(),
+        key: request.key.clone(),
+        text,
+        collection_id: request.collection_id.clone(),
+        version: 1,
+        citations,
+        created_at: now,
+        superseded_at: None,
+        ranking: RankingData::default(),
+    };
+    record.ranking = service.ranking_data(record.text.as_str());
+    // Set when the transaction read other stored settings than `auth` checked.
+    let mut moved = None;
+    let outcome = service
+        .backend
+        .remember(
+            &auth.owner,
+            &auth.credential.credential,
+            key,
+            policy::window_start(now),
+            cutoff,
+            &mut |state| {
+                // A backend may run the step again (a retried transaction): the last run decides.
+                moved = None;
+                if state.settings != auth.stored {
+                    moved = Some(state.settings);
+                    // Refused, so nothing is written; the caller runs the attempt again.
+                    return Err(ApiError::new(
+                        ErrorCode::InternalError,
+                        "the workspace settings moved",
+                    ));
+                }
+                if let (Some(set), Some(current)) = (binding.set(), &state.current)
+                    && !policy::memory_in_set(set, current)
+                {
+                    return Err(refused());
+                }
+                // The instant of the write is read here, inside the backend's step, so that
+                // it is the instant of the decision; for a keyed write the backend still
+                // moves it past the key's latest instant (`store_trait::key_instant`), so
+                // that a key's versions follow commit order whatever the clock does.
+                let at = service.now();
+                if service.rate_limited {
+                    policy::check_rate(&state.window, at, service.limits.remembers_per_hour)?;
+                }
+                policy::check_quota(state.stored_versions, service.limits.versions_per_member)?;
+                record.created_at = at;
+                record.version = if key.is_some() {
+                    state.last_version + 1
+                } else {
+                    1
+                };
+                Ok(RememberWrite {
+                    record: record.clone(),
+                    supersede_current: state.current.is_some(),
+                })
+            },
+        )
+        .map_err(internal)?;
+    if let Some(stored) = moved {
+        return Ok(Attempt::SettingsMoved(stored));
+    }
+    match outcome {
+        RememberOutcome::Refused(err) => Err(err),
+        RememberOutcome::Written { record, superseded } => {
+            service
+                .written
+                .fetch_max(record.created_at.as_millis(), Ordering::SeqCst);
+            let superseded = superseded.is_some_and(|s| s.created_at > cutoff);
+            let state = if record.citations.is_empty() {
+                SourceState::Uncited
+            } else {
+                SourceState::Current
+            };
+            Ok(Attempt::Written(Box::new(RememberResponse {
+                memory: MemoryView::new(&record, state),
+                superseded,
+                masked,
+            })))
+        }
     }
 }
 

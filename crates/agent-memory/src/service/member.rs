@@ -96,6 +96,9 @@ impl Operation for ops::SettingsPut {
             .backend
             .put_settings(&caller.workspace, &settings)
             .map_err(internal)?;
+        service
+            .kept_settings
+            .keep(&caller.workspace, Some(settings));
         let cutoff = policy::expired_cutoff(service.now(), settings.retention_days);
         let purged = service
             .backend

@@ -19,6 +19,7 @@ mod races;
 mod recall;
 mod request_schemas;
 mod reverify;
+mod settings;
 mod snapshot;
 mod stores;
 mod temporal;

@@ -19,7 +19,7 @@ const THREADS: usize = 8;
 
 /// Another facade over the fixture's backend and clock (as a second service instance would be),
 /// with its own id generator.
-fn second_facade(fx: &Fixture) -> MemoryService {
+pub(crate) fn second_facade(fx: &Fixture) -> MemoryService {
     MemoryService::builder(fx.backend.clone(), Arc::new(InMemoryPassageSource::new()))
         .clock(fx.clock.clone())
         .ids(Arc::new(SeededIdGenerator::new(8)))

@@ -361,15 +361,7 @@ impl<K: Kv + Send + Sync> Backend for KvBackend<K> {
     }
 
     fn settings(&self, workspace: &WorkspaceId) -> Result<Option<Settings>, Error> {
-        let key = ws_key(SETTINGS, workspace);
-        self.kv().read(&mut |r| {
-            r.get(&key)?
-                .map(|b| {
-                    serde_json::from_slice(&b)
-                        .map_err(|e| Error::undecodable("key space: settings", JsonError::from(e)))
-                })
-                .transpose()
-        })
+        self.kv().read(&mut |r| read::read_settings(r, workspace))
     }
 
     fn put_settings(&self, workspace: &WorkspaceId, settings: &Settings) -> Result<(), Error> {

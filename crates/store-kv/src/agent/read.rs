@@ -4,12 +4,13 @@
 use std::sync::Arc;
 
 use super::layout::{
-    STATS, VERSION, corrupt, decode, decode_stats, id_key, instant_at, owner_key, version_key,
+    SETTINGS, STATS, VERSION, corrupt, decode, decode_stats, id_key, instant_at, owner_key,
+    version_key, ws_key,
 };
-use memory_core::{AgentMemory, AgentMemoryId, Timestamp};
+use memory_core::{AgentMemory, AgentMemoryId, Settings, Timestamp, WorkspaceId};
 use store_trait::keys::{KeyEntry, prefix_end};
 use store_trait::kv::{Kv, KvRead, VersionCache};
-use store_trait::{Error, IndexStats, MemberHistory, Owner};
+use store_trait::{Error, IndexStats, JsonError, MemberHistory, Owner};
 
 /// A visitor of key-value entries that may fail: `Ok(false)` stops the walk.
 pub(crate) type Visit<'v> = dyn FnMut(&[u8], &[u8]) -> Result<bool, Error> + 'v;
@@ -100,6 +101,20 @@ pub(crate) fn unexpired(r: &dyn KvRead, owner: &Owner, cutoff: Timestamp) -> Res
         Ok(true)
     })?;
     Ok(stored.saturating_sub(expired))
+}
+
+/// The workspace's stored settings, if any ([`Backend::settings`](store_trait::Backend::settings),
+/// and a remember's step, which reads them in its own transaction).
+pub(crate) fn read_settings(
+    r: &dyn KvRead,
+    workspace: &WorkspaceId,
+) -> Result<Option<Settings>, Error> {
+    r.get(&ws_key(SETTINGS, workspace))?
+        .map(|b| {
+            serde_json::from_slice(&b)
+                .map_err(|e| Error::undecodable("key space: settings", JsonError::from(e)))
+        })
+        .transpose()
 }
 
 pub(crate) fn read_window(r: &dyn KvRead, key: &[u8]) -> Result<Vec<Timestamp>, Error> {

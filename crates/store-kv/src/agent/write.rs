@@ -8,7 +8,9 @@ use super::layout::{
     fresh_generation, id_key, index_entries, key_of, owner_key, owner_of, suffix, window_key,
 };
 use super::pending::Pending;
-use super::read::{read_key_entry, read_version, read_window, unexpired, walk, walk_keys};
+use super::read::{
+    read_key_entry, read_settings, read_version, read_window, unexpired, walk, walk_keys,
+};
 use memory_core::{ApiError, CredentialId, Timestamp};
 use store_trait::keys::KeyEntry;
 use store_trait::kv::{Kv, KvOp, KvRead};
@@ -99,6 +101,7 @@ pub(crate) fn remember(
             stored_versions: unexpired(r, owner, expired_cutoff)?,
             current,
             last_version: entry.last_version,
+            settings: read_settings(r, &owner.workspace)?,
         };
         // The key's newest stored version carries its latest instant (a chain's instants
         // increase): the current one's `created_at` or, after a purge took it, a
