@@ -41,6 +41,12 @@ pub(super) enum Expr {
     /// A calendar month: of `year`, or else the latest one that starts at or before the
     /// reference.
     NamedMonth { month: u32, year: Option<i32> },
+    /// The latest such calendar month that is over ("last December" on December 3 is the
+    /// previous year's).
+    EndedMonth { month: u32 },
+    /// Words that name a time to come ("next Friday", "this coming March"): matched so that no
+    /// other phrase takes their words, and never a period.
+    Future,
     /// A calendar day: of `year`, or else the latest one that starts at or before the reference.
     Date {
         month: u32,
@@ -143,6 +149,13 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             day_span(monday.checked_add_days(Days::new(u64::from(weekday)))?, 1)
         }
         Expr::NamedMonth { month, year } => month_span(named_month_index(today, month, year)?),
+        Expr::EndedMonth { month } => {
+            let index = named_month_index(today, month, None)?;
+            // The latest one has begun; it is over unless it is the reference's month.
+            let current = month_index(today.year(), today.month());
+            month_span(if index == current { index - 12 } else { index })
+        }
+        Expr::Future => None,
         Expr::MonthYearsAgo { month, years_ago } => {
             let year = i64::from(today.year()) - i64::from(years_ago);
             month_span(year.checked_mul(12)? + i64::from(month) - 1)

@@ -2,15 +2,17 @@
 
 use super::calendar::Expr;
 use super::phrase::El::{
-    Count, Day, EndsBefore, Iso, Month, NotBefore, Opt, Ordinal, Season, Weekday, Word, Year,
+    Count, Day, EndsBefore, Entry, Iso, Month, NotBefore, Opt, Ordinal, Season, Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
 use super::phrase::{
-    date, day_of_month, days_ago, early_month, early_year, half_of_month, hours_ago, iso,
-    late_month, late_year, mid_month, mid_year, month_last_year, month_this_year, months_ago,
-    named_month, named_year, past_days, past_months, past_weeks, past_years, season_last_year,
-    season_of_year, season_this_year, week_of, week_of_month, weekday, weeks_ago, years_ago,
+    date, day_of_month, days_ago, early_month, early_year, ended_month, half_of_month, hours_ago,
+    iso, last_week_of_month, late_month, late_year, mid_month, mid_year, month_last_year,
+    month_this_year, months_ago, named_month, named_year, past_days, past_months, past_weeks,
+    past_years, quarter_last_year, quarter_of_year, season_last_year, season_of_year,
+    season_this_year, week_of, week_of_month, weekday, weekday_last_week, weekday_this_week,
+    weeks_ago, years_ago,
 };
 
 const COUNTS: Table = &[
@@ -28,12 +30,26 @@ const COUNTS: Table = &[
     ("ten", 10),
     ("eleven", 11),
     ("twelve", 12),
+    ("thirteen", 13),
+    ("fourteen", 14),
+    ("fifteen", 15),
+    ("sixteen", 16),
+    ("seventeen", 17),
+    ("eighteen", 18),
+    ("nineteen", 19),
+    ("twenty", 20),
+    ("thirty", 30),
     ("a couple of", 2),
     ("a couple", 2),
     ("couple of", 2),
+    ("couple", 2),
     ("a few", 3),
     ("few", 3),
+    ("several", 3),
 ];
+
+/// Quarters named with their year ("Q1 2025", "Q3 of last year").
+const QUARTERS: Table = &[("q1", 1), ("q2", 2), ("q3", 3), ("q4", 4)];
 
 const WEEKDAYS: Table = &[
     ("monday", 0),
@@ -182,7 +198,8 @@ pub(super) fn month_named(word: &str) -> Option<u32> {
 
 const THIS: El = Word(&["this"]);
 const LAST: El = Word(&["last"]);
-const AGO: El = Word(&["ago"]);
+/// "ago", or "back" as in "three days back".
+const AGO: El = Word(&["ago", "back"]);
 const DAYS: El = Word(&["day", "days"]);
 const WEEKS: El = Word(&["week", "weeks"]);
 const MONTH_WORDS: El = Word(&["month", "months"]);
@@ -229,7 +246,21 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["the"]), Word(&["past", "last"]), N, WEEKS], With(past_weeks)),
     rule(&[Opt(&["on", "last", "this"]), Weekday(WEEKDAYS)], With(weekday)),
     rule(&[Opt(&["in", "during"]), Month(MONTHS_ALONE)], With(named_month)),
-    rule(&[Word(&["in", "during", "last"]), Month(MONTHS)], With(named_month)),
+    rule(&[Word(&["in", "during"]), Month(MONTHS)], With(named_month)),
+    // "last December" on December 3 is the one that is over.
+    rule(&[LAST, Month(MONTHS)], With(ended_month)),
+    // A time to come is no creation time; matched so that "Friday" alone does not take it.
+    rule(&[Opt(&["this"]), Word(&["next", "coming"]), Weekday(WEEKDAYS)], Fixed(Expr::Future)),
+    rule(&[Opt(&["this"]), Word(&["next", "coming"]), Month(MONTHS)], Fixed(Expr::Future)),
+    rule(&[Opt(&["this"]), Word(&["next", "coming"]), Word(&["week", "weekend", "month", "year", "quarter"])], Fixed(Expr::Future)),
+    rule(&[Opt(&["this"]), Word(&["next", "coming"]), Season(SEASONS)], Fixed(Expr::Future)),
+    rule(&[Opt(&["this"]), Word(&["next", "coming"]), Season(FALL)], Fixed(Expr::Future)),
+    // "Monday last week", "on Tuesday of last week", "Friday this week".
+    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Opt(&["of"]), LAST, Word(&["week"])], With(weekday_last_week)),
+    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Opt(&["of"]), THIS, Word(&["week"])], With(weekday_this_week)),
+    rule(&[Opt(&["in", "during"]), Entry(QUARTERS), Opt(&["of"]), Year], With(quarter_of_year)),
+    rule(&[Opt(&["in", "during"]), Entry(QUARTERS), Opt(&["of"]), LAST, Word(&["year"])], With(quarter_last_year)),
+    rule(&[Opt(&["a"]), Word(&["fortnight"]), AGO], Fixed(Expr::Week { weeks_ago: 2 })),
     // Not "this" with "may" or an abbreviation: "this may help".
     rule(&[THIS, Month(MONTHS_ALONE)], With(named_month)),
     rule(&[Opt(&["in", "during"]), Month(MONTHS), Opt(&["of"]), Year], With(named_month)),
@@ -297,10 +328,13 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Month(MONTHS), Year], With(mid_month)),
     rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Month(MONTHS)], With(late_month)),
     rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Month(MONTHS), Year], With(late_month)),
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(week_of_month)),
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(week_of_month)),
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS)], With(half_of_month)),
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS), Year], With(half_of_month)),
+    rule(&[Opt(&["in", "during"]), THE, Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(week_of_month)),
+    rule(&[Opt(&["in", "during"]), THE, Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(week_of_month)),
+    rule(&[Opt(&["in", "during"]), THE, Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS)], With(half_of_month)),
+    rule(&[Opt(&["in", "during"]), THE, Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS), Year], With(half_of_month)),
+    // "the last week of March": its last seven days.
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(last_week_of_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(last_week_of_month)),
     rule(&[Word(&["on"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Month(MONTHS), Day], With(week_of)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Month(MONTHS), Day, Year], With(week_of)),

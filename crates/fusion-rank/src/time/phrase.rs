@@ -25,6 +25,8 @@ pub(super) enum El {
     Opt(&'static [&'static str]),
     /// A count ≥ 1: ASCII digits or an entry of the table.
     Count(Table),
+    /// An entry of the table, captured as the count; never digits ("q1").
+    Entry(Table),
     /// A weekday name of the table.
     Weekday(Table),
     /// A month name of the table; the word may carry the language's month prefixes.
@@ -107,6 +109,7 @@ impl Language {
                     match element {
                         El::Word(list) | El::Opt(list) => words.extend(list.iter().copied()),
                         El::Count(table)
+                        | El::Entry(table)
                         | El::Weekday(table)
                         | El::Month(table)
                         | El::Season(table)
@@ -338,6 +341,13 @@ impl Tokens {
                 }
                 ways
             }
+            El::Entry(table) => self
+                .entries(language, table, at, strip)
+                .map(|(next, n)| {
+                    caps.count = Some(n);
+                    (next, caps)
+                })
+                .collect(),
             // A table entry captured into one field of the captures.
             El::Weekday(table) => self.capture(language, table, at, strip, caps, |c, day| {
                 c.weekday = Some(day);
@@ -687,6 +697,56 @@ pub(super) fn week_of_month(caps: &Caps) -> Option<Expr> {
     days_of_month(caps, 7 * week - 6, 7 * week + 1)
 }
 
+/// The last seven days of the captured month ("the last week of March"): from the seventh
+/// day before its longest length (the 25th of March, the 23rd of February) to its end.
+pub(super) fn last_week_of_month(caps: &Caps) -> Option<Expr> {
+    let month = caps.month?;
+    days_of_month(caps, max_day(month) - 6, 32)
+}
+
+/// The latest captured month that is over ("last December").
+pub(super) fn ended_month(caps: &Caps) -> Option<Expr> {
+    Some(Expr::EndedMonth { month: caps.month? })
+}
+
+/// The captured weekday of last week ("Monday last week", "Tuesday of last week").
+pub(super) fn weekday_last_week(caps: &Caps) -> Option<Expr> {
+    Some(Expr::WeekdayOfWeek {
+        weeks_ago: 1,
+        weekday: caps.weekday?,
+    })
+}
+
+/// The captured weekday of this week ("Monday this week"); a day still to come is no period.
+pub(super) fn weekday_this_week(caps: &Caps) -> Option<Expr> {
+    Some(Expr::WeekdayOfWeek {
+        weeks_ago: 0,
+        weekday: caps.weekday?,
+    })
+}
+
+/// The captured quarter (the count, 1–4) of the captured year ("Q1 2025").
+pub(super) fn quarter_of_year(caps: &Caps) -> Option<Expr> {
+    let quarter = caps.count.filter(|q| (1..=4).contains(q))?;
+    Some(Expr::PartOfYear {
+        year: Some(caps.year?),
+        years_ago: 0,
+        from_month: 3 * (quarter - 1),
+        months: 3,
+    })
+}
+
+/// The captured quarter of the previous year ("Q1 of last year").
+pub(super) fn quarter_last_year(caps: &Caps) -> Option<Expr> {
+    let quarter = caps.count.filter(|q| (1..=4).contains(q))?;
+    Some(Expr::PartOfYear {
+        year: None,
+        years_ago: 1,
+        from_month: 3 * (quarter - 1),
+        months: 3,
+    })
+}
+
 /// The captured count's half of the captured month: days 1–15 or the 16th to the end.
 pub(super) fn half_of_month(caps: &Caps) -> Option<Expr> {
     match caps.count? {
@@ -813,6 +873,7 @@ mod tests {
                     El::Opt(list) => list[pick(list.len())].to_owned(),
                     El::Count(table) if pick(3) == 0 => (1 + pick(40)).to_string(),
                     El::Count(table)
+                    | El::Entry(table)
                     | El::Weekday(table)
                     | El::Month(table)
                     | El::Season(table) => table[pick(table.len())].0.to_owned(),

@@ -46,6 +46,28 @@ const CASES: &[(&str, &str, &str)] = &[
     ("Q4", "2026-10-01", "2027-01-01"),
     ("this quarter", "2026-10-01", "2027-01-01"),
     ("last quarter", "2026-07-01", "2026-10-01"),
+    // The last week of a month, ordinal weeks without "the", a month that is over, a weekday
+    // of a named week, quarters of a year, and counts in other words.
+    ("the last week of March", "2026-03-25", "2026-04-01"),
+    (
+        "in the last week of February 2025",
+        "2025-02-23",
+        "2025-03-01",
+    ),
+    ("first week of April", "2026-04-01", "2026-04-08"),
+    ("last December", "2025-12-01", "2026-01-01"),
+    ("last March", "2026-03-01", "2026-04-01"),
+    ("Monday last week", "2026-11-23", "2026-11-24"),
+    ("on Tuesday of last week", "2026-11-24", "2026-11-25"),
+    ("Monday this week", "2026-11-30", "2026-12-01"),
+    ("Q1 2025", "2025-01-01", "2025-04-01"),
+    ("in Q3 of last year", "2025-07-01", "2025-10-01"),
+    ("a fortnight ago", "2026-11-16", "2026-11-23"),
+    ("fifteen days ago", "2026-11-17", "2026-11-18"),
+    ("couple days ago", "2026-11-30", "2026-12-01"),
+    ("three days back", "2026-11-29", "2026-11-30"),
+    ("a few months back", "2026-09-01", "2026-10-01"),
+    ("several weeks ago", "2026-11-09", "2026-11-16"),
     // Ranges, and a time opened up to the reference.
     ("since Monday", "2026-11-30", "2026-12-02T15:30"),
     (
@@ -107,7 +129,6 @@ const CASES: &[(&str, &str, &str)] = &[
     ("Wednesday", "2026-11-25", "2026-11-26"),
     ("SUNDAY", "2026-11-29", "2026-11-30"),
     ("in March", "2026-03-01", "2026-04-01"),
-    ("last December", "2026-12-01", "2027-01-01"),
     ("in May", "2026-05-01", "2026-06-01"),
     ("March 2025", "2025-03-01", "2025-04-01"),
     ("in Sept 2024", "2024-09-01", "2024-10-01"),
@@ -352,6 +373,13 @@ const NO_TIME: &[&str] = &[
     "December 25 2026",
     "今夜",
     "הערב",
+    // A time to come, named: its words are no other period either.
+    "next Friday",
+    "this coming Monday",
+    "next March",
+    "next week",
+    "next summer",
+    "Friday this week",
     // Seasons, quarters and ranges need their words.
     "we fall behind",
     "it may last year-round",
