@@ -42,6 +42,8 @@ const COUNTS: Table = &[
     ("עשרה", 10),
     ("עשר", 10),
     ("עשרת", 10),
+    ("עשרים", 20),
+    ("שלושים", 30),
     ("כמה", 3),
 ];
 
@@ -99,6 +101,15 @@ const SEASONS: Table = &[
     ("חורף", 3),
 ];
 
+/// The month a word names, as in a range's end after its prefix ("בין מרץ למאי"): every name
+/// of [`MONTHS`].
+pub(super) fn month_named(word: &str) -> Option<u32> {
+    MONTHS
+        .iter()
+        .find(|(name, _)| *name == word)
+        .map(|(_, month)| *month)
+}
+
 const fn rule(pattern: &'static [El], make: Make) -> Rule {
     Rule { pattern, make }
 }
@@ -140,14 +151,15 @@ const RULES: &[Rule] = &[
     rule(&[BEFORE, N, Word(&["שבועות", "שבוע"])], With(weeks_ago)),
     rule(&[BEFORE, N, Word(&["חודשים", "חודש"])], With(months_ago)),
     rule(&[BEFORE, N, Word(&["שנים", "שנה"])], With(years_ago)),
-    rule(&[BEFORE, Word(&["יום"])], Fixed(Expr::Day { days_ago: 1 })),
-    rule(&[BEFORE, Word(&["יומיים"])], Fixed(Expr::Day { days_ago: 2 })),
-    rule(&[BEFORE, Word(&["שבוע"])], Fixed(Expr::Week { weeks_ago: 1 })),
-    rule(&[BEFORE, Word(&["שבועיים"])], Fixed(Expr::Week { weeks_ago: 2 })),
-    rule(&[BEFORE, Word(&["חודש"])], Fixed(Expr::Month { months_ago: 1 })),
-    rule(&[BEFORE, Word(&["חודשיים"])], Fixed(Expr::Month { months_ago: 2 })),
-    rule(&[BEFORE, Word(&["שנה"])], Fixed(Expr::Year { years_ago: 1 })),
-    rule(&[BEFORE, Word(&["שנתיים"])], Fixed(Expr::Year { years_ago: 2 })),
+    // With כ ("about"): "לפני כשבוע".
+    rule(&[BEFORE, Word(&["יום", "כיום"])], Fixed(Expr::Day { days_ago: 1 })),
+    rule(&[BEFORE, Word(&["יומיים", "כיומיים"])], Fixed(Expr::Day { days_ago: 2 })),
+    rule(&[BEFORE, Word(&["שבוע", "כשבוע"])], Fixed(Expr::Week { weeks_ago: 1 })),
+    rule(&[BEFORE, Word(&["שבועיים", "כשבועיים"])], Fixed(Expr::Week { weeks_ago: 2 })),
+    rule(&[BEFORE, Word(&["חודש", "כחודש"])], Fixed(Expr::Month { months_ago: 1 })),
+    rule(&[BEFORE, Word(&["חודשיים", "כחודשיים"])], Fixed(Expr::Month { months_ago: 2 })),
+    rule(&[BEFORE, Word(&["שנה", "כשנה"])], Fixed(Expr::Year { years_ago: 1 })),
+    rule(&[BEFORE, Word(&["שנתיים", "כשנתיים"])], Fixed(Expr::Year { years_ago: 2 })),
     // "יום שני" only: שני alone is "second".
     rule(&[Word(&["יום"]), Weekday(WEEKDAYS), Opt(&["שעבר", "הקודם", "האחרון"])], With(weekday)),
     rule(&[Month(MONTHS_ALONE)], With(named_month)),

@@ -27,7 +27,58 @@ const WORDS: &[(&str, Expr)] = &[
     ("去年", Expr::Year { years_ago: 1 }),
     ("昨年", Expr::Year { years_ago: 1 }),
     ("一昨年", Expr::Year { years_ago: 2 }),
+    // 数 ("several") counts as three, as "a few" does in English.
+    ("数日前", Expr::Day { days_ago: 3 }),
+    ("数週間前", Expr::Week { weeks_ago: 3 }),
+    ("数か月前", Expr::Month { months_ago: 3 }),
+    ("数ヶ月前", Expr::Month { months_ago: 3 }),
+    ("数カ月前", Expr::Month { months_ago: 3 }),
+    ("数年前", Expr::Year { years_ago: 3 }),
+    ("半年前", Expr::Month { months_ago: 6 }),
+    // The start and the end of a year: its first and last thirds, as in English.
+    ("年初", year_part(0, 0)),
+    ("年始", year_part(0, 0)),
+    ("年末", year_part(0, 2)),
+    ("昨年末", year_part(1, 2)),
+    ("去年末", year_part(1, 2)),
+    ("去年の年末", year_part(1, 2)),
+    ("昨年の年末", year_part(1, 2)),
+    ("上半期", half_year(0)),
+    ("下半期", half_year(1)),
+    ("第1四半期", Expr::Quarter { quarter: 1 }),
+    ("第2四半期", Expr::Quarter { quarter: 2 }),
+    ("第3四半期", Expr::Quarter { quarter: 3 }),
+    ("第4四半期", Expr::Quarter { quarter: 4 }),
+    ("第１四半期", Expr::Quarter { quarter: 1 }),
+    ("第２四半期", Expr::Quarter { quarter: 2 }),
+    ("第３四半期", Expr::Quarter { quarter: 3 }),
+    ("第４四半期", Expr::Quarter { quarter: 4 }),
+    ("第一四半期", Expr::Quarter { quarter: 1 }),
+    ("第二四半期", Expr::Quarter { quarter: 2 }),
+    ("第三四半期", Expr::Quarter { quarter: 3 }),
+    ("第四四半期", Expr::Quarter { quarter: 4 }),
 ];
+
+/// A third of the year `years_ago` back: `part` 0 is January to April, 2 September to
+/// December.
+const fn year_part(years_ago: u32, part: u32) -> Expr {
+    Expr::PartOfYear {
+        year: None,
+        years_ago,
+        from_month: 4 * part,
+        months: 4,
+    }
+}
+
+/// A half of the reference's year: `half` 0 is January to June, 1 July to December.
+const fn half_year(half: u32) -> Expr {
+    Expr::PartOfYear {
+        year: None,
+        years_ago: 0,
+        from_month: 6 * half,
+        months: 6,
+    }
+}
 
 const fn part(days_ago: u32, from_hour: u32, to_hour: u32) -> Expr {
     Expr::DayPart {

@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use super::Period;
-use super::en;
+use super::{en, he};
 
 /// How an expression joins what follows it.
 pub(super) enum Joined {
@@ -76,6 +76,16 @@ pub(super) fn between(
         return Some(Joined::WithNext(range.start..end));
     }
     let (open, opener) = word_before(query, range.start)?;
+    if opener == "בין" {
+        // Hebrew joins with a prefix on the second month: "בין מרץ למאי", "בין מרץ ומאי".
+        let word = word_after(query, range.end)?;
+        let text = &query[word.clone()];
+        let month = text
+            .strip_prefix('ל')
+            .or_else(|| text.strip_prefix('ו'))
+            .and_then(he::month_named)?;
+        return Some(Joined::ToMonth(open..word.end, month));
+    }
     let joiners: &[&str] = match opener.to_lowercase().as_str() {
         "between" => &["and"],
         "from" => &["to", "until", "till", "through", "thru"],
