@@ -76,16 +76,21 @@ struct Found {
 ///   00:00–12:00 of today, "this afternoon" 12:00–18:00, "this evening"/"tonight" 18:00–24:00,
 ///   "last night" yesterday 18:00 to today 06:00 (also "yesterday morning/afternoon/evening").
 /// - "N days/weeks/months/years ago" is the whole day, ISO week, calendar month or calendar
-///   year that lies N units back (N: digits, "a"/"an", "one" … "twelve", "a couple of" = 2,
-///   "a few" = 3, N ≥ 1).
+///   year that lies N units back (N: digits, "a"/"an", "one" … "nineteen", "(a) couple (of)"
+///   = 2, "a few" and "several" = 3, N ≥ 1); "a fortnight ago" is the ISO week two back.
 /// - "this/last week|month|year" are the calendar units (and "earlier this week" is this
 ///   week); "(the) past week" and "the past/last N days" are the 7 or N × 24 hours ending at
 ///   the reference ("the past N weeks": N × 7 × 24 hours); "this/last weekend" is Saturday
 ///   00:00 to Monday 00:00 of the latest weekend that starts at or before the reference.
 /// - A weekday ("Monday", "on Monday", "last Monday") is the latest such day strictly before
-///   the reference's day: on a Monday, "on Monday" is the Monday a week back.
-/// - A month name without a year ("in March", "March", "last March") is the latest such
-///   month that starts at or before the reference: in March, "March" is this March. A day
+///   the reference's day: on a Monday, "on Monday" is the Monday a week back. "Monday last
+///   week", "(on) Tuesday of last week" and "Friday this week" are that day of that ISO week.
+/// - A time to come ("next Friday", "this coming Monday", "next March", "next
+///   week|weekend|month|year|quarter", "next summer") gives no period, and its words are read
+///   as no other expression.
+/// - A month name without a year ("in March", "March") is the latest such month that starts at
+///   or before the reference: in March, "March" is this March; "last March" is the latest one
+///   that is over (in March, the previous year's). A day
 ///   without a year ("March 3", "3 March", "on March 3rd") is the latest such day that starts
 ///   at or before the reference (today included). With a year, it is that month or day.
 /// - ISO dates `2026-11-03` and `2026-11`, and a year from 1970 to 2100 after "in"/"during"
@@ -96,13 +101,15 @@ struct Found {
 ///   meteorological season of the northern hemisphere (spring: March to May, summer: June to
 ///   August, autumn/fall: September to November, winter: December to February) that starts at
 ///   or before the reference; after "last", the latest one that is over. Quarters: "Q1" … "Q4"
-///   (the latest one that starts at or before the reference), "this/last quarter".
+///   (the latest one that starts at or before the reference), "this/last quarter", and with a
+///   year "Q1 2025", "Q3 of last year".
 /// - A month or season of a year: "November last year", "in March of last year", "in May this
 ///   year", "the summer of 2025", "winter 2024" (December 2024 to February 2025), "the spring
 ///   of last year". Thirds of a month: "early March" (days 1–10), "mid-March"/"mid March"
 ///   (11–20), "late March" (21 to the end), with or without a year; "the beginning/start,
-///   middle, end of March" are the same thirds; "the first … fourth week of March" days 1–7 …
-///   22–28; "the first/second half of March" days 1–15 and 16 to the end. "on the 14th" (an
+///   middle, end of March" are the same thirds; "(the) first … fourth week of March" days 1–7
+///   … 22–28 ("the" may be left out before an ordinal word); "the last week of March" the
+///   25th to the end (the 24th for a 30-day month, February's from the 23rd); "the first/second half of March" days 1–15 and 16 to the end. "on the 14th" (an
 ///   ordinal after "on the", ending the phrase: at the end, before punctuation or before
 ///   "about", "and", a pronoun…; "on the 2nd floor" is no day) is the latest 14th at or before
 ///   the reference's day. A month's part without a year is the latest one that has begun.
@@ -127,14 +134,21 @@ struct Found {
 /// "AからB(まで)" is a range; "Aから", "A以降" and "A以来" run from A to the reference. A season
 /// (春 夏 秋 冬) or month after a year word or "YYYY年", with or without の: "去年の夏",
 /// "2025年の秋", "去年の3月", "昨年11月". After "N月" or "YYYY年N月": 上旬/初旬 (days 1–10),
-/// 中旬 (11–20), 下旬/末 (21 to the end).
+/// 中旬 (11–20), 下旬/末 (21 to the end). 数日前, 数週間前, 数か月前, 数年前 (数 = 3; not after a
+/// numeral, "十数日前"), 半年前 (the month six back), 年初/年始 (January–April), 年末
+/// (September–December; 去年の年末 and 昨年末 last year's), 上半期/下半期 (the halves of this
+/// year), 第1四半期 … 第4四半期 (ASCII, full-width or kanji digits). "…前後" ("about …") is no
+/// time.
 ///
 /// Hebrew: היום, אתמול, שלשום, הבוקר, הערב/הלילה, אמש (last night), "אתמול בבוקר/בערב/בלילה",
 /// השבוע, "(ב)שבוע שעבר", החודש, "(ב)חודש שעבר", השנה, "(ב)שנה שעברה", אשתקד, "לפני N
 /// ימים/שבועות/חודשים/שנים" (N: digits, number words to עשרה, כמה = 3), "לפני
-/// יום/שבוע/חודש/שנה" (1), "לפני יומיים/שבועיים/חודשיים/שנתיים" (2), month names alone or
+/// יום/שבוע/חודש/שנה" (1), "לפני יומיים/שבועיים/חודשיים/שנתיים" (2), also with כ ("about":
+/// "לפני כשבוע"), month names alone or
 /// with ב ("במרץ"), "3 במרץ", "מרץ 2025", "(ב)יום שני" … "(ב)יום שבת", "ב-2025", "בשנת 2025";
-/// "מאז A" runs from A to the reference. Seasons (אביב קיץ סתיו חורף) with שעבר ("בקיץ
+/// "מאז A" runs from A to the reference; "בין A לB" (or וB) from A's start to the end of B, a
+/// month name or an expression of its own (a month with ל followed by a year is not read).
+/// Seasons (אביב קיץ סתיו חורף) with שעבר ("בקיץ
 /// שעבר"), a year, "(ב)שנה שעברה" or אשתקד, and months with the last two ("במרץ שנה שעברה");
 /// a season alone is not a time. "(ב)תחילת", "(ב)אמצע", "(ב)סוף" before a month are its
 /// thirds.

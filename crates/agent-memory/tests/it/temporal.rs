@@ -372,7 +372,7 @@ const EN_TIMES: &[(&str, &str, &[&str])] = &[
         ],
     ),
     (
-        "three days back",
+        "three days ago",
         "2026-11-29T10:00:00Z",
         &[
             "2026-11-28T10:00:00Z",

@@ -37,8 +37,6 @@ const COUNTS: Table = &[
     ("seventeen", 17),
     ("eighteen", 18),
     ("nineteen", 19),
-    ("twenty", 20),
-    ("thirty", 30),
     ("a couple of", 2),
     ("a couple", 2),
     ("couple of", 2),
@@ -198,8 +196,7 @@ pub(super) fn month_named(word: &str) -> Option<u32> {
 
 const THIS: El = Word(&["this"]);
 const LAST: El = Word(&["last"]);
-/// "ago", or "back" as in "three days back".
-const AGO: El = Word(&["ago", "back"]);
+const AGO: El = Word(&["ago"]);
 const DAYS: El = Word(&["day", "days"]);
 const WEEKS: El = Word(&["week", "weeks"]);
 const MONTH_WORDS: El = Word(&["month", "months"]);
@@ -328,11 +325,16 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Month(MONTHS), Year], With(mid_month)),
     rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Month(MONTHS)], With(late_month)),
     rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Month(MONTHS), Year], With(late_month)),
-    rule(&[Opt(&["in", "during"]), THE, Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(week_of_month)),
-    rule(&[Opt(&["in", "during"]), THE, Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(week_of_month)),
-    rule(&[Opt(&["in", "during"]), THE, Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS)], With(half_of_month)),
-    rule(&[Opt(&["in", "during"]), THE, Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS), Year], With(half_of_month)),
-    // "the last week of March": its last seven days.
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(week_of_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(week_of_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS)], With(half_of_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS), Year], With(half_of_month)),
+    // Without "the", only an ordinal word: "first week of April", not "1 week of March off".
+    rule(&[Opt(&["in", "during"]), Entry(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(week_of_month)),
+    rule(&[Opt(&["in", "during"]), Entry(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(week_of_month)),
+    rule(&[Opt(&["in", "during"]), Entry(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS)], With(half_of_month)),
+    rule(&[Opt(&["in", "during"]), Entry(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS), Year], With(half_of_month)),
+    // "the last week of March": its last days, from the 25th (February's from the 23rd).
     rule(&[Opt(&["in", "during"]), Word(&["the"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(last_week_of_month)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(last_week_of_month)),
     rule(&[Word(&["on"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),

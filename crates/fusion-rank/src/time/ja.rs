@@ -147,13 +147,16 @@ pub(super) fn find(query: &str) -> Vec<Found> {
         }
         let after_number = query[..at].chars().next_back().is_some_and(is_numeral);
         let longest = [
-            word(rest),
+            // 数 after a numeral is part of a number ("十数日前", ten-odd days ago).
+            word(rest).filter(|_| !(after_number && rest.starts_with('数'))),
             weekday(rest),
             numeric(rest).filter(|_| !after_number),
             of_year(rest).filter(|_| !after_number),
         ]
         .into_iter()
         .flatten()
+        // "…前後" is "about …", a length of time, not a time ago ("半年前後", "3日前後").
+        .filter(|(len, _)| !(rest[..*len].ends_with('前') && rest[*len..].starts_with('後')))
         .max_by_key(|(len, _)| *len);
         match longest {
             Some((len, expr)) => {

@@ -77,13 +77,29 @@ pub(super) fn between(
     }
     let (open, opener) = word_before(query, range.start)?;
     if opener == "בין" {
-        // Hebrew joins with a prefix on the second month: "בין מרץ למאי", "בין מרץ ומאי".
+        // Hebrew joins with a prefix on the second part: "בין מרץ למאי", "בין מרץ ומאי".
         let word = word_after(query, range.end)?;
+        // The second part is an expression of its own ("ומאי 2025"): up to its end.
+        if let Some((next_range, _)) = next
+            && next_range.start == word.start
+        {
+            return Some(Joined::WithNext(open..next_range.end));
+        }
         let text = &query[word.clone()];
         let month = text
             .strip_prefix('ל')
             .or_else(|| text.strip_prefix('ו'))
             .and_then(he::month_named)?;
+        // A month read alone must end the range: not "למאי 2025" or "למאי שנה שעברה", whose
+        // year this reading would not see.
+        let after = query[word.end..].trim_start();
+        let qualified = after.starts_with(|c: char| c.is_ascii_digit())
+            || ["שנה", "בשנה", "אשתקד"]
+                .iter()
+                .any(|w| after.starts_with(w));
+        if qualified {
+            return None;
+        }
         return Some(Joined::ToMonth(open..word.end, month));
     }
     let joiners: &[&str] = match opener.to_lowercase().as_str() {
