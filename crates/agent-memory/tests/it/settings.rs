@@ -29,18 +29,30 @@ fn switch(enabled: bool) -> SettingsPatch {
     SettingsPatch::default().agent_memories_enabled(enabled)
 }
 
-#[test]
-fn a_switch_turned_off_elsewhere_refuses_the_next_remember_and_writes_nothing() {
+/// A service that remembered once for alice (so it keeps the settings as on), and a second
+/// service over the same storage that then turned memories off.
+fn turned_off_elsewhere() -> (Fixture, agent_memory::MemoryService) {
     let fx = Fixture::new();
     let elsewhere = second_facade(&fx);
-    let caller = agent("alice", "cred_a");
     fx.service
-        .remember(&caller, &RememberRequest::new("notes", "first note"))
+        .remember(
+            &agent("alice", "cred_a"),
+            &RememberRequest::new("notes", "first note"),
+        )
         .unwrap();
     elsewhere.settings_put(&owner(), &switch(false)).unwrap();
+    (fx, elsewhere)
+}
+
+#[test]
+fn a_switch_turned_off_elsewhere_refuses_the_next_remember_and_writes_nothing() {
+    let (fx, _elsewhere) = turned_off_elsewhere();
     let err = fx
         .service
-        .remember(&caller, &RememberRequest::new("notes", "second note"))
+        .remember(
+            &agent("alice", "cred_a"),
+            &RememberRequest::new("notes", "second note"),
+        )
         .unwrap_err();
     assert_eq!(err.code(), ErrorCode::AgentMemoryDisabled);
     assert_eq!(stored(&fx), 1);
@@ -48,13 +60,8 @@ fn a_switch_turned_off_elsewhere_refuses_the_next_remember_and_writes_nothing() 
 
 #[test]
 fn a_bad_body_under_a_switch_turned_off_elsewhere_is_answered_as_disabled() {
-    let fx = Fixture::new();
-    let elsewhere = second_facade(&fx);
+    let (fx, elsewhere) = turned_off_elsewhere();
     let caller = agent("alice", "cred_a");
-    fx.service
-        .remember(&caller, &RememberRequest::new("notes", "first note"))
-        .unwrap();
-    elsewhere.settings_put(&owner(), &switch(false)).unwrap();
     // An empty text (the field rules), and one that masking empties (checked later).
     for text in ["", "dana@example.com"] {
         let err = fx
