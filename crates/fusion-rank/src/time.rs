@@ -76,7 +76,7 @@ struct Found {
 ///   00:00–12:00 of today, "this afternoon" 12:00–18:00, "this evening"/"tonight" 18:00–24:00,
 ///   "last night" yesterday 18:00 to today 06:00 (also "yesterday morning/afternoon/evening").
 /// - "N days/weeks/months/years ago" is the whole day, ISO week, calendar month or calendar
-///   year that lies N units back (N: digits, "a"/"an", "one" … "nineteen", "(a) couple (of)"
+///   year that lies N units back (N: digits, "a"/"an", "one" … "thirty-one" (also "twenty one"), "(a) couple (of)"
 ///   = 2, "a few" and "several" = 3, N ≥ 1); "a fortnight ago" is the ISO week two back.
 /// - "this/last week|month|year" are the calendar units (and "earlier this week" is this
 ///   week); "(the) past week" and "the past/last N days" are the 7 or N × 24 hours ending at
@@ -159,7 +159,8 @@ struct Found {
 ///   "todays" and "weekly" name no time, "today's" does. A phrase's words are separated by
 ///   spaces (one comma allowed), so sentence punctuation breaks a phrase. A word joined to
 ///   another by a hyphen is part of a compound and never matched ("Monday-morning
-///   quarterback"), except in an ISO date and after "mid" ("mid-March").
+///   quarterback"), except in an ISO date, after "mid" ("mid-March") and in "twenty-one" …
+///   "thirty-one".
 /// - "may" is the month only after "in", "during" or "last" or next to a day or a year ("in
 ///   May", "May 3", "May 2025"); not after "this" ("this may help"). Abbreviations ("Jan",
 ///   "Sept", "Mar") follow the same rule; bare full month names ("March forward") are the

@@ -64,6 +64,13 @@ const CASES: &[(&str, &str, &str)] = &[
     ("in Q3 of last year", "2025-07-01", "2025-10-01"),
     ("a fortnight ago", "2026-11-16", "2026-11-23"),
     ("fifteen days ago", "2026-11-17", "2026-11-18"),
+    ("twenty one days ago", "2026-11-11", "2026-11-12"),
+    ("twenty-one days ago", "2026-11-11", "2026-11-12"),
+    (
+        "the past thirty days",
+        "2026-11-02T15:30",
+        "2026-12-02T15:30",
+    ),
     ("couple days ago", "2026-11-30", "2026-12-01"),
     ("בין מרץ 2024 ומאי 2025", "2024-03-01", "2025-06-01"),
     ("several weeks ago", "2026-11-09", "2026-11-16"),
@@ -389,6 +396,7 @@ const NO_TIME: &[&str] = &[
     "Friday this week",
     // "back" is no "ago"; "…前後" is "about …"; a digit before "week of" is no ordinal.
     "set the clocks an hour back",
+    "twenty-something notes",
     "out for two days, back on the job",
     "半年前後",
     "3日前後",
