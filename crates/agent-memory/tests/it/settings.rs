@@ -178,3 +178,43 @@ fn remembers_racing_a_switch_flipped_elsewhere_store_exactly_what_they_acknowled
     assert_eq!(written + refused, 300);
     assert_eq!(stored(&fx), written as u64);
 }
+
+/// Writers that keep the switch as on, and a second service turning it off once while they
+/// write: no remember that began after the switch-off returned is acknowledged, whatever the
+/// writers' service kept, and every refusal is the switch's.
+#[test]
+fn no_remember_begun_after_a_switch_off_elsewhere_is_acknowledged() {
+    let fx = Fixture::new();
+    let elsewhere = second_facade(&fx);
+    let written = AtomicUsize::new(0);
+    let off = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        for t in 0..3 {
+            let (fx, written, off) = (&fx, &written, &off);
+            s.spawn(move || {
+                let caller = agent("alice", &format!("cred_{t}"));
+                for i in 0..100 {
+                    let began_after_off = off.load(Ordering::SeqCst);
+                    let request = RememberRequest::new("notes", format!("note {t} {i}"));
+                    match fx.service.remember(&caller, &request) {
+                        Ok(_) => {
+                            assert!(!began_after_off, "acknowledged after the switch-off");
+                            written.fetch_add(1, Ordering::SeqCst);
+                        }
+                        Err(err) => assert_eq!(err.code(), ErrorCode::AgentMemoryDisabled),
+                    }
+                }
+            });
+        }
+        s.spawn(|| {
+            // Off once the writers are under way (and have kept the settings as on).
+            while written.load(Ordering::SeqCst) < 30 {
+                std::thread::yield_now();
+            }
+            elsewhere.settings_put(&owner(), &switch(false)).unwrap();
+            off.store(true, Ordering::SeqCst);
+        });
+    });
+    assert!(off.into_inner());
+    assert_eq!(stored(&fx), written.into_inner() as u64);
+}
