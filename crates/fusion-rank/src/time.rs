@@ -117,21 +117,26 @@ struct Found {
 ///   year, this, last, the one before last or a named one: "early this year", "early 2025",
 ///   "the beginning of the year before last" (January–April), "the middle of 2025"
 ///   (May–August), "late last year", "the end of last year" (September–December); not before
-///   "'s".
+///   "'s". Halves of a year: "the first half of the year" (January–June), "the second half of
+///   last year", "the first half of 2025".
 /// - "the past/last N months|years" and "the past month|year" run from the same day and time
 ///   N months back (the month's last day when it is shorter) to the reference; "half a year
 ///   ago" is the month six back; "this past weekend" is "this weekend".
 /// - Ranges: "since A" runs from A's start to the reference; "between A and B" and "from A
 ///   to/until/till/through B" from A's start to B's end, where B may also be a month name
 ///   that is no expression alone ("between March and may"). "from A" alone is A ("notes from
-///   last week").
+///   last week"). "before A" and "prior to A" run from the Unix epoch to A's start, "until
+///   A", "till A" and "up to A" to A's end, "after A" from A's end to the reference; not
+///   before "'s" ("before Monday's meeting" is Monday). When that leaves no past period
+///   ("after today"), A is read alone.
 ///
 /// Japanese: 今日 本日 昨日 きのう 一昨日 おととい, 今朝 (00:00–12:00), 今夜 今晩
 /// (18:00–24:00), 昨夜 昨晩 (last night), 今週 先週 先々週, 今月 先月 先々月, 今年 去年
 /// 昨年 一昨年, "N日前", "N週間前", "Nか月前" (ヶ カ ヵ ケ 箇), "N年前", "N月", "N月N日",
 /// "YYYY年", "YYYY年N月", "YYYY年N月N日", 月曜日…日曜日 (or 月曜…日曜), "先週の月曜日"
 /// (Monday of last week), "今週の月曜日". N: ASCII or full-width digits, or 一 to 九十九.
-/// "AからB(まで)" is a range; "Aから", "A以降" and "A以来" run from A to the reference. A season
+/// "AからB(まで)" is a range; "Aから", "A以降", "A以後" and "A以来" run from A to the reference;
+/// "Aより前" is before A, "A以前" and "Aまで" until A's end, "Aより後" after A. A season
 /// (春 夏 秋 冬) or month after a year word or "YYYY年", with or without の: "去年の夏",
 /// "2025年の秋", "去年の3月", "昨年11月". After "N月" or "YYYY年N月": 上旬/初旬 (days 1–10),
 /// 中旬 (11–20), 下旬/末 (21 to the end). 数日前, 数週間前, 数か月前, 数年前 (数 = 3; not after a
@@ -146,7 +151,8 @@ struct Found {
 /// יום/שבוע/חודש/שנה" (1), "לפני יומיים/שבועיים/חודשיים/שנתיים" (2), also with כ ("about":
 /// "לפני כשבוע"), month names alone or
 /// with ב ("במרץ"), "3 במרץ", "מרץ 2025", "(ב)יום שני" … "(ב)יום שבת", "ב-2025", "בשנת 2025";
-/// "מאז A" runs from A to the reference; "בין A לB" (or וB) from A's start to the end of B, a
+/// "מאז A" runs from A to the reference, "לפני A" is before A, "עד A" until A's end, "אחרי A"
+/// after A; "בין A לB" (or וB) from A's start to the end of B, a
 /// month name or an expression of its own (a month with ל followed by a year is not read).
 /// Seasons (אביב קיץ סתיו חורף) with שעבר ("בקיץ
 /// שעבר"), a year, "(ב)שנה שעברה" or אשתקד, and months with the last two ("במרץ שנה שעברה");
@@ -230,16 +236,7 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
                     None => (range, first),
                 }
             }
-            None => match ranges::since(query, &range) {
-                Some(span) if first.start_ms < reference_ms => (
-                    span,
-                    Period {
-                        start_ms: first.start_ms,
-                        end_ms: reference_ms,
-                    },
-                ),
-                _ => (range, first),
-            },
+            None => opened(query, range, first, reference_ms),
         };
         period.get_or_insert(resolved);
         spans.push(span);
@@ -249,6 +246,53 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         spans,
     })
 }
+
+/// The expression at `range` (naming `first`) opened up to the reference ("since A") or on one
+/// side ("before A", "until A", "after A"); as it is when no word opens it, or when opening it
+/// would leave no past period.
+fn opened(
+    query: &str,
+    range: Range<usize>,
+    first: Period,
+    reference_ms: i64,
+) -> (Range<usize>, Period) {
+    if let Some(span) = ranges::since(query, &range) {
+        return if first.start_ms < reference_ms {
+            let since = Period {
+                start_ms: first.start_ms,
+                end_ms: reference_ms,
+            };
+            (span, since)
+        } else {
+            (range, first)
+        };
+    }
+    let Some((span, side)) = ranges::open_ended(query, &range) else {
+        return (range, first);
+    };
+    let period = match side {
+        ranges::Side::Before => Period {
+            start_ms: EARLIEST_MS,
+            end_ms: first.start_ms,
+        },
+        ranges::Side::Until => Period {
+            start_ms: EARLIEST_MS,
+            end_ms: first.end_ms,
+        },
+        ranges::Side::After => Period {
+            start_ms: first.end_ms,
+            end_ms: reference_ms,
+        },
+    };
+    if period.start_ms < period.end_ms && period.start_ms <= reference_ms {
+        (span, period)
+    } else {
+        (range, first)
+    }
+}
+
+/// Where "before A" and "until A" start: the Unix epoch, before any memory's creation.
+const EARLIEST_MS: i64 = 0;
 
 /// `query` with every span replaced by a single space.
 ///

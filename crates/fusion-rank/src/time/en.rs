@@ -7,10 +7,10 @@ use super::phrase::El::{
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
 use super::phrase::{
-    date, day_of_month, days_ago, early_month, early_year, ended_month, half_of_month, hours_ago,
-    iso, last_week_of_month, late_month, late_year, mid_month, mid_year, month_last_year,
-    month_this_year, months_ago, named_month, named_year, past_days, past_months, past_weeks,
-    past_years, quarter_last_year, quarter_of_year, season_last_year, season_of_year,
+    date, day_of_month, days_ago, early_month, early_year, ended_month, half_of_month,
+    half_of_year, hours_ago, iso, last_week_of_month, late_month, late_year, mid_month, mid_year,
+    month_last_year, month_this_year, months_ago, named_month, named_year, past_days, past_months,
+    past_weeks, past_years, quarter_last_year, quarter_of_year, season_last_year, season_of_year,
     season_this_year, week_of, week_of_month, weekday, weekday_last_week, weekday_this_week,
     weeks_ago, years_ago,
 };
@@ -190,6 +190,16 @@ const fn year_part(years_ago: u32, part: u32) -> Make {
         years_ago,
         from_month: 4 * part,
         months: 4,
+    })
+}
+
+/// A half of the year `years_ago` back: `half` 0 is January to June, 1 July to December.
+const fn year_half(years_ago: u32, half: u32) -> Make {
+    Fixed(Expr::PartOfYear {
+        year: None,
+        years_ago,
+        from_month: 6 * half,
+        months: 6,
     })
 }
 
@@ -374,6 +384,13 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Word(&["the"]), Word(&["year"]), Year], With(mid_year)),
     rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Year], With(late_year)),
     rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Word(&["the"]), Word(&["year"]), Year], With(late_year)),
+    // Halves of a year: "the first half of the year", "the second half of last year", "the
+    // first half of 2025".
+    rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), Word(&["half"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OWNER], year_half(0, 0)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["second"]), Word(&["half"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OWNER], year_half(0, 1)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), Word(&["half"]), Word(&["of"]), LAST, Word(&["year"]), NOT_OWNER], year_half(1, 0)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["second"]), Word(&["half"]), Word(&["of"]), LAST, Word(&["year"]), NOT_OWNER], year_half(1, 1)),
+    rule(&[Opt(&["in", "during"]), THE, Count(ORDINALS), Word(&["half"]), Word(&["of"]), Year], With(half_of_year)),
     rule(&[Opt(&["in", "during"]), Word(&["early"]), Year], With(early_year)),
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Year], With(late_year)),
     rule(&[Word(&["in", "during"]), Word(&["late"]), Month(MONTHS)], With(late_month)),

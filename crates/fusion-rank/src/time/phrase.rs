@@ -786,6 +786,17 @@ fn year_third(caps: &Caps, part: u32) -> Option<Expr> {
     })
 }
 
+/// The captured half (1 or 2) of the captured year ("the first half of 2025").
+pub(super) fn half_of_year(caps: &Caps) -> Option<Expr> {
+    let half = caps.count?;
+    (1..=2).contains(&half).then_some(Expr::PartOfYear {
+        year: Some(caps.year?),
+        years_ago: 0,
+        from_month: 6 * (half - 1),
+        months: 6,
+    })
+}
+
 /// January to April of the captured year.
 pub(super) fn early_year(caps: &Caps) -> Option<Expr> {
     year_third(caps, 0)

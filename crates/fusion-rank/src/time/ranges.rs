@@ -1,7 +1,8 @@
 //! Expressions joined into one period — "between March and May", "from last week to
-//! yesterday", "3月から5月まで" — and an expression opened up to the reference — "since Monday",
-//! "先週から", "מאז ינואר". The words that join them are looked up around expressions already
-//! found, so they never make a time of their own.
+//! yesterday", "3月から5月まで" — an expression opened up to the reference — "since Monday",
+//! "先週から", "מאז ינואר" — and one opened on its other side — "before April", "after last
+//! week", "3月まで", "אחרי מרץ". The words that join or open them are looked up around
+//! expressions already found, so they never make a time of their own.
 
 use std::ops::Range;
 
@@ -17,7 +18,7 @@ pub(super) enum Joined {
 }
 
 /// Japanese particles after an expression that open it up to the reference.
-const JA_SINCE: &[&str] = &["から", "以降", "以来"];
+const JA_SINCE: &[&str] = &["から", "以降", "以来", "以後"];
 /// The Japanese particle that joins two expressions ("AからB"), and the one that may close the
 /// range ("まで").
 const JA_FROM: &str = "から";
@@ -134,4 +135,55 @@ pub(super) fn since(query: &str, range: &Range<usize>) -> Option<Range<usize>> {
         "since" | "מאז" => Some(open..range.end),
         _ => None,
     }
+}
+
+/// Which side of an expression a word before it (or a particle after it) keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Side {
+    /// "before A", "prior to A", "Aより前", "לפני A": everything before A starts.
+    Before,
+    /// "until A", "till A", "up to A", "A以前", "Aまで", "עד A": everything up to A's end.
+    Until,
+    /// "after A", "Aより後", "אחרי A": from A's end to the reference.
+    After,
+}
+
+/// Japanese particles after an expression that open it on one side.
+const JA_SIDES: &[(&str, Side)] = &[
+    ("より前", Side::Before),
+    ("以前", Side::Until),
+    ("まで", Side::Until),
+    ("より後", Side::After),
+];
+
+/// The span of "before A", "until A" or "after A" (in any of the three languages) and the side
+/// it keeps, when a word before the expression at `range` (or a particle after it) opens it.
+/// Not when the expression owns what follows ("before Monday's meeting" names the meeting's
+/// day, not everything before it).
+pub(super) fn open_ended(query: &str, range: &Range<usize>) -> Option<(Range<usize>, Side)> {
+    let after = query.get(range.end..)?;
+    if let Some((particle, side)) = JA_SIDES.iter().find(|(p, _)| after.starts_with(*p)) {
+        return Some((range.start..range.end + particle.len(), *side));
+    }
+    if ["'s", "\u{2019}s"].iter().any(|s| after.starts_with(s)) {
+        return None;
+    }
+    let (open, opener) = word_before(query, range.start)?;
+    let side = match opener.to_lowercase().as_str() {
+        "before" | "לפני" => Side::Before,
+        "until" | "till" | "til" | "עד" => Side::Until,
+        "after" | "אחרי" => Side::After,
+        // Two words: "prior to A", "up to A".
+        "to" => {
+            let (first, word) = word_before(query, open)?;
+            let side = match word.to_lowercase().as_str() {
+                "prior" => Side::Before,
+                "up" => Side::Until,
+                _ => return None,
+            };
+            return Some((first..range.end, side));
+        }
+        _ => return None,
+    };
+    Some((open..range.end, side))
 }

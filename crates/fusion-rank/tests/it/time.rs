@@ -107,6 +107,32 @@ const CASES: &[(&str, &str, &str)] = &[
     ("先月以降の会議", "2026-11-01", "2026-12-02T15:30"),
     ("מאז ינואר", "2026-01-01", "2026-12-02T15:30"),
     ("מאז אתמול", "2026-12-01", "2026-12-02T15:30"),
+    // Opened on one side: before A's start, until A's end, after A's end.
+    (
+        "what did I note before April about taxes",
+        "1970-01-01",
+        "2026-04-01",
+    ),
+    ("notes prior to last month", "1970-01-01", "2026-11-01"),
+    ("until March", "1970-01-01", "2026-04-01"),
+    ("up to last week", "1970-01-01", "2026-11-30"),
+    ("after last week", "2026-11-30", "2026-12-02T15:30"),
+    ("after March 2025", "2025-04-01", "2026-12-02T15:30"),
+    // An event on that day, not everything before it; and no past after today.
+    ("before Monday's meeting", "2026-11-30", "2026-12-01"),
+    ("after today", "2026-12-02", "2026-12-03"),
+    ("3月より前の会議", "1970-01-01", "2026-03-01"),
+    ("3月以前", "1970-01-01", "2026-04-01"),
+    ("先週まで", "1970-01-01", "2026-11-30"),
+    ("先月より後", "2026-12-01", "2026-12-02T15:30"),
+    ("3月以後", "2026-03-01", "2026-12-02T15:30"),
+    ("לפני מרץ", "1970-01-01", "2026-03-01"),
+    ("עד אפריל", "1970-01-01", "2026-05-01"),
+    ("אחרי ינואר", "2026-02-01", "2026-12-02T15:30"),
+    // Halves of a year.
+    ("in the first half of the year", "2026-01-01", "2026-07-01"),
+    ("the second half of last year", "2025-07-01", "2026-01-01"),
+    ("first half of 2025", "2025-01-01", "2025-07-01"),
     ("today", "2026-12-02", "2026-12-03"),
     ("Today's standup notes", "2026-12-02", "2026-12-03"),
     ("yesterday", "2026-12-01", "2026-12-02"),
@@ -423,6 +449,10 @@ const NO_TIME: &[&str] = &[
     "the quarter of the budget",
     "between us and them",
     "since you asked",
+    "before you ask",
+    "after all",
+    "the first half of the year's budget",
+    "the third half of the game",
     // Japanese and Hebrew words that only look like time.
     "百二十日前",
     "三日月",
@@ -480,6 +510,8 @@ fn a_single_expression_spans_the_whole_query_or_its_words() {
         ["between March and May"]
     );
     assert_eq!(spans("dentist since last week"), ["since last week"]);
+    assert_eq!(spans("taxes before April, please"), ["before April"]);
+    assert_eq!(spans("歯医者3月以前"), ["3月以前"]);
     assert_eq!(spans("歯医者3月から5月まで"), ["3月から5月まで"]);
     // "from" alone names where, not since when.
     assert_eq!(spans("notes from last week about taxes"), ["last week"]);
