@@ -80,11 +80,15 @@ struct Found {
 ///   = 2, "a few" and "several" = 3, N ≥ 1); "a fortnight ago" is the ISO week two back.
 /// - "this/last week|month|year" are the calendar units (and "earlier this week" is this
 ///   week); "(the) past week" and "the past/last N days" are the 7 or N × 24 hours ending at
-///   the reference ("the past N weeks": N × 7 × 24 hours); "this/last weekend" is Saturday
+///   the reference ("the past N weeks": N × 7 × 24 hours; "the past/last 24 hours": one day;
+///   after "in", "within", "over" or "during", "the last week" is the past 7 days too, and "the
+///   last month|year" the past month or year, like "the past month"); "this/last weekend" is Saturday
 ///   00:00 to Monday 00:00 of the latest weekend that starts at or before the reference.
 /// - A weekday ("Monday", "on Monday", "last Monday") is the latest such day strictly before
 ///   the reference's day: on a Monday, "on Monday" is the Monday a week back. "Monday last
-///   week", "(on) Tuesday of last week" and "Friday this week" are that day of that ISO week.
+///   week", "(on) Tuesday of last week", "Friday this week" and "this Friday" are that day of
+///   that ISO week ("this Friday" on a Wednesday is to come: no period). A weekday before a
+///   date is the date: "Thursday, November 12", "on Thursday the 12th".
 /// - A time to come ("next Friday", "this coming Monday", "next March", "next
 ///   week|weekend|month|year|quarter", "next summer") gives no period, and its words are read
 ///   as no other expression.
@@ -125,10 +129,14 @@ struct Found {
 /// - Ranges: "since A" runs from A's start to the reference; "between A and B" and "from A
 ///   to/until/till/through B" from A's start to B's end, where B may also be a month name
 ///   that is no expression alone ("between March and may"). "from A" alone is A ("notes from
-///   last week"). "before A" and "prior to A" run from the Unix epoch to A's start, "until
-///   A", "till A" and "up to A" to A's end, "after A" from A's end to the reference; not
-///   before "'s" ("before Monday's meeting" is Monday). When that leaves no past period
-///   ("after today"), A is read alone.
+///   last week"). "A to B" without "from" is the same range ("March to May"), and "now" may
+///   end one ("from January to now", "between October and now"). "before A" and "prior to A"
+///   run from the Unix epoch to A's start, "until A", "till A" and "up to A" to A's end,
+///   "after A" from A's end to the reference; not before "'s" ("before Monday's meeting" is
+///   Monday). When that leaves no past period ("after today"), A is read alone. After these
+///   words and "since", "from", "between", a year ending the phrase ("since 2025"; not "after
+///   2000 tests"), an abbreviated month ("since Oct"; "May" not after "from" or "between") and
+///   a season ("before the summer"; with "the" after "from" or "between") are times too.
 ///
 /// Japanese: 今日 本日 昨日 きのう 一昨日 おととい, 今朝 (00:00–12:00), 今夜 今晩
 /// (18:00–24:00), 昨夜 昨晩 (last night), 今週 先週 先々週, 今月 先月 先々月, 今年 去年
@@ -142,8 +150,11 @@ struct Found {
 /// 中旬 (11–20), 下旬/末 (21 to the end). 数日前, 数週間前, 数か月前, 数年前 (数 = 3; not after a
 /// numeral, "十数日前"), 半年前 (the month six back), 年初/年始 (January–April), 年末
 /// (September–December; 去年の年末 and 昨年末 last year's), 上半期/下半期 (the halves of this
-/// year), 第1四半期 … 第4四半期 (ASCII, full-width or kanji digits). "…前後" ("about …") is no
-/// time.
+/// year; 去年の上半期 last year's), 第1四半期 … 第4四半期 (ASCII, full-width or kanji digits),
+/// 前四半期 and 今四半期, 先週末 (last weekend), 一月前 and ひと月前 (a month ago; 一月 alone is
+/// January), "過去N日", "ここN日", "直近N日" (also 週間, か月, 年, with or without 間; the N units
+/// up to the reference) and ここ数日 (3 days). "A〜B" is a range like "AからB". "…前後"
+/// ("about …") and 毎週 before a weekday ("every Monday") are no time.
 ///
 /// Hebrew: היום, אתמול, שלשום, הבוקר, הערב/הלילה, אמש (last night), "אתמול בבוקר/בערב/בלילה",
 /// השבוע, "(ב)שבוע שעבר", החודש, "(ב)חודש שעבר", השנה, "(ב)שנה שעברה", אשתקד, "לפני N
@@ -151,8 +162,11 @@ struct Found {
 /// יום/שבוע/חודש/שנה" (1), "לפני יומיים/שבועיים/חודשיים/שנתיים" (2), also with כ ("about":
 /// "לפני כשבוע"), month names alone or
 /// with ב ("במרץ"), "3 במרץ", "מרץ 2025", "(ב)יום שני" … "(ב)יום שבת", "ב-2025", "בשנת 2025";
-/// "מאז A" runs from A to the reference, "לפני A" is before A, "עד A" until A's end, "אחרי A"
-/// after A; "בין A לB" (or וB) from A's start to the end of B, a
+/// "מאז A" runs from A to the reference, "לפני A" is before A, "עד A" until A's end (and
+/// "ממרץ עד A" from March to A's end), "אחרי A" after A; a month with שעבר is the latest one
+/// over ("בנובמבר שעבר"), "ביום שני בשבוע שעבר" Monday of last week; "בשבוע האחרון",
+/// "בימים האחרונים" (7 days), "בחודש האחרון" and "בשנה האחרונה" run up to the reference;
+/// "לפני חצי שנה" is the month six back; ראש השנה (the holiday) is no time; "בין A לB" (or וB) from A's start to the end of B, a
 /// month name or an expression of its own (a month with ל followed by a year is not read).
 /// Seasons (אביב קיץ סתיו חורף) with שעבר ("בקיץ
 /// שעבר"), a year, "(ב)שנה שעברה" or אשתקד, and months with the last two ("במרץ שנה שעברה");
@@ -230,6 +244,14 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
                 let (_, last) = rest.next().expect("peeked");
                 (span, first.through(last))
             }
+            Some(ranges::Joined::ToNow(span)) if first.start_ms < reference_ms => (
+                span,
+                Period {
+                    start_ms: first.start_ms,
+                    end_ms: reference_ms,
+                },
+            ),
+            Some(ranges::Joined::ToNow(_)) => (range, first),
             Some(ranges::Joined::ToMonth(span, month)) => {
                 match calendar::month_from(first.start_ms, month) {
                     Some(last) => (span, first.through(last)),
@@ -282,6 +304,13 @@ fn opened(
         ranges::Side::After => Period {
             start_ms: first.end_ms,
             end_ms: reference_ms,
+        },
+        ranges::Side::FromMonth(month) => match calendar::month_until(first.start_ms, month) {
+            Some(from) => Period {
+                start_ms: from.start_ms,
+                end_ms: first.end_ms,
+            },
+            None => return (range, first),
         },
     };
     if period.start_ms < period.end_ms && period.start_ms <= reference_ms {

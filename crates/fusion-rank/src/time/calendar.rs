@@ -47,6 +47,10 @@ pub(super) enum Expr {
     /// Words that name a time to come ("next Friday", "this coming March"): matched so that no
     /// other phrase takes their words, and never a period.
     Future,
+    /// Words that look like a time but name none ("ראש השנה", the new year's holiday, is no
+    /// "this year"; "毎週月曜日", every Monday, no last Monday): matched so that no other phrase
+    /// takes their words, and never a period.
+    NoTime,
     /// A calendar day: of `year`, or else the latest one that starts at or before the reference.
     Date {
         month: u32,
@@ -155,7 +159,7 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             let current = month_index(today.year(), today.month());
             month_span(if index == current { index - 12 } else { index })
         }
-        Expr::Future => None,
+        Expr::Future | Expr::NoTime => None,
         Expr::MonthYearsAgo { month, years_ago } => {
             let year = i64::from(today.year()) - i64::from(years_ago);
             month_span(year.checked_mul(12)? + i64::from(month) - 1)
@@ -280,6 +284,17 @@ pub(super) fn month_from(from_ms: i64, month: u32) -> Option<Period> {
     let since = (index - (i64::from(month) - 1)).rem_euclid(12);
     let ahead = if since == 0 { 0 } else { 12 - since };
     month_span(index + ahead)
+}
+
+/// The month named `month` (1 to 12) that starts last at or before `until_ms`, whole: the
+/// start of a range "from March until May" whose end starts at `until_ms`.
+pub(super) fn month_until(until_ms: i64, month: u32) -> Option<Period> {
+    let until = DateTime::from_timestamp_millis(until_ms)?
+        .naive_utc()
+        .date();
+    let index = month_index(until.year(), until.month());
+    let since = (index - (i64::from(month) - 1)).rem_euclid(12);
+    month_span(index - since)
 }
 
 /// Day `day` of `month` in `year`, or else the latest such day at or before `today` (February

@@ -2,7 +2,8 @@
 
 use super::calendar::Expr;
 use super::phrase::El::{
-    Count, Day, EndsBefore, Entry, Iso, Month, NotBefore, Opt, Ordinal, Season, Weekday, Word, Year,
+    After, Count, Day, EndsBefore, Entry, Iso, Month, NotBefore, Opt, Ordinal, Season, Weekday,
+    Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
@@ -114,6 +115,44 @@ const MONTHS: Table = &[
     ("december", 12),
     ("dec", 12),
 ];
+
+/// Month names after a word that opens a range ("since Oct", "from Sept to Dec"): every name
+/// and abbreviation but "may" ("suggestions from May").
+const MONTHS_NOT_MAY: Table = &[
+    ("january", 1),
+    ("jan", 1),
+    ("february", 2),
+    ("feb", 2),
+    ("march", 3),
+    ("mar", 3),
+    ("april", 4),
+    ("apr", 4),
+    ("june", 6),
+    ("jun", 6),
+    ("july", 7),
+    ("jul", 7),
+    ("august", 8),
+    ("aug", 8),
+    ("september", 9),
+    ("sept", 9),
+    ("sep", 9),
+    ("october", 10),
+    ("oct", 10),
+    ("november", 11),
+    ("nov", 11),
+    ("december", 12),
+    ("dec", 12),
+];
+
+/// Words that open a range on a time after them ([`super::ranges`]): a year, a month or "the
+/// summer" after them is a time ("since 2025", "before the summer").
+const OPENERS: El = After(&[
+    "since", "before", "after", "until", "till", "from", "between",
+]);
+/// The same without "from" and "between", where "may" would be the month ("since May").
+const SIDE_OPENERS: El = After(&["since", "before", "after", "until", "till"]);
+/// "from" and "between".
+const RANGE_OPENERS: El = After(&["from", "between"]);
 
 /// Season names next to a year ("the summer of 2025", "winter last year"); "fall" needs a
 /// word before it ([`FALL`]): "did sales fall last year" is last year.
@@ -264,7 +303,7 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["this", "last"]), Word(&["weekend"])], Fixed(Expr::Weekend)),
     rule(&[Opt(&["the"]), Word(&["past", "last"]), N, DAYS], With(past_days)),
     rule(&[Opt(&["the"]), Word(&["past", "last"]), N, WEEKS], With(past_weeks)),
-    rule(&[Opt(&["on", "last", "this"]), Weekday(WEEKDAYS)], With(weekday)),
+    rule(&[Opt(&["on", "last"]), Weekday(WEEKDAYS)], With(weekday)),
     rule(&[Opt(&["in", "during"]), Month(MONTHS_ALONE)], With(named_month)),
     rule(&[Word(&["in", "during"]), Month(MONTHS)], With(named_month)),
     // "last December" on December 3 is the one that is over.
@@ -392,6 +431,39 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), THE, Word(&["second"]), Word(&["half"]), Word(&["of"]), LAST, Word(&["year"]), NOT_OWNER], year_half(1, 1)),
     rule(&[Opt(&["in", "during"]), THE, Count(ORDINALS), Word(&["half"]), Word(&["of"]), Year], With(half_of_year)),
     rule(&[Opt(&["in", "during"]), Word(&["early"]), Year], With(early_year)),
+    // "in/over/within the last week|month|year": the days up to the reference, as "the past
+    // week"; "last week" alone is the calendar week.
+    rule(&[Word(&["in", "within", "over", "during"]), Word(&["the"]), LAST, Word(&["week"])], Fixed(Expr::Trailing { days: 7 })),
+    rule(&[Word(&["in", "within", "over", "during"]), Word(&["the"]), LAST, Word(&["month"])], Fixed(Expr::TrailingMonths { months: 1 })),
+    rule(&[Word(&["in", "within", "over", "during"]), Word(&["the"]), LAST, Word(&["year"])], Fixed(Expr::TrailingMonths { months: 12 })),
+    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), Word(&["24"]), Word(&["hours"])], Fixed(Expr::Trailing { days: 1 })),
+    // A year, a month or a season after a word that opens a range: "since 2025", "before
+    // Oct", "after the summer".
+    // The year ends the phrase: "after 2000 tests passed" names no year.
+    rule(&[OPENERS, Year, EndsBefore(AFTER_DAY)], With(named_year)),
+    rule(&[OPENERS, Month(MONTHS_NOT_MAY)], With(named_month)),
+    rule(&[SIDE_OPENERS, Month(MONTHS)], With(named_month)),
+    rule(&[SIDE_OPENERS, THE, SPRING], season(0, false)),
+    rule(&[SIDE_OPENERS, THE, SUMMER], season(1, false)),
+    rule(&[SIDE_OPENERS, Word(&["the"]), AUTUMN], season(2, false)),
+    rule(&[SIDE_OPENERS, Word(&["autumn"])], season(2, false)),
+    rule(&[SIDE_OPENERS, THE, WINTER], season(3, false)),
+    // After "from" or "between" only with "the": "feedback from summer interns" names none.
+    rule(&[RANGE_OPENERS, Word(&["the"]), SPRING], season(0, false)),
+    rule(&[RANGE_OPENERS, Word(&["the"]), SUMMER], season(1, false)),
+    rule(&[RANGE_OPENERS, Word(&["the"]), AUTUMN], season(2, false)),
+    rule(&[RANGE_OPENERS, Word(&["the"]), WINTER], season(3, false)),
+    // A weekday before a date: the date ("Thursday, November 12", "on Thursday the 12th").
+    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Month(MONTHS), Day], With(date)),
+    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Month(MONTHS), Day, Year], With(date)),
+    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS)], With(date)),
+    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS), Year], With(date)),
+    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Word(&["the"]), Ordinal], With(day_of_month)),
+    // "this Friday" is this week's: today's or a day before, or a day to come (no period).
+    rule(&[THIS, Weekday(WEEKDAYS)], With(weekday_this_week)),
+    // "the last week of March" without "the".
+    rule(&[Opt(&["in", "during"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(last_week_of_month)),
+    rule(&[Opt(&["in", "during"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(last_week_of_month)),
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Year], With(late_year)),
     rule(&[Word(&["in", "during"]), Word(&["late"]), Month(MONTHS)], With(late_month)),
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(MONTHS), Year], With(late_month)),

@@ -6,8 +6,9 @@ use super::phrase::El::{BareMonth, Count, Day, InMonth, Month, Opt, Season, Week
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
 use super::phrase::{
-    date, days_ago, early_month, late_month, mid_month, month_last_year, months_ago, named_month,
-    named_year, season_ended, season_last_year, season_of_year, weekday, weeks_ago, years_ago,
+    date, days_ago, early_month, ended_month, late_month, mid_month, month_last_year, months_ago,
+    named_month, named_year, season_ended, season_last_year, season_of_year, weekday,
+    weekday_last_week, weeks_ago, years_ago,
 };
 
 /// Number words, in the masculine and feminine forms and their construct states, and כמה ("a
@@ -160,6 +161,18 @@ const RULES: &[Rule] = &[
     rule(&[BEFORE, Word(&["שנתיים", "כשנתיים"])], Fixed(Expr::Year { years_ago: 2 })),
     // "יום שני" only: שני alone is "second".
     rule(&[Word(&["יום"]), Weekday(WEEKDAYS), Opt(&["שעבר", "הקודם", "האחרון"])], With(weekday)),
+    // "ביום שני בשבוע שעבר": Monday of last week.
+    rule(&[Word(&["יום"]), Weekday(WEEKDAYS), Word(&["בשבוע", "שבוע"]), PAST_M], With(weekday_last_week)),
+    // "בנובמבר שעבר": the latest November that is over.
+    rule(&[Month(MONTHS), PAST_M], With(ended_month)),
+    // "in the last week|month|year", "in recent days": the days up to the reference.
+    rule(&[Word(&["שבוע"]), Word(&["האחרון"])], Fixed(Expr::Trailing { days: 7 })),
+    rule(&[Word(&["ימים"]), Word(&["האחרונים"])], Fixed(Expr::Trailing { days: 7 })),
+    rule(&[Word(&["חודש"]), Word(&["האחרון"])], Fixed(Expr::TrailingMonths { months: 1 })),
+    rule(&[Word(&["שנה"]), Word(&["האחרונה"])], Fixed(Expr::TrailingMonths { months: 12 })),
+    rule(&[BEFORE, Word(&["חצי", "כחצי"]), Word(&["שנה"])], Fixed(Expr::Month { months_ago: 6 })),
+    // ראש השנה, the new year's holiday, is no "this year".
+    rule(&[Word(&["ראש"]), Word(&["השנה"])], Fixed(Expr::NoTime)),
     rule(&[Month(MONTHS_ALONE)], With(named_month)),
     rule(&[InMonth(MONTHS)], With(named_month)),
     rule(&[Month(MONTHS), Year], With(named_month)),

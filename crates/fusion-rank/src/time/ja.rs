@@ -45,6 +45,21 @@ const WORDS: &[(&str, Expr)] = &[
     ("昨年の年末", year_part(1, 2)),
     ("上半期", half_year(0)),
     ("下半期", half_year(1)),
+    ("去年の上半期", half_of_year(1, 0)),
+    ("去年の下半期", half_of_year(1, 1)),
+    ("昨年の上半期", half_of_year(1, 0)),
+    ("昨年の下半期", half_of_year(1, 1)),
+    ("先週末", Expr::Weekend),
+    ("前四半期", Expr::QuarterAgo { quarters_ago: 1 }),
+    ("今四半期", Expr::QuarterAgo { quarters_ago: 0 }),
+    // 一月 alone is January; 一月前 and ひと月前 are a month ago.
+    ("一月前", Expr::Month { months_ago: 1 }),
+    ("ひと月前", Expr::Month { months_ago: 1 }),
+    ("ひとつき前", Expr::Month { months_ago: 1 }),
+    ("ここ数日", Expr::Trailing { days: 3 }),
+    ("ここ数週間", Expr::Trailing { days: 21 }),
+    ("ここ数か月", Expr::TrailingMonths { months: 3 }),
+    ("ここ数ヶ月", Expr::TrailingMonths { months: 3 }),
     ("第1四半期", Expr::Quarter { quarter: 1 }),
     ("第2四半期", Expr::Quarter { quarter: 2 }),
     ("第3四半期", Expr::Quarter { quarter: 3 }),
@@ -72,9 +87,14 @@ const fn year_part(years_ago: u32, part: u32) -> Expr {
 
 /// A half of the reference's year: `half` 0 is January to June, 1 July to December.
 const fn half_year(half: u32) -> Expr {
+    half_of_year(0, half)
+}
+
+/// A half of the year `years_ago` back.
+const fn half_of_year(years_ago: u32, half: u32) -> Expr {
     Expr::PartOfYear {
         year: None,
-        years_ago: 0,
+        years_ago,
         from_month: 6 * half,
         months: 6,
     }
@@ -130,6 +150,48 @@ enum Unit {
     Year,
 }
 
+/// Words before "N units" that make it the time up to the reference: 過去1週間, ここ3日,
+/// 直近1か月.
+const TRAILING: &[&str] = &["過去", "ここ", "直近"];
+
+/// What may follow the number of [`TRAILING`]; 間 may follow ("3日間").
+const TRAILING_UNITS: &[(&str, Unit)] = &[
+    ("日", Unit::Day),
+    ("週間", Unit::Week),
+    ("週", Unit::Week),
+    ("か月", Unit::Month),
+    ("ヶ月", Unit::Month),
+    ("カ月", Unit::Month),
+    ("ヵ月", Unit::Month),
+    ("ケ月", Unit::Month),
+    ("箇月", Unit::Month),
+    ("年", Unit::Year),
+];
+
+/// "過去N日" and the like at the start of `text`: the N units up to the reference.
+fn trailing(text: &str) -> Option<(usize, Expr)> {
+    let word = TRAILING.iter().find(|w| text.starts_with(**w))?;
+    let (n, rest) = number(&text[word.len()..])?;
+    let (after, unit) = TRAILING_UNITS
+        .iter()
+        .find_map(|(suffix, unit)| rest.strip_prefix(suffix).map(|after| (after, *unit)))?;
+    let after = after.strip_prefix('間').unwrap_or(after);
+    if n == 0 {
+        return None;
+    }
+    let expr = match unit {
+        Unit::Day => Expr::Trailing { days: n },
+        Unit::Week => Expr::Trailing {
+            days: n.checked_mul(7)?,
+        },
+        Unit::Month => Expr::TrailingMonths { months: n },
+        Unit::Year => Expr::TrailingMonths {
+            months: n.checked_mul(12)?,
+        },
+    };
+    Some((text.len() - after.len(), expr))
+}
+
 /// Every Japanese expression of `query`, left to right; at each position the longest wins.
 pub(super) fn find(query: &str) -> Vec<Found> {
     let mut found = Vec::new();
@@ -150,6 +212,7 @@ pub(super) fn find(query: &str) -> Vec<Found> {
             // 数 after a numeral is part of a number ("十数日前", ten-odd days ago).
             word(rest).filter(|_| !(after_number && rest.starts_with('数'))),
             weekday(rest),
+            trailing(rest),
             numeric(rest).filter(|_| !after_number),
             of_year(rest).filter(|_| !after_number),
         ]
@@ -242,6 +305,14 @@ fn of_year(text: &str) -> Option<(usize, Expr)> {
 
 /// "月曜日", "月曜", "先週の月曜日" at the start of `text`.
 fn weekday(text: &str) -> Option<(usize, Expr)> {
+    // 毎週月曜日, "every Monday", names no Monday.
+    if let Some(rest) = text
+        .strip_prefix("毎週の")
+        .or_else(|| text.strip_prefix("毎週"))
+    {
+        let (len, _) = weekday(rest)?;
+        return Some((text.len() - rest.len() + len, Expr::NoTime));
+    }
     let (prefix, weeks_ago) = WEEK_PREFIXES
         .iter()
         .find(|(prefix, _)| text.starts_with(prefix))

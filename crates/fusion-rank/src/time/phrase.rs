@@ -42,6 +42,10 @@ pub(super) enum El {
     /// Matches no token: holds unless the next token is one of these words, whatever separates
     /// it ("year" not before "'s": "the end of last year's budget" is no part of a year).
     NotBefore(&'static [&'static str]),
+    /// Matches no token, first in a rule only: holds where the word before the phrase, a space
+    /// apart, is one of these words, which stays outside the phrase ("2025" after "since": the
+    /// range that word opens is read around the phrase).
+    After(&'static [&'static str]),
     /// A month name of the table, with no prefix and no comma before it (Hebrew "בסוף מרץ";
     /// "בסוף, במרץ" is "in the end, in March").
     BareMonth(Table),
@@ -128,7 +132,8 @@ impl Language {
                         | El::Year
                         | El::Iso
                         | El::EndsBefore(_)
-                        | El::NotBefore(_) => {}
+                        | El::NotBefore(_)
+                        | El::After(_) => {}
                     }
                 }
             }
@@ -287,6 +292,16 @@ impl Tokens {
             }
             return;
         }
+        if let El::After(words) = element {
+            let holds = first
+                && at > 0
+                && self.tokens[at].gap_before == Gap::Space
+                && words.contains(&self.tokens[at - 1].lower.as_str());
+            if holds {
+                self.match_from(language, rest, at, first, caps, ends);
+            }
+            return;
+        }
         if let El::EndsBefore(words) = element {
             let ends_here = self.tokens.get(at).is_none_or(|next| {
                 next.gap_before == Gap::Other
@@ -397,7 +412,7 @@ impl Tokens {
             },
             El::Iso => self.iso(at, caps),
             // Handled by `match_from`: they match no token.
-            El::EndsBefore(_) | El::NotBefore(_) => Vec::new(),
+            El::EndsBefore(_) | El::NotBefore(_) | El::After(_) => Vec::new(),
             El::BareMonth(table) if !self.tokens[at].comma_before => {
                 self.capture(language, table, at, "", caps, |c, month| {
                     c.month = Some(month);
@@ -895,6 +910,8 @@ mod tests {
                     El::EndsBefore(_) => continue,
                     El::NotBefore(list) if pick(2) == 0 => list[pick(list.len())].to_owned(),
                     El::NotBefore(_) => continue,
+                    // Written before the phrase, so that it holds.
+                    El::After(list) => list[pick(list.len())].to_owned(),
                     El::BareMonth(table) => table[pick(table.len())].0.to_owned(),
                     El::Year => (1960 + pick(150)).to_string(),
                     El::Iso => format!("{}-{:02}-{:02}", 1990 + pick(50), 1 + pick(13), pick(33)),

@@ -15,6 +15,8 @@ pub(super) enum Joined {
     WithNext(Range<usize>),
     /// With a month name that is no expression on its own ("and may"): the span and the month.
     ToMonth(Range<usize>, u32),
+    /// Up to the reference ("from January to now", "between October and now"): the span.
+    ToNow(Range<usize>),
 }
 
 /// Japanese particles after an expression that open it up to the reference.
@@ -22,6 +24,8 @@ const JA_SINCE: &[&str] = &["から", "以降", "以来", "以後"];
 /// The Japanese particle that joins two expressions ("AからB"), and the one that may close the
 /// range ("まで").
 const JA_FROM: &str = "から";
+/// Marks that join two expressions as "から" does: "3月〜5月".
+const JA_DASHES: &[&str] = &["〜", "～", "~"];
 const JA_UNTIL: &str = "まで";
 
 /// The word of letters that ends where the spaces before `at` begin, and its start; `None`
@@ -65,9 +69,13 @@ pub(super) fn between(
     range: &Range<usize>,
     next: Option<&(Range<usize>, Period)>,
 ) -> Option<Joined> {
-    if query.get(range.end..)?.starts_with(JA_FROM) {
+    let after = query.get(range.end..)?;
+    if let Some(mark) = std::iter::once(&JA_FROM)
+        .chain(JA_DASHES)
+        .find(|m| after.starts_with(**m))
+    {
         let (next_range, _) = next?;
-        if next_range.start != range.end + JA_FROM.len() {
+        if next_range.start != range.end + mark.len() {
             return None;
         }
         let mut end = next_range.end;
@@ -76,7 +84,7 @@ pub(super) fn between(
         }
         return Some(Joined::WithNext(range.start..end));
     }
-    let (open, opener) = word_before(query, range.start)?;
+    let (open, opener) = word_before(query, range.start).unwrap_or((range.start, ""));
     if opener == "בין" {
         // Hebrew joins with a prefix on the second part: "בין מרץ למאי", "בין מרץ ומאי".
         let word = word_after(query, range.end)?;
@@ -103,14 +111,21 @@ pub(super) fn between(
         }
         return Some(Joined::ToMonth(open..word.end, month));
     }
-    let joiners: &[&str] = match opener.to_lowercase().as_str() {
-        "between" => &["and"],
-        "from" => &["to", "until", "till", "through", "thru"],
-        _ => return None,
+    const TO: &[&str] = &["to", "until", "till", "through", "thru"];
+    let (open, joiners): (usize, &[&str]) = match opener.to_lowercase().as_str() {
+        "between" => (open, &["and"]),
+        "from" => (open, TO),
+        // "March to May": the range starts at the expression itself.
+        _ => (range.start, TO),
     };
     let joiner = word_after(query, range.end)?;
     if !joiners.contains(&query[joiner.clone()].to_lowercase().as_str()) {
         return None;
+    }
+    if let Some(now) = word_after(query, joiner.end)
+        && query[now.clone()].eq_ignore_ascii_case("now")
+    {
+        return Some(Joined::ToNow(open..now.end));
     }
     if let Some((next_range, _)) = next
         && next_range.start > joiner.end
@@ -146,6 +161,9 @@ pub(super) enum Side {
     Until,
     /// "after A", "Aより後", "אחרי A": from A's end to the reference.
     After,
+    /// "ממרץ עד A" (from March until A): from the month named before "עד", the latest that
+    /// starts at or before A, to A's end.
+    FromMonth(u32),
 }
 
 /// Japanese particles after an expression that open it on one side.
@@ -171,7 +189,18 @@ pub(super) fn open_ended(query: &str, range: &Range<usize>) -> Option<(Range<usi
     let (open, opener) = word_before(query, range.start)?;
     let side = match opener.to_lowercase().as_str() {
         "before" | "לפני" => Side::Before,
-        "until" | "till" | "til" | "עד" => Side::Until,
+        "עד" => {
+            // "ממרץ עד מאי": the month the word before carries with מ ("from") opens it.
+            let from = word_before(query, open).and_then(|(start, word)| {
+                let month = he::month_named(word.strip_prefix('מ')?)?;
+                Some((start, month))
+            });
+            if let Some((start, month)) = from {
+                return Some((start..range.end, Side::FromMonth(month)));
+            }
+            Side::Until
+        }
+        "until" | "till" | "til" => Side::Until,
         "after" | "אחרי" => Side::After,
         // Two words: "prior to A", "up to A".
         "to" => {
