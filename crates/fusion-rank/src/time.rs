@@ -88,7 +88,8 @@ struct Found {
 ///   the reference's day: on a Monday, "on Monday" is the Monday a week back. "Monday last
 ///   week", "(on) Tuesday of last week", "Friday this week" and "this Friday" are that day of
 ///   that ISO week ("this Friday" on a Wednesday is to come: no period). A weekday before a
-///   date is the date: "Thursday, November 12", "on Thursday the 12th".
+///   date is the date: "Thursday, November 12", "on Thursday the 12th"; no period when the
+///   date falls on another weekday.
 /// - A time to come ("next Friday", "this coming Monday", "next March", "next
 ///   week|weekend|month|year|quarter", "next summer") gives no period, and its words are read
 ///   as no other expression.
@@ -129,14 +130,19 @@ struct Found {
 /// - Ranges: "since A" runs from A's start to the reference; "between A and B" and "from A
 ///   to/until/till/through B" from A's start to B's end, where B may also be a month name
 ///   that is no expression alone ("between March and may"). "from A" alone is A ("notes from
-///   last week"). "A to B" without "from" is the same range ("March to May"), and "now" may
-///   end one ("from January to now", "between October and now"). "before A" and "prior to A"
+///   last week"). "A to B" without "from" is the same range when B is an expression or A a
+///   month ("March to May"; "sent last week to May" is last week), and "now" may end one
+///   ("from January to now"). When B starts before A, a month A is read a year earlier
+///   ("December to February" in December is last winter's) and any other A alone ("Monday to
+///   Friday" on a Wednesday is Monday). "before A" and "prior to A"
 ///   run from the Unix epoch to A's start, "until A", "till A" and "up to A" to A's end,
 ///   "after A" from A's end to the reference; not before "'s" ("before Monday's meeting" is
-///   Monday). When that leaves no past period ("after today"), A is read alone. After these
+///   Monday), nor after a length ("a week before March 3" is March 3). When that leaves no
+///   past period ("after today"), A is read alone. After these
 ///   words and "since", "from", "between", a year ending the phrase ("since 2025"; not "after
 ///   2000 tests"), an abbreviated month ("since Oct"; "May" not after "from" or "between") and
-///   a season ("before the summer"; with "the" after "from" or "between") are times too.
+///   a season ("before the summer"; with "the" after "from" or "between"; not before "of")
+///   are times too, and a year ending the phrase after "to" or "and" ("from 2020 to 2022").
 ///
 /// Japanese: 今日 本日 昨日 きのう 一昨日 おととい, 今朝 (00:00–12:00), 今夜 今晩
 /// (18:00–24:00), 昨夜 昨晩 (last night), 今週 先週 先々週, 今月 先月 先々月, 今年 去年
@@ -144,7 +150,8 @@ struct Found {
 /// "YYYY年", "YYYY年N月", "YYYY年N月N日", 月曜日…日曜日 (or 月曜…日曜), "先週の月曜日"
 /// (Monday of last week), "今週の月曜日". N: ASCII or full-width digits, or 一 to 九十九.
 /// "AからB(まで)" is a range; "Aから", "A以降", "A以後" and "A以来" run from A to the reference;
-/// "Aより前" is before A, "A以前" and "Aまで" until A's end, "Aより後" after A. A season
+/// "Aより前" is before A, "A以前" and "Aまで" until A's end ("Aまでに", by A, is a deadline: A
+/// alone), "Aより後" after A. A season
 /// (春 夏 秋 冬) or month after a year word or "YYYY年", with or without の: "去年の夏",
 /// "2025年の秋", "去年の3月", "昨年11月". After "N月" or "YYYY年N月": 上旬/初旬 (days 1–10),
 /// 中旬 (11–20), 下旬/末 (21 to the end). 数日前, 数週間前, 数か月前, 数年前 (数 = 3; not after a
@@ -184,7 +191,9 @@ struct Found {
 /// - "may" is the month only after "in", "during" or "last" or next to a day or a year ("in
 ///   May", "May 3", "May 2025"); not after "this" ("this may help"). Abbreviations ("Jan",
 ///   "Sept", "Mar") follow the same rule; bare full month names ("March forward") are the
-///   month. Short weekday names ("sat", "sun", "wed") are never matched.
+///   month. Short weekday names ("sat", "sun", "wed") are never matched, nor a weekday in a
+///   few names that hold one ("Black Friday", "Taco Tuesday", "Sunday Times", "Sunday roast",
+///   "Sunday Pot"), nor "USA Today".
 /// - Hebrew: the first word of a phrase may carry up to two of the prefixes ו ב ה ל מ ש כ
 ///   ("ובשבוע שעבר"), a month name only ו and ב ("במרץ"; "ממרץ", from March, is not a
 ///   period). A weekday needs יום before it ("ביום שני"; שני alone is "second"), and יוני
@@ -241,8 +250,14 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
     while let Some((range, first)) = rest.next() {
         let (span, resolved) = match ranges::between(query, &range, rest.peek()) {
             Some(ranges::Joined::WithNext(span)) => {
-                let (_, last) = rest.next().expect("peeked");
-                (span, first.through(last))
+                let (_, last) = rest.peek().expect("peeked");
+                match joined(first, *last) {
+                    Some(both) => {
+                        rest.next();
+                        (span, both)
+                    }
+                    None => (range.clone(), first),
+                }
             }
             Some(ranges::Joined::ToNow(span)) if first.start_ms < reference_ms => (
                 span,
@@ -251,14 +266,27 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
                     end_ms: reference_ms,
                 },
             ),
-            Some(ranges::Joined::ToNow(_)) => (range, first),
-            Some(ranges::Joined::ToMonth(span, month)) => {
-                match calendar::month_from(first.start_ms, month) {
+            Some(ranges::Joined::ToNow(_)) => (range.clone(), first),
+            // Without "from", only a month starts one: "sent last week to May" names May the
+            // person.
+            Some(ranges::Joined::ToMonth(_, _, true)) if calendar::whole_month(first).is_none() => {
+                opened(query, range.clone(), first, reference_ms)
+            }
+            Some(ranges::Joined::ToMonth(span, month, _)) => {
+                match calendar::month_from(first.start_ms, month)
+                    .filter(|last| last.start_ms <= reference_ms)
+                {
                     Some(last) => (span, first.through(last)),
-                    None => (range, first),
+                    None => (range.clone(), first),
                 }
             }
-            None => opened(query, range, first, reference_ms),
+            None => opened(query, range.clone(), first, reference_ms),
+        };
+        // A word read around the expression never reaches into the next one ("去年より前四半期":
+        // より前 is not "before last year" when 前四半期 follows).
+        let (span, resolved) = match rest.peek() {
+            Some((next, _)) if span.end > next.start => (range, first),
+            _ => (span, resolved),
         };
         period.get_or_insert(resolved);
         spans.push(span);
@@ -267,6 +295,19 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         period: period?,
         spans,
     })
+}
+
+/// The range from `first` to `last` ("from A to B"): `last` may not start before `first`,
+/// unless `first` is a month, read then as the latest such month at or before `last` ("from
+/// December to February" in March is December to February of this winter). `None` when the
+/// two make no range ("Monday to Friday" on a Wednesday: last Friday comes first).
+fn joined(first: Period, last: Period) -> Option<Period> {
+    if last.start_ms >= first.start_ms {
+        return Some(first.through(last));
+    }
+    let month = calendar::whole_month(first)?;
+    let first = calendar::month_until(last.start_ms, month)?;
+    Some(first.through(last))
 }
 
 /// The expression at `range` (naming `first`) opened up to the reference ("since A") or on one

@@ -57,6 +57,14 @@ pub(super) enum Expr {
         day: u32,
         year: Option<i32>,
     },
+    /// A calendar day named with its weekday ("Thursday, November 12"): as [`Expr::Date`], and
+    /// no period when the day falls on another weekday.
+    DateOnWeekday {
+        month: u32,
+        day: u32,
+        year: Option<i32>,
+        weekday: Weekday,
+    },
     /// A calendar year.
     NamedYear(i32),
     /// The two hours around the instant `hours` hours before the reference.
@@ -214,6 +222,17 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             })
         }
         Expr::Date { month, day, year } => day_span(date_of(today, month, day, year)?, 1),
+        Expr::DateOnWeekday {
+            month,
+            day,
+            year,
+            weekday,
+        } => {
+            let date = date_of(today, month, day, year)?;
+            (date.weekday().num_days_from_monday() == weekday)
+                .then(|| day_span(date, 1))
+                .flatten()
+        }
         Expr::WeekOf { month, day, year } => {
             let monday_of =
                 |date: NaiveDate| back(date, u64::from(date.weekday().num_days_from_monday()));
@@ -284,6 +303,13 @@ pub(super) fn month_from(from_ms: i64, month: u32) -> Option<Period> {
     let since = (index - (i64::from(month) - 1)).rem_euclid(12);
     let ahead = if since == 0 { 0 } else { 12 - since };
     month_span(index + ahead)
+}
+
+/// The month of the year (1 to 12) when `period` is exactly one calendar month.
+pub(super) fn whole_month(period: Period) -> Option<u32> {
+    let start = DateTime::from_timestamp_millis(period.start_ms)?.naive_utc();
+    let index = month_index(start.year(), start.month());
+    (month_span(index)? == period).then_some(start.month())
 }
 
 /// The month named `month` (1 to 12) that starts last at or before `until_ms`, whole: the

@@ -8,12 +8,12 @@ use super::phrase::El::{
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
 use super::phrase::{
-    date, day_of_month, days_ago, early_month, early_year, ended_month, half_of_month,
-    half_of_year, hours_ago, iso, last_week_of_month, late_month, late_year, mid_month, mid_year,
-    month_last_year, month_this_year, months_ago, named_month, named_year, past_days, past_months,
-    past_weeks, past_years, quarter_last_year, quarter_of_year, season_last_year, season_of_year,
-    season_this_year, week_of, week_of_month, weekday, weekday_last_week, weekday_this_week,
-    weeks_ago, years_ago,
+    date, date_on_weekday, day_of_month, days_ago, early_month, early_year, ended_month,
+    half_of_month, half_of_year, hours_ago, iso, last_week_of_month, late_month, late_year,
+    mid_month, mid_year, month_last_year, month_this_year, months_ago, named_month, named_year,
+    past_days, past_months, past_weeks, past_years, quarter_last_year, quarter_of_year,
+    season_last_year, season_of_year, season_this_year, week_of, week_of_month, weekday,
+    weekday_last_week, weekday_this_week, weeks_ago, years_ago,
 };
 
 const COUNTS: Table = &[
@@ -274,6 +274,8 @@ const WINTER: El = Word(&["winter"]);
 const THE: El = Opt(&["the"]);
 /// Not before "'s": "the end of last year's budget" is no part of a year.
 const NOT_OWNER: El = NotBefore(&["s"]);
+/// Not before "of": "in the last year of school" is no year up to now.
+const NOT_OF: El = NotBefore(&["of"]);
 
 /// Tried at every word; the longest match wins, the earlier rule on a tie.
 #[rustfmt::skip]
@@ -433,34 +435,44 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["early"]), Year], With(early_year)),
     // "in/over/within the last week|month|year": the days up to the reference, as "the past
     // week"; "last week" alone is the calendar week.
-    rule(&[Word(&["in", "within", "over", "during"]), Word(&["the"]), LAST, Word(&["week"])], Fixed(Expr::Trailing { days: 7 })),
-    rule(&[Word(&["in", "within", "over", "during"]), Word(&["the"]), LAST, Word(&["month"])], Fixed(Expr::TrailingMonths { months: 1 })),
-    rule(&[Word(&["in", "within", "over", "during"]), Word(&["the"]), LAST, Word(&["year"])], Fixed(Expr::TrailingMonths { months: 12 })),
+    // Not before "of": "in the last year of school".
+    rule(&[Word(&["in", "within", "over", "during"]), Word(&["the"]), LAST, Word(&["week"]), NOT_OF], Fixed(Expr::Trailing { days: 7 })),
+    rule(&[Word(&["in", "within", "over", "during"]), Word(&["the"]), LAST, Word(&["month"]), NOT_OF], Fixed(Expr::TrailingMonths { months: 1 })),
+    rule(&[Word(&["in", "within", "over", "during"]), Word(&["the"]), LAST, Word(&["year"]), NOT_OF], Fixed(Expr::TrailingMonths { months: 12 })),
     rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), Word(&["24"]), Word(&["hours"])], Fixed(Expr::Trailing { days: 1 })),
     // A year, a month or a season after a word that opens a range: "since 2025", "before
     // Oct", "after the summer".
     // The year ends the phrase: "after 2000 tests passed" names no year.
     rule(&[OPENERS, Year, EndsBefore(AFTER_DAY)], With(named_year)),
+    // A range's second year: "from 2020 to 2022", "between 2020 and 2022".
+    rule(&[After(&["to", "and", "through", "thru"]), Year, EndsBefore(AFTER_DAY)], With(named_year)),
+    // Not "may": "what I wrote before may be outdated".
     rule(&[OPENERS, Month(MONTHS_NOT_MAY)], With(named_month)),
-    rule(&[SIDE_OPENERS, Month(MONTHS)], With(named_month)),
-    rule(&[SIDE_OPENERS, THE, SPRING], season(0, false)),
-    rule(&[SIDE_OPENERS, THE, SUMMER], season(1, false)),
-    rule(&[SIDE_OPENERS, Word(&["the"]), AUTUMN], season(2, false)),
-    rule(&[SIDE_OPENERS, Word(&["autumn"])], season(2, false)),
-    rule(&[SIDE_OPENERS, THE, WINTER], season(3, false)),
+    // Not before "of": "after the fall of Rome".
+    rule(&[SIDE_OPENERS, THE, SPRING, NOT_OF], season(0, false)),
+    rule(&[SIDE_OPENERS, THE, SUMMER, NOT_OF], season(1, false)),
+    rule(&[SIDE_OPENERS, Word(&["the"]), AUTUMN, NOT_OF], season(2, false)),
+    rule(&[SIDE_OPENERS, Word(&["autumn"]), NOT_OF], season(2, false)),
+    rule(&[SIDE_OPENERS, THE, WINTER, NOT_OF], season(3, false)),
     // After "from" or "between" only with "the": "feedback from summer interns" names none.
-    rule(&[RANGE_OPENERS, Word(&["the"]), SPRING], season(0, false)),
-    rule(&[RANGE_OPENERS, Word(&["the"]), SUMMER], season(1, false)),
-    rule(&[RANGE_OPENERS, Word(&["the"]), AUTUMN], season(2, false)),
-    rule(&[RANGE_OPENERS, Word(&["the"]), WINTER], season(3, false)),
-    // A weekday before a date: the date ("Thursday, November 12", "on Thursday the 12th").
-    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Month(MONTHS), Day], With(date)),
-    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Month(MONTHS), Day, Year], With(date)),
-    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS)], With(date)),
-    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS), Year], With(date)),
-    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Word(&["the"]), Ordinal], With(day_of_month)),
+    rule(&[RANGE_OPENERS, Word(&["the"]), SPRING, NOT_OF], season(0, false)),
+    rule(&[RANGE_OPENERS, Word(&["the"]), SUMMER, NOT_OF], season(1, false)),
+    rule(&[RANGE_OPENERS, Word(&["the"]), AUTUMN, NOT_OF], season(2, false)),
+    rule(&[RANGE_OPENERS, Word(&["the"]), WINTER, NOT_OF], season(3, false)),
+    // A weekday before a date: the date ("Thursday, November 12", "on Thursday the 12th"),
+    // none when the date falls on another weekday.
+    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Month(MONTHS), Day], With(date_on_weekday)),
+    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Month(MONTHS), Day, Year], With(date_on_weekday)),
+    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS)], With(date_on_weekday)),
+    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS), Year], With(date_on_weekday)),
+    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
     // "this Friday" is this week's: today's or a day before, or a day to come (no period).
     rule(&[THIS, Weekday(WEEKDAYS)], With(weekday_this_week)),
+    // Names that hold a time word and name no time: "Black Friday deals", "Sunday Times",
+    // "USA Today".
+    rule(&[Word(&["black", "good", "cyber", "holy", "ash", "taco"]), Weekday(WEEKDAYS)], Fixed(Expr::NoTime)),
+    rule(&[Weekday(WEEKDAYS), Word(&["times", "roast", "school", "funday", "blues", "pot"])], Fixed(Expr::NoTime)),
+    rule(&[Word(&["usa"]), Word(&["today"])], Fixed(Expr::NoTime)),
     // "the last week of March" without "the".
     rule(&[Opt(&["in", "during"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(last_week_of_month)),
     rule(&[Opt(&["in", "during"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(last_week_of_month)),

@@ -2,7 +2,9 @@
 //! ל מ ש כ ("ובשבוע שעבר"), a month name anywhere ו and ב ("במרץ", not "ממרץ", from March).
 
 use super::calendar::Expr;
-use super::phrase::El::{BareMonth, Count, Day, InMonth, Month, Opt, Season, Weekday, Word, Year};
+use super::phrase::El::{
+    BareMonth, Count, Day, InMonth, Month, NotBefore, Opt, Season, Weekday, Word, Year,
+};
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
 use super::phrase::{
@@ -166,10 +168,11 @@ const RULES: &[Rule] = &[
     // "בנובמבר שעבר": the latest November that is over.
     rule(&[Month(MONTHS), PAST_M], With(ended_month)),
     // "in the last week|month|year", "in recent days": the days up to the reference.
-    rule(&[Word(&["שבוע"]), Word(&["האחרון"])], Fixed(Expr::Trailing { days: 7 })),
-    rule(&[Word(&["ימים"]), Word(&["האחרונים"])], Fixed(Expr::Trailing { days: 7 })),
-    rule(&[Word(&["חודש"]), Word(&["האחרון"])], Fixed(Expr::TrailingMonths { months: 1 })),
-    rule(&[Word(&["שנה"]), Word(&["האחרונה"])], Fixed(Expr::TrailingMonths { months: 12 })),
+    // Not before של ("of"): "השבוע האחרון של מרץ" is the last week of March.
+    rule(&[Word(&["שבוע"]), Word(&["האחרון"]), NotBefore(&["של"])], Fixed(Expr::Trailing { days: 7 })),
+    rule(&[Word(&["ימים"]), Word(&["האחרונים"]), NotBefore(&["של"])], Fixed(Expr::Trailing { days: 7 })),
+    rule(&[Word(&["חודש"]), Word(&["האחרון"]), NotBefore(&["של"])], Fixed(Expr::TrailingMonths { months: 1 })),
+    rule(&[Word(&["שנה"]), Word(&["האחרונה"]), NotBefore(&["של"])], Fixed(Expr::TrailingMonths { months: 12 })),
     rule(&[BEFORE, Word(&["חצי", "כחצי"]), Word(&["שנה"])], Fixed(Expr::Month { months_ago: 6 })),
     // ראש השנה, the new year's holiday, is no "this year".
     rule(&[Word(&["ראש"]), Word(&["השנה"])], Fixed(Expr::NoTime)),

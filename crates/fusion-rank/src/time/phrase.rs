@@ -632,6 +632,17 @@ pub(super) fn date(caps: &Caps) -> Option<Expr> {
     })
 }
 
+/// The captured day, on the captured weekday ("Thursday, November 12").
+pub(super) fn date_on_weekday(caps: &Caps) -> Option<Expr> {
+    let (month, day) = (caps.month?, caps.day?);
+    (day <= max_day(month)).then_some(Expr::DateOnWeekday {
+        month,
+        day,
+        year: caps.year,
+        weekday: caps.weekday?,
+    })
+}
+
 /// The captured month of the previous year.
 pub(super) fn month_last_year(caps: &Caps) -> Option<Expr> {
     Some(Expr::MonthYearsAgo {

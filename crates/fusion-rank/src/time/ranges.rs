@@ -13,8 +13,9 @@ use super::{en, he};
 pub(super) enum Joined {
     /// With the next expression: the span from the opening word to the next expression's end.
     WithNext(Range<usize>),
-    /// With a month name that is no expression on its own ("and may"): the span and the month.
-    ToMonth(Range<usize>, u32),
+    /// With a month name that is no expression on its own ("and may"): the span, the month,
+    /// and whether no word opened the range ("March to may"), which only a month may start.
+    ToMonth(Range<usize>, u32, bool),
     /// Up to the reference ("from January to now", "between October and now"): the span.
     ToNow(Range<usize>),
 }
@@ -70,12 +71,20 @@ pub(super) fn between(
     next: Option<&(Range<usize>, Period)>,
 ) -> Option<Joined> {
     let after = query.get(range.end..)?;
-    if let Some(mark) = std::iter::once(&JA_FROM)
-        .chain(JA_DASHES)
-        .find(|m| after.starts_with(**m))
-    {
+    // A dash may have spaces around it ("3月 〜 5月"); から is written next to both.
+    let mark = if after.starts_with(JA_FROM) {
+        Some(JA_FROM.len())
+    } else {
+        let spaced = after.trim_start();
+        JA_DASHES
+            .iter()
+            .find(|m| spaced.starts_with(**m))
+            .map(|m| after.len() - spaced.len() + m.len())
+            .map(|len| len + (after[len..].len() - after[len..].trim_start().len()))
+    };
+    if let Some(mark) = mark {
         let (next_range, _) = next?;
-        if next_range.start != range.end + mark.len() {
+        if next_range.start != range.end + mark {
             return None;
         }
         let mut end = next_range.end;
@@ -109,14 +118,15 @@ pub(super) fn between(
         if qualified {
             return None;
         }
-        return Some(Joined::ToMonth(open..word.end, month));
+        return Some(Joined::ToMonth(open..word.end, month, false));
     }
     const TO: &[&str] = &["to", "until", "till", "through", "thru"];
-    let (open, joiners): (usize, &[&str]) = match opener.to_lowercase().as_str() {
-        "between" => (open, &["and"]),
-        "from" => (open, TO),
+    let (open, joiners, bare): (usize, &[&str], bool) = match opener.to_lowercase().as_str() {
+        "between" => (open, &["and"], false),
+        // "since 2020 to now" is "from 2020 to now".
+        "from" | "since" => (open, TO, false),
         // "March to May": the range starts at the expression itself.
-        _ => (range.start, TO),
+        _ => (range.start, TO, true),
     };
     let joiner = word_after(query, range.end)?;
     if !joiners.contains(&query[joiner.clone()].to_lowercase().as_str()) {
@@ -135,7 +145,7 @@ pub(super) fn between(
     }
     let month = word_after(query, joiner.end)?;
     let named = en::month_named(&query[month.clone()])?;
-    Some(Joined::ToMonth(open..month.end, named))
+    Some(Joined::ToMonth(open..month.end, named, bare))
 }
 
 /// The span of "since A" ("מאז A", "Aから", "A以降"), when the expression at `range` is opened up
@@ -181,13 +191,28 @@ const JA_SIDES: &[(&str, Side)] = &[
 pub(super) fn open_ended(query: &str, range: &Range<usize>) -> Option<(Range<usize>, Side)> {
     let after = query.get(range.end..)?;
     if let Some((particle, side)) = JA_SIDES.iter().find(|(p, _)| after.starts_with(*p)) {
+        // "までに" is a deadline ("金曜日までに送る"), not "until".
+        if *particle == "まで" && after[particle.len()..].starts_with('に') {
+            return None;
+        }
         return Some((range.start..range.end + particle.len(), *side));
     }
     if ["'s", "\u{2019}s"].iter().any(|s| after.starts_with(s)) {
         return None;
     }
     let (open, opener) = word_before(query, range.start)?;
+    // "a week before March 3", "the day after last Monday": a span from A, not everything
+    // before or after it; A is read alone.
+    let measured = || {
+        word_before(query, open).is_some_and(|(_, unit)| {
+            matches!(
+                unit.to_lowercase().as_str(),
+                "day" | "days" | "week" | "weeks" | "month" | "months" | "year" | "years" | "night"
+            )
+        })
+    };
     let side = match opener.to_lowercase().as_str() {
+        "before" | "after" if measured() => return None,
         "before" | "לפני" => Side::Before,
         "עד" => {
             // "ממרץ עד מאי": the month the word before carries with מ ("from") opens it.

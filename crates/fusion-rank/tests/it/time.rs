@@ -147,6 +147,24 @@ const CASES: &[(&str, &str, &str)] = &[
     ("from January to now", "2026-01-01", "2026-12-02T15:30"),
     ("between October and now", "2026-10-01", "2026-12-02T15:30"),
     ("March to May", "2026-03-01", "2026-06-01"),
+    // A range whose end comes first: a month is read a year earlier; anything else is read
+    // alone ("Monday to Friday" on a Wednesday: last Friday comes before Monday).
+    ("December to February", "2025-12-01", "2026-03-01"),
+    ("from March to May 2025", "2025-03-01", "2025-06-01"),
+    ("Monday to Friday schedule", "2026-11-30", "2026-12-01"),
+    ("from 2020 to 2022", "2020-01-01", "2023-01-01"),
+    ("since 2020 to now", "2020-01-01", "2026-12-02T15:30"),
+    ("3月 〜 5月", "2026-03-01", "2026-06-01"),
+    // Without "from" only a month starts a range to a month name: May the person.
+    (
+        "what did I send last week to May",
+        "2026-11-23",
+        "2026-11-30",
+    ),
+    // A measured span from A is not everything before it; までに is a deadline.
+    ("a week before March 3", "2026-03-03", "2026-03-04"),
+    ("金曜日までに送る", "2026-11-27", "2026-11-28"),
+    ("after the fall", "2026-12-01", "2026-12-02T15:30"),
     // A weekday before a date is that date; "this Wednesday" is today's.
     ("Thursday, November 12", "2026-11-12", "2026-11-13"),
     ("on Thursday the 12th", "2026-11-12", "2026-11-13"),
@@ -489,6 +507,16 @@ const NO_TIME: &[&str] = &[
     // A day still to come this week.
     "this Friday",
     "after 2000 tests passed",
+    "what I wrote before may be outdated",
+    "after the fall of Rome",
+    // November 12, 2026 is a Thursday.
+    "Friday, November 12",
+    "Black Friday deals",
+    "the Sunday Times review",
+    "Sunday roast recipe",
+    "Taco Tuesday",
+    "a USA Today article",
+    "the Sunday Pot restaurant",
     "feedback from summer interns",
     "suggestions from May about the car",
     "毎週月曜日の会議",
@@ -555,6 +583,8 @@ fn a_single_expression_spans_the_whole_query_or_its_words() {
     assert_eq!(spans("dentist since last week"), ["since last week"]);
     assert_eq!(spans("taxes before April, please"), ["before April"]);
     assert_eq!(spans("歯医者3月以前"), ["3月以前"]);
+    // A particle never reaches into the next expression: spans stay disjoint.
+    assert_eq!(spans("去年より前四半期の売上"), ["去年", "前四半期"]);
     assert_eq!(spans("歯医者3月から5月まで"), ["3月から5月まで"]);
     // "from" alone names where, not since when.
     assert_eq!(spans("notes from last week about taxes"), ["last week"]);
