@@ -147,16 +147,22 @@ fn rankers_break_ties_by_recency_then_id() {
         }
         assert_eq!(ids(&cands, list.iter().map(|s| s.index)), expected);
     }
-    // Every candidate in the period: the time ranker's ties go the same way.
+    // All but the oldest in the period: the time ranker's ties go the same way.
     let timed = query.clone().with_period(fusion_rank::Period {
-        start_ms: 0,
+        start_ms: 1,
         end_ms: 3,
     });
     let rankings = Rankings::compute(&timed, &cands);
     assert_eq!(
         ids(&cands, rankings[Ranker::Time].iter().map(|s| s.index)),
-        expected
+        expected[..3]
     );
+    // A period that holds every candidate tells none apart: the time ranker lists none.
+    let everything = query.clone().with_period(fusion_rank::Period {
+        start_ms: 0,
+        end_ms: 3,
+    });
+    assert!(Rankings::compute(&everything, &cands)[Ranker::Time].is_empty());
     let fused = fuse(&query, &cands, 10);
     assert_eq!(ids(&cands, fused.iter().map(|f| f.index)), expected);
     assert_eq!(
