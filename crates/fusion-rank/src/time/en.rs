@@ -98,7 +98,6 @@ const MONTHS: Table = &[
     ("mar", 3),
     ("april", 4),
     ("apr", 4),
-    ("may", 5),
     ("june", 6),
     ("jun", 6),
     ("july", 7),
@@ -114,35 +113,13 @@ const MONTHS: Table = &[
     ("nov", 11),
     ("december", 12),
     ("dec", 12),
+    // Last, for [`MONTHS_NOT_MAY`].
+    ("may", 5),
 ];
 
 /// Month names after a word that opens a range ("since Oct", "from Sept to Dec"): every name
-/// and abbreviation but "may" ("suggestions from May").
-const MONTHS_NOT_MAY: Table = &[
-    ("january", 1),
-    ("jan", 1),
-    ("february", 2),
-    ("feb", 2),
-    ("march", 3),
-    ("mar", 3),
-    ("april", 4),
-    ("apr", 4),
-    ("june", 6),
-    ("jun", 6),
-    ("july", 7),
-    ("jul", 7),
-    ("august", 8),
-    ("aug", 8),
-    ("september", 9),
-    ("sept", 9),
-    ("sep", 9),
-    ("october", 10),
-    ("oct", 10),
-    ("november", 11),
-    ("nov", 11),
-    ("december", 12),
-    ("dec", 12),
-];
+/// and abbreviation but "may" ("suggestions from May"), the last entry of [`MONTHS`].
+const MONTHS_NOT_MAY: Table = MONTHS.split_at(MONTHS.len() - 1).0;
 
 /// Words that open a range on a time after them ([`super::ranges`]): a year, a month or "the
 /// summer" after them is a time ("since 2025", "before the summer").
