@@ -100,8 +100,16 @@ struct Found {
 ///   at or before the reference (today included). With a year, it is that month or day.
 /// - ISO dates `2026-11-03` and `2026-11`, and a year from 1970 to 2100 after "in"/"during"
 ///   ("in 2025"); a bare year is not a time expression ("2025 tests passed").
-/// - "the week/month/year before last" is the unit two back; "over/on/at the weekend" is "this
-///   weekend"; "N hours ago" is the two hours around the instant N hours back.
+/// - "the week/month/year before last" is the unit two back; "over/on/at the weekend" and "the
+///   past weekend" are "this weekend", "the weekend before last" the one before it, "the night
+///   before last" the night before last night; "N hours ago" is the two hours around the
+///   instant N hours back. Thirds of this or last month: "early|mid|late last month", "the
+///   beginning|middle|end of last month", "early this month", "the start of the month".
+/// - Holidays with a fixed date, after "on", "at", "over", "around", "during", "last" or a word
+///   that opens a range ("Christmas gifts" names none), are the latest that has begun:
+///   "Christmas" is December 24 to 26, "Christmas Eve|Day" that day, "New Year" December 31 to
+///   January 1, "Halloween" October 31, "Valentine's Day" February 14, "the holidays" December
+///   20 to January 3.
 /// - Seasons after "in", "during", "over" or "this" ("in the summer") are the latest
 ///   meteorological season of the northern hemisphere (spring: March to May, summer: June to
 ///   August, autumn/fall: September to November, winter: December to February) that starts at

@@ -446,6 +446,27 @@ const EN_TIMES: &[(&str, &str, &[&str])] = &[
             "2026-11-25T10:00:00Z",
         ],
     ),
+    // Last month's last third, not the whole of it; the days around last Christmas.
+    (
+        "at the end of last month",
+        "2026-11-25T10:00:00Z",
+        &[
+            "2026-11-05T10:00:00Z",
+            "2026-10-28T10:00:00Z",
+            "2026-12-01T10:00:00Z",
+            "2026-08-01T10:00:00Z",
+        ],
+    ),
+    (
+        "over Christmas",
+        "2025-12-25T10:00:00Z",
+        &[
+            "2025-12-10T10:00:00Z",
+            "2026-01-10T10:00:00Z",
+            "2026-06-01T10:00:00Z",
+            "2026-11-25T10:00:00Z",
+        ],
+    ),
     (
         "in the first half of the year",
         "2026-05-15T10:00:00Z",

@@ -94,6 +94,20 @@ pub(super) enum Expr {
         from_day: u32,
         to_day: u32,
     },
+    /// Days `from_day` to `to_day` (as in [`Expr::PartOfMonth`]) of the calendar month
+    /// `months_ago` months before the reference's ("the end of last month", "early this
+    /// month").
+    PartOfMonthAgo {
+        months_ago: u32,
+        from_day: u32,
+        to_day: u32,
+    },
+    /// The `days` days from `month`/`day` of the latest year in which that day is at or before
+    /// the reference's day ("over Christmas": December 24 to 26).
+    DaysOfYear { month: u32, day: u32, days: u32 },
+    /// The weekend `weeks_back` weeks before the latest one ([`Expr::Weekend`]): "the weekend
+    /// before last" is 1.
+    WeekendBack { weeks_back: u32 },
     /// Day `day` of the latest month that has it and starts at or before the reference, if
     /// that day is not after the reference's day ("on the 14th").
     DayOfMonth { day: u32 },
@@ -176,21 +190,33 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
         Expr::SeasonYearsAgo { season, years_ago } => {
             season_span(i64::from(today.year()) - i64::from(years_ago), season)
         }
+        Expr::PartOfMonthAgo {
+            months_ago,
+            from_day,
+            to_day,
+        } => {
+            let index = month_index(today.year(), today.month()) - i64::from(months_ago);
+            let (from, to) = days_of_month(index, from_day, to_day)?;
+            Some(Period {
+                start_ms: start_ms(from),
+                end_ms: start_ms(to),
+            })
+        }
+        Expr::DaysOfYear { month, day, days } => {
+            day_span(date_of(today, month, day, None)?, u64::from(days))
+        }
+        Expr::WeekendBack { weeks_back } => {
+            let since_saturday = (today.weekday().num_days_from_monday() + 2) % 7;
+            let back_days = u64::from(since_saturday) + 7 * u64::from(weeks_back);
+            day_span(back(today, back_days)?, 2)
+        }
         Expr::PartOfMonth {
             month,
             year,
             from_day,
             to_day,
         } => {
-            let days = |index: i64| -> Option<(NaiveDate, NaiveDate)> {
-                let first = month_start(index)?;
-                let next = first.checked_add_months(Months::new(1))?;
-                let day = |n: u32| -> Option<NaiveDate> {
-                    let date = first.checked_add_days(Days::new(u64::from(n.checked_sub(1)?)))?;
-                    Some(date.min(next))
-                };
-                Some((day(from_day)?, day(to_day)?))
-            };
+            let days = |index: i64| days_of_month(index, from_day, to_day);
             let index = named_month_index(today, month, year)?;
             let (mut from, mut to) = days(index)?;
             // Without a year, the latest such part that has begun: "late December" on
@@ -359,6 +385,18 @@ fn day_span(first: NaiveDate, days: u64) -> Option<Period> {
         start_ms: start_ms(first),
         end_ms: start_ms(end),
     })
+}
+
+/// Days `from_day` (1-based) to `to_day` (exclusive, clamped to the month's end) of the month
+/// of `index` ([`month_index`]).
+fn days_of_month(index: i64, from_day: u32, to_day: u32) -> Option<(NaiveDate, NaiveDate)> {
+    let first = month_start(index)?;
+    let next = first.checked_add_months(Months::new(1))?;
+    let day = |n: u32| -> Option<NaiveDate> {
+        let date = first.checked_add_days(Days::new(u64::from(n.checked_sub(1)?)))?;
+        Some(date.min(next))
+    };
+    Some((day(from_day)?, day(to_day)?))
 }
 
 fn back(date: NaiveDate, days: u64) -> Option<NaiveDate> {

@@ -198,6 +198,26 @@ const fn season(season: u32, ended: bool) -> Make {
     Fixed(Expr::Season { season, ended })
 }
 
+/// Days `from_day..to_day` of the month `months_ago` back.
+const fn month_part(months_ago: u32, from_day: u32, to_day: u32) -> Make {
+    Fixed(Expr::PartOfMonthAgo {
+        months_ago,
+        from_day,
+        to_day,
+    })
+}
+
+/// Words before a holiday that make it a time ("over Christmas"; "Christmas gifts" names
+/// none); they stay outside the phrase, so that "since", "before" and "after" open it.
+const HOLIDAY_AFTER: El = After(&[
+    "on", "at", "over", "around", "during", "since", "before", "after", "until", "last", "from",
+]);
+
+/// `days` days from `month`/`day` of the latest year that has reached it.
+const fn days_of_year(month: u32, day: u32, days: u32) -> Make {
+    Fixed(Expr::DaysOfYear { month, day, days })
+}
+
 /// A third of the year `years_ago` back: `part` 0 is January to April, 1 May to August, 2
 /// September to December.
 const fn year_part(years_ago: u32, part: u32) -> Make {
@@ -445,6 +465,35 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
     // "this Friday" is this week's: today's or a day before, or a day to come (no period).
     rule(&[THIS, Weekday(WEEKDAYS)], With(weekday_this_week)),
+    // Thirds of this or last month: "the end of last month", "early this month".
+    rule(&[Word(&["early"]), LAST, Word(&["month"]), NOT_OWNER], month_part(1, 1, 11)),
+    rule(&[Word(&["mid", "middle"]), LAST, Word(&["month"]), NOT_OWNER], month_part(1, 11, 21)),
+    rule(&[Word(&["late"]), LAST, Word(&["month"]), NOT_OWNER], month_part(1, 21, 32)),
+    rule(&[Word(&["early"]), THIS, Word(&["month"]), NOT_OWNER], month_part(0, 1, 11)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), LAST, Word(&["month"]), NOT_OWNER], month_part(1, 1, 11)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), LAST, Word(&["month"]), NOT_OWNER], month_part(1, 11, 21)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), LAST, Word(&["month"]), NOT_OWNER], month_part(1, 21, 32)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Word(&["the", "this"]), Word(&["month"]), NOT_OWNER], month_part(0, 1, 11)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Word(&["the", "this"]), Word(&["month"]), NOT_OWNER], month_part(0, 11, 21)),
+    // The weekend before last, the past weekend, the night before last.
+    rule(&[THE, Word(&["weekend"]), Word(&["before"]), LAST], Fixed(Expr::WeekendBack { weeks_back: 1 })),
+    rule(&[Opt(&["the"]), Word(&["past"]), Word(&["weekend"])], Fixed(Expr::Weekend)),
+    rule(&[THE, Word(&["night"]), Word(&["before"]), LAST], part(2, 18, 30)),
+    // Holidays with fixed dates, after a word that makes them a time: "over Christmas" (the
+    // 24th to the 26th), "on Christmas Eve", "on New Year's Eve", "on Halloween", "on
+    // Valentine's Day"; "last Christmas" too.
+    rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), NotBefore(&["eve", "day"])], days_of_year(12, 24, 3)),
+    rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), Word(&["eve"])], days_of_year(12, 24, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), Word(&["day"])], days_of_year(12, 25, 1)),
+    // An apostrophe ends a phrase: "New Year's Eve" is read as "New Year", the last day of a
+    // year and the first of the next; "new years eve" and "new years day" as their day.
+    rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["year", "years"])], days_of_year(12, 31, 2)),
+    rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["years"]), Word(&["eve"])], days_of_year(12, 31, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["years"]), Word(&["day"])], days_of_year(1, 1, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["halloween"])], days_of_year(10, 31, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["valentine", "valentines"])], days_of_year(2, 14, 1)),
+    // "over the holidays": the winter holidays, December 20 to January 3.
+    rule(&[HOLIDAY_AFTER, Word(&["the"]), Word(&["holidays"])], days_of_year(12, 20, 15)),
     // Names that hold a time word and name no time: "Black Friday deals", "Sunday Times",
     // "USA Today".
     rule(&[Word(&["black", "good", "cyber", "holy", "ash", "taco"]), Weekday(WEEKDAYS)], Fixed(Expr::NoTime)),

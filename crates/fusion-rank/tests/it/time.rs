@@ -165,6 +165,25 @@ const CASES: &[(&str, &str, &str)] = &[
     ("a week before March 3", "2026-03-03", "2026-03-04"),
     ("金曜日までに送る", "2026-11-27", "2026-11-28"),
     ("after the fall", "2026-12-01", "2026-12-02T15:30"),
+    // Thirds of this or last month; the weekend and the night before last.
+    ("at the end of last month", "2026-11-21", "2026-12-01"),
+    ("early last month", "2026-11-01", "2026-11-11"),
+    ("at the start of the month", "2026-12-01", "2026-12-11"),
+    ("the weekend before last", "2026-11-21", "2026-11-23"),
+    (
+        "the night before last",
+        "2026-11-30T18:00",
+        "2026-12-01T06:00",
+    ),
+    // Holidays with fixed dates, after a word that makes them a time.
+    (
+        "what did I decide over Christmas",
+        "2025-12-24",
+        "2025-12-27",
+    ),
+    ("since Christmas", "2025-12-24", "2026-12-02T15:30"),
+    ("on Halloween", "2026-10-31", "2026-11-01"),
+    ("over the holidays", "2025-12-20", "2026-01-04"),
     // A weekday before a date is that date; "this Wednesday" is today's.
     ("Thursday, November 12", "2026-11-12", "2026-11-13"),
     ("on Thursday the 12th", "2026-11-12", "2026-11-13"),
@@ -508,6 +527,9 @@ const NO_TIME: &[&str] = &[
     "this Friday",
     "after 2000 tests passed",
     "what I wrote before may be outdated",
+    "Christmas gifts for mom",
+    "Halloween costume ideas",
+    "a new year resolution",
     "after the fall of Rome",
     // November 12, 2026 is a Thursday.
     "Friday, November 12",
