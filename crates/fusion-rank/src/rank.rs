@@ -477,10 +477,6 @@ pub fn entity_ranking(entities: &[String], candidates: &[Candidate<'_>]) -> Vec<
 /// milliseconds), newest first; without a period, none. Which words named the period is not
 /// this ranker's business: the caller leaves them out of BM25's terms
 /// ([`without_spans`](crate::without_spans)).
-///
-/// A period that holds every candidate (of two or more) tells none apart: the list is then
-/// empty, since it would only order them by recency ("this year" asked of a member whose notes
-/// are all from this year).
 pub fn time_ranking(period: Option<crate::Period>, candidates: &[Candidate<'_>]) -> Vec<Scored> {
     let Some(period) = period else {
         return Vec::new();
@@ -491,9 +487,6 @@ pub fn time_ranking(period: Option<crate::Period>, candidates: &[Candidate<'_>])
         .filter(|(_, c)| period.contains(c.recency))
         .map(|(index, _)| Scored { index, score: 1.0 })
         .collect();
-    if out.len() == candidates.len() && out.len() > 1 {
-        return Vec::new();
-    }
     // Equal scores: newer first, then the smaller id.
     sort_ranking(&mut out, candidates);
     out

@@ -105,8 +105,10 @@ struct Found {
 ///   before last" the night before last night; "N hours ago" is the two hours around the
 ///   instant N hours back. Thirds of this or last month: "early|mid|late last month", "the
 ///   beginning|middle|end of last month", "early this month", "the start of the month".
-/// - Holidays with a fixed date, after "on", "at", "over", "around", "during", "last" or a word
-///   that opens a range ("Christmas gifts" names none), are the latest that has begun:
+/// - Holidays with a fixed date, after "at", "over", "around", "during", "since", "after",
+///   "from" or "between" (not "on" or "last": "notes on Christmas gifts", "the last Christmas
+///   movie"; not "before" or "until", which in December mean the coming one), are the latest
+///   that has begun:
 ///   "Christmas" is December 24 to 26, "Christmas Eve|Day" that day, "New Year" December 31 to
 ///   January 1, "Halloween" October 31, "Valentine's Day" February 14, "the holidays" December
 ///   20 to January 3.

@@ -209,8 +209,10 @@ const fn month_part(months_ago: u32, from_day: u32, to_day: u32) -> Make {
 
 /// Words before a holiday that make it a time ("over Christmas"; "Christmas gifts" names
 /// none); they stay outside the phrase, so that "since", "before" and "after" open it.
+/// Not "on" ("notes on Christmas gifts"), "last" ("the last Christmas movie"), nor "before"
+/// and "until", which asked in December mean the coming one.
 const HOLIDAY_AFTER: El = After(&[
-    "on", "at", "over", "around", "during", "since", "before", "after", "until", "last", "from",
+    "at", "over", "around", "during", "since", "after", "from", "between",
 ]);
 
 /// `days` days from `month`/`day` of the latest year that has reached it.
@@ -273,6 +275,22 @@ const THE: El = Opt(&["the"]);
 const NOT_OWNER: El = NotBefore(&["s"]);
 /// Not before "of": "in the last year of school" is no year up to now.
 const NOT_OF: El = NotBefore(&["of"]);
+/// Not before a name that "last" may belong to: "the night before last Friday".
+const NOT_NAMED: El = NotBefore(&[
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "week",
+    "weekend",
+    "month",
+    "year",
+    "christmas",
+    "night",
+]);
 
 /// Tried at every word; the longest match wins, the earlier rule on a tie.
 #[rustfmt::skip]
@@ -476,12 +494,13 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Word(&["the", "this"]), Word(&["month"]), NOT_OWNER], month_part(0, 1, 11)),
     rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Word(&["the", "this"]), Word(&["month"]), NOT_OWNER], month_part(0, 11, 21)),
     // The weekend before last, the past weekend, the night before last.
-    rule(&[THE, Word(&["weekend"]), Word(&["before"]), LAST], Fixed(Expr::WeekendBack { weeks_back: 1 })),
+    // Not "the night before last Friday".
+    rule(&[Opt(&["over", "on", "at", "during"]), THE, Word(&["weekend"]), Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::WeekendBack { weeks_back: 1 })),
     rule(&[Opt(&["the"]), Word(&["past"]), Word(&["weekend"])], Fixed(Expr::Weekend)),
-    rule(&[THE, Word(&["night"]), Word(&["before"]), LAST], part(2, 18, 30)),
+    rule(&[THE, Word(&["night"]), Word(&["before"]), LAST, NOT_NAMED], part(2, 18, 30)),
     // Holidays with fixed dates, after a word that makes them a time: "over Christmas" (the
-    // 24th to the 26th), "on Christmas Eve", "on New Year's Eve", "on Halloween", "on
-    // Valentine's Day"; "last Christmas" too.
+    // 24th to the 26th), "at Christmas Eve", "around New Year's Eve", "since Halloween",
+    // "during Valentine's Day".
     rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), NotBefore(&["eve", "day"])], days_of_year(12, 24, 3)),
     rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), Word(&["eve"])], days_of_year(12, 24, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), Word(&["day"])], days_of_year(12, 25, 1)),

@@ -182,7 +182,10 @@ const CASES: &[(&str, &str, &str)] = &[
         "2025-12-27",
     ),
     ("since Christmas", "2025-12-24", "2026-12-02T15:30"),
-    ("on Halloween", "2026-10-31", "2026-11-01"),
+    ("around Halloween", "2026-10-31", "2026-11-01"),
+    ("over the weekend before last", "2026-11-21", "2026-11-23"),
+    // "last" belongs to Friday.
+    ("the night before last Friday", "2026-11-27", "2026-11-28"),
     ("over the holidays", "2025-12-20", "2026-01-04"),
     // A weekday before a date is that date; "this Wednesday" is today's.
     ("Thursday, November 12", "2026-11-12", "2026-11-13"),
@@ -528,6 +531,10 @@ const NO_TIME: &[&str] = &[
     "after 2000 tests passed",
     "what I wrote before may be outdated",
     "Christmas gifts for mom",
+    "notes on Christmas gifts",
+    "the last Christmas movie we watched",
+    // In December, the coming one: no creation time.
+    "what should I finish before Christmas",
     "Halloween costume ideas",
     "a new year resolution",
     "after the fall of Rome",
