@@ -128,19 +128,27 @@ const WEEKDAYS: &[(char, u32)] = &[
 /// A week before a weekday ("先週の月曜日"): how many weeks back.
 const WEEK_PREFIXES: &[(&str, u32)] = &[("今週の", 0), ("今週", 0), ("先週の", 1), ("先週", 1)];
 
-/// What may follow a number for "N units ago".
-const AGO: &[(&str, Unit)] = &[
-    ("日前", Unit::Day),
-    ("週間前", Unit::Week),
-    ("週前", Unit::Week),
-    ("か月前", Unit::Month),
-    ("ヶ月前", Unit::Month),
-    ("カ月前", Unit::Month),
-    ("ヵ月前", Unit::Month),
-    ("ケ月前", Unit::Month),
-    ("箇月前", Unit::Month),
-    ("年前", Unit::Year),
+/// The units after a number: "N日前" (with 前, ago), "過去N日" (after [`TRAILING`]). Longer
+/// spellings first: 週間 before 週.
+const UNITS: &[(&str, Unit)] = &[
+    ("日", Unit::Day),
+    ("週間", Unit::Week),
+    ("週", Unit::Week),
+    ("か月", Unit::Month),
+    ("ヶ月", Unit::Month),
+    ("カ月", Unit::Month),
+    ("ヵ月", Unit::Month),
+    ("ケ月", Unit::Month),
+    ("箇月", Unit::Month),
+    ("年", Unit::Year),
 ];
+
+/// The unit at the start of `text` and the text after it.
+fn unit(text: &str) -> Option<(&str, Unit)> {
+    UNITS
+        .iter()
+        .find_map(|(suffix, unit)| text.strip_prefix(suffix).map(|after| (after, *unit)))
+}
 
 #[derive(Debug, Clone, Copy)]
 enum Unit {
@@ -154,27 +162,12 @@ enum Unit {
 /// 直近1か月.
 const TRAILING: &[&str] = &["過去", "ここ", "直近"];
 
-/// What may follow the number of [`TRAILING`]; 間 may follow ("3日間").
-const TRAILING_UNITS: &[(&str, Unit)] = &[
-    ("日", Unit::Day),
-    ("週間", Unit::Week),
-    ("週", Unit::Week),
-    ("か月", Unit::Month),
-    ("ヶ月", Unit::Month),
-    ("カ月", Unit::Month),
-    ("ヵ月", Unit::Month),
-    ("ケ月", Unit::Month),
-    ("箇月", Unit::Month),
-    ("年", Unit::Year),
-];
-
 /// "過去N日" and the like at the start of `text`: the N units up to the reference.
 fn trailing(text: &str) -> Option<(usize, Expr)> {
     let word = TRAILING.iter().find(|w| text.starts_with(**w))?;
     let (n, rest) = number(&text[word.len()..])?;
-    let (after, unit) = TRAILING_UNITS
-        .iter()
-        .find_map(|(suffix, unit)| rest.strip_prefix(suffix).map(|after| (after, *unit)))?;
+    // 間 may follow ("3日間").
+    let (after, unit) = unit(rest)?;
     let after = after.strip_prefix('間').unwrap_or(after);
     if n == 0 {
         return None;
@@ -342,9 +335,8 @@ fn weekday(text: &str) -> Option<(usize, Expr)> {
 fn numeric(text: &str) -> Option<(usize, Expr)> {
     let (n, rest) = number(text)?;
     let consumed = |rest: &str| text.len() - rest.len();
-    if let Some((after, unit)) = AGO
-        .iter()
-        .find_map(|(suffix, unit)| rest.strip_prefix(suffix).map(|after| (after, *unit)))
+    if let Some((after, unit)) =
+        unit(rest).and_then(|(after, unit)| Some((after.strip_prefix('前')?, unit)))
     {
         if n == 0 {
             return None;

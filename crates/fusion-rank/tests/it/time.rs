@@ -818,6 +818,35 @@ const VOCABULARY: &[&str] = &[
     "אשתקד",
     "שנה",
     "שעברה",
+    // Words read around an expression: ranges opened, joined or ended.
+    "since",
+    "after",
+    "until",
+    "prior",
+    "to",
+    "up",
+    "from",
+    "between",
+    "and",
+    "now",
+    "Thursday",
+    "Christmas",
+    "over",
+    "holidays",
+    "より前",
+    "以前",
+    "まで",
+    "に",
+    "より後",
+    "から",
+    "〜",
+    "前四半期",
+    "過去",
+    "עד",
+    "אחרי",
+    "ממרץ",
+    "מאי",
+    "האחרון",
 ];
 
 fn generated_query() -> impl Strategy<Value = String> {
@@ -836,9 +865,69 @@ fn generated_query() -> impl Strategy<Value = String> {
     })
 }
 
+/// Expressions with the words read around them packed between: every range word, particle
+/// and opener next to every expression, where a word taken around one expression could reach
+/// into the next.
+fn packed_query() -> impl Strategy<Value = String> {
+    const EXPRESSIONS: &[&str] = &[
+        "去年",
+        "3月",
+        "先週",
+        "前四半期",
+        "先月",
+        "年末",
+        "מרץ ",
+        "מאי ",
+        "March ",
+        "last week ",
+        "Christmas ",
+        "the weekend ",
+        "2025 ",
+        "now ",
+        "yesterday ",
+    ];
+    const WORDS: &[&str] = &[
+        "より前",
+        "より",
+        "前",
+        "以前",
+        "まで",
+        "までに",
+        "から",
+        "〜",
+        " 〜 ",
+        "以降",
+        "より後",
+        "",
+        "לפני ",
+        "עד ",
+        "מאז ",
+        "ממרץ ",
+        "before ",
+        "after ",
+        "since ",
+        "to ",
+        "and ",
+        "over ",
+        "the ",
+        "'s ",
+        "between ",
+        "from ",
+    ];
+    prop::collection::vec(
+        (
+            prop::sample::select(WORDS),
+            prop::sample::select(EXPRESSIONS),
+        ),
+        1..5,
+    )
+    .prop_map(|pairs| pairs.into_iter().map(|(w, e)| format!("{w}{e}")).collect())
+}
+
 fn any_query() -> impl Strategy<Value = String> {
     prop_oneof![
         generated_query(),
+        packed_query(),
         any::<String>(),
         "[0-9a-z年月日前 -]{0,30}"
     ]
