@@ -110,14 +110,25 @@ struct Found {
 ///   movie"; not "before" or "until", which in December mean the coming one), are the latest
 ///   that has begun:
 ///   "Christmas" is December 24 to 26, "Christmas Eve|Day" that day, "New Year" December 31 to
-///   January 1, "Halloween" October 31, "Valentine's Day" February 14, "the holidays" December
-///   20 to January 3.
+///   January 1, "New Year's Eve|Day" that day, "Halloween" October 31, "Valentine's Day"
+///   February 14, "the holidays" December 20 to January 3, "between Christmas and New Year"
+///   (also "from Christmas to New Year's") December 24 to January 1. Holidays that move, after
+///   the same words: "Easter" is Good Friday to Easter Monday, "Easter Sunday|Monday" and
+///   "Good Friday" that day, "Thanksgiving" (the fourth Thursday of November) Thursday to
+///   Sunday, "Thanksgiving Day" the Thursday.
+/// - Vague counts: "a few", "several" or "some" days, weeks, months or years ago are the whole
+///   units 2 to 5 back ("a few weeks ago" on a Wednesday: the four ISO weeks from five weeks
+///   back to the week before last); "the other day" is the days 1 to 6 back. "a couple" is
+///   two.
+/// - "the previous|prior|preceding week|month|year|quarter" is the last one.
 /// - Seasons after "in", "during", "over" or "this" ("in the summer") are the latest
 ///   meteorological season of the northern hemisphere (spring: March to May, summer: June to
 ///   August, autumn/fall: September to November, winter: December to February) that starts at
 ///   or before the reference; after "last", the latest one that is over. Quarters: "Q1" … "Q4"
-///   (the latest one that starts at or before the reference), "this/last quarter", and with a
-///   year "Q1 2025", "Q3 of last year".
+///   and "the first … fourth quarter" (the latest one that starts at or before the reference;
+///   not before "of" another word: "the first quarter of the match"), "this/last quarter",
+///   and with a year "Q1 2025", "Q3 of last year", "the third quarter of 2025", "Q2 of this
+///   year".
 /// - A month or season of a year: "November last year", "in March of last year", "in May this
 ///   year", "the summer of 2025", "winter 2024" (December 2024 to February 2025), "the spring
 ///   of last year". Thirds of a month: "early March" (days 1–10), "mid-March"/"mid March"
@@ -132,8 +143,9 @@ struct Found {
 ///   year, this, last, the one before last or a named one: "early this year", "early 2025",
 ///   "the beginning of the year before last" (January–April), "the middle of 2025"
 ///   (May–August), "late last year", "the end of last year" (September–December); not before
-///   "'s". Halves of a year: "the first half of the year" (January–June), "the second half of
-///   last year", "the first half of 2025".
+///   "'s"; "mid-2025" is May–August. Halves of a year: "the first half of the year"
+///   (January–June), "the second half of last year", "the first half of 2025"; of a month:
+///   "the first half of the month" (days 1–15), "the second half of last month".
 /// - "the past/last N months|years" and "the past month|year" run from the same day and time
 ///   N months back (the month's last day when it is shorter) to the reference; "half a year
 ///   ago" is the month six back; "this past weekend" is "this weekend".
@@ -164,8 +176,8 @@ struct Found {
 /// alone), "Aより後" after A. A season
 /// (春 夏 秋 冬) or month after a year word or "YYYY年", with or without の: "去年の夏",
 /// "2025年の秋", "去年の3月", "昨年11月". After "N月" or "YYYY年N月": 上旬/初旬 (days 1–10),
-/// 中旬 (11–20), 下旬/末 (21 to the end). 数日前, 数週間前, 数か月前, 数年前 (数 = 3; not after a
-/// numeral, "十数日前"), 半年前 (the month six back), 年初/年始 (January–April), 年末
+/// 中旬 (11–20), 下旬/末 (21 to the end). 数日前, 数週間前, 数か月前, 数年前 (数, "several", is
+/// vague as "a few": the units 2 to 5 back; not after a numeral, "十数日前"), 半年前 (the month six back), 年初/年始 (January–April), 年末
 /// (September–December; 去年の年末 and 昨年末 last year's), 上半期/下半期 (the halves of this
 /// year; 去年の上半期 last year's), 第1四半期 … 第4四半期 (ASCII, full-width or kanji digits),
 /// 前四半期 and 今四半期, 先週末 (last weekend), 一月前 and ひと月前 (a month ago; 一月 alone is
@@ -175,7 +187,8 @@ struct Found {
 ///
 /// Hebrew: היום, אתמול, שלשום, הבוקר, הערב/הלילה, אמש (last night), "אתמול בבוקר/בערב/בלילה",
 /// השבוע, "(ב)שבוע שעבר", החודש, "(ב)חודש שעבר", השנה, "(ב)שנה שעברה", אשתקד, "לפני N
-/// ימים/שבועות/חודשים/שנים" (N: digits, number words to עשרה, כמה = 3), "לפני
+/// ימים/שבועות/חודשים/שנים" (N: digits or number words to עשרה; כמה, "a few", is vague: the
+/// units 2 to 5 back), "לפני
 /// יום/שבוע/חודש/שנה" (1), "לפני יומיים/שבועיים/חודשיים/שנתיים" (2), also with כ ("about":
 /// "לפני כשבוע"), month names alone or
 /// with ב ("במרץ"), "3 במרץ", "מרץ 2025", "(ב)יום שני" … "(ב)יום שבת", "ב-2025", "בשנת 2025";
@@ -194,7 +207,8 @@ struct Found {
 ///
 /// - English is matched word by word, case-insensitively, over runs of letters and digits:
 ///   "todays" and "weekly" name no time, "today's" does. A phrase's words are separated by
-///   spaces (one comma allowed), so sentence punctuation breaks a phrase. A word joined to
+///   spaces (one comma allowed), so sentence punctuation breaks a phrase; an apostrophe
+///   before "s" only where a rule names the "s" ("New Year's Eve"). A word joined to
 ///   another by a hyphen is part of a compound and never matched ("Monday-morning
 ///   quarterback"), except in an ISO date, after "mid" ("mid-March") and in "twenty-one" …
 ///   "thirty-one".

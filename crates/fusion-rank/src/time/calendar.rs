@@ -10,6 +10,25 @@ const MS_PER_DAY: i64 = 24 * MS_PER_HOUR;
 /// A weekday, `0` = Monday … `6` = Sunday.
 pub(super) type Weekday = u32;
 
+/// A calendar unit counted back from the reference's ([`Expr::Back`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Unit {
+    Day,
+    /// An ISO week, Monday first.
+    Week,
+    Month,
+    Year,
+}
+
+/// A holiday whose date moves from year to year ([`Expr::Feast`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Feast {
+    /// Easter Sunday of the Gregorian calendar.
+    Easter,
+    /// Thanksgiving of the United States: the fourth Thursday of November.
+    Thanksgiving,
+}
+
 /// What a time expression means, before a reference instant gives it a period.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Expr {
@@ -130,6 +149,21 @@ pub(super) enum Expr {
     /// The `months` calendar months that end at the reference: from the same day and time
     /// `months` months back ("the past 3 months"; a day the earlier month lacks is its last).
     TrailingMonths { months: u32 },
+    /// The whole units `nearest` to `farthest` (inclusive) back from the reference's: a
+    /// vague count ("a few weeks ago", "数日前") is the units 2 to 5 back, not one of them.
+    Back {
+        unit: Unit,
+        nearest: u32,
+        farthest: u32,
+    },
+    /// `days` days from `offset` days after `feast` (negative: before it), of the latest year
+    /// in which that first day is at or before the reference's day ("over Easter": Good Friday
+    /// to Easter Monday).
+    Feast {
+        feast: Feast,
+        offset: i32,
+        days: u32,
+    },
 }
 
 /// The period `expr` names at `reference_ms`; `None` when it falls outside the calendar chrono
@@ -247,6 +281,42 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
                 end_ms: reference_ms,
             })
         }
+        Expr::Back {
+            unit,
+            nearest,
+            farthest,
+        } => {
+            let units = farthest.checked_sub(nearest)?.checked_add(1)?;
+            match unit {
+                Unit::Day => day_span(back(today, u64::from(farthest))?, u64::from(units)),
+                Unit::Week => day_span(week_start(today, farthest)?, 7 * u64::from(units)),
+                Unit::Month => months_span(
+                    month_index(today.year(), today.month()) - i64::from(farthest),
+                    i64::from(units),
+                ),
+                Unit::Year => months_span(
+                    month_index(today.year(), 1) - 12 * i64::from(farthest),
+                    12 * i64::from(units),
+                ),
+            }
+        }
+        Expr::Feast {
+            feast,
+            offset,
+            days,
+        } => {
+            let first = |year: i32| -> Option<NaiveDate> {
+                let day = feast_day(feast, year)?;
+                day.checked_add_signed(chrono::TimeDelta::days(i64::from(offset)))
+            };
+            let this_year = first(today.year())?;
+            let start = if this_year <= today {
+                this_year
+            } else {
+                first(today.year() - 1)?
+            };
+            day_span(start, u64::from(days))
+        }
         Expr::Date { month, day, year } => day_span(date_of(today, month, day, year)?, 1),
         Expr::DateOnWeekday {
             month,
@@ -360,6 +430,36 @@ fn date_of(today: NaiveDate, month: u32, day: u32, year: Option<i32>) -> Option<
     }
 }
 
+/// The day `feast` falls on in `year`.
+fn feast_day(feast: Feast, year: i32) -> Option<NaiveDate> {
+    match feast {
+        Feast::Easter => {
+            // The Gregorian computus (the anonymous algorithm of 1876, as given by Meeus).
+            let a = year % 19;
+            let b = year / 100;
+            let c = year % 100;
+            let d = b / 4;
+            let e = b % 4;
+            let f = (b + 8) / 25;
+            let g = (b - f + 1) / 3;
+            let h = (19 * a + b - d - g + 15) % 30;
+            let i = c / 4;
+            let k = c % 4;
+            let l = (32 + 2 * e + 2 * i - h - k) % 7;
+            let m = (a + 11 * h + 22 * l) / 451;
+            let month = (h + l - 7 * m + 114) / 31;
+            let day = (h + l - 7 * m + 114) % 31 + 1;
+            NaiveDate::from_ymd_opt(year, u32::try_from(month).ok()?, u32::try_from(day).ok()?)
+        }
+        Feast::Thanksgiving => {
+            let first = NaiveDate::from_ymd_opt(year, 11, 1)?;
+            // Thursday is 3 days after Monday.
+            let to_thursday = (3 + 7 - first.weekday().num_days_from_monday()) % 7;
+            first.checked_add_days(Days::new(u64::from(to_thursday) + 21))
+        }
+    }
+}
+
 /// The month index ([`month_index`]) of `month` in `year`, or else of the latest such month
 /// that starts at or before `today`.
 fn named_month_index(today: NaiveDate, month: u32, year: Option<i32>) -> Option<i64> {
@@ -454,5 +554,39 @@ pub(super) fn max_day(month: u32) -> u32 {
         2 => 29,
         4 | 6 | 9 | 11 => 30,
         _ => 31,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn feasts_fall_on_their_published_days() {
+        let easter = [
+            (1818, 3, 22),
+            (1943, 4, 25),
+            (2000, 4, 23),
+            (2019, 4, 21),
+            (2024, 3, 31),
+            (2025, 4, 20),
+            (2026, 4, 5),
+            (2038, 4, 25),
+        ];
+        for (year, month, day) in easter {
+            assert_eq!(
+                feast_day(Feast::Easter, year),
+                NaiveDate::from_ymd_opt(year, month, day),
+                "Easter {year}"
+            );
+        }
+        let thanksgiving = [(2024, 28), (2025, 27), (2026, 26), (2027, 25), (2029, 22)];
+        for (year, day) in thanksgiving {
+            assert_eq!(
+                feast_day(Feast::Thanksgiving, year),
+                NaiveDate::from_ymd_opt(year, 11, day),
+                "Thanksgiving {year}"
+            );
+        }
     }
 }

@@ -1,9 +1,9 @@
 //! English time phrases (matched case-insensitively, word by word).
 
-use super::calendar::Expr;
+use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
-    After, Count, Day, EndsBefore, Entry, Iso, Month, NotBefore, Opt, Ordinal, Season, Weekday,
-    Word, Year,
+    After, Count, Day, EndsBefore, Entry, Few, Iso, Month, NotBefore, Opt, Ordinal, Season,
+    Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
@@ -11,9 +11,9 @@ use super::phrase::{
     date, date_on_weekday, day_of_month, days_ago, early_month, early_year, ended_month,
     half_of_month, half_of_year, hours_ago, iso, last_week_of_month, late_month, late_year,
     mid_month, mid_year, month_last_year, month_this_year, months_ago, named_month, named_year,
-    past_days, past_months, past_weeks, past_years, quarter_last_year, quarter_of_year,
-    season_last_year, season_of_year, season_this_year, week_of, week_of_month, weekday,
-    weekday_last_week, weekday_this_week, weeks_ago, years_ago,
+    ordinal_quarter, past_days, past_months, past_weeks, past_years, quarter_last_year,
+    quarter_of_year, quarter_this_year, season_last_year, season_of_year, season_this_year,
+    week_of, week_of_month, weekday, weekday_last_week, weekday_this_week, weeks_ago, years_ago,
 };
 
 const COUNTS: Table = &[
@@ -59,6 +59,10 @@ const COUNTS: Table = &[
     ("few", 3),
     ("several", 3),
 ];
+
+/// Vague counts: "a few days ago" is the days 2 to 5 back ([`super::phrase::few_back`]).
+/// "a couple" stays two.
+const FEW: Table = &[("a few", 3), ("few", 3), ("several", 3), ("some", 3)];
 
 /// Quarters named with their year ("Q1 2025", "Q3 of last year").
 const QUARTERS: Table = &[("q1", 1), ("q2", 2), ("q3", 3), ("q4", 4)];
@@ -255,6 +259,19 @@ pub(super) fn month_named(word: &str) -> Option<u32> {
         .map(|(_, month)| *month)
 }
 
+/// `days` days from `offset` days after `feast`.
+const fn feast(feast: Feast, offset: i32, days: u32) -> Make {
+    Fixed(Expr::Feast {
+        feast,
+        offset,
+        days,
+    })
+}
+
+/// The word before "week", "month", "year" or "quarter" that means the one before this:
+/// "the previous month", "the prior year".
+const PREVIOUS: El = Word(&["previous", "prior", "preceding"]);
+
 const THIS: El = Word(&["this"]);
 const LAST: El = Word(&["last"]);
 const AGO: El = Word(&["ago"]);
@@ -295,6 +312,11 @@ const NOT_NAMED: El = NotBefore(&[
 /// Tried at every word; the longest match wins, the earlier rule on a tie.
 #[rustfmt::skip]
 const RULES: &[Rule] = &[
+    // Vague counts first, so that on a tie with the counts of [`COUNTS`] they win.
+    rule(&[Few(FEW), DAYS, AGO], With(days_ago)),
+    rule(&[Few(FEW), WEEKS, AGO], With(weeks_ago)),
+    rule(&[Few(FEW), MONTH_WORDS, AGO], With(months_ago)),
+    rule(&[Few(FEW), YEARS, AGO], With(years_ago)),
     rule(&[Word(&["today"])], day(0)),
     rule(&[Word(&["yesterday"])], day(1)),
     rule(&[Opt(&["the"]), Word(&["day"]), Word(&["before"]), Word(&["yesterday"])], day(2)),
@@ -504,8 +526,9 @@ const RULES: &[Rule] = &[
     rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), NotBefore(&["eve", "day"])], days_of_year(12, 24, 3)),
     rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), Word(&["eve"])], days_of_year(12, 24, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), Word(&["day"])], days_of_year(12, 25, 1)),
-    // An apostrophe ends a phrase: "New Year's Eve" is read as "New Year", the last day of a
-    // year and the first of the next; "new years eve" and "new years day" as their day.
+    // "New Year" is the last day of a year and the first of the next; "new years eve" and
+    // "new years day" are their day, as "New Year's Eve|Day" (rules below, through the
+    // apostrophe).
     rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["year", "years"])], days_of_year(12, 31, 2)),
     rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["years"]), Word(&["eve"])], days_of_year(12, 31, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["years"]), Word(&["day"])], days_of_year(1, 1, 1)),
@@ -513,6 +536,8 @@ const RULES: &[Rule] = &[
     rule(&[HOLIDAY_AFTER, Word(&["valentine", "valentines"])], days_of_year(2, 14, 1)),
     // "over the holidays": the winter holidays, December 20 to January 3.
     rule(&[HOLIDAY_AFTER, Word(&["the"]), Word(&["holidays"])], days_of_year(12, 20, 15)),
+    // Good Friday after a word that makes it a time, before the names below take it.
+    rule(&[HOLIDAY_AFTER, Word(&["good"]), Word(&["friday"])], feast(Feast::Easter, -2, 1)),
     // Names that hold a time word and name no time: "Black Friday deals", "Sunday Times",
     // "USA Today".
     rule(&[Word(&["black", "good", "cyber", "holy", "ash", "taco"]), Weekday(WEEKDAYS)], Fixed(Expr::NoTime)),
@@ -524,6 +549,41 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Year], With(late_year)),
     rule(&[Word(&["in", "during"]), Word(&["late"]), Month(MONTHS)], With(late_month)),
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(MONTHS), Year], With(late_month)),
+    // "the previous week", "in the prior month", "previous year", "the preceding quarter".
+    rule(&[Opt(&["in", "during"]), THE, PREVIOUS, Word(&["week"])], Fixed(Expr::Week { weeks_ago: 1 })),
+    rule(&[Opt(&["in", "during"]), THE, PREVIOUS, Word(&["month"])], Fixed(Expr::Month { months_ago: 1 })),
+    rule(&[Opt(&["in", "during"]), THE, PREVIOUS, Word(&["year"])], Fixed(Expr::Year { years_ago: 1 })),
+    rule(&[Opt(&["in", "during"]), THE, PREVIOUS, Word(&["quarter"])], Fixed(Expr::QuarterAgo { quarters_ago: 1 })),
+    // "the other day": the days 1 to 6 back.
+    rule(&[Word(&["the"]), Word(&["other"]), Word(&["day"])], Fixed(Expr::Back { unit: Unit::Day, nearest: 1, farthest: 6 })),
+    // Quarters by ordinal: "in the first quarter", "the third quarter of 2025", "the second
+    // quarter of last year"; not "the first quarter of the match".
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), NOT_OF], With(ordinal_quarter)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), Word(&["of"]), Year], With(quarter_of_year)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), Word(&["of"]), LAST, Word(&["year"])], With(quarter_last_year)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OWNER], With(quarter_this_year)),
+    rule(&[Opt(&["in", "during"]), Entry(QUARTERS), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OWNER], With(quarter_this_year)),
+    // "mid-2025": May to August.
+    rule(&[Opt(&["in", "during"]), Word(&["mid"]), Year], With(mid_year)),
+    // Halves of this or last month: "the first half of the month", "the second half of last
+    // month".
+    rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), Word(&["half"]), Word(&["of"]), Word(&["the", "this"]), Word(&["month"]), NOT_OWNER], month_part(0, 1, 16)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["second"]), Word(&["half"]), Word(&["of"]), Word(&["the", "this"]), Word(&["month"]), NOT_OWNER], month_part(0, 16, 32)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), Word(&["half"]), Word(&["of"]), LAST, Word(&["month"]), NOT_OWNER], month_part(1, 1, 16)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["second"]), Word(&["half"]), Word(&["of"]), LAST, Word(&["month"]), NOT_OWNER], month_part(1, 16, 32)),
+    // "New Year's Eve", "New Year's Day" through their apostrophe.
+    rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["eve"])], days_of_year(12, 31, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["day"])], days_of_year(1, 1, 1)),
+    // "between Christmas and New Year", "from Christmas to New Year's": December 24 to
+    // January 1.
+    rule(&[After(&["between", "from"]), Word(&["christmas", "xmas"]), Word(&["and", "to", "till", "until", "through"]), Opt(&["the"]), Word(&["new"]), Word(&["year", "years"])], days_of_year(12, 24, 9)),
+    // Holidays that move: Easter (Good Friday to Easter Monday), Thanksgiving (Thursday to
+    // Sunday), after the same words as the fixed ones.
+    rule(&[HOLIDAY_AFTER, Word(&["easter"])], feast(Feast::Easter, -2, 4)),
+    rule(&[HOLIDAY_AFTER, Word(&["easter"]), Word(&["sunday"])], feast(Feast::Easter, 0, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["easter"]), Word(&["monday"])], feast(Feast::Easter, 1, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 0, 4)),
+    rule(&[HOLIDAY_AFTER, Word(&["thanksgiving"]), Word(&["day"])], feast(Feast::Thanksgiving, 0, 1)),
 ];
 
 /// English.

@@ -3,7 +3,7 @@
 
 use super::calendar::Expr;
 use super::phrase::El::{
-    BareMonth, Count, Day, InMonth, Month, NotBefore, Opt, Season, Weekday, Word, Year,
+    BareMonth, Count, Day, Few, InMonth, Month, NotBefore, Opt, Season, Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
@@ -123,6 +123,9 @@ const fn part(days_ago: u32, from_hour: u32, to_hour: u32) -> Make {
     })
 }
 
+/// כמה ("a few"), a vague count: "לפני כמה ימים" is the days 2 to 5 back.
+const FEW: Table = &[("כמה", 3)];
+
 const BEFORE: El = Word(&["לפני"]);
 const N: El = Count(COUNTS);
 /// "that passed" (masculine, feminine) and "the previous".
@@ -148,6 +151,11 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["השנה"])], Fixed(Expr::Year { years_ago: 0 })),
     rule(&[Word(&["שנה"]), PAST_F], Fixed(Expr::Year { years_ago: 1 })),
     rule(&[Word(&["אשתקד"])], Fixed(Expr::Year { years_ago: 1 })),
+    // Vague counts first, so that on a tie with כמה of [`COUNTS`] they win.
+    rule(&[BEFORE, Few(FEW), Word(&["ימים"])], With(days_ago)),
+    rule(&[BEFORE, Few(FEW), Word(&["שבועות"])], With(weeks_ago)),
+    rule(&[BEFORE, Few(FEW), Word(&["חודשים"])], With(months_ago)),
+    rule(&[BEFORE, Few(FEW), Word(&["שנים"])], With(years_ago)),
     rule(&[BEFORE, N, Word(&["ימים", "יום"])], With(days_ago)),
     rule(&[BEFORE, N, Word(&["שבועות", "שבוע"])], With(weeks_ago)),
     rule(&[BEFORE, N, Word(&["חודשים", "חודש"])], With(months_ago)),

@@ -2,7 +2,8 @@
 //! Numbers are ASCII or full-width digits, or kanji numerals up to 九十九.
 
 use super::Found;
-use super::calendar::{Expr, max_day};
+use super::calendar::{Expr, Unit, max_day};
+use super::phrase::few_back;
 
 /// Words with a fixed meaning.
 const WORDS: &[(&str, Expr)] = &[
@@ -27,13 +28,13 @@ const WORDS: &[(&str, Expr)] = &[
     ("去年", Expr::Year { years_ago: 1 }),
     ("昨年", Expr::Year { years_ago: 1 }),
     ("一昨年", Expr::Year { years_ago: 2 }),
-    // 数 ("several") counts as three, as "a few" does in English.
-    ("数日前", Expr::Day { days_ago: 3 }),
-    ("数週間前", Expr::Week { weeks_ago: 3 }),
-    ("数か月前", Expr::Month { months_ago: 3 }),
-    ("数ヶ月前", Expr::Month { months_ago: 3 }),
-    ("数カ月前", Expr::Month { months_ago: 3 }),
-    ("数年前", Expr::Year { years_ago: 3 }),
+    // 数 ("several") is vague, as "a few" is in English: the units 2 to 5 back.
+    ("数日前", few_back(Unit::Day)),
+    ("数週間前", few_back(Unit::Week)),
+    ("数か月前", few_back(Unit::Month)),
+    ("数ヶ月前", few_back(Unit::Month)),
+    ("数カ月前", few_back(Unit::Month)),
+    ("数年前", few_back(Unit::Year)),
     ("半年前", Expr::Month { months_ago: 6 }),
     // The start and the end of a year: its first and last thirds, as in English.
     ("年初", year_part(0, 0)),
@@ -148,14 +149,6 @@ fn unit(text: &str) -> Option<(&str, Unit)> {
     UNITS
         .iter()
         .find_map(|(suffix, unit)| text.strip_prefix(suffix).map(|after| (after, *unit)))
-}
-
-#[derive(Debug, Clone, Copy)]
-enum Unit {
-    Day,
-    Week,
-    Month,
-    Year,
 }
 
 /// Words before "N units" that make it the time up to the reference: 過去1週間, ここ3日,

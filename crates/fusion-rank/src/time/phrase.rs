@@ -7,7 +7,7 @@
 //! ("ב-2025"), and a language's hyphen words to the next ("mid-March").
 
 use super::Found;
-use super::calendar::{Expr, Weekday, max_day};
+use super::calendar::{Expr, Unit, Weekday, max_day};
 use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -27,6 +27,9 @@ pub(super) enum El {
     Count(Table),
     /// An entry of the table, captured as the count; never digits ("q1").
     Entry(Table),
+    /// An entry of the table that counts vaguely ("a few", "several"), captured as the count
+    /// with [`Caps::few`] set: "a few days ago" is a span of days, not the third day back.
+    Few(Table),
     /// A weekday name of the table.
     Weekday(Table),
     /// A month name of the table; the word may carry the language's month prefixes.
@@ -62,6 +65,8 @@ pub(super) enum El {
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Caps {
     pub(super) count: Option<u32>,
+    /// Whether the count was vague ([`El::Few`]).
+    pub(super) few: bool,
     pub(super) weekday: Option<Weekday>,
     pub(super) month: Option<u32>,
     pub(super) season: Option<u32>,
@@ -114,6 +119,7 @@ impl Language {
                         El::Word(list) | El::Opt(list) => words.extend(list.iter().copied()),
                         El::Count(table)
                         | El::Entry(table)
+                        | El::Few(table)
                         | El::Weekday(table)
                         | El::Month(table)
                         | El::Season(table)
@@ -149,6 +155,9 @@ enum Gap {
     Space,
     /// A single hyphen or maqaf: the two tokens form a compound.
     Hyphen,
+    /// An apostrophe before an "s" ("New Year's Eve"): a phrase may go on through it only where
+    /// a rule names the "s".
+    Owner,
     /// Anything else (sentence punctuation, quotes, ...), or the start of the query.
     Other,
 }
@@ -175,6 +184,9 @@ impl Tokens {
             let gap_before = match gap_text {
                 None => Gap::Other,
                 Some("-" | "\u{05be}") => Gap::Hyphen,
+                Some("'" | "\u{2019}") if query[range.clone()].eq_ignore_ascii_case("s") => {
+                    Gap::Owner
+                }
                 Some(gap)
                     if gap.chars().all(|c| c.is_whitespace() || c == ',')
                         && gap.matches(',').count() <= 1 =>
@@ -304,7 +316,7 @@ impl Tokens {
         }
         if let El::EndsBefore(words) = element {
             let ends_here = self.tokens.get(at).is_none_or(|next| {
-                next.gap_before == Gap::Other
+                matches!(next.gap_before, Gap::Other | Gap::Owner)
                     || next.comma_before
                     || words.contains(&next.lower.as_str())
             });
@@ -356,10 +368,11 @@ impl Tokens {
                 }
                 ways
             }
-            El::Entry(table) => self
+            El::Entry(table) | El::Few(table) => self
                 .entries(language, table, at, strip)
                 .map(|(next, n)| {
                     caps.count = Some(n);
+                    caps.few = matches!(element, El::Few(_));
                     (next, caps)
                 })
                 .collect(),
@@ -456,6 +469,8 @@ impl Tokens {
                     && before.chars().all(|c| language.prefixes.contains(c)))
                     || language.hyphen_words.contains(&before.as_str())
             }
+            // Only an "s" has this gap, and only a rule that names it matches the "s".
+            Gap::Owner => true,
             Gap::Other => false,
         }
     }
@@ -564,29 +579,50 @@ fn year_of(value: u32) -> Option<i32> {
 
 // Builders of the rule tables, shared by the languages.
 
-/// The day `count` days back.
+/// The whole units 2 to 5 back: what a vague count ("a few", "several") names.
+pub(super) const fn few_back(unit: Unit) -> Expr {
+    Expr::Back {
+        unit,
+        nearest: 2,
+        farthest: 5,
+    }
+}
+
+/// The day `count` days back, or the days 2 to 5 back for a vague count.
 pub(super) fn days_ago(caps: &Caps) -> Option<Expr> {
+    if caps.few {
+        return Some(few_back(Unit::Day));
+    }
     Some(Expr::Day {
         days_ago: caps.count?,
     })
 }
 
-/// The ISO week `count` weeks back.
+/// The ISO week `count` weeks back, or the weeks 2 to 5 back for a vague count.
 pub(super) fn weeks_ago(caps: &Caps) -> Option<Expr> {
+    if caps.few {
+        return Some(few_back(Unit::Week));
+    }
     Some(Expr::Week {
         weeks_ago: caps.count?,
     })
 }
 
-/// The calendar month `count` months back.
+/// The calendar month `count` months back, or the months 2 to 5 back for a vague count.
 pub(super) fn months_ago(caps: &Caps) -> Option<Expr> {
+    if caps.few {
+        return Some(few_back(Unit::Month));
+    }
     Some(Expr::Month {
         months_ago: caps.count?,
     })
 }
 
-/// The calendar year `count` years back.
+/// The calendar year `count` years back, or the years 2 to 5 back for a vague count.
 pub(super) fn years_ago(caps: &Caps) -> Option<Expr> {
+    if caps.few {
+        return Some(few_back(Unit::Year));
+    }
     Some(Expr::Year {
         years_ago: caps.count?,
     })
@@ -762,6 +798,23 @@ pub(super) fn quarter_of_year(caps: &Caps) -> Option<Expr> {
     })
 }
 
+/// The captured quarter (1–4) of the reference's year ("the first quarter of this year").
+pub(super) fn quarter_this_year(caps: &Caps) -> Option<Expr> {
+    let quarter = caps.count.filter(|q| (1..=4).contains(q))?;
+    Some(Expr::PartOfYear {
+        year: None,
+        years_ago: 0,
+        from_month: 3 * (quarter - 1),
+        months: 3,
+    })
+}
+
+/// The captured quarter (1–4), the latest one that has begun ("in the first quarter").
+pub(super) fn ordinal_quarter(caps: &Caps) -> Option<Expr> {
+    let quarter = caps.count.filter(|q| (1..=4).contains(q))?;
+    Some(Expr::Quarter { quarter })
+}
+
 /// The captured quarter of the previous year ("Q1 of last year").
 pub(super) fn quarter_last_year(caps: &Caps) -> Option<Expr> {
     let quarter = caps.count.filter(|q| (1..=4).contains(q))?;
@@ -911,6 +964,7 @@ mod tests {
                     El::Count(table) if pick(3) == 0 => (1 + pick(40)).to_string(),
                     El::Count(table)
                     | El::Entry(table)
+                    | El::Few(table)
                     | El::Weekday(table)
                     | El::Month(table)
                     | El::Season(table) => table[pick(table.len())].0.to_owned(),
