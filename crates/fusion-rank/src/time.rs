@@ -115,7 +115,8 @@ struct Found {
 ///   (also "from Christmas to New Year's") December 24 to January 1. Holidays that move, after
 ///   the same words: "Easter" is Good Friday to Easter Monday, "Easter Sunday|Monday" and
 ///   "Good Friday" that day, "Thanksgiving" (the fourth Thursday of November) Thursday to
-///   Sunday, "Thanksgiving Day" the Thursday.
+///   Sunday, "Thanksgiving Day" the Thursday. A year or "last/this year" right after a holiday
+///   is that year's ("over Easter last year", "at Christmas 2024").
 /// - Vague counts: "a few", "several" or "some" days, weeks, months or years ago are the whole
 ///   units 2 to 5 back ("a few weeks ago" on a Wednesday: the four ISO weeks from five weeks
 ///   back to the week before last); "the other day" is the days 1 to 6 back. "a couple" is
@@ -256,6 +257,7 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
     found.sort_by_key(|f| (f.range.start, std::cmp::Reverse(f.range.end)));
     let mut end = 0;
     let mut named: Vec<(Range<usize>, Period)> = Vec::new();
+    let mut holiday: Option<calendar::Expr> = None;
     for Found { range, expr } in found {
         if range.start < end {
             continue;
@@ -265,6 +267,30 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         else {
             continue;
         };
+        // A holiday followed by a year is that year's ("over Easter last year", "at Christmas
+        // of 2024").
+        if let (Some(day), Some(year), Some((before, _))) =
+            (holiday, calendar::whole_year(resolved), named.last())
+        {
+            let between = query[before.end..range.start].trim();
+            let in_year = calendar::holiday_in_year(day, year)
+                .filter(|p| p.start_ms <= reference_ms && p.start_ms < p.end_ms);
+            if (between.is_empty() || between.eq_ignore_ascii_case("of"))
+                && let Some(in_year) = in_year
+            {
+                let start = before.start;
+                named.pop();
+                named.push((start..range.end, in_year));
+                end = range.end;
+                holiday = None;
+                continue;
+            }
+        }
+        holiday = matches!(
+            expr,
+            calendar::Expr::DaysOfYear { .. } | calendar::Expr::Feast { .. }
+        )
+        .then_some(expr);
         end = range.end;
         named.push((range, resolved));
     }

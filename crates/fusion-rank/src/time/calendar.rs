@@ -401,6 +401,32 @@ pub(super) fn month_from(from_ms: i64, month: u32) -> Option<Period> {
     month_span(index + ahead)
 }
 
+/// The year when `period` is exactly one calendar year.
+pub(super) fn whole_year(period: Period) -> Option<i32> {
+    let start = DateTime::from_timestamp_millis(period.start_ms)?.naive_utc();
+    (year_span(i64::from(start.year()))? == period).then_some(start.year())
+}
+
+/// A holiday ([`Expr::DaysOfYear`], [`Expr::Feast`]) in `year` rather than the latest one
+/// ("over Easter last year", "at Christmas 2024"); `None` for any other expression.
+pub(super) fn holiday_in_year(expr: Expr, year: i32) -> Option<Period> {
+    match expr {
+        Expr::DaysOfYear { month, day, days } => {
+            day_span(NaiveDate::from_ymd_opt(year, month, day)?, u64::from(days))
+        }
+        Expr::Feast {
+            feast,
+            offset,
+            days,
+        } => {
+            let first = feast_day(feast, year)?
+                .checked_add_signed(chrono::TimeDelta::days(i64::from(offset)))?;
+            day_span(first, u64::from(days))
+        }
+        _ => None,
+    }
+}
+
 /// The month of the year (1 to 12) when `period` is exactly one calendar month.
 pub(super) fn whole_month(period: Period) -> Option<u32> {
     let start = DateTime::from_timestamp_millis(period.start_ms)?.naive_utc();

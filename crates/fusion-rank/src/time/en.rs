@@ -290,6 +290,14 @@ const WINTER: El = Word(&["winter"]);
 const THE: El = Opt(&["the"]);
 /// Not before "'s": "the end of last year's budget" is no part of a year.
 const NOT_OWNER: El = NotBefore(&["s"]);
+/// Not before "'s", "before", "after" or "of": "the first quarter of the year before last" is
+/// no quarter of this year, "the first half of the month of March" none of this month.
+const NOT_OTHER: El = NotBefore(&["s", "before", "after", "of"]);
+/// Not before "of" nor a unit a quarter divides: "the first quarter of the match", "the first
+/// quarter mile".
+const NOT_QUARTER_OF: El = NotBefore(&[
+    "of", "mile", "miles", "century", "note", "notes", "inch", "pound", "hour",
+]);
 /// Not before "of": "in the last year of school" is no year up to now.
 const NOT_OF: El = NotBefore(&["of"]);
 /// Not before a name that "last" may belong to: "the night before last Friday".
@@ -385,10 +393,10 @@ const RULES: &[Rule] = &[
     rule(&[LAST, SUMMER], season(1, true)),
     rule(&[LAST, AUTUMN], season(2, true)),
     rule(&[LAST, WINTER], season(3, true)),
-    rule(&[Opt(&["in", "during"]), Word(&["q1"])], quarter(1)),
-    rule(&[Opt(&["in", "during"]), Word(&["q2"])], quarter(2)),
-    rule(&[Opt(&["in", "during"]), Word(&["q3"])], quarter(3)),
-    rule(&[Opt(&["in", "during"]), Word(&["q4"])], quarter(4)),
+    rule(&[Opt(&["in", "during"]), Word(&["q1"]), NOT_OF], quarter(1)),
+    rule(&[Opt(&["in", "during"]), Word(&["q2"]), NOT_OF], quarter(2)),
+    rule(&[Opt(&["in", "during"]), Word(&["q3"]), NOT_OF], quarter(3)),
+    rule(&[Opt(&["in", "during"]), Word(&["q4"]), NOT_OF], quarter(4)),
     rule(&[THIS, Word(&["quarter"])], Fixed(Expr::QuarterAgo { quarters_ago: 0 })),
     rule(&[LAST, Word(&["quarter"])], Fixed(Expr::QuarterAgo { quarters_ago: 1 })),
     rule(&[Opt(&["the"]), Word(&["past", "last"]), N, MONTH_WORDS], With(past_months)),
@@ -550,25 +558,28 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["in", "during"]), Word(&["late"]), Month(MONTHS)], With(late_month)),
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(MONTHS), Year], With(late_month)),
     // "the previous week", "in the prior month", "previous year", "the preceding quarter".
-    rule(&[Opt(&["in", "during"]), THE, PREVIOUS, Word(&["week"])], Fixed(Expr::Week { weeks_ago: 1 })),
-    rule(&[Opt(&["in", "during"]), THE, PREVIOUS, Word(&["month"])], Fixed(Expr::Month { months_ago: 1 })),
-    rule(&[Opt(&["in", "during"]), THE, PREVIOUS, Word(&["year"])], Fixed(Expr::Year { years_ago: 1 })),
-    rule(&[Opt(&["in", "during"]), THE, PREVIOUS, Word(&["quarter"])], Fixed(Expr::QuarterAgo { quarters_ago: 1 })),
+    // Not before "of": "the previous year of school".
+    rule(&[Opt(&["in", "during"]), THE, PREVIOUS, Word(&["week"]), NOT_OF], Fixed(Expr::Week { weeks_ago: 1 })),
+    rule(&[Opt(&["in", "during"]), THE, PREVIOUS, Word(&["month"]), NOT_OF], Fixed(Expr::Month { months_ago: 1 })),
+    rule(&[Opt(&["in", "during"]), THE, PREVIOUS, Word(&["year"]), NOT_OF], Fixed(Expr::Year { years_ago: 1 })),
+    rule(&[Opt(&["in", "during"]), THE, PREVIOUS, Word(&["quarter"]), NOT_OF], Fixed(Expr::QuarterAgo { quarters_ago: 1 })),
     // "the other day": the days 1 to 6 back.
-    rule(&[Word(&["the"]), Word(&["other"]), Word(&["day"])], Fixed(Expr::Back { unit: Unit::Day, nearest: 1, farthest: 6 })),
+    // Not "the other day of the week", "take the other day off", "the other day shift".
+    rule(&[Word(&["the"]), Word(&["other"]), Word(&["day"]), NotBefore(&["of", "off", "too", "shift", "shifts", "trip", "trips", "pass"])], Fixed(Expr::Back { unit: Unit::Day, nearest: 1, farthest: 6 })),
     // Quarters by ordinal: "in the first quarter", "the third quarter of 2025", "the second
     // quarter of last year"; not "the first quarter of the match".
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), NOT_OF], With(ordinal_quarter)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), NOT_QUARTER_OF], With(ordinal_quarter)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), Word(&["of"]), Word(&["the"]), Word(&["year"]), Year], With(quarter_of_year)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), Word(&["of"]), Year], With(quarter_of_year)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), Word(&["of"]), LAST, Word(&["year"])], With(quarter_last_year)),
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OWNER], With(quarter_this_year)),
-    rule(&[Opt(&["in", "during"]), Entry(QUARTERS), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OWNER], With(quarter_this_year)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OTHER], With(quarter_this_year)),
+    rule(&[Opt(&["in", "during"]), Entry(QUARTERS), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OTHER], With(quarter_this_year)),
     // "mid-2025": May to August.
     rule(&[Opt(&["in", "during"]), Word(&["mid"]), Year], With(mid_year)),
     // Halves of this or last month: "the first half of the month", "the second half of last
     // month".
-    rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), Word(&["half"]), Word(&["of"]), Word(&["the", "this"]), Word(&["month"]), NOT_OWNER], month_part(0, 1, 16)),
-    rule(&[Opt(&["in", "during"]), THE, Word(&["second"]), Word(&["half"]), Word(&["of"]), Word(&["the", "this"]), Word(&["month"]), NOT_OWNER], month_part(0, 16, 32)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), Word(&["half"]), Word(&["of"]), Word(&["the", "this"]), Word(&["month"]), NOT_OTHER], month_part(0, 1, 16)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["second"]), Word(&["half"]), Word(&["of"]), Word(&["the", "this"]), Word(&["month"]), NOT_OTHER], month_part(0, 16, 32)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), Word(&["half"]), Word(&["of"]), LAST, Word(&["month"]), NOT_OWNER], month_part(1, 1, 16)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["second"]), Word(&["half"]), Word(&["of"]), LAST, Word(&["month"]), NOT_OWNER], month_part(1, 16, 32)),
     // "New Year's Eve", "New Year's Day" through their apostrophe.
@@ -577,9 +588,14 @@ const RULES: &[Rule] = &[
     // "between Christmas and New Year", "from Christmas to New Year's": December 24 to
     // January 1.
     rule(&[After(&["between", "from"]), Word(&["christmas", "xmas"]), Word(&["and", "to", "till", "until", "through"]), Opt(&["the"]), Word(&["new"]), Word(&["year", "years"])], days_of_year(12, 24, 9)),
+    rule(&[After(&["between", "from"]), Word(&["christmas", "xmas"]), Word(&["and", "to", "till", "until", "through"]), Word(&["new"]), Word(&["years"]), Word(&["eve"])], days_of_year(12, 24, 8)),
+    rule(&[After(&["between", "from"]), Word(&["christmas", "xmas"]), Word(&["and", "to", "till", "until", "through"]), Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["eve"])], days_of_year(12, 24, 8)),
+    // A year right after a holiday ("at Christmas 2024", "over Easter 2025"), read with it
+    // (`resolve_time`).
+    rule(&[After(&["christmas", "xmas", "easter", "thanksgiving", "halloween", "eve", "day"]), Year, EndsBefore(AFTER_DAY)], With(named_year)),
     // Holidays that move: Easter (Good Friday to Easter Monday), Thanksgiving (Thursday to
     // Sunday), after the same words as the fixed ones.
-    rule(&[HOLIDAY_AFTER, Word(&["easter"])], feast(Feast::Easter, -2, 4)),
+    rule(&[HOLIDAY_AFTER, Word(&["easter"]), NotBefore(&["island", "road"])], feast(Feast::Easter, -2, 4)),
     rule(&[HOLIDAY_AFTER, Word(&["easter"]), Word(&["sunday"])], feast(Feast::Easter, 0, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["easter"]), Word(&["monday"])], feast(Feast::Easter, 1, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 0, 4)),

@@ -264,6 +264,27 @@ const CASES: &[(&str, &str, &str)] = &[
     ("from Christmas to New Year's", "2025-12-24", "2026-01-02"),
     ("after New Year's Eve", "2026-01-01", "2026-12-02T15:30"),
     ("around New Year\u{2019}s Day", "2026-01-01", "2026-01-02"),
+    // A holiday followed by a year is that year's.
+    ("at Easter last year", "2025-04-18", "2025-04-22"),
+    ("over Thanksgiving 2025", "2025-11-27", "2025-12-01"),
+    ("at Christmas 2024", "2024-12-24", "2024-12-27"),
+    (
+        "from Christmas to New Year's Eve",
+        "2025-12-24",
+        "2026-01-01",
+    ),
+    // "before last" and "of" after a part are not this year's or this month's.
+    (
+        "the first half of the month before last",
+        "2026-10-01",
+        "2026-11-01",
+    ),
+    ("Q3 of the year before last", "2024-01-01", "2025-01-01"),
+    (
+        "the first quarter of the year 2025",
+        "2025-01-01",
+        "2025-04-01",
+    ),
     ("this week", "2026-11-30", "2026-12-07"),
     ("earlier this week", "2026-11-30", "2026-12-07"),
     ("last week", "2026-11-23", "2026-11-30"),
@@ -582,6 +603,12 @@ const NO_TIME: &[&str] = &[
     "the first quarter of the match",
     "the previous version of the doc",
     "prior art in the patent",
+    "the first quarter mile",
+    "take the other day off",
+    "on the other day of the week",
+    "the previous year of school",
+    "a trip over Easter Island",
+    "the report of 2025",
     "a new year resolution",
     "after the fall of Rome",
     // November 12, 2026 is a Thursday.
