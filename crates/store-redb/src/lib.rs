@@ -5,13 +5,14 @@
 #![warn(missing_docs)]
 
 mod error;
+mod journal;
 mod legacy;
 
 use std::fmt;
 use std::ops::Deref;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard};
 
 use ::redb::{
@@ -24,6 +25,7 @@ use store_trait::kv::{CommitPacer, Decided, GroupOutcome, Kv, KvOp, KvRead};
 use store_trait::{Durability, Error, StorageFailure, VacuumReport};
 
 use crate::error::backend_error;
+use crate::journal::Journal;
 
 /// The layout version this build reads and writes, stored under [`FORMAT_KEY`] in [`META`].
 /// Bump it on any change of a table, a key or a value encoding. Version 4 moved agent memories
@@ -32,8 +34,12 @@ use crate::error::backend_error;
 /// counts and postings of analyzer version 2 (`fusion_rank::ANALYZER_VERSION`: function words
 /// dropped, words stemmed); version 7 no longer writes postings, vectors and version counts
 /// beside the versions (`t`, `v`, `c`): recall derives the first two from the versions' records,
-/// and the quota counts from the statistics (`s`).
-const FORMAT_VERSION: u32 = 7;
+/// and the quota counts from the statistics (`s`); version 8 may have a write-ahead journal
+/// beside the file (`journal`) whose records the file does not hold yet, and numbers its
+/// commits in [`JOURNAL_SEQ`]: an earlier build would not read the journal.
+const FORMAT_VERSION: u32 = 8;
+/// Format 7: the same tables, never a journal; upgraded by setting the format record.
+const FORMAT_NO_JOURNAL: u32 = 7;
 /// The key-space format without the recall index, upgraded by [`build_index`].
 const FORMAT_NO_INDEX: u32 = 4;
 /// The recall index of analyzer version 1 (every word as the tokenizer gives it), rebuilt by
@@ -49,6 +55,10 @@ const MAX_GROUP: usize = 32;
 const META: TableDefinition<&str, u32> = TableDefinition::new("meta");
 /// The key space (`store-kv`'s layout): memory stores and agent memories.
 const KV: TableDefinition<&[u8], &[u8]> = TableDefinition::new("kv");
+/// `"seq"` → the number of the last journal record the file holds ([`journal`]); written by
+/// every commit of a durable backend, absent until the first.
+pub(crate) const JOURNAL_SEQ: TableDefinition<&str, u64> = TableDefinition::new("journal");
+const SEQ_KEY: &str = "seq";
 
 type DbGuard<'a> = RwLockReadGuard<'a, Option<Database>>;
 
@@ -115,6 +125,13 @@ pub struct RedbKv {
     waiting: AtomicUsize,
     /// Whether a durable group waits for more steps before it commits.
     pacer: CommitPacer,
+    /// With [`Durability::Immediate`], the write-ahead journal: a group's writes are synced
+    /// there as one record before redb commits them without a sync of its own. Taken after
+    /// `writer`.
+    journal: Mutex<Option<Journal>>,
+    /// Set when a journal write or a commit after it failed: redb and the journal may disagree
+    /// until the next open replays the journal, so no step runs.
+    broken: AtomicBool,
 }
 
 /// Steps run one after another in one open write transaction, committed by the last of them.
@@ -126,6 +143,8 @@ struct Group {
     wrote: bool,
     /// Recorded once the transaction has ended.
     outcome: GroupOutcome,
+    /// The payload of the group's journal record: its steps' writes, when journaled.
+    record: Option<Vec<u8>>,
 }
 
 /// How a step ran in its group's transaction.
@@ -155,6 +174,17 @@ fn read_only_error() -> Error {
         StorageFailure::ReadOnly,
         "redb",
         std::io::Error::other("the database was opened read-only"),
+    )
+}
+
+/// The answer to every call after a journal write, or the commit after it, failed.
+fn broken_error() -> Error {
+    Error::other(
+        "redb journal",
+        std::io::Error::other(
+            "a journal write or the commit after it failed; reopen the database, which applies \
+             the journal",
+        ),
     )
 }
 
@@ -222,9 +252,23 @@ impl RedbBackend {
     pub fn open_read_only(path: impl AsRef<Path>) -> Result<Self, Error> {
         let path = path.as_ref();
         let db = ReadOnlyDatabase::open(path).map_err(backend_error)?;
-        let (found, _) = format_of(&db.begin_read().map_err(backend_error)?)?;
+        let txn = db.begin_read().map_err(backend_error)?;
+        let (found, _) = format_of(&txn)?;
         match found {
-            Some(FORMAT_VERSION) => {}
+            Some(FORMAT_VERSION) => {
+                // Records a crash left in the journal are replayed by a writer only.
+                let held = journal_seq(&txn)?;
+                let bytes = journal::read_all(path)?;
+                if journal::records(&bytes).iter().any(|(seq, _)| *seq > held) {
+                    return Err(Error::Format(
+                        "the database's journal holds writes the file does not yet: it was not \
+                         closed cleanly; open it read-write once (any command that writes) to \
+                         apply them"
+                            .into(),
+                    ));
+                }
+            }
+            Some(FORMAT_NO_JOURNAL) => {}
             Some(
                 old @ (store_kv::legacy::FORMAT
                 | FORMAT_NO_INDEX
@@ -245,6 +289,8 @@ impl RedbBackend {
             finished: Condvar::new(),
             waiting: AtomicUsize::new(0),
             pacer: CommitPacer::new(),
+            journal: Mutex::new(None),
+            broken: AtomicBool::new(false),
         })))
     }
 
@@ -260,6 +306,7 @@ impl RedbKv {
         let (found, has_tables) = format_of(&db.begin_read().map_err(backend_error)?)?;
         match found {
             Some(FORMAT_VERSION) => {}
+            Some(FORMAT_NO_JOURNAL) => set_format(&db)?,
             Some(store_kv::legacy::FORMAT) => upgrade(&db)?,
             Some(FORMAT_NO_INDEX | FORMAT_ANALYZER_1 | FORMAT_SIDE_INDEX) => build_index(&db)?,
             Some(other) => return Err(format_mismatch(other)),
@@ -276,6 +323,18 @@ impl RedbKv {
             }
             None => return Err(no_format_record()),
         }
+        let next_seq = replay(&db, path)? + 1;
+        let journal = match durability {
+            Durability::Immediate => Some(Journal::start(path, next_seq)?),
+            Durability::Eventual => {
+                match std::fs::remove_file(journal::path_of(path)) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(Error::io("redb journal: removing", e)),
+                }
+                None
+            }
+        };
         Ok(RedbKv {
             db: RwLock::new(Some(db)),
             read_only: None,
@@ -285,12 +344,17 @@ impl RedbKv {
             finished: Condvar::new(),
             waiting: AtomicUsize::new(0),
             pacer: CommitPacer::new(),
+            journal: Mutex::new(journal),
+            broken: AtomicBool::new(false),
         })
     }
 
     fn database(&self) -> Result<DbGuard<'_>, Error> {
         if self.read_only.is_some() {
             return Err(read_only_error());
+        }
+        if self.broken.load(Ordering::SeqCst) {
+            return Err(broken_error());
         }
         let guard = self.db.read().unwrap_or_else(PoisonError::into_inner);
         if guard.is_none() {
@@ -303,12 +367,21 @@ impl RedbKv {
     fn begin_write(&self, guard: &DbGuard<'_>) -> Result<WriteTransaction, Error> {
         let db = guard.as_ref().expect("checked by database()");
         let mut txn = db.begin_write().map_err(backend_error)?;
+        // With a journal, its synced record makes the group durable, not redb's own sync.
         let durability = match self.durability {
-            Durability::Immediate => ::redb::Durability::Immediate,
-            Durability::Eventual => ::redb::Durability::None,
+            Durability::Immediate if !self.journaled() => ::redb::Durability::Immediate,
+            _ => ::redb::Durability::None,
         };
         txn.set_durability(durability).map_err(backend_error)?;
         Ok(txn)
+    }
+
+    /// Whether groups are journaled ([`journal`]).
+    fn journaled(&self) -> bool {
+        self.journal
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some()
     }
 
     /// Ends the open group, if any — committed when a step wrote, else aborted — and tells the
@@ -318,15 +391,39 @@ impl RedbKv {
             return Ok(());
         };
         let wrote = group.wrote;
-        let txn = group.txn;
+        let mut txn = group.txn;
         let started = std::time::Instant::now();
         // A panic inside redb still ends the group for the steps waiting on it.
         let result = catch_unwind(AssertUnwindSafe(|| {
-            if wrote {
-                txn.commit().map_err(backend_error)
-            } else {
-                txn.abort().map_err(backend_error)
+            if !wrote {
+                return txn.abort().map_err(backend_error);
             }
+            let Some(record) = &group.record else {
+                return txn.commit().map_err(backend_error);
+            };
+            let mut journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);
+            let journal = journal.as_mut().expect("a journaled group has a journal");
+            let seq = journal.next_seq();
+            set_journal_seq(&txn, seq)?;
+            if !journal.fits(record.len()) {
+                // A full journal: this commit is a checkpoint, durable in redb itself, and the
+                // journal starts over after it.
+                txn.set_durability(::redb::Durability::Immediate)
+                    .map_err(backend_error)?;
+                txn.commit().map_err(backend_error)?;
+                journal.restart(seq + 1);
+                return Ok(());
+            }
+            if let Err(err) = journal.append(record) {
+                // The record may be on disk all the same: the next open decides.
+                self.broken.store(true, Ordering::SeqCst);
+                let _ = txn.abort();
+                return Err(err);
+            }
+            txn.commit().map_err(|e| {
+                self.broken.store(true, Ordering::SeqCst);
+                backend_error(e)
+            })
         }))
         .unwrap_or_else(|_| Err(panicked("redb: committing a group of steps")));
         if wrote && result.is_ok() && self.durability == Durability::Immediate {
@@ -349,6 +446,22 @@ impl RedbKv {
         }
     }
 
+    /// Commits every journaled group durably in redb itself and starts the journal over (no
+    /// group may be open). Nothing to do without a journal or when it is empty.
+    fn checkpoint(&self, db: &Database) -> Result<(), Error> {
+        let mut journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(journal) = journal.as_mut().filter(|j| !j.is_empty()) else {
+            return Ok(());
+        };
+        let mut txn = db.begin_write().map_err(backend_error)?;
+        txn.set_durability(::redb::Durability::Immediate)
+            .map_err(backend_error)?;
+        set_journal_seq(&txn, journal.next_seq() - 1)?;
+        txn.commit().map_err(backend_error)?;
+        journal.restart(journal.next_seq());
+        Ok(())
+    }
+
     fn begin_read(&self) -> Result<(DbGuard<'_>, ReadTransaction), Error> {
         if let Some(db) = &self.read_only {
             let guard = self.db.read().unwrap_or_else(PoisonError::into_inner);
@@ -362,6 +475,73 @@ impl RedbKv {
             .map_err(backend_error)?;
         Ok((guard, txn))
     }
+}
+
+/// The number of the last journal record the database holds; 0 before the first.
+fn journal_seq(txn: &ReadTransaction) -> Result<u64, Error> {
+    match txn.open_table(JOURNAL_SEQ) {
+        Ok(table) => Ok(table
+            .get(SEQ_KEY)
+            .map_err(backend_error)?
+            .map_or(0, |v| v.value())),
+        Err(::redb::TableError::TableDoesNotExist(_)) => Ok(0),
+        Err(e) => Err(backend_error(e)),
+    }
+}
+
+/// Records in `txn` that the database holds journal record `seq`.
+fn set_journal_seq(txn: &WriteTransaction, seq: u64) -> Result<(), Error> {
+    let mut table = txn.open_table(JOURNAL_SEQ).map_err(backend_error)?;
+    table.insert(SEQ_KEY, seq).map_err(backend_error)?;
+    Ok(())
+}
+
+/// Applies the journal records of the database at `path` that it does not hold yet, in one
+/// durable commit; the number of the last record it then holds. Records that do not continue
+/// the database's last one are refused: the journal belongs to another state of the file.
+fn replay(db: &Database, path: &Path) -> Result<u64, Error> {
+    let held = journal_seq(&db.begin_read().map_err(backend_error)?)?;
+    let bytes = journal::read_all(path)?;
+    let pending: Vec<(u64, Vec<KvOp>)> = journal::records(&bytes)
+        .into_iter()
+        .filter(|(seq, _)| *seq > held)
+        .collect();
+    let Some((last, _)) = pending.last() else {
+        return Ok(held);
+    };
+    let last = *last;
+    if pending[0].0 != held + 1 {
+        return Err(Error::Format(format!(
+            "the database's journal starts at record {} but the database holds records up to \
+             {held} only: the journal belongs to another copy of the file",
+            pending[0].0
+        )));
+    }
+    let mut txn = db.begin_write().map_err(backend_error)?;
+    txn.set_durability(::redb::Durability::Immediate)
+        .map_err(backend_error)?;
+    {
+        let mut table = txn.open_table(KV).map_err(backend_error)?;
+        for (_, ops) in pending {
+            apply(&mut table, ops)?;
+        }
+    }
+    set_journal_seq(&txn, last)?;
+    txn.commit().map_err(backend_error)?;
+    Ok(last)
+}
+
+/// Upgrades a format-7 file: the same tables, so only the format record changes (durably).
+fn set_format(db: &Database) -> Result<(), Error> {
+    let mut txn = db.begin_write().map_err(backend_error)?;
+    txn.set_durability(::redb::Durability::Immediate)
+        .map_err(backend_error)?;
+    {
+        let mut meta = txn.open_table(META).map_err(backend_error)?;
+        meta.insert(FORMAT_KEY, FORMAT_VERSION)
+            .map_err(backend_error)?;
+    }
+    txn.commit().map_err(backend_error)
 }
 
 /// Upgrades a format-3 file in place: in one durable write transaction, reads its tables
@@ -494,10 +674,11 @@ impl Kv for RedbKv {
                 steps: 0,
                 wrote: false,
                 outcome: GroupOutcome::new(),
+                record: self.journaled().then(Vec::new),
             });
         }
         let group = slot.as_mut().expect("opened above");
-        let ran = run_step(&group.txn, f);
+        let ran = run_step(&group.txn, group.record.as_mut(), f);
         let earlier_writes = group.wrote;
         group.steps += 1;
         if let Ran::Clean(Ok((_, true))) = &ran {
@@ -557,9 +738,44 @@ impl Kv for RedbKv {
     }
 }
 
+impl Drop for RedbKv {
+    /// A clean close: the journaled groups are committed durably in redb and the journal file
+    /// is removed, so the file alone holds everything (a read-only open needs that). A failure
+    /// leaves the journal for the next open to apply.
+    fn drop(&mut self) {
+        if self.read_only.is_some() || self.broken.load(Ordering::SeqCst) {
+            return;
+        }
+        let mut writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.finish(&mut writer).is_err() {
+            return;
+        }
+        let db = self.db.read().unwrap_or_else(PoisonError::into_inner);
+        let Some(db) = db.as_ref() else {
+            return;
+        };
+        if self.checkpoint(db).is_err() {
+            return;
+        }
+        if let Some(journal) = self
+            .journal
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+        {
+            let _ = journal.remove();
+        }
+    }
+}
+
 /// One step in an open transaction: `f` decides on what the transaction reads (the steps before
-/// it in the group included), then its writes are applied.
-fn run_step<R>(txn: &WriteTransaction, f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>) -> Ran<R> {
+/// it in the group included), then its writes are applied (and added to the group's journal
+/// `record`, if any).
+fn run_step<R>(
+    txn: &WriteTransaction,
+    record: Option<&mut Vec<u8>>,
+    f: &mut dyn FnMut(&dyn KvRead) -> Decided<R>,
+) -> Ran<R> {
     let mut table = match catch_unwind(AssertUnwindSafe(|| txn.open_table(KV))) {
         Ok(Ok(table)) => table,
         // Nothing was written by this step; the transaction may be unusable all the same.
@@ -573,6 +789,9 @@ fn run_step<R>(txn: &WriteTransaction, f: &mut dyn FnMut(&dyn KvRead) -> Decided
     };
     if ops.is_empty() {
         return Ran::Clean(Ok((out, false)));
+    }
+    if let Some(record) = record {
+        journal::encode(&ops, record);
     }
     match catch_unwind(AssertUnwindSafe(|| apply(&mut table, ops))) {
         Ok(Ok(())) => Ran::Clean(Ok((out, true))),
@@ -631,13 +850,14 @@ fn table_len<K: ::redb::Key + 'static, V: ::redb::Value + 'static>(
 /// durably; the entries copied.
 fn copy_database(db: &Database, tmp: &Path, progress: &dyn Fn(u64, u64)) -> Result<u64, Error> {
     let src = db.begin_read().map_err(backend_error)?;
-    let total = table_len(&src, META)? + table_len(&src, KV)?;
+    let total = table_len(&src, META)? + table_len(&src, JOURNAL_SEQ)? + table_len(&src, KV)?;
     let mut copied = 0;
     let fresh = Database::create(tmp).map_err(backend_error)?;
     let mut dst = fresh.begin_write().map_err(backend_error)?;
     dst.set_durability(::redb::Durability::Immediate)
         .map_err(backend_error)?;
     copy_table(&src, &dst, META, &mut copied, total, progress)?;
+    copy_table(&src, &dst, JOURNAL_SEQ, &mut copied, total, progress)?;
     copy_table(&src, &dst, KV, &mut copied, total, progress)?;
     dst.commit().map_err(backend_error)?;
     progress(copied, total);
@@ -668,6 +888,21 @@ impl store_trait::Database for RedbKv {
         let Some(db) = slot.as_ref() else {
             return Err(Error::Closed);
         };
+        // The old file is closed and may be opened again below: nothing of it may rest on
+        // the journal alone.
+        if self.broken.load(Ordering::SeqCst) {
+            return Err(broken_error());
+        }
+        self.checkpoint(db)?;
+        // What the records held is gone from the file too, as the vacuum promises.
+        if let Some(journal) = self
+            .journal
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_mut()
+        {
+            journal.clear()?;
+        }
         let io = |what: &str, e: std::io::Error| Error::io(format!("vacuum: {what}"), e);
         let bytes_before = std::fs::metadata(&self.path)
             .map_err(|e| io("size", e))?

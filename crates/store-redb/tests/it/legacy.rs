@@ -56,7 +56,7 @@ fn a_format_3_redb_file_is_upgraded_in_place_by_a_read_write_open() {
     );
     {
         let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
-        assert_eq!(b.format_version(), Some(7));
+        assert_eq!(b.format_version(), Some(8));
         assert_eq!(snapshot(&b), expected_upgraded());
     }
     // The old tables are gone, and the upgraded file reads alike read-only and read-write.
@@ -74,7 +74,7 @@ fn a_format_3_redb_file_is_upgraded_in_place_by_a_read_write_open() {
         assert_eq!(tables, ["kv", "meta"]);
     }
     let read_only = RedbBackend::open_read_only(&path).unwrap();
-    assert_eq!(read_only.format_version(), Some(7));
+    assert_eq!(read_only.format_version(), Some(8));
     drop(read_only);
     let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
     assert_eq!(snapshot(&b), expected_upgraded());
@@ -104,7 +104,7 @@ fn a_format_4_redb_file_gets_its_recall_index_on_a_read_write_open() {
     let dir = tempfile::tempdir().unwrap();
     let path = copy_fixture(&fixtures(), "redb-format4.redb", dir.path());
     refused_read_only(&path, 4);
-    upgraded_as_before(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 7);
+    upgraded_as_before(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 8);
     index_matches_versions(&RedbBackend::open_read_only(&path).unwrap());
 }
 
@@ -113,7 +113,7 @@ fn a_format_5_redb_file_is_analyzed_again_on_a_read_write_open() {
     let dir = tempfile::tempdir().unwrap();
     let path = copy_fixture(&fixtures(), "redb-format5.redb", dir.path());
     refused_read_only(&path, 5);
-    reanalyzed_as_expected(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 7);
+    reanalyzed_as_expected(&RedbBackend::open(&path, Durability::Immediate).unwrap(), 8);
     let read_only = RedbBackend::open_read_only(&path).unwrap();
     index_matches_versions(&read_only);
     talk_reanalyzed(&read_only);
@@ -148,7 +148,7 @@ fn a_format_6_redb_file_loses_its_side_index_on_a_read_write_open() {
     refused_read_only(&path, 6);
     {
         let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
-        upgraded_as_before(&b, 7);
+        upgraded_as_before(&b, 8);
         assert_eq!(side_index_entries(b.kv()), 0);
     }
     assert_eq!(raw_side_index_entries(&path), 0);

@@ -87,15 +87,16 @@ fn another_format_version_is_refused_and_left_untouched() {
         .run(&backend)
         .unwrap();
     }
-    set_format_version(&path, 8);
+    set_format_version(&path, 9);
     for opened in [
         RedbBackend::open(&path, Durability::Immediate),
         RedbBackend::create(&path, Durability::Eventual),
     ] {
-        let err = opened.expect_err("format 8 refused");
+        let err = opened.expect_err("format 9 refused");
         assert!(matches!(err, Error::Format(_)), "{err}");
-        assert!(err.to_string().contains("format version 8"), "{err}");
+        assert!(err.to_string().contains("format version 9"), "{err}");
     }
+    // Format 7, the one before the journal, is upgraded by an open.
     set_format_version(&path, 7);
     let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
     assert_eq!(backend.stored_versions(&alice, Timestamp::MIN).unwrap(), 1);
@@ -267,4 +268,130 @@ fn operating_system_errors_are_classified_by_kind() {
         StorageFailure::of_io(&Io::from_raw_os_error(30)),
         StorageFailure::ReadOnly
     );
+}
+
+/// `n` keyless remembers of `alice` numbered from `from`, each acknowledged.
+fn remember_n(backend: &RedbBackend, from: usize, n: usize) {
+    let alice = owner("ws1", "alice");
+    let cred = CredentialId::new("cred_a").unwrap();
+    for i in from..from + n {
+        let id = format!("amem_{i}");
+        Remember {
+            owner: &alice,
+            credential: &cred,
+            namespace: "prefs",
+            key: None,
+            id: &id,
+            created_at: at(i as i64),
+            window_ms: 1_000,
+        }
+        .run(backend)
+        .unwrap();
+    }
+}
+
+fn versions_of_alice(backend: &RedbBackend) -> u64 {
+    backend
+        .stored_versions(&owner("ws1", "alice"), Timestamp::MIN)
+        .unwrap()
+}
+
+/// The file as redb last synced it and the journal as the writes left it: what a crash leaves
+/// when redb loses every commit it had not synced itself (the journal's records were synced).
+#[test]
+fn the_journal_brings_back_what_the_file_lost_and_a_torn_tail_is_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let lost = tempfile::tempdir().unwrap();
+    let copy = lost.path().join(FILE);
+    let journal = |db: &std::path::Path| {
+        let mut p = db.as_os_str().to_owned();
+        p.push(".journal");
+        std::path::PathBuf::from(p)
+    };
+    let backend = RedbBackend::create(&path, Durability::Immediate).unwrap();
+    remember_n(&backend, 0, 5);
+    // A durable state of five versions: a clean close checkpoints and removes the journal.
+    drop(backend);
+    assert!(!journal(&path).exists(), "a clean close leaves no journal");
+    std::fs::copy(&path, &copy).unwrap();
+    let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
+    remember_n(&backend, 5, 40);
+    assert_eq!(versions_of_alice(&backend), 45);
+    // The journal of those 40 beside the file of the 5, plus half a record of garbage.
+    let mut records = std::fs::read(journal(&path)).unwrap();
+    let end = records.iter().rposition(|b| *b != 0).unwrap() + 1;
+    records.truncate(end);
+    records.extend_from_slice(b"GMJ1\x10\x00\x00\x00");
+    std::fs::write(journal(&copy), &records).unwrap();
+    drop(backend);
+
+    let err = RedbBackend::open_read_only(&copy).expect_err("pending records");
+    assert!(matches!(err, Error::Format(_)), "{err}");
+    assert!(err.to_string().contains("open it read-write once"), "{err}");
+    let reopened = RedbBackend::open(&copy, Durability::Immediate).unwrap();
+    assert_eq!(
+        versions_of_alice(&reopened),
+        45,
+        "every journaled write is back"
+    );
+    remember_n(&reopened, 45, 3);
+    drop(reopened);
+    let read_only = RedbBackend::open_read_only(&copy).unwrap();
+    assert_eq!(versions_of_alice(&read_only), 48);
+}
+
+/// A journal that does not continue the file (records after a gap) is refused, not applied.
+#[test]
+fn a_journal_of_another_copy_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let other = tempfile::tempdir().unwrap();
+    let copy = other.path().join(FILE);
+    let journal = |db: &std::path::Path| {
+        let mut p = db.as_os_str().to_owned();
+        p.push(".journal");
+        std::path::PathBuf::from(p)
+    };
+    // The copy holds nothing; the journal's records start after a checkpoint of 5 writes.
+    drop(RedbBackend::create(&copy, Durability::Immediate).unwrap());
+    let backend = RedbBackend::create(&path, Durability::Immediate).unwrap();
+    remember_n(&backend, 0, 5);
+    drop(backend);
+    let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
+    remember_n(&backend, 5, 2);
+    std::fs::copy(journal(&path), journal(&copy)).unwrap();
+    drop(backend);
+    let err = RedbBackend::open(&copy, Durability::Immediate).expect_err("a gap");
+    assert!(matches!(err, Error::Format(_)), "{err}");
+    // Refused without a write: the copy still holds nothing and opens once the journal is gone.
+    std::fs::remove_file(journal(&copy)).unwrap();
+    let reopened = RedbBackend::open(&copy, Durability::Immediate).unwrap();
+    assert_eq!(versions_of_alice(&reopened), 0);
+}
+
+/// With Eventual durability nothing is journaled; a journal left by a durable run is applied on
+/// open and removed.
+#[test]
+fn an_eventual_open_applies_and_removes_a_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let lost = tempfile::tempdir().unwrap();
+    let copy = lost.path().join(FILE);
+    let journal = |db: &std::path::Path| {
+        let mut p = db.as_os_str().to_owned();
+        p.push(".journal");
+        std::path::PathBuf::from(p)
+    };
+    drop(RedbBackend::create(&path, Durability::Immediate).unwrap());
+    std::fs::copy(&path, &copy).unwrap();
+    let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
+    remember_n(&backend, 0, 7);
+    std::fs::copy(journal(&path), journal(&copy)).unwrap();
+    drop(backend);
+    let reopened = RedbBackend::open(&copy, Durability::Eventual).unwrap();
+    assert_eq!(versions_of_alice(&reopened), 7);
+    assert!(!journal(&copy).exists());
+    remember_n(&reopened, 7, 2);
+    assert!(!journal(&copy).exists(), "nothing journaled");
 }

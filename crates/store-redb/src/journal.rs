@@ -1,0 +1,363 @@
+//! The write-ahead journal of a durable redb database: `<file>.journal`, beside it.
+//!
+//! A durable commit of redb writes every page the transaction dirtied, scattered over the file,
+//! and syncs them: about seventeen pages for one remember, each its own device write. The
+//! journal makes the sync of a group of steps one contiguous write instead. A group's writes
+//! ([`KvOp`]s) are appended to the journal as one record and synced; only then is the group
+//! committed to redb, without a sync of its own. Every so often (when the journal is full, on a
+//! vacuum, and when the database closes) redb commits durably — a checkpoint — and the journal
+//! starts over.
+//!
+//! Each record carries a sequence number, and each group's redb transaction stores its number
+//! ([`crate::JOURNAL_SEQ`]), so redb's state after a crash names the last record it holds. On
+//! open, the records after that one are applied again in order, and a checkpoint follows. A
+//! record is acknowledged only after its sync, and the sync covers every record before it in
+//! the file, so an acknowledged group is always either in redb or in an intact, unbroken run of
+//! records after redb's last one.
+//!
+//! The file: records back to back from offset 0. A record is a 24-byte header — the magic
+//! `GMJ1`, the payload's length (u32), the sequence number (u64), the CRC-32 of the sequence
+//! number and the payload (u32), 4 zero bytes — and the payload: the number of writes (u32),
+//! then each write as a tag byte (`1` put, `2` delete), the key's length (u32) and the key, and
+//! for a put the value's length (u32) and the value; integers little-endian. Reading stops at
+//! the first record that is torn, fails its checksum or does not follow the one before it:
+//! after a checkpoint the journal is written from offset 0 again, and what an earlier run left
+//! beyond the new records has older numbers. The file is extended with zeros a mebibyte at a
+//! time and synced once, so that a record's sync rewrites blocks the file already has and needs
+//! no update of the file's size.
+
+use std::fs::{File, OpenOptions};
+use std::io::{ErrorKind, Read};
+use std::path::{Path, PathBuf};
+
+use store_trait::Error;
+use store_trait::kv::KvOp;
+
+const MAGIC: &[u8; 4] = b"GMJ1";
+const HEADER: usize = 24;
+const PUT: u8 = 1;
+const DELETE: u8 = 2;
+/// The file grows by this many zero bytes at a time.
+const GROWTH: u64 = 1 << 20;
+/// Past this size the journal checkpoints instead of growing.
+pub(crate) const CAPACITY: u64 = 8 << 20;
+
+/// The journal file of a database opened read-write with a sync per write.
+#[derive(Debug)]
+pub(crate) struct Journal {
+    file: File,
+    path: PathBuf,
+    /// Where the next record goes.
+    offset: u64,
+    /// The bytes from 0 that are allocated: zeros or records.
+    allocated: u64,
+    /// The number the next record carries.
+    next_seq: u64,
+}
+
+/// The journal's path for the database at `db`: `<db>.journal`.
+pub(crate) fn path_of(db: &Path) -> PathBuf {
+    let mut path = db.as_os_str().to_owned();
+    path.push(".journal");
+    PathBuf::from(path)
+}
+
+fn io(context: &'static str, e: std::io::Error) -> Error {
+    Error::io(context, e)
+}
+
+/// The payload of a record of `ops`, appended to `out`.
+pub(crate) fn encode(ops: &[KvOp], out: &mut Vec<u8>) {
+    for op in ops {
+        match op {
+            KvOp::Put(k, v) => {
+                out.push(PUT);
+                out.extend_from_slice(&len32(k.len()).to_le_bytes());
+                out.extend_from_slice(k);
+                out.extend_from_slice(&len32(v.len()).to_le_bytes());
+                out.extend_from_slice(v);
+            }
+            KvOp::Delete(k) => {
+                out.push(DELETE);
+                out.extend_from_slice(&len32(k.len()).to_le_bytes());
+                out.extend_from_slice(k);
+            }
+        }
+    }
+}
+
+/// A length that fits a u32: keys and values of the key space are far smaller.
+fn len32(len: usize) -> u32 {
+    u32::try_from(len).expect("a key or value under 4 GiB")
+}
+
+/// The writes of a payload ([`encode`]); `None` when it is malformed.
+fn decode(mut payload: &[u8]) -> Option<Vec<KvOp>> {
+    fn take<'a>(input: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+        let (head, rest) = input.split_at_checked(n)?;
+        *input = rest;
+        Some(head)
+    }
+    fn bytes(input: &mut &[u8]) -> Option<Vec<u8>> {
+        let len = u32::from_le_bytes(take(input, 4)?.try_into().ok()?);
+        Some(take(input, usize::try_from(len).ok()?)?.to_vec())
+    }
+    let mut ops = Vec::new();
+    while let Some((&tag, rest)) = payload.split_first() {
+        payload = rest;
+        match tag {
+            PUT => {
+                let key = bytes(&mut payload)?;
+                ops.push(KvOp::Put(key, bytes(&mut payload)?));
+            }
+            DELETE => ops.push(KvOp::Delete(bytes(&mut payload)?)),
+            _ => return None,
+        }
+    }
+    Some(ops)
+}
+
+/// Writes all of `bytes` at `offset`.
+#[cfg(unix)]
+fn write_at(file: &File, bytes: &[u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(file, bytes, offset)
+}
+
+/// Writes all of `bytes` at `offset`.
+#[cfg(windows)]
+fn write_at(file: &File, mut bytes: &[u8], mut offset: u64) -> std::io::Result<()> {
+    while !bytes.is_empty() {
+        let n = std::os::windows::fs::FileExt::seek_write(file, bytes, offset)?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::WriteZero.into());
+        }
+        bytes = &bytes[n..];
+        offset += n as u64;
+    }
+    Ok(())
+}
+
+fn checksum(seq: u64, payload: &[u8]) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(&seq.to_le_bytes());
+    hasher.update(payload);
+    hasher.finalize()
+}
+
+/// The header of a record of `payload` numbered `seq`.
+fn header(seq: u64, payload: &[u8]) -> [u8; HEADER] {
+    let mut h = [0u8; HEADER];
+    h[..4].copy_from_slice(MAGIC);
+    h[4..8].copy_from_slice(&len32(payload.len()).to_le_bytes());
+    h[8..16].copy_from_slice(&seq.to_le_bytes());
+    h[16..20].copy_from_slice(&checksum(seq, payload).to_le_bytes());
+    h
+}
+
+/// The unbroken run of intact records at the start of `bytes`: each record's number and writes.
+pub(crate) fn records(bytes: &[u8]) -> Vec<(u64, Vec<KvOp>)> {
+    let mut out: Vec<(u64, Vec<KvOp>)> = Vec::new();
+    let mut at = 0usize;
+    while let Some(h) = bytes.get(at..at + HEADER) {
+        if &h[..4] != MAGIC {
+            break;
+        }
+        let len = u32::from_le_bytes(h[4..8].try_into().expect("4 bytes"));
+        let seq = u64::from_le_bytes(h[8..16].try_into().expect("8 bytes"));
+        let sum = u32::from_le_bytes(h[16..20].try_into().expect("4 bytes"));
+        let Some(payload) = usize::try_from(len)
+            .ok()
+            .and_then(|len| bytes.get(at + HEADER..at + HEADER + len))
+        else {
+            break;
+        };
+        let follows = out
+            .last()
+            .is_none_or(|(last, _)| last.checked_add(1) == Some(seq));
+        if !follows || checksum(seq, payload) != sum {
+            break;
+        }
+        let Some(ops) = decode(payload) else {
+            break;
+        };
+        out.push((seq, ops));
+        at += HEADER + payload.len();
+    }
+    out
+}
+
+/// The whole journal of the database at `db`; empty when there is none.
+pub(crate) fn read_all(db: &Path) -> Result<Vec<u8>, Error> {
+    match File::open(path_of(db)) {
+        Ok(mut file) => {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes)
+                .map_err(|e| io("redb journal: reading", e))?;
+            Ok(bytes)
+        }
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(io("redb journal: opening", e)),
+    }
+}
+
+impl Journal {
+    /// Opens (or creates) the journal of the database at `db` for records numbered from
+    /// `next_seq`, written from offset 0: call it only after a checkpoint has put every record
+    /// the file holds into redb.
+    pub(crate) fn start(db: &Path, next_seq: u64) -> Result<Journal, Error> {
+        let path = path_of(db);
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| io("redb journal: opening", e))?;
+        let len = file
+            .metadata()
+            .map_err(|e| io("redb journal: its size", e))?
+            .len();
+        Ok(Journal {
+            file,
+            path,
+            offset: 0,
+            // Only whole mebibytes of zeros or records count as allocated.
+            allocated: len - len % GROWTH,
+            next_seq,
+        })
+    }
+
+    /// Whether no record was written since the journal (re)started.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.offset == 0
+    }
+
+    /// The number the next record carries.
+    pub(crate) fn next_seq(&self) -> u64 {
+        self.next_seq
+    }
+
+    /// Whether a record of a payload of `len` bytes fits before the journal must checkpoint.
+    pub(crate) fn fits(&self, len: usize) -> bool {
+        self.offset + (HEADER + len) as u64 <= CAPACITY
+    }
+
+    /// Appends the record of `payload` under the next number and syncs it; the number.
+    pub(crate) fn append(&mut self, payload: &[u8]) -> Result<u64, Error> {
+        let seq = self.next_seq;
+        let end = self.offset + (HEADER + payload.len()) as u64;
+        if end > self.allocated {
+            self.grow(end)?;
+        }
+        let mut record = Vec::with_capacity(HEADER + payload.len());
+        record.extend_from_slice(&header(seq, payload));
+        record.extend_from_slice(payload);
+        write_at(&self.file, &record, self.offset)
+            .map_err(|e| io("redb journal: writing a record", e))?;
+        self.file
+            .sync_data()
+            .map_err(|e| io("redb journal: syncing a record", e))?;
+        self.offset = end;
+        self.next_seq += 1;
+        Ok(seq)
+    }
+
+    /// Extends the allocated zeros to cover `end`, synced with the file's new size.
+    fn grow(&mut self, end: u64) -> Result<(), Error> {
+        let target = end.div_ceil(GROWTH) * GROWTH;
+        let zeros = vec![0u8; usize::try_from(GROWTH).expect("1 MiB")];
+        let mut at = self.allocated;
+        while at < target {
+            write_at(&self.file, &zeros, at).map_err(|e| io("redb journal: growing", e))?;
+            at += GROWTH;
+        }
+        self.file
+            .sync_all()
+            .map_err(|e| io("redb journal: growing", e))?;
+        if self.allocated == 0 {
+            // A new file: its name must outlive a crash too.
+            store_kv::sync_parent_dir(&self.path)
+                .map_err(|e| io("redb journal: syncing the directory", e))?;
+        }
+        self.allocated = target;
+        Ok(())
+    }
+
+    /// Starts over at offset 0 after a checkpoint put every record into redb; the next record
+    /// is numbered `next_seq`.
+    pub(crate) fn restart(&mut self, next_seq: u64) {
+        self.offset = 0;
+        self.next_seq = next_seq;
+    }
+
+    /// Empties the file after a checkpoint, so that no copy of a record's content outlives a
+    /// vacuum; it grows again with the next records.
+    pub(crate) fn clear(&mut self) -> Result<(), Error> {
+        self.file
+            .set_len(0)
+            .and_then(|()| self.file.sync_all())
+            .map_err(|e| io("redb journal: emptying", e))?;
+        self.offset = 0;
+        self.allocated = 0;
+        Ok(())
+    }
+
+    /// Removes the journal file (after a checkpoint, when the database closes).
+    pub(crate) fn remove(self) -> Result<(), Error> {
+        drop(self.file);
+        std::fs::remove_file(&self.path).map_err(|e| io("redb journal: removing", e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ops(n: u8) -> Vec<KvOp> {
+        vec![
+            KvOp::Put(vec![n, 1], vec![n; usize::from(n)]),
+            KvOp::Delete(vec![n, 2]),
+            KvOp::Put(vec![], vec![]),
+        ]
+    }
+
+    fn record(seq: u64, ops: &[KvOp]) -> Vec<u8> {
+        let mut payload = Vec::new();
+        encode(ops, &mut payload);
+        let mut out = header(seq, &payload).to_vec();
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    #[test]
+    fn records_read_back_until_the_run_breaks() {
+        let mut bytes = Vec::new();
+        for seq in 7..10 {
+            bytes.extend(record(seq, &ops(seq as u8)));
+        }
+        let read = records(&bytes);
+        assert_eq!(read.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [7, 8, 9]);
+        let encoded = |ops: &[KvOp]| {
+            let mut out = Vec::new();
+            encode(ops, &mut out);
+            out
+        };
+        assert_eq!(encoded(&read[1].1), encoded(&ops(8)));
+        // Zeros after the run, a torn last record, a flipped byte, a gap in the numbers.
+        let mut zeros = bytes.clone();
+        zeros.extend([0u8; 100]);
+        assert_eq!(records(&zeros).len(), 3);
+        assert_eq!(records(&bytes[..bytes.len() - 1]).len(), 2);
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 3;
+        flipped[last] ^= 1;
+        assert_eq!(records(&flipped).len(), 2);
+        let mut gap = bytes.clone();
+        gap.extend(record(11, &ops(11)));
+        assert_eq!(records(&gap).len(), 3);
+        // Older records left beyond newer ones are not read.
+        let mut stale = record(20, &ops(1));
+        stale.extend(record(3, &ops(2)));
+        assert_eq!(records(&stale).len(), 1);
+    }
+}
