@@ -15,9 +15,13 @@
 //! the file, so an acknowledged group is always either in redb or in an intact, unbroken run of
 //! records after redb's last one.
 //!
-//! The file: records back to back from offset 0. A record is a 24-byte header — the magic
-//! `GMJ1`, the payload's length (u32), the sequence number (u64), the CRC-32 of the sequence
-//! number and the payload (u32), 4 zero bytes — and the payload: the number of writes (u32),
+//! The journal belongs to one database: a random id the database keeps beside the record
+//! numbers, repeated in every record, so that a journal left beside another file (a database
+//! deleted and created again under the same name) is never applied to it.
+//!
+//! The file: records back to back from offset 0. A record is a 32-byte header — the magic
+//! `GMJ1`, the payload's length (u32), the sequence number (u64), the database's id (u64), the
+//! CRC-32 of the sequence number, the id and the payload (u32), 4 zero bytes — and the payload: the number of writes (u32),
 //! then each write as a tag byte (`1` put, `2` delete), the key's length (u32) and the key, and
 //! for a put the value's length (u32) and the value; integers little-endian. Reading stops at
 //! the first record that is torn, fails its checksum or does not follow the one before it:
@@ -34,7 +38,7 @@ use store_trait::Error;
 use store_trait::kv::KvOp;
 
 const MAGIC: &[u8; 4] = b"GMJ1";
-const HEADER: usize = 24;
+const HEADER: usize = 32;
 const PUT: u8 = 1;
 const DELETE: u8 = 2;
 /// The file grows by this many zero bytes at a time.
@@ -53,6 +57,8 @@ pub(crate) struct Journal {
     allocated: u64,
     /// The number the next record carries.
     next_seq: u64,
+    /// The database's id, in every record.
+    id: u64,
 }
 
 /// The journal's path for the database at `db`: `<db>.journal`.
@@ -137,25 +143,41 @@ fn write_at(file: &File, mut bytes: &[u8], mut offset: u64) -> std::io::Result<(
     Ok(())
 }
 
-fn checksum(seq: u64, payload: &[u8]) -> u32 {
+fn checksum(seq: u64, id: u64, payload: &[u8]) -> u32 {
     let mut hasher = crc32fast::Hasher::new();
     hasher.update(&seq.to_le_bytes());
+    hasher.update(&id.to_le_bytes());
     hasher.update(payload);
     hasher.finalize()
 }
 
-/// The header of a record of `payload` numbered `seq`.
-fn header(seq: u64, payload: &[u8]) -> [u8; HEADER] {
+/// The header of a record of `payload` numbered `seq` of the database `id`.
+fn header(seq: u64, id: u64, payload: &[u8]) -> [u8; HEADER] {
     let mut h = [0u8; HEADER];
     h[..4].copy_from_slice(MAGIC);
     h[4..8].copy_from_slice(&len32(payload.len()).to_le_bytes());
     h[8..16].copy_from_slice(&seq.to_le_bytes());
-    h[16..20].copy_from_slice(&checksum(seq, payload).to_le_bytes());
+    h[16..24].copy_from_slice(&id.to_le_bytes());
+    h[24..28].copy_from_slice(&checksum(seq, id, payload).to_le_bytes());
     h
 }
 
-/// The unbroken run of intact records at the start of `bytes`: each record's number and writes.
-pub(crate) fn records(bytes: &[u8]) -> Vec<(u64, Vec<KvOp>)> {
+/// A new database id: random, from the standard library's randomly seeded hasher.
+pub(crate) fn new_id() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    hasher.write_u32(std::process::id());
+    hasher.finish()
+}
+
+/// The unbroken run of intact records of the database `id` at the start of `bytes`: each
+/// record's number and writes.
+pub(crate) fn records(bytes: &[u8], id: u64) -> Vec<(u64, Vec<KvOp>)> {
     let mut out: Vec<(u64, Vec<KvOp>)> = Vec::new();
     let mut at = 0usize;
     while let Some(h) = bytes.get(at..at + HEADER) {
@@ -164,7 +186,8 @@ pub(crate) fn records(bytes: &[u8]) -> Vec<(u64, Vec<KvOp>)> {
         }
         let len = u32::from_le_bytes(h[4..8].try_into().expect("4 bytes"));
         let seq = u64::from_le_bytes(h[8..16].try_into().expect("8 bytes"));
-        let sum = u32::from_le_bytes(h[16..20].try_into().expect("4 bytes"));
+        let owner = u64::from_le_bytes(h[16..24].try_into().expect("8 bytes"));
+        let sum = u32::from_le_bytes(h[24..28].try_into().expect("4 bytes"));
         let Some(payload) = usize::try_from(len)
             .ok()
             .and_then(|len| bytes.get(at + HEADER..at + HEADER + len))
@@ -174,7 +197,7 @@ pub(crate) fn records(bytes: &[u8]) -> Vec<(u64, Vec<KvOp>)> {
         let follows = out
             .last()
             .is_none_or(|(last, _)| last.checked_add(1) == Some(seq));
-        if !follows || checksum(seq, payload) != sum {
+        if owner != id || !follows || checksum(seq, id, payload) != sum {
             break;
         }
         let Some(ops) = decode(payload) else {
@@ -201,10 +224,10 @@ pub(crate) fn read_all(db: &Path) -> Result<Vec<u8>, Error> {
 }
 
 impl Journal {
-    /// Opens (or creates) the journal of the database at `db` for records numbered from
-    /// `next_seq`, written from offset 0: call it only after a checkpoint has put every record
-    /// the file holds into redb.
-    pub(crate) fn start(db: &Path, next_seq: u64) -> Result<Journal, Error> {
+    /// Opens (or creates) the journal of the database at `db`, whose id is `id`, for records
+    /// numbered from `next_seq`, written from offset 0: call it only after a checkpoint has put
+    /// every record of the database the file holds into redb.
+    pub(crate) fn start(db: &Path, id: u64, next_seq: u64) -> Result<Journal, Error> {
         let path = path_of(db);
         let file = OpenOptions::new()
             .read(true)
@@ -224,6 +247,7 @@ impl Journal {
             // Only whole mebibytes of zeros or records count as allocated.
             allocated: len - len % GROWTH,
             next_seq,
+            id,
         })
     }
 
@@ -250,7 +274,7 @@ impl Journal {
             self.grow(end)?;
         }
         let mut record = Vec::with_capacity(HEADER + payload.len());
-        record.extend_from_slice(&header(seq, payload));
+        record.extend_from_slice(&header(seq, self.id, payload));
         record.extend_from_slice(payload);
         write_at(&self.file, &record, self.offset)
             .map_err(|e| io("redb journal: writing a record", e))?;
@@ -321,10 +345,12 @@ mod tests {
         ]
     }
 
+    const ID: u64 = 0x5eed;
+
     fn record(seq: u64, ops: &[KvOp]) -> Vec<u8> {
         let mut payload = Vec::new();
         encode(ops, &mut payload);
-        let mut out = header(seq, &payload).to_vec();
+        let mut out = header(seq, ID, &payload).to_vec();
         out.extend_from_slice(&payload);
         out
     }
@@ -335,7 +361,7 @@ mod tests {
         for seq in 7..10 {
             bytes.extend(record(seq, &ops(seq as u8)));
         }
-        let read = records(&bytes);
+        let read = records(&bytes, ID);
         assert_eq!(read.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [7, 8, 9]);
         let encoded = |ops: &[KvOp]| {
             let mut out = Vec::new();
@@ -346,18 +372,20 @@ mod tests {
         // Zeros after the run, a torn last record, a flipped byte, a gap in the numbers.
         let mut zeros = bytes.clone();
         zeros.extend([0u8; 100]);
-        assert_eq!(records(&zeros).len(), 3);
-        assert_eq!(records(&bytes[..bytes.len() - 1]).len(), 2);
+        assert_eq!(records(&zeros, ID).len(), 3);
+        assert_eq!(records(&bytes[..bytes.len() - 1], ID).len(), 2);
         let mut flipped = bytes.clone();
         let last = flipped.len() - 3;
         flipped[last] ^= 1;
-        assert_eq!(records(&flipped).len(), 2);
+        assert_eq!(records(&flipped, ID).len(), 2);
         let mut gap = bytes.clone();
         gap.extend(record(11, &ops(11)));
-        assert_eq!(records(&gap).len(), 3);
+        assert_eq!(records(&gap, ID).len(), 3);
         // Older records left beyond newer ones are not read.
         let mut stale = record(20, &ops(1));
         stale.extend(record(3, &ops(2)));
-        assert_eq!(records(&stale).len(), 1);
+        assert_eq!(records(&stale, ID).len(), 1);
+        // Another database's records are not read.
+        assert!(records(&bytes, ID + 1).is_empty());
     }
 }

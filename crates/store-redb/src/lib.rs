@@ -55,10 +55,12 @@ const MAX_GROUP: usize = 32;
 const META: TableDefinition<&str, u32> = TableDefinition::new("meta");
 /// The key space (`store-kv`'s layout): memory stores and agent memories.
 const KV: TableDefinition<&[u8], &[u8]> = TableDefinition::new("kv");
-/// `"seq"` → the number of the last journal record the file holds ([`journal`]); written by
-/// every commit of a durable backend, absent until the first.
+/// `"seq"` → the number of the last journal record the file holds ([`journal`]), written by
+/// every commit of a durable backend; `"id"` → the database's id, which its journal's records
+/// carry. Both absent until a durable open.
 pub(crate) const JOURNAL_SEQ: TableDefinition<&str, u64> = TableDefinition::new("journal");
 const SEQ_KEY: &str = "seq";
+const ID_KEY: &str = "id";
 
 type DbGuard<'a> = RwLockReadGuard<'a, Option<Database>>;
 
@@ -257,9 +259,14 @@ impl RedbBackend {
         match found {
             Some(FORMAT_VERSION) => {
                 // Records a crash left in the journal are replayed by a writer only.
-                let held = journal_seq(&txn)?;
+                let (held, id) = journal_state(&txn)?;
                 let bytes = journal::read_all(path)?;
-                if journal::records(&bytes).iter().any(|(seq, _)| *seq > held) {
+                let pending = id.is_some_and(|id| {
+                    journal::records(&bytes, id)
+                        .iter()
+                        .any(|(seq, _)| *seq > held)
+                });
+                if pending {
                     return Err(Error::Format(
                         "the database's journal holds writes the file does not yet: it was not \
                          closed cleanly; open it read-write once (any command that writes) to \
@@ -325,7 +332,7 @@ impl RedbKv {
         }
         let next_seq = replay(&db, path)? + 1;
         let journal = match durability {
-            Durability::Immediate => Some(Journal::start(path, next_seq)?),
+            Durability::Immediate => Some(Journal::start(path, database_id(&db)?, next_seq)?),
             Durability::Eventual => {
                 match std::fs::remove_file(journal::path_of(path)) {
                     Ok(()) => {}
@@ -477,16 +484,36 @@ impl RedbKv {
     }
 }
 
-/// The number of the last journal record the database holds; 0 before the first.
-fn journal_seq(txn: &ReadTransaction) -> Result<u64, Error> {
+/// The number of the last journal record the database holds (0 before the first) and its id
+/// (none before its first durable open).
+fn journal_state(txn: &ReadTransaction) -> Result<(u64, Option<u64>), Error> {
     match txn.open_table(JOURNAL_SEQ) {
-        Ok(table) => Ok(table
-            .get(SEQ_KEY)
-            .map_err(backend_error)?
-            .map_or(0, |v| v.value())),
-        Err(::redb::TableError::TableDoesNotExist(_)) => Ok(0),
+        Ok(table) => {
+            let get = |key| -> Result<Option<u64>, Error> {
+                Ok(table.get(key).map_err(backend_error)?.map(|v| v.value()))
+            };
+            Ok((get(SEQ_KEY)?.unwrap_or(0), get(ID_KEY)?))
+        }
+        Err(::redb::TableError::TableDoesNotExist(_)) => Ok((0, None)),
         Err(e) => Err(backend_error(e)),
     }
+}
+
+/// The database's id, given it in a durable commit when it has none.
+fn database_id(db: &Database) -> Result<u64, Error> {
+    if let (_, Some(id)) = journal_state(&db.begin_read().map_err(backend_error)?)? {
+        return Ok(id);
+    }
+    let id = journal::new_id();
+    let mut txn = db.begin_write().map_err(backend_error)?;
+    txn.set_durability(::redb::Durability::Immediate)
+        .map_err(backend_error)?;
+    {
+        let mut table = txn.open_table(JOURNAL_SEQ).map_err(backend_error)?;
+        table.insert(ID_KEY, id).map_err(backend_error)?;
+    }
+    txn.commit().map_err(backend_error)?;
+    Ok(id)
 }
 
 /// Records in `txn` that the database holds journal record `seq`.
@@ -500,9 +527,13 @@ fn set_journal_seq(txn: &WriteTransaction, seq: u64) -> Result<(), Error> {
 /// durable commit; the number of the last record it then holds. Records that do not continue
 /// the database's last one are refused: the journal belongs to another state of the file.
 fn replay(db: &Database, path: &Path) -> Result<u64, Error> {
-    let held = journal_seq(&db.begin_read().map_err(backend_error)?)?;
+    let (held, id) = journal_state(&db.begin_read().map_err(backend_error)?)?;
+    // A database never opened durably has no journal of its own.
+    let Some(id) = id else {
+        return Ok(held);
+    };
     let bytes = journal::read_all(path)?;
-    let pending: Vec<(u64, Vec<KvOp>)> = journal::records(&bytes)
+    let pending: Vec<(u64, Vec<KvOp>)> = journal::records(&bytes, id)
         .into_iter()
         .filter(|(seq, _)| *seq > held)
         .collect();

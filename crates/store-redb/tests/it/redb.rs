@@ -341,9 +341,10 @@ fn the_journal_brings_back_what_the_file_lost_and_a_torn_tail_is_ignored() {
     assert_eq!(versions_of_alice(&read_only), 48);
 }
 
-/// A journal that does not continue the file (records after a gap) is refused, not applied.
+/// A journal that does not continue the file (its records start after a gap) is refused, not
+/// applied; a journal of another database is never applied.
 #[test]
-fn a_journal_of_another_copy_is_refused() {
+fn a_journal_that_skips_records_is_refused_and_another_databases_is_ignored() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(FILE);
     let other = tempfile::tempdir().unwrap();
@@ -353,9 +354,11 @@ fn a_journal_of_another_copy_is_refused() {
         p.push(".journal");
         std::path::PathBuf::from(p)
     };
-    // The copy holds nothing; the journal's records start after a checkpoint of 5 writes.
-    drop(RedbBackend::create(&copy, Durability::Immediate).unwrap());
-    let backend = RedbBackend::create(&path, Durability::Immediate).unwrap();
+    // The copy: the database before any write. The journal: records 6 and 7, after five
+    // writes a clean close made durable.
+    drop(RedbBackend::create(&path, Durability::Immediate).unwrap());
+    std::fs::copy(&path, &copy).unwrap();
+    let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
     remember_n(&backend, 0, 5);
     drop(backend);
     let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
@@ -364,10 +367,29 @@ fn a_journal_of_another_copy_is_refused() {
     drop(backend);
     let err = RedbBackend::open(&copy, Durability::Immediate).expect_err("a gap");
     assert!(matches!(err, Error::Format(_)), "{err}");
-    // Refused without a write: the copy still holds nothing and opens once the journal is gone.
+    assert!(err.to_string().contains("another copy"), "{err}");
+    // Refused without a write: the copy still holds nothing once the journal is gone.
     std::fs::remove_file(journal(&copy)).unwrap();
     let reopened = RedbBackend::open(&copy, Durability::Immediate).unwrap();
     assert_eq!(versions_of_alice(&reopened), 0);
+    drop(reopened);
+
+    // A database created anew under a name whose old journal is still there.
+    let fresh = other.path().join("fresh.redb");
+    let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
+    remember_n(&backend, 7, 3);
+    std::fs::copy(journal(&path), journal(&fresh)).unwrap();
+    drop(backend);
+    let created = RedbBackend::create(&fresh, Durability::Immediate).unwrap();
+    assert_eq!(
+        versions_of_alice(&created),
+        0,
+        "another database's journal applied"
+    );
+    remember_n(&created, 0, 1);
+    drop(created);
+    let reopened = RedbBackend::open(&fresh, Durability::Immediate).unwrap();
+    assert_eq!(versions_of_alice(&reopened), 1);
 }
 
 /// With Eventual durability nothing is journaled; a journal left by a durable run is applied on
@@ -394,4 +416,57 @@ fn an_eventual_open_applies_and_removes_a_journal() {
     assert!(!journal(&copy).exists());
     remember_n(&reopened, 7, 2);
     assert!(!journal(&copy).exists(), "nothing journaled");
+}
+
+/// Writes past the journal's capacity (8 MiB) make a commit a checkpoint and the journal start
+/// over: it stays within its capacity, and a copy of the files taken while the backend is open
+/// — the state a crash would leave — holds every write.
+#[test]
+fn a_full_journal_checkpoints_and_starts_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let journal = |db: &std::path::Path| {
+        let mut p = db.as_os_str().to_owned();
+        p.push(".journal");
+        std::path::PathBuf::from(p)
+    };
+    let alice = owner("ws1", "alice");
+    let cred = CredentialId::new("cred_a").unwrap();
+    let long = memory_core::MemoryText::mask(&"quokka ".repeat(14_000)).0;
+    let backend = RedbBackend::create(&path, Durability::Immediate).unwrap();
+    for i in 0..100 {
+        let id = format!("amem_{i}");
+        let remember = Remember {
+            owner: &alice,
+            credential: &cred,
+            namespace: "prefs",
+            key: None,
+            id: &id,
+            created_at: at(i),
+            window_ms: 1_000,
+        };
+        backend
+            .remember(
+                &alice,
+                &cred,
+                None,
+                Timestamp::MIN,
+                Timestamp::MIN,
+                &mut |state| {
+                    let mut write = remember.accept(state);
+                    write.record.text = long.clone();
+                    Ok(write)
+                },
+            )
+            .unwrap();
+    }
+    let size = std::fs::metadata(journal(&path)).unwrap().len();
+    assert!(size <= 8 << 20, "the journal grew to {size} bytes");
+    let copy_dir = tempfile::tempdir().unwrap();
+    let copy = copy_dir.path().join(FILE);
+    std::fs::copy(&path, &copy).unwrap();
+    std::fs::copy(journal(&path), journal(&copy)).unwrap();
+    drop(backend);
+    let reopened = RedbBackend::open(&copy, Durability::Immediate).unwrap();
+    assert_eq!(versions_of_alice(&reopened), 100);
 }
