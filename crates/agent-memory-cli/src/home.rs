@@ -5,7 +5,8 @@
 //! <home>/config.json    workspace, member and credential ids, backend kind, creation time
 //! <home>/memory.sqlite  the SQLite database file (backend sqlite, the default), with its
 //!                       memory.sqlite-wal and memory.sqlite-shm while a process has it open, or
-//! <home>/memory.redb    the redb database file (backend redb), or
+//! <home>/memory.redb    the redb database file (backend redb), with its write-ahead journal
+//!                       memory.redb.journal while a process has it open, or
 //! <home>/memory.sled/   the sled database directory (backend sled)
 //! <home>/passages.json  passages of a home written before they moved into its database; the
 //!                       first read-write open moves them there and removes the file
