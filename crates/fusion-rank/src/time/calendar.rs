@@ -27,6 +27,10 @@ pub(super) enum Feast {
     Easter,
     /// Thanksgiving of the United States: the fourth Thursday of November.
     Thanksgiving,
+    /// Memorial Day of the United States: the last Monday of May.
+    MemorialDay,
+    /// Labor Day of the United States: the first Monday of September.
+    LaborDay,
 }
 
 /// What a time expression means, before a reference instant gives it a period.
@@ -164,6 +168,18 @@ pub(super) enum Expr {
         offset: i32,
         days: u32,
     },
+    /// Days `from_day` to `to_day` (0 = Monday, exclusive end, 7 = the next Monday) of the ISO
+    /// week `weeks_ago` weeks back: "early last week" is Monday to Wednesday.
+    PartOfWeek {
+        weeks_ago: u32,
+        from_day: u32,
+        to_day: u32,
+    },
+    /// The `hours` hours that end at the reference ("the past 48 hours").
+    TrailingHours { hours: u32 },
+    /// The `days` days either side of the reference's day `years_ago` years back ("this time
+    /// last year").
+    AroundYearsAgo { years_ago: u32, days: u32 },
 }
 
 /// The period `expr` names at `reference_ms`; `None` when it falls outside the calendar chrono
@@ -316,6 +332,23 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
                 first(today.year() - 1)?
             };
             day_span(start, u64::from(days))
+        }
+        Expr::PartOfWeek {
+            weeks_ago,
+            from_day,
+            to_day,
+        } => {
+            let monday = week_start(today, weeks_ago)?;
+            let from = monday.checked_add_days(Days::new(u64::from(from_day)))?;
+            day_span(from, u64::from(to_day.checked_sub(from_day)?))
+        }
+        Expr::TrailingHours { hours } => Some(Period {
+            start_ms: reference_ms.checked_sub(i64::from(hours).checked_mul(MS_PER_HOUR)?)?,
+            end_ms: reference_ms,
+        }),
+        Expr::AroundYearsAgo { years_ago, days } => {
+            let then = today.checked_sub_months(Months::new(12 * years_ago))?;
+            day_span(back(then, u64::from(days))?, 2 * u64::from(days) + 1)
         }
         Expr::Date { month, day, year } => day_span(date_of(today, month, day, year)?, 1),
         Expr::DateOnWeekday {
@@ -483,6 +516,15 @@ fn feast_day(feast: Feast, year: i32) -> Option<NaiveDate> {
             let to_thursday = (3 + 7 - first.weekday().num_days_from_monday()) % 7;
             first.checked_add_days(Days::new(u64::from(to_thursday) + 21))
         }
+        Feast::MemorialDay => {
+            let last = NaiveDate::from_ymd_opt(year, 5, 31)?;
+            back(last, u64::from(last.weekday().num_days_from_monday()))
+        }
+        Feast::LaborDay => {
+            let first = NaiveDate::from_ymd_opt(year, 9, 1)?;
+            let to_monday = (7 - first.weekday().num_days_from_monday()) % 7;
+            first.checked_add_days(Days::new(u64::from(to_monday)))
+        }
     }
 }
 
@@ -605,6 +647,18 @@ mod tests {
                 NaiveDate::from_ymd_opt(year, month, day),
                 "Easter {year}"
             );
+        }
+        for (feast, month, days) in [
+            (Feast::MemorialDay, 5, [(2024, 27), (2025, 26), (2026, 25)]),
+            (Feast::LaborDay, 9, [(2024, 2), (2025, 1), (2026, 7)]),
+        ] {
+            for (year, day) in days {
+                assert_eq!(
+                    feast_day(feast, year),
+                    NaiveDate::from_ymd_opt(year, month, day),
+                    "{feast:?} {year}"
+                );
+            }
         }
         let thanksgiving = [(2024, 28), (2025, 27), (2026, 26), (2027, 25), (2029, 22)];
         for (year, day) in thanksgiving {

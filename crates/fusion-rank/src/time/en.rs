@@ -2,8 +2,8 @@
 
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
-    After, Count, Day, EndsBefore, Entry, Few, Iso, Month, NotBefore, Opt, Ordinal, Season,
-    Weekday, Word, Year,
+    After, Count, Day, EndsBefore, Entry, Few, Iso, Month, NotAfter, NotBefore, Opt, Ordinal,
+    Season, Tight, Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
@@ -11,7 +11,7 @@ use super::phrase::{
     date, date_on_weekday, day_of_month, days_ago, early_month, early_year, ended_month,
     half_of_month, half_of_year, hours_ago, iso, last_week_of_month, late_month, late_year,
     mid_month, mid_year, month_last_year, month_this_year, months_ago, named_month, named_year,
-    ordinal_quarter, past_days, past_months, past_weeks, past_years, quarter_last_year,
+    ordinal_quarter, past_days, past_hours, past_months, past_weeks, past_years, quarter_last_year,
     quarter_of_year, quarter_this_year, season_last_year, season_of_year, season_this_year,
     week_of, week_of_month, weekday, weekday_last_week, weekday_this_week, weeks_ago, years_ago,
 };
@@ -211,6 +211,12 @@ const fn month_part(months_ago: u32, from_day: u32, to_day: u32) -> Make {
     })
 }
 
+/// "last" before a holiday makes it a time, unless a word before "last" makes "last" an
+/// adjective ("the last Christmas movie", "my last Easter egg").
+const NOT_OWNED: El = NotAfter(&[
+    "the", "my", "our", "your", "his", "her", "their", "its", "a", "this", "that", "very",
+]);
+
 /// Words before a holiday that make it a time ("over Christmas"; "Christmas gifts" names
 /// none); they stay outside the phrase, so that "since", "before" and "after" open it.
 /// Not "on" ("notes on Christmas gifts"), "last" ("the last Christmas movie"), nor "before"
@@ -272,6 +278,17 @@ const fn feast(feast: Feast, offset: i32, days: u32) -> Make {
 /// "the previous month", "the prior year".
 const PREVIOUS: El = Word(&["previous", "prior", "preceding"]);
 
+/// Days `from_day` to `to_day` (Monday 0) of the ISO week `weeks_ago` back.
+const fn week_part(weeks_ago: u32, from_day: u32, to_day: u32) -> Make {
+    Fixed(Expr::PartOfWeek {
+        weeks_ago,
+        from_day,
+        to_day,
+    })
+}
+
+/// "back" after a length, not after a comma ("out for two days, back on the job").
+const BACK: El = Tight(&["back"]);
 const THIS: El = Word(&["this"]);
 const LAST: El = Word(&["last"]);
 const AGO: El = Word(&["ago"]);
@@ -576,6 +593,42 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Entry(QUARTERS), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OTHER], With(quarter_this_year)),
     // "mid-2025": May to August.
     rule(&[Opt(&["in", "during"]), Word(&["mid"]), Year], With(mid_year)),
+    // "N days|weeks|months|years back": no hours ("set the clocks an hour back") nor other
+    // things ("two steps back").
+    rule(&[Few(FEW), DAYS, BACK], With(days_ago)),
+    rule(&[Few(FEW), WEEKS, BACK], With(weeks_ago)),
+    rule(&[Few(FEW), MONTH_WORDS, BACK], With(months_ago)),
+    rule(&[Few(FEW), YEARS, BACK], With(years_ago)),
+    rule(&[N, DAYS, BACK], With(days_ago)),
+    rule(&[N, WEEKS, BACK], With(weeks_ago)),
+    rule(&[N, MONTH_WORDS, BACK], With(months_ago)),
+    rule(&[N, YEARS, BACK], With(years_ago)),
+    // Thirds of a week: "early last week" (Monday to Wednesday), "late last week" (Thursday to
+    // Sunday), "the beginning|end of last week", "early this week", "the start of the week".
+    rule(&[Word(&["early"]), LAST, Word(&["week"]), NOT_OWNER], week_part(1, 0, 3)),
+    rule(&[Word(&["late"]), LAST, Word(&["week"]), NOT_OWNER], week_part(1, 3, 7)),
+    rule(&[Word(&["early"]), THIS, Word(&["week"]), NOT_OWNER], week_part(0, 0, 3)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), LAST, Word(&["week"]), NOT_OWNER], week_part(1, 0, 3)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), LAST, Word(&["week"]), NOT_OWNER], week_part(1, 3, 7)),
+    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Word(&["the", "this"]), Word(&["week"]), NOT_OTHER], week_part(0, 0, 3)),
+    // "the past|last 48 hours", "the past fortnight".
+    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), N, Word(&["hours"])], With(past_hours)),
+    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), Word(&["fortnight"])], Fixed(Expr::Trailing { days: 14 })),
+    // "(around|about) this time last year": the two weeks either side of the day a year back.
+    rule(&[Opt(&["around", "about", "at"]), Word(&["this"]), Word(&["time"]), LAST, Word(&["year"])], Fixed(Expr::AroundYearsAgo { years_ago: 1, days: 14 })),
+    // "last Christmas", "last Easter": the latest one, not "the last Christmas movie".
+    rule(&[NOT_OWNED, LAST, Word(&["christmas", "xmas"]), NotBefore(&["eve", "day"])], days_of_year(12, 24, 3)),
+    rule(&[NOT_OWNED, LAST, Word(&["halloween"])], days_of_year(10, 31, 1)),
+    rule(&[NOT_OWNED, LAST, Word(&["easter"])], feast(Feast::Easter, -2, 4)),
+    rule(&[NOT_OWNED, LAST, Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 0, 4)),
+    // US holidays on a Monday, and the weekend before it.
+    rule(&[HOLIDAY_AFTER, Word(&["memorial"]), Word(&["day"])], feast(Feast::MemorialDay, 0, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["memorial"]), Word(&["day"]), Word(&["weekend"])], feast(Feast::MemorialDay, -2, 3)),
+    rule(&[HOLIDAY_AFTER, Word(&["labor", "labour"]), Word(&["day"])], feast(Feast::LaborDay, 0, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["labor", "labour"]), Word(&["day"]), Word(&["weekend"])], feast(Feast::LaborDay, -2, 3)),
+    // Independence Day: "the Fourth of July" (a name; "the fourth of July" is no July).
+    rule(&[Opt(&["on", "at", "over", "around", "during", "since", "after"]), Word(&["the"]), Word(&["fourth"]), Word(&["of"]), Word(&["july"])], days_of_year(7, 4, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["independence"]), Word(&["day"])], days_of_year(7, 4, 1)),
     // Halves of this or last month: "the first half of the month", "the second half of last
     // month".
     rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), Word(&["half"]), Word(&["of"]), Word(&["the", "this"]), Word(&["month"]), NOT_OTHER], month_part(0, 1, 16)),

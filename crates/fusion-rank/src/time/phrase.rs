@@ -23,6 +23,9 @@ pub(super) enum El {
     Word(&'static [&'static str]),
     /// One of these words, or nothing.
     Opt(&'static [&'static str]),
+    /// One of these words with no comma before it ("two days back", not "out for two days,
+    /// back on the job").
+    Tight(&'static [&'static str]),
     /// A count ≥ 1: ASCII digits or an entry of the table.
     Count(Table),
     /// An entry of the table, captured as the count; never digits ("q1").
@@ -45,6 +48,9 @@ pub(super) enum El {
     /// Matches no token: holds unless the next token is one of these words, whatever separates
     /// it ("year" not before "'s": "the end of last year's budget" is no part of a year).
     NotBefore(&'static [&'static str]),
+    /// Matches no token, first in a rule only: holds unless the word before the phrase, a space
+    /// apart, is one of these words ("last Christmas", not "the last Christmas movie").
+    NotAfter(&'static [&'static str]),
     /// Matches no token, first in a rule only: holds where the word before the phrase, a space
     /// apart, is one of these words, which stays outside the phrase ("2025" after "since": the
     /// range that word opens is read around the phrase).
@@ -116,7 +122,9 @@ impl Language {
             for rule in self.rules {
                 for element in rule.pattern {
                     match element {
-                        El::Word(list) | El::Opt(list) => words.extend(list.iter().copied()),
+                        El::Word(list) | El::Opt(list) | El::Tight(list) => {
+                            words.extend(list.iter().copied());
+                        }
                         El::Count(table)
                         | El::Entry(table)
                         | El::Few(table)
@@ -139,6 +147,7 @@ impl Language {
                         | El::Iso
                         | El::EndsBefore(_)
                         | El::NotBefore(_)
+                        | El::NotAfter(_)
                         | El::After(_) => {}
                     }
                 }
@@ -314,6 +323,15 @@ impl Tokens {
             }
             return;
         }
+        if let El::NotAfter(words) = element {
+            let blocked = at > 0
+                && self.tokens[at].gap_before == Gap::Space
+                && words.contains(&self.tokens[at - 1].lower.as_str());
+            if first && !blocked {
+                self.match_from(language, rest, at, first, caps, ends);
+            }
+            return;
+        }
         if let El::EndsBefore(words) = element {
             let ends_here = self.tokens.get(at).is_none_or(|next| {
                 matches!(next.gap_before, Gap::Other | Gap::Owner)
@@ -346,7 +364,8 @@ impl Tokens {
         let strip = if first { language.prefixes } else { "" };
         let one = |caps: Caps| vec![(at + 1, caps)];
         match element {
-            El::Word(words) | El::Opt(words) => {
+            El::Tight(_) if self.tokens[at].comma_before => Vec::new(),
+            El::Word(words) | El::Opt(words) | El::Tight(words) => {
                 if words
                     .iter()
                     .any(|w| stripped(token, strip).any(|t| t == *w))
@@ -425,7 +444,7 @@ impl Tokens {
             },
             El::Iso => self.iso(at, caps),
             // Handled by `match_from`: they match no token.
-            El::EndsBefore(_) | El::NotBefore(_) | El::After(_) => Vec::new(),
+            El::EndsBefore(_) | El::NotBefore(_) | El::NotAfter(_) | El::After(_) => Vec::new(),
             El::BareMonth(table) if !self.tokens[at].comma_before => {
                 self.capture(language, table, at, "", caps, |c, month| {
                     c.month = Some(month);
@@ -636,6 +655,11 @@ pub(super) fn hours_ago(caps: &Caps) -> Option<Expr> {
 /// The `count` × 24 hours up to the reference.
 pub(super) fn past_days(caps: &Caps) -> Option<Expr> {
     Some(Expr::Trailing { days: caps.count? })
+}
+
+/// The `count` hours up to the reference.
+pub(super) fn past_hours(caps: &Caps) -> Option<Expr> {
+    Some(Expr::TrailingHours { hours: caps.count? })
 }
 
 /// The `count` × 7 × 24 hours up to the reference.
@@ -958,7 +982,7 @@ mod tests {
             let mut words = Vec::new();
             for element in language.rules[r].pattern {
                 let word = match element {
-                    El::Word(list) => list[pick(list.len())].to_owned(),
+                    El::Word(list) | El::Tight(list) => list[pick(list.len())].to_owned(),
                     El::Opt(list) if pick(2) == 0 => continue,
                     El::Opt(list) => list[pick(list.len())].to_owned(),
                     El::Count(table) if pick(3) == 0 => (1 + pick(40)).to_string(),
@@ -977,6 +1001,7 @@ mod tests {
                     El::NotBefore(_) => continue,
                     // Written before the phrase, so that it holds.
                     El::After(list) => list[pick(list.len())].to_owned(),
+                    El::NotAfter(_) => continue,
                     El::BareMonth(table) => table[pick(table.len())].0.to_owned(),
                     El::Year => (1960 + pick(150)).to_string(),
                     El::Iso => format!("{}-{:02}-{:02}", 1990 + pick(50), 1 + pick(13), pick(33)),
