@@ -20,13 +20,14 @@
 //! deleted and created again under the same name) is never applied to it.
 //!
 //! The file: records back to back from offset 0. A record is a 32-byte header — the magic
-//! `GMJ1`, the payload's length (u32), the sequence number (u64), the database's id (u64), the
-//! CRC-32 of the sequence number, the id and the payload (u32), 4 zero bytes — and the payload: the number of writes (u32),
-//! then each write as a tag byte (`1` put, `2` delete), the key's length (u32) and the key, and
-//! for a put the value's length (u32) and the value; integers little-endian. Reading stops at
-//! the first record that is torn, fails its checksum or does not follow the one before it:
-//! after a checkpoint the journal is written from offset 0 again, and what an earlier run left
-//! beyond the new records has older numbers. The file is extended with zeros a mebibyte at a
+//! `GMJ2`, the payload's length (u32), the sequence number (u64), the database's id (u64), the
+//! CRC-32 (u32) of the sequence number, the id, the previous record's CRC (0 for the first
+//! record after a checkpoint) and the payload, 4 zero bytes — and the payload: each write as a
+//! tag byte (`1` put, `2` delete), the key's length (u32) and the key, and for a put the
+//! value's length (u32) and the value; integers little-endian. Reading stops at the first record
+//! that is torn, fails its checksum or does not follow the one before it: after a checkpoint the
+//! journal is written from offset 0 again, and what an earlier run left beyond the new records
+//! has older numbers and a chain of checksums of its own. The file is extended with zeros a mebibyte at a
 //! time and synced once, so that a record's sync rewrites blocks the file already has and needs
 //! no update of the file's size.
 
@@ -37,7 +38,9 @@ use std::path::{Path, PathBuf};
 use store_trait::Error;
 use store_trait::kv::KvOp;
 
-const MAGIC: &[u8; 4] = b"GMJ1";
+const MAGIC: &[u8; 4] = b"GMJ2";
+/// The magic of the first layout (no id, no chain), written only by a development build.
+pub(crate) const OLD_MAGIC: &[u8; 4] = b"GMJ1";
 const HEADER: usize = 32;
 const PUT: u8 = 1;
 const DELETE: u8 = 2;
@@ -59,6 +62,8 @@ pub(crate) struct Journal {
     next_seq: u64,
     /// The database's id, in every record.
     id: u64,
+    /// The checksum of the last record written since the journal (re)started; 0 before one.
+    last_crc: u32,
 }
 
 /// The journal's path for the database at `db`: `<db>.journal`.
@@ -143,22 +148,24 @@ fn write_at(file: &File, mut bytes: &[u8], mut offset: u64) -> std::io::Result<(
     Ok(())
 }
 
-fn checksum(seq: u64, id: u64, payload: &[u8]) -> u32 {
+fn checksum(seq: u64, id: u64, prev: u32, payload: &[u8]) -> u32 {
     let mut hasher = crc32fast::Hasher::new();
     hasher.update(&seq.to_le_bytes());
     hasher.update(&id.to_le_bytes());
+    hasher.update(&prev.to_le_bytes());
     hasher.update(payload);
     hasher.finalize()
 }
 
-/// The header of a record of `payload` numbered `seq` of the database `id`.
-fn header(seq: u64, id: u64, payload: &[u8]) -> [u8; HEADER] {
+/// The header of a record of `payload` numbered `seq` of the database `id`, after a record whose
+/// checksum is `prev`.
+fn header(seq: u64, id: u64, prev: u32, payload: &[u8]) -> [u8; HEADER] {
     let mut h = [0u8; HEADER];
     h[..4].copy_from_slice(MAGIC);
     h[4..8].copy_from_slice(&len32(payload.len()).to_le_bytes());
     h[8..16].copy_from_slice(&seq.to_le_bytes());
     h[16..24].copy_from_slice(&id.to_le_bytes());
-    h[24..28].copy_from_slice(&checksum(seq, id, payload).to_le_bytes());
+    h[24..28].copy_from_slice(&checksum(seq, id, prev, payload).to_le_bytes());
     h
 }
 
@@ -180,7 +187,8 @@ pub(crate) fn new_id() -> u64 {
 pub(crate) fn records(bytes: &[u8], id: u64) -> Vec<(u64, Vec<KvOp>)> {
     let mut out: Vec<(u64, Vec<KvOp>)> = Vec::new();
     let mut at = 0usize;
-    while let Some(h) = bytes.get(at..at + HEADER) {
+    let mut prev = 0u32;
+    while let Some(h) = at.checked_add(HEADER).and_then(|end| bytes.get(at..end)) {
         if &h[..4] != MAGIC {
             break;
         }
@@ -188,23 +196,26 @@ pub(crate) fn records(bytes: &[u8], id: u64) -> Vec<(u64, Vec<KvOp>)> {
         let seq = u64::from_le_bytes(h[8..16].try_into().expect("8 bytes"));
         let owner = u64::from_le_bytes(h[16..24].try_into().expect("8 bytes"));
         let sum = u32::from_le_bytes(h[24..28].try_into().expect("4 bytes"));
+        let start = at + HEADER;
         let Some(payload) = usize::try_from(len)
             .ok()
-            .and_then(|len| bytes.get(at + HEADER..at + HEADER + len))
+            .and_then(|len| start.checked_add(len))
+            .and_then(|end| bytes.get(start..end))
         else {
             break;
         };
         let follows = out
             .last()
             .is_none_or(|(last, _)| last.checked_add(1) == Some(seq));
-        if owner != id || !follows || checksum(seq, id, payload) != sum {
+        if owner != id || !follows || checksum(seq, id, prev, payload) != sum {
             break;
         }
         let Some(ops) = decode(payload) else {
             break;
         };
         out.push((seq, ops));
-        at += HEADER + payload.len();
+        prev = sum;
+        at = start + payload.len();
     }
     out
 }
@@ -236,6 +247,12 @@ impl Journal {
             .truncate(false)
             .open(&path)
             .map_err(|e| io("redb journal: opening", e))?;
+        // The file's name and size, which an earlier run may have left unsynced, are durable
+        // before any record relies on them.
+        file.sync_all()
+            .map_err(|e| io("redb journal: syncing", e))?;
+        store_kv::sync_parent_dir(&path)
+            .map_err(|e| io("redb journal: syncing the directory", e))?;
         let len = file
             .metadata()
             .map_err(|e| io("redb journal: its size", e))?
@@ -248,6 +265,7 @@ impl Journal {
             allocated: len - len % GROWTH,
             next_seq,
             id,
+            last_crc: 0,
         })
     }
 
@@ -274,7 +292,8 @@ impl Journal {
             self.grow(end)?;
         }
         let mut record = Vec::with_capacity(HEADER + payload.len());
-        record.extend_from_slice(&header(seq, self.id, payload));
+        let head = header(seq, self.id, self.last_crc, payload);
+        record.extend_from_slice(&head);
         record.extend_from_slice(payload);
         write_at(&self.file, &record, self.offset)
             .map_err(|e| io("redb journal: writing a record", e))?;
@@ -283,6 +302,7 @@ impl Journal {
             .map_err(|e| io("redb journal: syncing a record", e))?;
         self.offset = end;
         self.next_seq += 1;
+        self.last_crc = u32::from_le_bytes(head[24..28].try_into().expect("4 bytes"));
         Ok(seq)
     }
 
@@ -298,11 +318,6 @@ impl Journal {
         self.file
             .sync_all()
             .map_err(|e| io("redb journal: growing", e))?;
-        if self.allocated == 0 {
-            // A new file: its name must outlive a crash too.
-            store_kv::sync_parent_dir(&self.path)
-                .map_err(|e| io("redb journal: syncing the directory", e))?;
-        }
         self.allocated = target;
         Ok(())
     }
@@ -312,18 +327,21 @@ impl Journal {
     pub(crate) fn restart(&mut self, next_seq: u64) {
         self.offset = 0;
         self.next_seq = next_seq;
+        self.last_crc = 0;
     }
 
     /// Empties the file after a checkpoint, so that no copy of a record's content outlives a
     /// vacuum; it grows again with the next records.
     pub(crate) fn clear(&mut self) -> Result<(), Error> {
+        self.offset = 0;
+        self.last_crc = 0;
         self.file
             .set_len(0)
-            .and_then(|()| self.file.sync_all())
             .map_err(|e| io("redb journal: emptying", e))?;
-        self.offset = 0;
         self.allocated = 0;
-        Ok(())
+        self.file
+            .sync_all()
+            .map_err(|e| io("redb journal: emptying", e))
     }
 
     /// Removes the journal file (after a checkpoint, when the database closes).
@@ -347,10 +365,20 @@ mod tests {
 
     const ID: u64 = 0x5eed;
 
+    /// A record and its checksum, after a record whose checksum is `prev`.
+    fn chained(seq: u64, prev: u32, ops: &[KvOp]) -> (Vec<u8>, u32) {
+        let mut payload = Vec::new();
+        encode(ops, &mut payload);
+        let head = header(seq, ID, prev, &payload);
+        let mut out = head.to_vec();
+        out.extend_from_slice(&payload);
+        (out, u32::from_le_bytes(head[24..28].try_into().unwrap()))
+    }
+
     fn record(seq: u64, ops: &[KvOp]) -> Vec<u8> {
         let mut payload = Vec::new();
         encode(ops, &mut payload);
-        let mut out = header(seq, ID, &payload).to_vec();
+        let mut out = header(seq, ID, 0, &payload).to_vec();
         out.extend_from_slice(&payload);
         out
     }
@@ -358,9 +386,13 @@ mod tests {
     #[test]
     fn records_read_back_until_the_run_breaks() {
         let mut bytes = Vec::new();
+        let mut prev = 0;
         for seq in 7..10 {
-            bytes.extend(record(seq, &ops(seq as u8)));
+            let (r, sum) = chained(seq, prev, &ops(seq as u8));
+            bytes.extend(r);
+            prev = sum;
         }
+        let tail_crc = prev;
         let read = records(&bytes, ID);
         assert_eq!(read.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [7, 8, 9]);
         let encoded = |ops: &[KvOp]| {
@@ -379,11 +411,18 @@ mod tests {
         flipped[last] ^= 1;
         assert_eq!(records(&flipped, ID).len(), 2);
         let mut gap = bytes.clone();
-        gap.extend(record(11, &ops(11)));
+        gap.extend(chained(11, tail_crc, &ops(11)).0);
         assert_eq!(records(&gap, ID).len(), 3);
+        // The next number, but chained to another record: left by an earlier run.
+        let mut stale_next = bytes.clone();
+        stale_next.extend(chained(10, tail_crc ^ 1, &ops(10)).0);
+        assert_eq!(records(&stale_next, ID).len(), 3);
+        let mut next = bytes.clone();
+        next.extend(chained(10, tail_crc, &ops(10)).0);
+        assert_eq!(records(&next, ID).len(), 4);
         // Older records left beyond newer ones are not read.
         let mut stale = record(20, &ops(1));
-        stale.extend(record(3, &ops(2)));
+        stale.extend(record(21, &ops(2)));
         assert_eq!(records(&stale, ID).len(), 1);
         // Another database's records are not read.
         assert!(records(&bytes, ID + 1).is_empty());

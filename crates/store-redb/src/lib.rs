@@ -432,7 +432,14 @@ impl RedbKv {
                 backend_error(e)
             })
         }))
-        .unwrap_or_else(|_| Err(panicked("redb: committing a group of steps")));
+        .unwrap_or_else(|_| {
+            // A panic between the journal's record and redb's commit may leave the record
+            // behind: nothing may be numbered after it until a reopen decides.
+            if wrote && group.record.is_some() {
+                self.broken.store(true, Ordering::SeqCst);
+            }
+            Err(panicked("redb: committing a group of steps"))
+        });
         if wrote && result.is_ok() && self.durability == Durability::Immediate {
             self.pacer.committed(group.steps, started.elapsed());
         }
@@ -528,11 +535,19 @@ fn set_journal_seq(txn: &WriteTransaction, seq: u64) -> Result<(), Error> {
 /// the database's last one are refused: the journal belongs to another state of the file.
 fn replay(db: &Database, path: &Path) -> Result<u64, Error> {
     let (held, id) = journal_state(&db.begin_read().map_err(backend_error)?)?;
-    // A database never opened durably has no journal of its own.
+    let bytes = journal::read_all(path)?;
+    // A database never opened durably has no journal of its own; one that numbered records
+    // before it had an id was written by a development build's first layout, not read here.
     let Some(id) = id else {
+        if held > 0 && bytes.starts_with(journal::OLD_MAGIC) {
+            return Err(Error::Format(
+                "the database's journal has a layout this build does not read; open it once \
+                 with the build that wrote it"
+                    .into(),
+            ));
+        }
         return Ok(held);
     };
-    let bytes = journal::read_all(path)?;
     let pending: Vec<(u64, Vec<KvOp>)> = journal::records(&bytes, id)
         .into_iter()
         .filter(|(seq, _)| *seq > held)
@@ -821,10 +836,14 @@ fn run_step<R>(
     if ops.is_empty() {
         return Ran::Clean(Ok((out, false)));
     }
-    if let Some(record) = record {
-        journal::encode(&ops, record);
-    }
-    match catch_unwind(AssertUnwindSafe(|| apply(&mut table, ops))) {
+    // A panic half-way through the encoding breaks the group like a failed write: the group,
+    // and its record with it, is abandoned.
+    match catch_unwind(AssertUnwindSafe(|| {
+        if let Some(record) = record {
+            journal::encode(&ops, record);
+        }
+        apply(&mut table, ops)
+    })) {
         Ok(Ok(())) => Ran::Clean(Ok((out, true))),
         Ok(Err(e)) => Ran::Broken(e, None),
         Err(panic) => Ran::Broken(panicked("redb: a write"), Some(panic)),
