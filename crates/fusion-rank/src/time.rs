@@ -123,16 +123,21 @@ struct Found {
 ///   two.
 /// - "the previous|prior|preceding week|month|year|quarter" is the last one.
 /// - "N days|weeks|months|years back" is "… ago" (no hours: "set the clocks an hour back"; not
-///   after a comma). Thirds of a week: "early last week" and "the beginning|start of last week"
+///   after a comma, nor before "pay", "rent", "to", "home", "at", "in"…: "two weeks back pay",
+///   "back to back", "a few weeks back home"; not after "first"). Thirds of a week: "early last week" and "the beginning|start of last week"
 ///   are Monday to Wednesday, "late last week" and "the end of last week" Thursday to Sunday;
 ///   "early this week" and "the start of the week" this week's Monday to Wednesday. "the
-///   past|last N hours" and "the past fortnight" run up to the reference; "(around) this time
+///   past|last N hours", "the past hour" and "the past fortnight" run up to the reference (not
+///   before "of": "the last 2 hours of the movie"); "(around) this time
 ///   last year" is the two weeks either side of the day a year back.
 /// - "last Christmas|Halloween|Easter|Thanksgiving" is the latest one, unless a word before
 ///   "last" makes it an adjective ("the last Christmas movie", "my last Easter egg hunt").
-///   "Memorial Day" (the last Monday of May), "Labor Day" (the first Monday of September),
-///   each with "weekend" the Saturday to the Monday, and "Independence Day" after the holiday
-///   words; "the Fourth of July" is July 4.
+///   Not after an owner ("Mom's last Christmas"), "one", "every" or "final", nor the song
+///   ("Last Christmas by Wham"). "Memorial Day" (the last Monday of May), "Labor Day" (the
+///   first Monday of September; not "labour day", May 1 in much of the world), each with
+///   "weekend" the Saturday to the Monday, "Independence Day" after the holiday words but
+///   "from" ("quotes from Independence Day" is the film), and "last" before each of them; "the
+///   Fourth of July" is July 4, of a year that follows it.
 /// - Seasons after "in", "during", "over" or "this" ("in the summer") are the latest
 ///   meteorological season of the northern hemisphere (spring: March to May, summer: June to
 ///   August, autumn/fall: September to November, winter: December to February) that starts at

@@ -213,9 +213,19 @@ const fn month_part(months_ago: u32, from_day: u32, to_day: u32) -> Make {
 
 /// "last" before a holiday makes it a time, unless a word before "last" makes "last" an
 /// adjective ("the last Christmas movie", "my last Easter egg").
+/// Also not after an owner's "'s" ("Mom's last Christmas") nor in "one|every|final last".
 const NOT_OWNED: El = NotAfter(&[
-    "the", "my", "our", "your", "his", "her", "their", "its", "a", "this", "that", "very",
+    "the", "my", "our", "your", "his", "her", "their", "its", "a", "this", "that", "very", "s",
+    "one", "every", "final", "song",
 ]);
+
+/// Not before a word that makes "back" a noun or a place ("two weeks back pay", "a few weeks
+/// back home", "two years back to back").
+const BACK_NOT_BEFORE: El = NotBefore(&[
+    "pay", "rent", "taxes", "tax", "wages", "to", "home", "at", "in", "on", "from", "and",
+]);
+/// Not after "first" ("my first few weeks back at work").
+const BACK_NOT_AFTER: El = NotAfter(&["first"]);
 
 /// Words before a holiday that make it a time ("over Christmas"; "Christmas gifts" names
 /// none); they stay outside the phrase, so that "since", "before" and "after" open it.
@@ -595,14 +605,14 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["mid"]), Year], With(mid_year)),
     // "N days|weeks|months|years back": no hours ("set the clocks an hour back") nor other
     // things ("two steps back").
-    rule(&[Few(FEW), DAYS, BACK], With(days_ago)),
-    rule(&[Few(FEW), WEEKS, BACK], With(weeks_ago)),
-    rule(&[Few(FEW), MONTH_WORDS, BACK], With(months_ago)),
-    rule(&[Few(FEW), YEARS, BACK], With(years_ago)),
-    rule(&[N, DAYS, BACK], With(days_ago)),
-    rule(&[N, WEEKS, BACK], With(weeks_ago)),
-    rule(&[N, MONTH_WORDS, BACK], With(months_ago)),
-    rule(&[N, YEARS, BACK], With(years_ago)),
+    rule(&[BACK_NOT_AFTER, Few(FEW), DAYS, BACK, BACK_NOT_BEFORE], With(days_ago)),
+    rule(&[BACK_NOT_AFTER, Few(FEW), WEEKS, BACK, BACK_NOT_BEFORE], With(weeks_ago)),
+    rule(&[BACK_NOT_AFTER, Few(FEW), MONTH_WORDS, BACK, BACK_NOT_BEFORE], With(months_ago)),
+    rule(&[BACK_NOT_AFTER, Few(FEW), YEARS, BACK, BACK_NOT_BEFORE], With(years_ago)),
+    rule(&[BACK_NOT_AFTER, N, DAYS, BACK, BACK_NOT_BEFORE], With(days_ago)),
+    rule(&[BACK_NOT_AFTER, N, WEEKS, BACK, BACK_NOT_BEFORE], With(weeks_ago)),
+    rule(&[BACK_NOT_AFTER, N, MONTH_WORDS, BACK, BACK_NOT_BEFORE], With(months_ago)),
+    rule(&[BACK_NOT_AFTER, N, YEARS, BACK, BACK_NOT_BEFORE], With(years_ago)),
     // Thirds of a week: "early last week" (Monday to Wednesday), "late last week" (Thursday to
     // Sunday), "the beginning|end of last week", "early this week", "the start of the week".
     rule(&[Word(&["early"]), LAST, Word(&["week"]), NOT_OWNER], week_part(1, 0, 3)),
@@ -612,23 +622,33 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), LAST, Word(&["week"]), NOT_OWNER], week_part(1, 3, 7)),
     rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Word(&["the", "this"]), Word(&["week"]), NOT_OTHER], week_part(0, 0, 3)),
     // "the past|last 48 hours", "the past fortnight".
-    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), N, Word(&["hours"])], With(past_hours)),
-    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), Word(&["fortnight"])], Fixed(Expr::Trailing { days: 14 })),
+    // Not before "of", "before", "after" or "'s": "the last 2 hours of the movie".
+    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), N, Word(&["hours"]), NOT_OTHER], With(past_hours)),
+    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), Opt(&["one", "1"]), Word(&["hour"]), NOT_OTHER], Fixed(Expr::TrailingHours { hours: 1 })),
+    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), Word(&["fortnight"]), NOT_OTHER], Fixed(Expr::Trailing { days: 14 })),
     // "(around|about) this time last year": the two weeks either side of the day a year back.
-    rule(&[Opt(&["around", "about", "at"]), Word(&["this"]), Word(&["time"]), LAST, Word(&["year"])], Fixed(Expr::AroundYearsAgo { years_ago: 1, days: 14 })),
+    // Not "this time, last year's winner": no comma, no owner.
+    rule(&[Opt(&["around", "about", "at"]), Word(&["this"]), Word(&["time"]), Tight(&["last"]), Word(&["year"]), NOT_OWNER], Fixed(Expr::AroundYearsAgo { years_ago: 1, days: 14 })),
     // "last Christmas", "last Easter": the latest one, not "the last Christmas movie".
-    rule(&[NOT_OWNED, LAST, Word(&["christmas", "xmas"]), NotBefore(&["eve", "day"])], days_of_year(12, 24, 3)),
+    // Not the song ("Last Christmas by Wham").
+    rule(&[NOT_OWNED, LAST, Word(&["christmas", "xmas"]), NotBefore(&["eve", "day", "by", "lyrics", "song"])], days_of_year(12, 24, 3)),
     rule(&[NOT_OWNED, LAST, Word(&["halloween"])], days_of_year(10, 31, 1)),
     rule(&[NOT_OWNED, LAST, Word(&["easter"])], feast(Feast::Easter, -2, 4)),
     rule(&[NOT_OWNED, LAST, Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 0, 4)),
     // US holidays on a Monday, and the weekend before it.
     rule(&[HOLIDAY_AFTER, Word(&["memorial"]), Word(&["day"])], feast(Feast::MemorialDay, 0, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["memorial"]), Word(&["day"]), Word(&["weekend"])], feast(Feast::MemorialDay, -2, 3)),
-    rule(&[HOLIDAY_AFTER, Word(&["labor", "labour"]), Word(&["day"])], feast(Feast::LaborDay, 0, 1)),
-    rule(&[HOLIDAY_AFTER, Word(&["labor", "labour"]), Word(&["day"]), Word(&["weekend"])], feast(Feast::LaborDay, -2, 3)),
+    // "labour day" is May 1 in much of the world: only the US spelling.
+    rule(&[HOLIDAY_AFTER, Word(&["labor"]), Word(&["day"])], feast(Feast::LaborDay, 0, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["labor"]), Word(&["day"]), Word(&["weekend"])], feast(Feast::LaborDay, -2, 3)),
+    rule(&[NOT_OWNED, LAST, Word(&["memorial"]), Word(&["day"])], feast(Feast::MemorialDay, 0, 1)),
+    rule(&[NOT_OWNED, LAST, Word(&["labor"]), Word(&["day"])], feast(Feast::LaborDay, 0, 1)),
+    rule(&[NOT_OWNED, LAST, Word(&["independence"]), Word(&["day"])], days_of_year(7, 4, 1)),
+    rule(&[NOT_OWNED, LAST, Word(&["fourth"]), Word(&["of"]), Word(&["july"])], days_of_year(7, 4, 1)),
     // Independence Day: "the Fourth of July" (a name; "the fourth of July" is no July).
     rule(&[Opt(&["on", "at", "over", "around", "during", "since", "after"]), Word(&["the"]), Word(&["fourth"]), Word(&["of"]), Word(&["july"])], days_of_year(7, 4, 1)),
-    rule(&[HOLIDAY_AFTER, Word(&["independence"]), Word(&["day"])], days_of_year(7, 4, 1)),
+    // Not after "from": "quotes from Independence Day" (the film).
+    rule(&[After(&["at", "over", "around", "during", "since", "after", "between"]), Word(&["independence"]), Word(&["day"])], days_of_year(7, 4, 1)),
     // Halves of this or last month: "the first half of the month", "the second half of last
     // month".
     rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), Word(&["half"]), Word(&["of"]), Word(&["the", "this"]), Word(&["month"]), NOT_OTHER], month_part(0, 1, 16)),
@@ -645,7 +665,7 @@ const RULES: &[Rule] = &[
     rule(&[After(&["between", "from"]), Word(&["christmas", "xmas"]), Word(&["and", "to", "till", "until", "through"]), Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["eve"])], days_of_year(12, 24, 8)),
     // A year right after a holiday ("at Christmas 2024", "over Easter 2025"), read with it
     // (`resolve_time`).
-    rule(&[After(&["christmas", "xmas", "easter", "thanksgiving", "halloween", "eve", "day"]), Year, EndsBefore(AFTER_DAY)], With(named_year)),
+    rule(&[After(&["christmas", "xmas", "easter", "thanksgiving", "halloween", "eve", "day", "july"]), Year, EndsBefore(AFTER_DAY)], With(named_year)),
     // Holidays that move: Easter (Good Friday to Easter Monday), Thanksgiving (Thursday to
     // Sunday), after the same words as the fixed ones.
     rule(&[HOLIDAY_AFTER, Word(&["easter"]), NotBefore(&["island", "road"])], feast(Feast::Easter, -2, 4)),
