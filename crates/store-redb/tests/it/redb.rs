@@ -270,6 +270,13 @@ fn operating_system_errors_are_classified_by_kind() {
     );
 }
 
+/// The journal beside the database at `db`.
+fn journal_of(db: &std::path::Path) -> std::path::PathBuf {
+    let mut path = db.as_os_str().to_owned();
+    path.push(".journal");
+    std::path::PathBuf::from(path)
+}
+
 /// `n` keyless remembers of `alice` numbered from `from`, each acknowledged.
 fn remember_n(backend: &RedbBackend, from: usize, n: usize) {
     let alice = owner("ws1", "alice");
@@ -304,26 +311,24 @@ fn the_journal_brings_back_what_the_file_lost_and_a_torn_tail_is_ignored() {
     let path = dir.path().join(FILE);
     let lost = tempfile::tempdir().unwrap();
     let copy = lost.path().join(FILE);
-    let journal = |db: &std::path::Path| {
-        let mut p = db.as_os_str().to_owned();
-        p.push(".journal");
-        std::path::PathBuf::from(p)
-    };
     let backend = RedbBackend::create(&path, Durability::Immediate).unwrap();
     remember_n(&backend, 0, 5);
     // A durable state of five versions: a clean close checkpoints and removes the journal.
     drop(backend);
-    assert!(!journal(&path).exists(), "a clean close leaves no journal");
+    assert!(
+        !journal_of(&path).exists(),
+        "a clean close leaves no journal"
+    );
     std::fs::copy(&path, &copy).unwrap();
     let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
     remember_n(&backend, 5, 40);
     assert_eq!(versions_of_alice(&backend), 45);
     // The journal of those 40 beside the file of the 5, plus half a record of garbage.
-    let mut records = std::fs::read(journal(&path)).unwrap();
+    let mut records = std::fs::read(journal_of(&path)).unwrap();
     let end = records.iter().rposition(|b| *b != 0).unwrap() + 1;
     records.truncate(end);
     records.extend_from_slice(b"GMJ1\x10\x00\x00\x00");
-    std::fs::write(journal(&copy), &records).unwrap();
+    std::fs::write(journal_of(&copy), &records).unwrap();
     drop(backend);
 
     let err = RedbBackend::open_read_only(&copy).expect_err("pending records");
@@ -349,11 +354,6 @@ fn a_journal_that_skips_records_is_refused_and_another_databases_is_ignored() {
     let path = dir.path().join(FILE);
     let other = tempfile::tempdir().unwrap();
     let copy = other.path().join(FILE);
-    let journal = |db: &std::path::Path| {
-        let mut p = db.as_os_str().to_owned();
-        p.push(".journal");
-        std::path::PathBuf::from(p)
-    };
     // The copy: the database before any write. The journal: records 6 and 7, after five
     // writes a clean close made durable.
     drop(RedbBackend::create(&path, Durability::Immediate).unwrap());
@@ -363,13 +363,13 @@ fn a_journal_that_skips_records_is_refused_and_another_databases_is_ignored() {
     drop(backend);
     let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
     remember_n(&backend, 5, 2);
-    std::fs::copy(journal(&path), journal(&copy)).unwrap();
+    std::fs::copy(journal_of(&path), journal_of(&copy)).unwrap();
     drop(backend);
     let err = RedbBackend::open(&copy, Durability::Immediate).expect_err("a gap");
     assert!(matches!(err, Error::Format(_)), "{err}");
     assert!(err.to_string().contains("another copy"), "{err}");
     // Refused without a write: the copy still holds nothing once the journal is gone.
-    std::fs::remove_file(journal(&copy)).unwrap();
+    std::fs::remove_file(journal_of(&copy)).unwrap();
     let reopened = RedbBackend::open(&copy, Durability::Immediate).unwrap();
     assert_eq!(versions_of_alice(&reopened), 0);
     drop(reopened);
@@ -378,7 +378,7 @@ fn a_journal_that_skips_records_is_refused_and_another_databases_is_ignored() {
     let fresh = other.path().join("fresh.redb");
     let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
     remember_n(&backend, 7, 3);
-    std::fs::copy(journal(&path), journal(&fresh)).unwrap();
+    std::fs::copy(journal_of(&path), journal_of(&fresh)).unwrap();
     drop(backend);
     let created = RedbBackend::create(&fresh, Durability::Immediate).unwrap();
     assert_eq!(
@@ -400,22 +400,17 @@ fn an_eventual_open_applies_and_removes_a_journal() {
     let path = dir.path().join(FILE);
     let lost = tempfile::tempdir().unwrap();
     let copy = lost.path().join(FILE);
-    let journal = |db: &std::path::Path| {
-        let mut p = db.as_os_str().to_owned();
-        p.push(".journal");
-        std::path::PathBuf::from(p)
-    };
     drop(RedbBackend::create(&path, Durability::Immediate).unwrap());
     std::fs::copy(&path, &copy).unwrap();
     let backend = RedbBackend::open(&path, Durability::Immediate).unwrap();
     remember_n(&backend, 0, 7);
-    std::fs::copy(journal(&path), journal(&copy)).unwrap();
+    std::fs::copy(journal_of(&path), journal_of(&copy)).unwrap();
     drop(backend);
     let reopened = RedbBackend::open(&copy, Durability::Eventual).unwrap();
     assert_eq!(versions_of_alice(&reopened), 7);
-    assert!(!journal(&copy).exists());
+    assert!(!journal_of(&copy).exists());
     remember_n(&reopened, 7, 2);
-    assert!(!journal(&copy).exists(), "nothing journaled");
+    assert!(!journal_of(&copy).exists(), "nothing journaled");
 }
 
 /// Writes past the journal's capacity (8 MiB) make a commit a checkpoint and the journal start
@@ -425,11 +420,6 @@ fn an_eventual_open_applies_and_removes_a_journal() {
 fn a_full_journal_checkpoints_and_starts_over() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(FILE);
-    let journal = |db: &std::path::Path| {
-        let mut p = db.as_os_str().to_owned();
-        p.push(".journal");
-        std::path::PathBuf::from(p)
-    };
     let alice = owner("ws1", "alice");
     let cred = CredentialId::new("cred_a").unwrap();
     let long = memory_core::MemoryText::mask(&"quokka ".repeat(14_000)).0;
@@ -460,12 +450,12 @@ fn a_full_journal_checkpoints_and_starts_over() {
             )
             .unwrap();
     }
-    let size = std::fs::metadata(journal(&path)).unwrap().len();
+    let size = std::fs::metadata(journal_of(&path)).unwrap().len();
     assert!(size <= 8 << 20, "the journal grew to {size} bytes");
     let copy_dir = tempfile::tempdir().unwrap();
     let copy = copy_dir.path().join(FILE);
     std::fs::copy(&path, &copy).unwrap();
-    std::fs::copy(journal(&path), journal(&copy)).unwrap();
+    std::fs::copy(journal_of(&path), journal_of(&copy)).unwrap();
     drop(backend);
     let reopened = RedbBackend::open(&copy, Durability::Immediate).unwrap();
     assert_eq!(versions_of_alice(&reopened), 100);
