@@ -59,6 +59,9 @@ pub struct TimeMention {
 struct Found {
     range: Range<usize>,
     expr: calendar::Expr,
+    /// Read only as the end of a range ("from Easter to Thanksgiving"): after a word that joins
+    /// a range, and dropped unless one joins it ([`phrase::El::AfterOrEnd`]).
+    ends_range: bool,
 }
 
 /// Finds the time expressions of `query` (English, Japanese, Hebrew) and resolves them against
@@ -115,7 +118,10 @@ struct Found {
 ///   (also "from Christmas to New Year's") December 24 to January 1. Holidays that move, after
 ///   the same words: "Easter" is Good Friday to Easter Monday, "Easter Sunday|Monday" and
 ///   "Good Friday" that day, "Thanksgiving" (the fourth Thursday of November) Thursday to
-///   Sunday, "Thanksgiving Day" the Thursday. A year or "last/this year" right after a holiday
+///   Sunday, "Thanksgiving Day" the Thursday. After "to", "and", "until", "till" or "through" a
+///   holiday only ends a range ("from Easter to Thanksgiving", "between Memorial Day and Labor
+///   Day"; "gifts for Christmas and Easter" names no time); a holiday that would start after
+///   the range's end is the year before's ("from Thanksgiving to Christmas" in early December). A year or "last/this year" right after a holiday
 ///   is that year's ("over Easter last year", "at Christmas 2024").
 /// - Vague counts: "a few", "several" or "some" days, weeks, months or years ago are the whole
 ///   units 2 to 5 back ("a few weeks ago" on a Wednesday: the four ISO weeks from five weeks
@@ -273,8 +279,16 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
     found.sort_by_key(|f| (f.range.start, std::cmp::Reverse(f.range.end)));
     let mut end = 0;
     let mut named: Vec<(Range<usize>, Period)> = Vec::new();
+    // Beside each of `named`: whether it is read only as the end of a range, and the holiday
+    // it names, if any.
+    let mut range_ends: Vec<(bool, Option<calendar::Expr>)> = Vec::new();
     let mut holiday: Option<calendar::Expr> = None;
-    for Found { range, expr } in found {
+    for Found {
+        range,
+        expr,
+        ends_range,
+    } in found
+    {
         if range.start < end {
             continue;
         }
@@ -294,9 +308,14 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
             if (between.is_empty() || between.eq_ignore_ascii_case("of"))
                 && let Some(in_year) = in_year
             {
+                // The holiday's entry, read as it was (a range's end or not), in the year.
                 let start = before.start;
                 named.pop();
                 named.push((start..range.end, in_year));
+                // Its year is named: a range never reads it a year earlier.
+                if let Some((_, named_holiday)) = range_ends.last_mut() {
+                    *named_holiday = None;
+                }
                 end = range.end;
                 holiday = None;
                 continue;
@@ -309,15 +328,22 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         .then_some(expr);
         end = range.end;
         named.push((range, resolved));
+        range_ends.push((ends_range, holiday));
     }
     let mut period = None;
     let mut spans = Vec::new();
-    let mut rest = named.into_iter().peekable();
-    while let Some((range, first)) = rest.next() {
-        let (span, resolved) = match ranges::between(query, &range, rest.peek()) {
+    let mut rest = named.into_iter().zip(range_ends).peekable();
+    while let Some(((range, first), (ends_range, first_holiday))) = rest.next() {
+        // An expression read only as a range's end that no range joined names no time ("gifts
+        // for Christmas and Easter").
+        if ends_range {
+            continue;
+        }
+        let next = rest.peek().map(|(next, _)| next);
+        let (span, resolved) = match ranges::between(query, &range, next) {
             Some(ranges::Joined::WithNext(span)) => {
-                let (_, last) = rest.peek().expect("peeked");
-                match joined(first, *last) {
+                let ((_, last), _) = rest.peek().expect("peeked");
+                match joined(first, *last, first_holiday) {
                     Some(both) => {
                         rest.next();
                         (span, both)
@@ -351,7 +377,7 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         // A word read around the expression never reaches into the next one ("去年より前四半期":
         // より前 is not "before last year" when 前四半期 follows).
         let (span, resolved) = match rest.peek() {
-            Some((next, _)) if span.end > next.start => (range, first),
+            Some(((next, _), _)) if span.end > next.start => (range, first),
             _ => (span, resolved),
         };
         period.get_or_insert(resolved);
@@ -364,12 +390,21 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
 }
 
 /// The range from `first` to `last` ("from A to B"): `last` may not start before `first`,
-/// unless `first` is a month, read then as the latest such month at or before `last` ("from
-/// December to February" in March is December to February of this winter). `None` when the
-/// two make no range ("Monday to Friday" on a Wednesday: last Friday comes first).
-fn joined(first: Period, last: Period) -> Option<Period> {
+/// unless `first` is a month or a holiday (`holiday`), read then as the latest such month or
+/// holiday at or before `last` ("from December to February" in March is December to February
+/// of this winter; "from Thanksgiving to Christmas" in early December is last year's). `None`
+/// when the two make no range ("Monday to Friday" on a Wednesday: last Friday comes first).
+fn joined(first: Period, last: Period, holiday: Option<calendar::Expr>) -> Option<Period> {
     if last.start_ms >= first.start_ms {
         return Some(first.through(last));
+    }
+    if let Some(holiday) = holiday {
+        let year = calendar::year_of(last.start_ms)?;
+        return [year, year - 1]
+            .into_iter()
+            .filter_map(|year| calendar::holiday_in_year(holiday, year))
+            .find(|first| first.start_ms <= last.start_ms)
+            .map(|first| first.through(last));
     }
     let month = calendar::whole_month(first)?;
     let first = calendar::month_until(last.start_ms, month)?;

@@ -434,6 +434,11 @@ pub(super) fn month_from(from_ms: i64, month: u32) -> Option<Period> {
     month_span(index + ahead)
 }
 
+/// The calendar year of the instant `ms`.
+pub(super) fn year_of(ms: i64) -> Option<i32> {
+    Some(DateTime::from_timestamp_millis(ms)?.naive_utc().year())
+}
+
 /// The year when `period` is exactly one calendar year.
 pub(super) fn whole_year(period: Period) -> Option<i32> {
     let start = DateTime::from_timestamp_millis(period.start_ms)?.naive_utc();

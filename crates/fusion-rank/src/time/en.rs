@@ -2,8 +2,8 @@
 
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
-    After, Count, Day, EndsBefore, Entry, Few, Iso, Month, NotAfter, NotBefore, Opt, Ordinal,
-    Season, Tight, Weekday, Word, Year,
+    After, AfterOrEnd, Count, Day, EndsBefore, Entry, Few, Iso, Month, NotAfter, NotBefore, Opt,
+    Ordinal, Season, Tight, Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
@@ -231,9 +231,14 @@ const BACK_NOT_AFTER: El = NotAfter(&["first"]);
 /// none); they stay outside the phrase, so that "since", "before" and "after" open it.
 /// Not "on" ("notes on Christmas gifts"), "last" ("the last Christmas movie"), nor "before"
 /// and "until", which asked in December mean the coming one.
-const HOLIDAY_AFTER: El = After(&[
-    "at", "over", "around", "during", "since", "after", "from", "between",
-]);
+/// After "to", "and", "until", "till" or "through" a holiday ends a range and is read only as
+/// such ("from Easter to Thanksgiving"; "gifts for Christmas and Easter" names no time).
+const HOLIDAY_AFTER: El = AfterOrEnd {
+    after: &[
+        "at", "over", "around", "during", "since", "after", "from", "between",
+    ],
+    ends: &["to", "and", "until", "till", "through", "thru"],
+};
 
 /// `days` days from `month`/`day` of the latest year that has reached it.
 const fn days_of_year(month: u32, day: u32, days: u32) -> Make {

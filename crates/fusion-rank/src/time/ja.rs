@@ -212,6 +212,7 @@ pub(super) fn find(query: &str) -> Vec<Found> {
                 found.push(Found {
                     range: at..at + len,
                     expr,
+                    ends_range: false,
                 });
                 at += len;
             }

@@ -48,6 +48,14 @@ pub(super) enum El {
     /// Matches no token: holds unless the next token is one of these words, whatever separates
     /// it ("year" not before "'s": "the end of last year's budget" is no part of a year).
     NotBefore(&'static [&'static str]),
+    /// Matches no token, first in a rule only: holds where the word before the phrase, a space
+    /// apart, is one of `after` (as [`El::After`]), or one of `ends`, which join a range ("from
+    /// Easter to Thanksgiving"): a phrase read after those is only the end of a range
+    /// ([`Caps::ends_range`]), and names no time unless a range joins it.
+    AfterOrEnd {
+        after: &'static [&'static str],
+        ends: &'static [&'static str],
+    },
     /// Matches no token, first in a rule only: holds unless the word before the phrase, a space
     /// apart, is one of these words ("last Christmas", not "the last Christmas movie").
     NotAfter(&'static [&'static str]),
@@ -73,6 +81,8 @@ pub(super) struct Caps {
     pub(super) count: Option<u32>,
     /// Whether the count was vague ([`El::Few`]).
     pub(super) few: bool,
+    /// Whether the phrase was read after a word that joins a range ([`El::AfterOrEnd`]).
+    pub(super) ends_range: bool,
     pub(super) weekday: Option<Weekday>,
     pub(super) month: Option<u32>,
     pub(super) season: Option<u32>,
@@ -148,6 +158,7 @@ impl Language {
                         | El::EndsBefore(_)
                         | El::NotBefore(_)
                         | El::NotAfter(_)
+                        | El::AfterOrEnd { .. }
                         | El::After(_) => {}
                     }
                 }
@@ -251,7 +262,7 @@ impl Tokens {
                 at += 1;
                 continue;
             }
-            let mut best: Option<(usize, Expr)> = None;
+            let mut best: Option<(usize, Expr, bool)> = None;
             for rule in language.rules {
                 let mut ends = Vec::new();
                 self.match_from(language, rule.pattern, at, true, Caps::default(), &mut ends);
@@ -260,7 +271,7 @@ impl Tokens {
                         .tokens
                         .get(end)
                         .is_some_and(|t| t.gap_before == Gap::Hyphen);
-                    if compound_after || best.is_some_and(|(longest, _)| end <= longest) {
+                    if compound_after || best.is_some_and(|(longest, _, _)| end <= longest) {
                         continue;
                     }
                     let expr = match rule.make {
@@ -268,14 +279,18 @@ impl Tokens {
                         Make::With(make) => make(&caps),
                     };
                     if let Some(expr) = expr {
-                        best = Some((end, expr));
+                        best = Some((end, expr, caps.ends_range));
                     }
                 }
             }
             match best {
-                Some((end, expr)) => {
+                Some((end, expr, ends_range)) => {
                     let range = self.tokens[at].range.start..self.tokens[end - 1].range.end;
-                    found.push(Found { range, expr });
+                    found.push(Found {
+                        range,
+                        expr,
+                        ends_range,
+                    });
                     at = end;
                 }
                 None => at += 1,
@@ -319,6 +334,26 @@ impl Tokens {
                 && self.tokens[at].gap_before == Gap::Space
                 && words.contains(&self.tokens[at - 1].lower.as_str());
             if holds {
+                self.match_from(language, rest, at, first, caps, ends);
+            }
+            return;
+        }
+        if let El::AfterOrEnd {
+            after,
+            ends: joiners,
+        } = element
+        {
+            if !first || at == 0 || self.tokens[at].gap_before != Gap::Space {
+                return;
+            }
+            let before = self.tokens[at - 1].lower.as_str();
+            if after.contains(&before) {
+                self.match_from(language, rest, at, first, caps, ends);
+            } else if joiners.contains(&before) {
+                let caps = Caps {
+                    ends_range: true,
+                    ..caps
+                };
                 self.match_from(language, rest, at, first, caps, ends);
             }
             return;
@@ -444,7 +479,11 @@ impl Tokens {
             },
             El::Iso => self.iso(at, caps),
             // Handled by `match_from`: they match no token.
-            El::EndsBefore(_) | El::NotBefore(_) | El::NotAfter(_) | El::After(_) => Vec::new(),
+            El::EndsBefore(_)
+            | El::NotBefore(_)
+            | El::NotAfter(_)
+            | El::After(_)
+            | El::AfterOrEnd { .. } => Vec::new(),
             El::BareMonth(table) if !self.tokens[at].comma_before => {
                 self.capture(language, table, at, "", caps, |c, month| {
                     c.month = Some(month);
@@ -1002,6 +1041,7 @@ mod tests {
                     // Written before the phrase, so that it holds.
                     El::After(list) => list[pick(list.len())].to_owned(),
                     El::NotAfter(_) => continue,
+                    El::AfterOrEnd { after, .. } => after[pick(after.len())].to_owned(),
                     El::BareMonth(table) => table[pick(table.len())].0.to_owned(),
                     El::Year => (1960 + pick(150)).to_string(),
                     El::Iso => format!("{}-{:02}-{:02}", 1990 + pick(50), 1 + pick(13), pick(33)),

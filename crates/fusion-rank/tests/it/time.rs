@@ -305,6 +305,15 @@ const CASES: &[(&str, &str, &str)] = &[
     ("since Labor Day", "2026-09-07", "2026-12-02T15:30"),
     ("on the Fourth of July", "2026-07-04", "2026-07-05"),
     ("the fourth of July 2024", "2024-07-04", "2024-07-05"),
+    // Ranges between holidays; a holiday after "to" or "and" is read only as a range's end.
+    ("from Memorial Day to Labor Day", "2026-05-25", "2026-09-08"),
+    ("between Christmas and Easter", "2025-12-24", "2026-04-07"),
+    ("from Thanksgiving to Christmas", "2025-11-27", "2025-12-27"),
+    (
+        "from Easter 2025 to Thanksgiving 2025",
+        "2025-04-18",
+        "2025-12-01",
+    ),
     ("the past hour", "2026-12-02T14:30", "2026-12-02T15:30"),
     ("this week", "2026-11-30", "2026-12-07"),
     ("earlier this week", "2026-11-30", "2026-12-07"),
@@ -643,6 +652,8 @@ const NO_TIME: &[&str] = &[
     "Mom's last Christmas",
     "the last 2 hours of the movie",
     "quotes from Independence Day",
+    "gifts for Christmas and Easter",
+    "cards to Thanksgiving guests",
     "a new year resolution",
     "after the fall of Rome",
     // November 12, 2026 is a Thursday.
