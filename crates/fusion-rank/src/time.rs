@@ -9,6 +9,7 @@
 //! rule tables of `en` and `he`; `ja` scans Japanese substrings; `calendar` turns the
 //! language-independent meaning into a period.
 
+mod build;
 mod calendar;
 mod en;
 mod he;

@@ -35,8 +35,12 @@ use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Read};
 use std::path::{Path, PathBuf};
 
+use ::redb::{Database, ReadTransaction, ReadableDatabase, TableDefinition, WriteTransaction};
 use store_trait::Error;
 use store_trait::kv::KvOp;
+
+use crate::error::backend_error;
+use crate::{KV, apply};
 
 const MAGIC: &[u8; 4] = b"GMJ2";
 /// The magic of the first layout (no id, no chain), written only by a development build.
@@ -349,6 +353,99 @@ impl Journal {
         drop(self.file);
         std::fs::remove_file(&self.path).map_err(|e| io("redb journal: removing", e))
     }
+}
+
+/// `"seq"` → the number of the last journal record the file holds ([`journal`]), written by
+/// every commit of a durable backend; `"id"` → the database's id, which its journal's records
+/// carry. Both absent until a durable open.
+pub(crate) const JOURNAL_SEQ: TableDefinition<&str, u64> = TableDefinition::new("journal");
+const SEQ_KEY: &str = "seq";
+const ID_KEY: &str = "id";
+
+/// The number of the last journal record the database holds (0 before the first) and its id
+/// (none before its first durable open).
+pub(crate) fn journal_state(txn: &ReadTransaction) -> Result<(u64, Option<u64>), Error> {
+    match txn.open_table(JOURNAL_SEQ) {
+        Ok(table) => {
+            let get = |key| -> Result<Option<u64>, Error> {
+                Ok(table.get(key).map_err(backend_error)?.map(|v| v.value()))
+            };
+            Ok((get(SEQ_KEY)?.unwrap_or(0), get(ID_KEY)?))
+        }
+        Err(::redb::TableError::TableDoesNotExist(_)) => Ok((0, None)),
+        Err(e) => Err(backend_error(e)),
+    }
+}
+
+/// The database's id, given it in a durable commit when it has none.
+pub(crate) fn database_id(db: &Database) -> Result<u64, Error> {
+    if let (_, Some(id)) = journal_state(&db.begin_read().map_err(backend_error)?)? {
+        return Ok(id);
+    }
+    let id = new_id();
+    let mut txn = db.begin_write().map_err(backend_error)?;
+    txn.set_durability(::redb::Durability::Immediate)
+        .map_err(backend_error)?;
+    {
+        let mut table = txn.open_table(JOURNAL_SEQ).map_err(backend_error)?;
+        table.insert(ID_KEY, id).map_err(backend_error)?;
+    }
+    txn.commit().map_err(backend_error)?;
+    Ok(id)
+}
+
+/// Records in `txn` that the database holds journal record `seq`.
+pub(crate) fn set_journal_seq(txn: &WriteTransaction, seq: u64) -> Result<(), Error> {
+    let mut table = txn.open_table(JOURNAL_SEQ).map_err(backend_error)?;
+    table.insert(SEQ_KEY, seq).map_err(backend_error)?;
+    Ok(())
+}
+
+/// Applies the journal records of the database at `path` that it does not hold yet, in one
+/// durable commit; the number of the last record it then holds. Records that do not continue
+/// the database's last one are refused: the journal belongs to another state of the file.
+pub(crate) fn replay(db: &Database, path: &Path) -> Result<u64, Error> {
+    let (held, id) = journal_state(&db.begin_read().map_err(backend_error)?)?;
+    let bytes = read_all(path)?;
+    // A database never opened durably has no journal of its own; one that numbered records
+    // before it had an id was written by a development build's first layout, not read here.
+    let Some(id) = id else {
+        if held > 0 && bytes.starts_with(OLD_MAGIC) {
+            return Err(Error::Format(
+                "the database's journal has a layout this build does not read; open it once \
+                 with the build that wrote it"
+                    .into(),
+            ));
+        }
+        return Ok(held);
+    };
+    let pending: Vec<(u64, Vec<KvOp>)> = records(&bytes, id)
+        .into_iter()
+        .filter(|(seq, _)| *seq > held)
+        .collect();
+    let Some((last, _)) = pending.last() else {
+        return Ok(held);
+    };
+    let last = *last;
+    if pending[0].0 != held + 1 {
+        return Err(Error::Format(format!(
+            "the database's journal starts at record {} but the database holds records up to \
+             {held} only: the journal belongs to another copy of the file",
+            pending[0].0
+        )));
+    }
+    let mut txn = db.begin_write().map_err(backend_error)?;
+    txn.set_durability(::redb::Durability::Immediate)
+        .map_err(backend_error)?;
+    {
+        let mut table = txn.open_table(KV).map_err(backend_error)?;
+        for (_, ops) in pending {
+            apply(&mut table, ops)?;
+        }
+    }
+    set_journal_seq(&txn, last)?;
+    txn.commit().map_err(backend_error)?;
+    Ok(last)
 }
 
 #[cfg(test)]

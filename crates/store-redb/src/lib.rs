@@ -36,7 +36,7 @@ use crate::journal::Journal;
 /// beside the versions (`t`, `v`, `c`): recall derives the first two from the versions' records,
 /// and the quota counts from the statistics (`s`); version 8 may have a write-ahead journal
 /// beside the file (`journal`) whose records the file does not hold yet, and numbers its
-/// commits in [`JOURNAL_SEQ`]: an earlier build would not read the journal.
+/// commits in [`journal::JOURNAL_SEQ`]: an earlier build would not read the journal.
 const FORMAT_VERSION: u32 = 8;
 /// Format 7: the same tables, never a journal; upgraded by setting the format record.
 const FORMAT_NO_JOURNAL: u32 = 7;
@@ -55,12 +55,6 @@ const MAX_GROUP: usize = 32;
 const META: TableDefinition<&str, u32> = TableDefinition::new("meta");
 /// The key space (`store-kv`'s layout): memory stores and agent memories.
 const KV: TableDefinition<&[u8], &[u8]> = TableDefinition::new("kv");
-/// `"seq"` → the number of the last journal record the file holds ([`journal`]), written by
-/// every commit of a durable backend; `"id"` → the database's id, which its journal's records
-/// carry. Both absent until a durable open.
-pub(crate) const JOURNAL_SEQ: TableDefinition<&str, u64> = TableDefinition::new("journal");
-const SEQ_KEY: &str = "seq";
-const ID_KEY: &str = "id";
 
 type DbGuard<'a> = RwLockReadGuard<'a, Option<Database>>;
 
@@ -259,7 +253,7 @@ impl RedbBackend {
         match found {
             Some(FORMAT_VERSION) => {
                 // Records a crash left in the journal are replayed by a writer only.
-                let (held, id) = journal_state(&txn)?;
+                let (held, id) = journal::journal_state(&txn)?;
                 let bytes = journal::read_all(path)?;
                 let pending = id.is_some_and(|id| {
                     journal::records(&bytes, id)
@@ -330,9 +324,11 @@ impl RedbKv {
             }
             None => return Err(no_format_record()),
         }
-        let next_seq = replay(&db, path)? + 1;
+        let next_seq = journal::replay(&db, path)? + 1;
         let journal = match durability {
-            Durability::Immediate => Some(Journal::start(path, database_id(&db)?, next_seq)?),
+            Durability::Immediate => {
+                Some(Journal::start(path, journal::database_id(&db)?, next_seq)?)
+            }
             Durability::Eventual => {
                 match std::fs::remove_file(journal::path_of(path)) {
                     Ok(()) => {}
@@ -411,7 +407,7 @@ impl RedbKv {
             let mut journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);
             let journal = journal.as_mut().expect("a journaled group has a journal");
             let seq = journal.next_seq();
-            set_journal_seq(&txn, seq)?;
+            journal::set_journal_seq(&txn, seq)?;
             if !journal.fits(record.len()) {
                 // A full journal: this commit is a checkpoint, durable in redb itself, and the
                 // journal starts over after it.
@@ -470,7 +466,7 @@ impl RedbKv {
         let mut txn = db.begin_write().map_err(backend_error)?;
         txn.set_durability(::redb::Durability::Immediate)
             .map_err(backend_error)?;
-        set_journal_seq(&txn, journal.next_seq() - 1)?;
+        journal::set_journal_seq(&txn, journal.next_seq() - 1)?;
         txn.commit().map_err(backend_error)?;
         journal.restart(journal.next_seq());
         Ok(())
@@ -489,92 +485,6 @@ impl RedbKv {
             .map_err(backend_error)?;
         Ok((guard, txn))
     }
-}
-
-/// The number of the last journal record the database holds (0 before the first) and its id
-/// (none before its first durable open).
-fn journal_state(txn: &ReadTransaction) -> Result<(u64, Option<u64>), Error> {
-    match txn.open_table(JOURNAL_SEQ) {
-        Ok(table) => {
-            let get = |key| -> Result<Option<u64>, Error> {
-                Ok(table.get(key).map_err(backend_error)?.map(|v| v.value()))
-            };
-            Ok((get(SEQ_KEY)?.unwrap_or(0), get(ID_KEY)?))
-        }
-        Err(::redb::TableError::TableDoesNotExist(_)) => Ok((0, None)),
-        Err(e) => Err(backend_error(e)),
-    }
-}
-
-/// The database's id, given it in a durable commit when it has none.
-fn database_id(db: &Database) -> Result<u64, Error> {
-    if let (_, Some(id)) = journal_state(&db.begin_read().map_err(backend_error)?)? {
-        return Ok(id);
-    }
-    let id = journal::new_id();
-    let mut txn = db.begin_write().map_err(backend_error)?;
-    txn.set_durability(::redb::Durability::Immediate)
-        .map_err(backend_error)?;
-    {
-        let mut table = txn.open_table(JOURNAL_SEQ).map_err(backend_error)?;
-        table.insert(ID_KEY, id).map_err(backend_error)?;
-    }
-    txn.commit().map_err(backend_error)?;
-    Ok(id)
-}
-
-/// Records in `txn` that the database holds journal record `seq`.
-fn set_journal_seq(txn: &WriteTransaction, seq: u64) -> Result<(), Error> {
-    let mut table = txn.open_table(JOURNAL_SEQ).map_err(backend_error)?;
-    table.insert(SEQ_KEY, seq).map_err(backend_error)?;
-    Ok(())
-}
-
-/// Applies the journal records of the database at `path` that it does not hold yet, in one
-/// durable commit; the number of the last record it then holds. Records that do not continue
-/// the database's last one are refused: the journal belongs to another state of the file.
-fn replay(db: &Database, path: &Path) -> Result<u64, Error> {
-    let (held, id) = journal_state(&db.begin_read().map_err(backend_error)?)?;
-    let bytes = journal::read_all(path)?;
-    // A database never opened durably has no journal of its own; one that numbered records
-    // before it had an id was written by a development build's first layout, not read here.
-    let Some(id) = id else {
-        if held > 0 && bytes.starts_with(journal::OLD_MAGIC) {
-            return Err(Error::Format(
-                "the database's journal has a layout this build does not read; open it once \
-                 with the build that wrote it"
-                    .into(),
-            ));
-        }
-        return Ok(held);
-    };
-    let pending: Vec<(u64, Vec<KvOp>)> = journal::records(&bytes, id)
-        .into_iter()
-        .filter(|(seq, _)| *seq > held)
-        .collect();
-    let Some((last, _)) = pending.last() else {
-        return Ok(held);
-    };
-    let last = *last;
-    if pending[0].0 != held + 1 {
-        return Err(Error::Format(format!(
-            "the database's journal starts at record {} but the database holds records up to \
-             {held} only: the journal belongs to another copy of the file",
-            pending[0].0
-        )));
-    }
-    let mut txn = db.begin_write().map_err(backend_error)?;
-    txn.set_durability(::redb::Durability::Immediate)
-        .map_err(backend_error)?;
-    {
-        let mut table = txn.open_table(KV).map_err(backend_error)?;
-        for (_, ops) in pending {
-            apply(&mut table, ops)?;
-        }
-    }
-    set_journal_seq(&txn, last)?;
-    txn.commit().map_err(backend_error)?;
-    Ok(last)
 }
 
 /// Upgrades a format-7 file: the same tables, so only the format record changes (durably).
@@ -900,14 +810,22 @@ fn table_len<K: ::redb::Key + 'static, V: ::redb::Value + 'static>(
 /// durably; the entries copied.
 fn copy_database(db: &Database, tmp: &Path, progress: &dyn Fn(u64, u64)) -> Result<u64, Error> {
     let src = db.begin_read().map_err(backend_error)?;
-    let total = table_len(&src, META)? + table_len(&src, JOURNAL_SEQ)? + table_len(&src, KV)?;
+    let total =
+        table_len(&src, META)? + table_len(&src, journal::JOURNAL_SEQ)? + table_len(&src, KV)?;
     let mut copied = 0;
     let fresh = Database::create(tmp).map_err(backend_error)?;
     let mut dst = fresh.begin_write().map_err(backend_error)?;
     dst.set_durability(::redb::Durability::Immediate)
         .map_err(backend_error)?;
     copy_table(&src, &dst, META, &mut copied, total, progress)?;
-    copy_table(&src, &dst, JOURNAL_SEQ, &mut copied, total, progress)?;
+    copy_table(
+        &src,
+        &dst,
+        journal::JOURNAL_SEQ,
+        &mut copied,
+        total,
+        progress,
+    )?;
     copy_table(&src, &dst, KV, &mut copied, total, progress)?;
     dst.commit().map_err(backend_error)?;
     progress(copied, total);

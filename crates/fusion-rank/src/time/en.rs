@@ -1,13 +1,6 @@
 //! English time phrases (matched case-insensitively, word by word).
 
-use super::calendar::{Expr, Feast, Unit};
-use super::phrase::El::{
-    After, AfterOrEnd, Count, Day, EndsBefore, Entry, Few, Iso, Month, NotAfter, NotBefore, Opt,
-    Ordinal, Season, Tight, Weekday, Word, Year,
-};
-use super::phrase::Make::{Fixed, With};
-use super::phrase::{El, Language, Make, Rule, Table};
-use super::phrase::{
+use super::build::{
     date, date_on_weekday, day_of_month, days_ago, early_month, early_year, ended_month,
     half_of_month, half_of_year, hours_ago, iso, last_week_of_month, late_month, late_year,
     mid_month, mid_year, month_last_year, month_this_year, months_ago, named_month, named_year,
@@ -15,6 +8,13 @@ use super::phrase::{
     quarter_of_year, quarter_this_year, season_last_year, season_of_year, season_this_year,
     week_of, week_of_month, weekday, weekday_last_week, weekday_this_week, weeks_ago, years_ago,
 };
+use super::calendar::{Expr, Feast, Unit};
+use super::phrase::El::{
+    After, AfterOrEnd, Count, Day, EndsBefore, Entry, Few, Iso, Month, NotAfter, NotBefore, Opt,
+    Ordinal, Season, Tight, Weekday, Word, Year,
+};
+use super::phrase::Make::{Fixed, With};
+use super::phrase::{El, Language, Make, Rule, Table};
 
 const COUNTS: Table = &[
     ("a", 1),

@@ -1,17 +1,17 @@
 //! Hebrew time phrases. The first word of a phrase may carry up to two of the prefixes ו ב ה
 //! ל מ ש כ ("ובשבוע שעבר"), a month name anywhere ו and ב ("במרץ", not "ממרץ", from March).
 
+use super::build::{
+    date, days_ago, early_month, ended_month, late_month, mid_month, month_last_year, months_ago,
+    named_month, named_year, season_ended, season_last_year, season_of_year, weekday,
+    weekday_last_week, weeks_ago, years_ago,
+};
 use super::calendar::Expr;
 use super::phrase::El::{
     BareMonth, Count, Day, Few, InMonth, Month, NotBefore, Opt, Season, Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
-use super::phrase::{
-    date, days_ago, early_month, ended_month, late_month, mid_month, month_last_year, months_ago,
-    named_month, named_year, season_ended, season_last_year, season_of_year, weekday,
-    weekday_last_week, weeks_ago, years_ago,
-};
 
 /// Number words, in the masculine and feminine forms and their construct states, and כמה ("a
 /// few") as 3.

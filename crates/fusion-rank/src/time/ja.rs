@@ -2,8 +2,8 @@
 //! Numbers are ASCII or full-width digits, or kanji numerals up to 九十九.
 
 use super::Found;
+use super::build::few_back;
 use super::calendar::{Expr, Unit, max_day};
-use super::phrase::few_back;
 
 /// Words with a fixed meaning.
 const WORDS: &[(&str, Expr)] = &[

@@ -1,0 +1,346 @@
+//! Builders of the rule tables ([`super::phrase::Make::With`]), shared by the languages: each
+//! turns what a rule captured into an expression, or rejects the match.
+
+use super::calendar::{Expr, Unit, max_day};
+use super::phrase::Caps;
+
+/// The whole units 2 to 5 back: what a vague count ("a few", "several") names.
+pub(super) const fn few_back(unit: Unit) -> Expr {
+    Expr::Back {
+        unit,
+        nearest: 2,
+        farthest: 5,
+    }
+}
+
+/// The day `count` days back, or the days 2 to 5 back for a vague count.
+pub(super) fn days_ago(caps: &Caps) -> Option<Expr> {
+    if caps.few {
+        return Some(few_back(Unit::Day));
+    }
+    Some(Expr::Day {
+        days_ago: caps.count?,
+    })
+}
+
+/// The ISO week `count` weeks back, or the weeks 2 to 5 back for a vague count.
+pub(super) fn weeks_ago(caps: &Caps) -> Option<Expr> {
+    if caps.few {
+        return Some(few_back(Unit::Week));
+    }
+    Some(Expr::Week {
+        weeks_ago: caps.count?,
+    })
+}
+
+/// The calendar month `count` months back, or the months 2 to 5 back for a vague count.
+pub(super) fn months_ago(caps: &Caps) -> Option<Expr> {
+    if caps.few {
+        return Some(few_back(Unit::Month));
+    }
+    Some(Expr::Month {
+        months_ago: caps.count?,
+    })
+}
+
+/// The calendar year `count` years back, or the years 2 to 5 back for a vague count.
+pub(super) fn years_ago(caps: &Caps) -> Option<Expr> {
+    if caps.few {
+        return Some(few_back(Unit::Year));
+    }
+    Some(Expr::Year {
+        years_ago: caps.count?,
+    })
+}
+
+/// The two hours around `count` hours back.
+pub(super) fn hours_ago(caps: &Caps) -> Option<Expr> {
+    Some(Expr::HoursAgo { hours: caps.count? })
+}
+
+/// The `count` × 24 hours up to the reference.
+pub(super) fn past_days(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Trailing { days: caps.count? })
+}
+
+/// The `count` hours up to the reference.
+pub(super) fn past_hours(caps: &Caps) -> Option<Expr> {
+    Some(Expr::TrailingHours { hours: caps.count? })
+}
+
+/// The `count` × 7 × 24 hours up to the reference.
+pub(super) fn past_weeks(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Trailing {
+        days: caps.count?.checked_mul(7)?,
+    })
+}
+
+/// The latest such weekday before today.
+pub(super) fn weekday(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Weekday(caps.weekday?))
+}
+
+/// A month, of the captured year if any.
+pub(super) fn named_month(caps: &Caps) -> Option<Expr> {
+    Some(Expr::NamedMonth {
+        month: caps.month?,
+        year: caps.year,
+    })
+}
+
+/// A day, of the captured year if any; `None` when no year gives the month that day.
+pub(super) fn date(caps: &Caps) -> Option<Expr> {
+    let (month, day) = (caps.month?, caps.day?);
+    (day <= max_day(month)).then_some(Expr::Date {
+        month,
+        day,
+        year: caps.year,
+    })
+}
+
+/// The captured day, on the captured weekday ("Thursday, November 12").
+pub(super) fn date_on_weekday(caps: &Caps) -> Option<Expr> {
+    let (month, day) = (caps.month?, caps.day?);
+    (day <= max_day(month)).then_some(Expr::DateOnWeekday {
+        month,
+        day,
+        year: caps.year,
+        weekday: caps.weekday?,
+    })
+}
+
+/// The captured month of the previous year.
+pub(super) fn month_last_year(caps: &Caps) -> Option<Expr> {
+    Some(Expr::MonthYearsAgo {
+        month: caps.month?,
+        years_ago: 1,
+    })
+}
+
+/// The captured month of the reference's year.
+pub(super) fn month_this_year(caps: &Caps) -> Option<Expr> {
+    Some(Expr::MonthYearsAgo {
+        month: caps.month?,
+        years_ago: 0,
+    })
+}
+
+/// The captured season of the captured year.
+pub(super) fn season_of_year(caps: &Caps) -> Option<Expr> {
+    Some(Expr::SeasonOfYear {
+        season: caps.season?,
+        year: caps.year?,
+    })
+}
+
+/// The captured season of the previous year.
+pub(super) fn season_last_year(caps: &Caps) -> Option<Expr> {
+    Some(Expr::SeasonYearsAgo {
+        season: caps.season?,
+        years_ago: 1,
+    })
+}
+
+/// The captured season of the reference's year.
+pub(super) fn season_this_year(caps: &Caps) -> Option<Expr> {
+    Some(Expr::SeasonYearsAgo {
+        season: caps.season?,
+        years_ago: 0,
+    })
+}
+
+/// The latest captured season that is over ("last summer").
+pub(super) fn season_ended(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Season {
+        season: caps.season?,
+        ended: true,
+    })
+}
+
+/// Days `from_day` to `to_day` (exclusive) of the captured month.
+fn days_of_month(caps: &Caps, from_day: u32, to_day: u32) -> Option<Expr> {
+    Some(Expr::PartOfMonth {
+        month: caps.month?,
+        year: caps.year,
+        from_day,
+        to_day,
+    })
+}
+
+/// Days 1–10 of the captured month ("early March").
+pub(super) fn early_month(caps: &Caps) -> Option<Expr> {
+    days_of_month(caps, 1, 11)
+}
+
+/// Days 11–20 of the captured month ("mid-March").
+pub(super) fn mid_month(caps: &Caps) -> Option<Expr> {
+    days_of_month(caps, 11, 21)
+}
+
+/// The 21st to the end of the captured month ("late March").
+pub(super) fn late_month(caps: &Caps) -> Option<Expr> {
+    days_of_month(caps, 21, 32)
+}
+
+/// The captured count's week of the captured month: days 1–7, 8–14, 15–21, 22–28 ("the
+/// second week of March"); weeks past the fourth are refused.
+pub(super) fn week_of_month(caps: &Caps) -> Option<Expr> {
+    let week = caps.count.filter(|n| (1..=4).contains(n))?;
+    days_of_month(caps, 7 * week - 6, 7 * week + 1)
+}
+
+/// The last seven days of the captured month ("the last week of March"): from the seventh
+/// day before its longest length (the 25th of March, the 23rd of February) to its end.
+pub(super) fn last_week_of_month(caps: &Caps) -> Option<Expr> {
+    let month = caps.month?;
+    days_of_month(caps, max_day(month) - 6, 32)
+}
+
+/// The latest captured month that is over ("last December").
+pub(super) fn ended_month(caps: &Caps) -> Option<Expr> {
+    Some(Expr::EndedMonth { month: caps.month? })
+}
+
+/// The captured weekday of last week ("Monday last week", "Tuesday of last week").
+pub(super) fn weekday_last_week(caps: &Caps) -> Option<Expr> {
+    Some(Expr::WeekdayOfWeek {
+        weeks_ago: 1,
+        weekday: caps.weekday?,
+    })
+}
+
+/// The captured weekday of this week ("Monday this week"); a day still to come is no period.
+pub(super) fn weekday_this_week(caps: &Caps) -> Option<Expr> {
+    Some(Expr::WeekdayOfWeek {
+        weeks_ago: 0,
+        weekday: caps.weekday?,
+    })
+}
+
+/// The captured quarter (the count, 1–4) of the captured year ("Q1 2025").
+pub(super) fn quarter_of_year(caps: &Caps) -> Option<Expr> {
+    let quarter = caps.count.filter(|q| (1..=4).contains(q))?;
+    Some(Expr::PartOfYear {
+        year: Some(caps.year?),
+        years_ago: 0,
+        from_month: 3 * (quarter - 1),
+        months: 3,
+    })
+}
+
+/// The captured quarter (1–4) of the reference's year ("the first quarter of this year").
+pub(super) fn quarter_this_year(caps: &Caps) -> Option<Expr> {
+    let quarter = caps.count.filter(|q| (1..=4).contains(q))?;
+    Some(Expr::PartOfYear {
+        year: None,
+        years_ago: 0,
+        from_month: 3 * (quarter - 1),
+        months: 3,
+    })
+}
+
+/// The captured quarter (1–4), the latest one that has begun ("in the first quarter").
+pub(super) fn ordinal_quarter(caps: &Caps) -> Option<Expr> {
+    let quarter = caps.count.filter(|q| (1..=4).contains(q))?;
+    Some(Expr::Quarter { quarter })
+}
+
+/// The captured quarter of the previous year ("Q1 of last year").
+pub(super) fn quarter_last_year(caps: &Caps) -> Option<Expr> {
+    let quarter = caps.count.filter(|q| (1..=4).contains(q))?;
+    Some(Expr::PartOfYear {
+        year: None,
+        years_ago: 1,
+        from_month: 3 * (quarter - 1),
+        months: 3,
+    })
+}
+
+/// The captured count's half of the captured month: days 1–15 or the 16th to the end.
+pub(super) fn half_of_month(caps: &Caps) -> Option<Expr> {
+    match caps.count? {
+        1 => days_of_month(caps, 1, 16),
+        2 => days_of_month(caps, 16, 32),
+        _ => None,
+    }
+}
+
+/// The captured day of the latest month that has had it ("on the 14th").
+pub(super) fn day_of_month(caps: &Caps) -> Option<Expr> {
+    Some(Expr::DayOfMonth { day: caps.day? })
+}
+
+/// The `count` calendar months up to the reference.
+pub(super) fn past_months(caps: &Caps) -> Option<Expr> {
+    Some(Expr::TrailingMonths {
+        months: caps.count?,
+    })
+}
+
+/// The `count` × 12 calendar months up to the reference.
+pub(super) fn past_years(caps: &Caps) -> Option<Expr> {
+    Some(Expr::TrailingMonths {
+        months: caps.count?.checked_mul(12)?,
+    })
+}
+
+/// A third of the captured year ("the middle of 2025"): `part` 0 is January to April, 1 May
+/// to August, 2 September to December.
+fn year_third(caps: &Caps, part: u32) -> Option<Expr> {
+    Some(Expr::PartOfYear {
+        year: Some(caps.year?),
+        years_ago: 0,
+        from_month: 4 * part,
+        months: 4,
+    })
+}
+
+/// The captured half (1 or 2) of the captured year ("the first half of 2025").
+pub(super) fn half_of_year(caps: &Caps) -> Option<Expr> {
+    let half = caps.count?;
+    (1..=2).contains(&half).then_some(Expr::PartOfYear {
+        year: Some(caps.year?),
+        years_ago: 0,
+        from_month: 6 * (half - 1),
+        months: 6,
+    })
+}
+
+/// January to April of the captured year.
+pub(super) fn early_year(caps: &Caps) -> Option<Expr> {
+    year_third(caps, 0)
+}
+
+/// May to August of the captured year.
+pub(super) fn mid_year(caps: &Caps) -> Option<Expr> {
+    year_third(caps, 1)
+}
+
+/// September to December of the captured year.
+pub(super) fn late_year(caps: &Caps) -> Option<Expr> {
+    year_third(caps, 2)
+}
+
+/// The ISO week of the captured day ("the week of November 9").
+pub(super) fn week_of(caps: &Caps) -> Option<Expr> {
+    let (month, day) = (caps.month?, caps.day?);
+    (day <= max_day(month)).then_some(Expr::WeekOf {
+        month,
+        day,
+        year: caps.year,
+    })
+}
+
+/// A day or a month, whichever an ISO date captured.
+pub(super) fn iso(caps: &Caps) -> Option<Expr> {
+    if caps.day.is_some() {
+        date(caps)
+    } else {
+        named_month(caps)
+    }
+}
+
+/// The captured year.
+pub(super) fn named_year(caps: &Caps) -> Option<Expr> {
+    Some(Expr::NamedYear(caps.year?))
+}
