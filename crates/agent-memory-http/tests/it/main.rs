@@ -99,7 +99,13 @@ impl Server {
         });
         Server {
             base,
-            client: reqwest::Client::new(),
+            // A fresh connection per request: after a 413 the server closes a connection whose
+            // body it did not read, and a pooled client could send the next request into it
+            // (hyper's IncompleteMessage).
+            client: reqwest::Client::builder()
+                .pool_max_idle_per_host(0)
+                .build()
+                .unwrap(),
             shutdown: Some(shutdown),
             served: Some(served),
         }
