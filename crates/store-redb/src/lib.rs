@@ -380,11 +380,10 @@ impl RedbKv {
     }
 
     /// Whether groups are journaled ([`journal`]).
+    /// A writable backend with `Immediate` durability always has its journal (`start`), so no
+    /// step needs the journal's lock to know.
     fn journaled(&self) -> bool {
-        self.journal
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .is_some()
+        self.durability == Durability::Immediate && self.read_only.is_none()
     }
 
     /// Ends the open group, if any — committed when a step wrote, else aborted — and tells the
