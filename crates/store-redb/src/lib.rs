@@ -687,7 +687,7 @@ impl Kv for RedbKv {
         match committed_here {
             Some(result) => result.map(|()| out),
             None => outcome
-                .wait(slot, &self.finished, "redb: committing a group of steps")
+                .wait(slot, "redb: committing a group of steps")
                 .map(|()| out),
         }
     }

@@ -140,7 +140,7 @@ impl StepGate {
             return result.map(|()| answer);
         }
         outcome
-            .wait(state, &self.changed, "sled: flushing a group of steps")
+            .wait(state, "sled: flushing a group of steps")
             .map(|()| answer)
     }
 }

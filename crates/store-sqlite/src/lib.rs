@@ -596,7 +596,7 @@ impl Kv for SqliteKv {
             None => {
                 // Leave the transaction to the steps waiting; answer once it is committed.
                 outcome
-                    .wait(w, &self.finished, "sqlite: committing a group of steps")
+                    .wait(w, "sqlite: committing a group of steps")
                     .map(|()| out)
             }
         }

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, MutexGuard, OnceLock, PoisonError, RwLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError, RwLock};
 use std::time::Duration;
 
 use memory_core::AgentMemory;
@@ -236,8 +236,19 @@ pub trait Kv {
 /// backends that commit concurrent steps in groups (SQLite, redb, sled) record it once when the
 /// group's commit (or flush) is done, and each step that must answer only after that commit
 /// waits for it.
+///
+/// Each group has its own lock and condition variable, so that a step waits for its group
+/// without the backend's write lock: when a group ends, only its own steps wake, and they do
+/// not queue on the write lock behind the next group's steps merely to learn the outcome.
 #[derive(Debug, Clone, Default)]
-pub struct GroupOutcome(Arc<OnceLock<Option<(StorageFailure, String)>>>);
+pub struct GroupOutcome(Arc<Outcome>);
+
+#[derive(Debug, Default)]
+struct Outcome {
+    ended: OnceLock<Option<(StorageFailure, String)>>,
+    lock: Mutex<()>,
+    changed: Condvar,
+}
 
 impl GroupOutcome {
     /// An outcome not recorded yet.
@@ -247,31 +258,39 @@ impl GroupOutcome {
 
     /// Whether the group has ended.
     pub fn is_set(&self) -> bool {
-        self.0.get().is_some()
+        self.0.ended.get().is_some()
     }
 
-    /// Records how the group ended (`Err`: why it did not commit); the first record stands.
+    /// Records how the group ended (`Err`: why it did not commit) and wakes the steps waiting
+    /// on it; the first record stands.
     pub fn set(&self, ended: Result<(), &Error>) {
-        let _ = self
+        let first = self
             .0
-            .set(ended.err().map(|e| (e.failure(), e.to_string())));
+            .ended
+            .set(ended.err().map(|e| (e.failure(), e.to_string())))
+            .is_ok();
+        if first {
+            // Under the lock the waiters check under, so that none misses the record.
+            let _guard = self.0.lock.lock().unwrap_or_else(PoisonError::into_inner);
+            self.0.changed.notify_all();
+        }
     }
 
-    /// Waits on `condvar` (signalled under the mutex `guard` locks whenever a group ends) until
-    /// the outcome is recorded, then unlocks; the answer of a step of the group: `Ok` when it
-    /// committed, else a storage error of the same kind, saying what the group was doing
-    /// (`context`).
-    pub fn wait<T>(
-        &self,
-        mut guard: MutexGuard<'_, T>,
-        condvar: &Condvar,
-        context: &'static str,
-    ) -> Result<(), Error> {
-        while self.0.get().is_none() {
-            guard = condvar.wait(guard).unwrap_or_else(PoisonError::into_inner);
-        }
+    /// Releases the backend's lock `guard`, then waits until the outcome is recorded; the answer
+    /// of a step of the group: `Ok` when it committed, else a storage error of the same kind,
+    /// saying what the group was doing (`context`).
+    pub fn wait<T>(&self, guard: MutexGuard<'_, T>, context: &'static str) -> Result<(), Error> {
         drop(guard);
-        match self.0.get() {
+        let mut waiting = self.0.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        while self.0.ended.get().is_none() {
+            waiting = self
+                .0
+                .changed
+                .wait(waiting)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        drop(waiting);
+        match self.0.ended.get() {
             Some(Some((failure, message))) => Err(Error::storage(
                 *failure,
                 context,

@@ -155,15 +155,16 @@ pub(crate) fn remember(
                 current: Some(suffix(record.created_at, &record.id)),
             };
             p.put(kp.clone(), next.encode());
+            // The current version was read above, from the same snapshot: it is the one
+            // superseded, so it is not read and decoded a second time.
             if write.supersede_current
                 && let Some(previous) = previous
+                && let Some(mut old) = state.current
             {
                 let previous_key = [&vprefix[..], &previous].concat();
-                if let Some(mut old) = read_version(r, &previous_key)? {
-                    old.superseded_at = Some(record.created_at);
-                    p.put_version(owner, previous_key, &old)?;
-                    superseded = Some(old);
-                }
+                old.superseded_at = Some(record.created_at);
+                p.put_version(owner, previous_key, &old)?;
+                superseded = Some(old);
             }
         }
         p.insert_version(&record)?;
