@@ -159,7 +159,9 @@ struct Found {
 ///   (11–20), "late March" (21 to the end), with or without a year; "the beginning/start,
 ///   middle, end of March" are the same thirds; "(the) first … fourth week of March" days 1–7
 ///   … 22–28 ("the" may be left out before an ordinal word); "the last week of March" the
-///   25th to the end (the 24th for a 30-day month, February's from the 23rd); "the first/second half of March" days 1–15 and 16 to the end. "on the 14th" (an
+///   25th to the end (the 24th for a 30-day month, February's from the 23rd), and so are "the
+///   last (few) days of March"; "early in March" and "late in October" are the first and last
+///   thirds; "the first/second half of March" days 1–15 and 16 to the end. "on the 14th" (an
 ///   ordinal after "on the", ending the phrase: at the end, before punctuation or before
 ///   "about", "and", a pronoun…; "on the 2nd floor" is no day) is the latest 14th at or before
 ///   the reference's day. A month's part without a year is the latest one that has begun.
@@ -172,13 +174,16 @@ struct Found {
 ///   "the first half of the month" (days 1–15), "the second half of last month".
 /// - "the past/last N months|years" and "the past month|year" run from the same day and time
 ///   N months back (the month's last day when it is shorter) to the reference; "half a year
-///   ago" is the month six back; "this past weekend" is "this weekend".
+///   ago" is the month six back; "this past weekend" is "this weekend"; "the previous summer",
+///   "this past winter" and "(over) the past spring" are "last summer" and so on; "early in
+///   the year" and "late in the year" are this year's first and last thirds.
 /// - Ranges: "since A" runs from A's start to the reference; "between A and B" and "from A
 ///   to/until/till/through B" from A's start to B's end, where B may also be a month name
 ///   that is no expression alone ("between March and may"). "from A" alone is A ("notes from
 ///   last week"). "A to B" without "from" is the same range when B is an expression or A a
 ///   month ("March to May"; "sent last week to May" is last week), and "now" may end one
-///   ("from January to now"). When B starts before A, a month A is read a year earlier
+///   ("from January to now"); a dash joins as "to" does ("January – March", "3月〜5月").
+///   When B starts before A, a month A is read a year earlier
 ///   ("December to February" in December is last winter's) and any other A alone ("Monday to
 ///   Friday" on a Wednesday is Monday). "before A" and "prior to A"
 ///   run from the Unix epoch to A's start, "until A", "till A" and "up to A" to A's end,
@@ -253,7 +258,13 @@ struct Found {
 /// - An expression whose period would start after the reference is not a creation time and
 ///   is not recognised: "this evening" at 15:30, "in 2030" in 2026, "2026-12-25" on December 2.
 ///   Such words stay in the query.
-/// - Several expressions: the period is the leftmost one's; the spans cover all of them.
+/// - Two expressions listed together — "in January and February", "on Monday or Tuesday",
+///   "1月と2月", "בינואר ובפברואר" (joined by "and", "or", "&", a comma, と, や, 、, או or
+///   the prefix ו) — name the period from the earlier one's start to the later one's end, when
+///   that period is at most three times as long as the two together: "Christmas and Easter"
+///   lists two holidays months apart, and names Christmas alone.
+/// - Several expressions otherwise: the period is the leftmost one's; the spans cover all of
+///   them.
 ///
 /// ```
 /// use fusion_rank::{Period, resolve_time, without_spans};
@@ -373,7 +384,16 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
                     None => (range.clone(), first),
                 }
             }
-            None => opened(query, range.clone(), first, reference_ms),
+            None => match rest.peek() {
+                // "in January and February", "on Monday or Tuesday": both, as one period.
+                Some(((next, last), _)) if ranges::listed(query, &range, next, first, *last) => {
+                    let span = range.start..next.end;
+                    let both = first.through(*last);
+                    rest.next();
+                    (span, both)
+                }
+                _ => opened(query, range.clone(), first, reference_ms),
+            },
         };
         // A word read around the expression never reaches into the next one ("去年より前四半期":
         // より前 is not "before last year" when 前四半期 follows).

@@ -678,6 +678,27 @@ const RULES: &[Rule] = &[
     rule(&[HOLIDAY_AFTER, Word(&["easter"]), Word(&["monday"])], feast(Feast::Easter, 1, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 0, 4)),
     rule(&[HOLIDAY_AFTER, Word(&["thanksgiving"]), Word(&["day"])], feast(Feast::Thanksgiving, 0, 1)),
+    // "the last few days of March", "the last days of February 2025": the month's last week,
+    // as "the last week of March" (not the few days up to now).
+    rule(&[Opt(&["in", "during"]), THE, LAST, Opt(&["few", "couple"]), Opt(&["of"]), DAYS, Word(&["of"]), Month(MONTHS)], With(last_week_of_month)),
+    rule(&[Opt(&["in", "during"]), THE, LAST, Opt(&["few", "couple"]), Opt(&["of"]), DAYS, Word(&["of"]), Month(MONTHS), Year], With(last_week_of_month)),
+    // "early in March", "late in October": the month's first or last ten days;
+    // "early in the year", "late in the year": its first or last four months.
+    rule(&[Word(&["early"]), Word(&["in"]), Month(MONTHS)], With(early_month)),
+    rule(&[Word(&["early"]), Word(&["in"]), Month(MONTHS), Year], With(early_month)),
+    rule(&[Word(&["late"]), Word(&["in"]), Month(MONTHS)], With(late_month)),
+    rule(&[Word(&["late"]), Word(&["in"]), Month(MONTHS), Year], With(late_month)),
+    rule(&[Word(&["early"]), Word(&["in"]), Word(&["the"]), Word(&["year"]), NOT_OTHER], year_part(0, 0)),
+    rule(&[Word(&["late"]), Word(&["in"]), Word(&["the"]), Word(&["year"]), NOT_OTHER], year_part(0, 2)),
+    // "the previous summer", "this past winter", "over the past spring": the latest one over.
+    rule(&[THE, PREVIOUS, SPRING, NOT_OF], season(0, true)),
+    rule(&[THE, PREVIOUS, SUMMER, NOT_OF], season(1, true)),
+    rule(&[THE, PREVIOUS, AUTUMN, NOT_OF], season(2, true)),
+    rule(&[THE, PREVIOUS, WINTER, NOT_OF], season(3, true)),
+    rule(&[Opt(&["over", "during", "in"]), Word(&["this", "the"]), Word(&["past"]), SPRING, NOT_OF], season(0, true)),
+    rule(&[Opt(&["over", "during", "in"]), Word(&["this", "the"]), Word(&["past"]), SUMMER, NOT_OF], season(1, true)),
+    rule(&[Opt(&["over", "during", "in"]), Word(&["this", "the"]), Word(&["past"]), AUTUMN, NOT_OF], season(2, true)),
+    rule(&[Opt(&["over", "during", "in"]), Word(&["this", "the"]), Word(&["past"]), WINTER, NOT_OF], season(3, true)),
 ];
 
 /// English.

@@ -25,8 +25,9 @@ const JA_SINCE: &[&str] = &["から", "以降", "以来", "以後"];
 /// The Japanese particle that joins two expressions ("AからB"), and the one that may close the
 /// range ("まで").
 const JA_FROM: &str = "から";
-/// Marks that join two expressions as "から" does: "3月〜5月".
-const JA_DASHES: &[&str] = &["〜", "～", "~"];
+/// Marks that join two expressions as "から" does: "3月〜5月", "January – March", "January -
+/// March" ("March-April" is one compound word, which no English rule reads).
+const DASHES: &[&str] = &["〜", "～", "~", "–", "—", "-"];
 const JA_UNTIL: &str = "まで";
 
 /// The word of letters that ends where the spaces before `at` begin, and its start; `None`
@@ -76,7 +77,7 @@ pub(super) fn between(
         Some(JA_FROM.len())
     } else {
         let spaced = after.trim_start();
-        JA_DASHES
+        DASHES
             .iter()
             .find(|m| spaced.starts_with(**m))
             .map(|m| after.len() - spaced.len() + m.len())
@@ -146,6 +147,39 @@ pub(super) fn between(
     let month = word_after(query, joiner.end)?;
     let named = en::month_named(&query[month.clone()])?;
     Some(Joined::ToMonth(open..month.end, named, bare))
+}
+
+/// Words and marks that list two expressions side by side ("in March and May").
+const LISTED_BY: &[&str] = &["and", "or", "&", ",", "と", "や", "、", "・", "או"];
+
+/// Whether the expression at `range` (naming `first`) and the next one (`next`, naming `last`)
+/// are listed together: nothing but one listing word or mark between them (or, in Hebrew, the
+/// next one's prefix ו), and the period spanning both at most three times as long as the two
+/// together, so that two times far apart ("Christmas and Easter") are not read as everything
+/// between them.
+pub(super) fn listed(
+    query: &str,
+    range: &Range<usize>,
+    next: &Range<usize>,
+    first: Period,
+    last: Period,
+) -> bool {
+    let Some(gap) = query.get(range.end..next.start) else {
+        return false;
+    };
+    let gap = gap.trim();
+    let joined = if gap.is_empty() {
+        // Hebrew writes "and" as the next word's prefix; nothing else lists without a word.
+        !query[range.end..next.start].is_empty() && query[next.start..].starts_with('ו')
+    } else {
+        LISTED_BY.iter().any(|w| gap.eq_ignore_ascii_case(w))
+    };
+    let length = |p: Period| i128::from(p.end_ms) - i128::from(p.start_ms);
+    let hull = Period {
+        start_ms: first.start_ms.min(last.start_ms),
+        end_ms: first.end_ms.max(last.end_ms),
+    };
+    joined && length(hull) <= 3 * (length(first) + length(last))
 }
 
 /// The span of "since A" ("מאז A", "Aから", "A以降"), when the expression at `range` is opened up

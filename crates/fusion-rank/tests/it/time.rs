@@ -100,6 +100,31 @@ const CASES: &[(&str, &str, &str)] = &[
         "2026-12-02T15:30",
     ),
     ("between March and May", "2026-03-01", "2026-06-01"),
+    // Two times listed together, when close enough to be read as one period.
+    ("in January and February", "2026-01-01", "2026-03-01"),
+    ("what I said in March, April", "2026-03-01", "2026-05-01"),
+    ("on Monday or Tuesday", "2026-11-30", "2026-12-02"),
+    ("last week & yesterday", "2026-11-23", "2026-12-02"),
+    ("1月と2月のメモ", "2026-01-01", "2026-03-01"),
+    ("先週や昨日", "2026-11-23", "2026-12-02"),
+    ("בינואר ובפברואר", "2026-01-01", "2026-03-01"),
+    ("בינואר או בפברואר", "2026-01-01", "2026-03-01"),
+    ("January – March", "2026-01-01", "2026-04-01"),
+    (
+        "notes from January - March on rent",
+        "2026-01-01",
+        "2026-04-01",
+    ),
+    ("the last few days of March", "2026-03-25", "2026-04-01"),
+    ("the last days of February 2025", "2025-02-23", "2025-03-01"),
+    ("what did I say late in October", "2026-10-21", "2026-11-01"),
+    ("early in March", "2026-03-01", "2026-03-11"),
+    ("early in the year", "2026-01-01", "2026-05-01"),
+    ("the previous summer", "2026-06-01", "2026-09-01"),
+    ("this past summer", "2026-06-01", "2026-09-01"),
+    ("over the past winter", "2025-12-01", "2026-03-01"),
+    // Too far apart: the first alone.
+    ("in January and October", "2026-01-01", "2026-02-01"),
     (
         "between last week and yesterday",
         "2026-11-23",
@@ -752,10 +777,22 @@ fn the_leftmost_expression_gives_the_period_and_every_one_a_span() {
     let words: Vec<&str> = mention.spans.iter().map(|s| &query[s.clone()]).collect();
     assert_eq!(words, ["yesterday", "last week"]);
 
-    let query = "先週と昨日";
+    let query = "先週、それから昨日";
     let mention = resolve_time(query, reference()).expect("a time");
     assert_eq!(mention.period, period("2026-11-23", "2026-11-30"));
     assert_eq!(mention.spans.len(), 2);
+
+    // Listed together, the two are one period with one span.
+    let query = "先週と昨日";
+    let mention = resolve_time(query, reference()).expect("a time");
+    assert_eq!(mention.period, period("2026-11-23", "2026-12-02"));
+    assert_eq!(
+        mention.spans,
+        [Range {
+            start: 0,
+            end: query.len()
+        }]
+    );
 
     // An expression after the reference is skipped; the next one counts.
     let query = "tonight or this morning";
