@@ -128,6 +128,9 @@ pub struct RedbKv {
     /// Set when a journal write or a commit after it failed: redb and the journal may disagree
     /// until the next open replays the journal, so no step runs.
     broken: AtomicBool,
+    /// The format the file records: this build's, or format 7 for a file a read-only open
+    /// found in it (the one earlier format this build reads without upgrading it).
+    format: u32,
 }
 
 /// Steps run one after another in one open write transaction, committed by the last of them.
@@ -292,6 +295,7 @@ impl RedbBackend {
             pacer: CommitPacer::new(),
             journal: Mutex::new(None),
             broken: AtomicBool::new(false),
+            format: found.unwrap_or(FORMAT_VERSION),
         })))
     }
 
@@ -349,6 +353,7 @@ impl RedbKv {
             pacer: CommitPacer::new(),
             journal: Mutex::new(journal),
             broken: AtomicBool::new(false),
+            format: FORMAT_VERSION,
         })
     }
 
@@ -913,7 +918,7 @@ impl store_trait::Database for RedbKv {
     }
 
     fn format_version(&self) -> Option<u32> {
-        Some(FORMAT_VERSION)
+        Some(self.format)
     }
 
     fn durability(&self) -> Option<Durability> {

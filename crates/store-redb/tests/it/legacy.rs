@@ -1,6 +1,7 @@
 //! redb homes of older formats: the checked-in fixtures under `tests/fixtures/` (format 3, with
 //! agent-memory tables of their own; format 4, before the recall index; format 5, analyzer
-//! version 1; format 6, postings and vectors beside the versions) hold `store_durable_suite::formats`' fixture history; a read-write open upgrades
+//! version 1; format 6, postings and vectors beside the versions; format 7, before the
+//! write-ahead journal) hold `store_durable_suite::formats`' fixture history; a read-write open upgrades
 //! them in place and every answer must come back as the old code gave it. The same history
 //! written afresh must give those answers too.
 
@@ -154,4 +155,41 @@ fn a_format_6_redb_file_loses_its_side_index_on_a_read_write_open() {
     }
     assert_eq!(raw_side_index_entries(&path), 0);
     index_matches_versions(&RedbBackend::open_read_only(&path).unwrap());
+}
+
+/// The format record of the file at `path`, read with redb directly.
+fn raw_format(path: &Path) -> u32 {
+    use ::redb::ReadableDatabase;
+    let db = ::redb::Database::open(path).unwrap();
+    let meta: ::redb::TableDefinition<&str, u32> = ::redb::TableDefinition::new("meta");
+    let txn = db.begin_read().unwrap();
+    let table = txn.open_table(meta).unwrap();
+    table.get("format_version").unwrap().unwrap().value()
+}
+
+/// A file written by the format-7 build (the one before the journal): read as it is by a
+/// read-only open, which reports format 7 (a format-7 file has no journal to apply), and
+/// upgraded by a read-write open to format 8 with every answer the fixture history gives — its
+/// term counts are already this analyzer's.
+#[test]
+fn a_format_7_redb_file_reads_as_it_is_and_a_read_write_open_sets_format_8() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = copy_fixture(&fixtures(), "redb-format7.redb", dir.path());
+    assert_eq!(raw_format(&path), 7);
+    {
+        let read_only = RedbBackend::open_read_only(&path).unwrap();
+        assert_eq!(read_only.format_version(), Some(7));
+        index_matches_versions(&read_only);
+    }
+    assert_eq!(raw_format(&path), 7, "the read-only open wrote");
+    {
+        let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
+        assert_eq!(b.format_version(), Some(8));
+        assert_eq!(snapshot(&b), expected());
+        index_matches_versions(&b);
+    }
+    assert_eq!(raw_format(&path), 8);
+    let read_only = RedbBackend::open_read_only(&path).unwrap();
+    assert_eq!(read_only.format_version(), Some(8));
+    index_matches_versions(&read_only);
 }
