@@ -258,11 +258,14 @@ struct Found {
 /// - An expression whose period would start after the reference is not a creation time and
 ///   is not recognised: "this evening" at 15:30, "in 2030" in 2026, "2026-12-25" on December 2.
 ///   Such words stay in the query.
-/// - Two expressions listed together — "in January and February", "on Monday or Tuesday",
-///   "1月と2月", "בינואר ובפברואר" (joined by "and", "or", "&", a comma, と, や, 、, או or
-///   the prefix ו) — name the period from the earlier one's start to the later one's end, when
-///   that period is at most three times as long as the two together: "Christmas and Easter"
-///   lists two holidays months apart, and names Christmas alone.
+/// - Expressions listed together — "in January and February", "on Monday, Tuesday or
+///   Wednesday", "1月と2月", "בינואר ובפברואר" (joined by "and", "or", "&", a comma, と, や,
+///   、, או or the prefix ו) — name the period from the earliest one's start to the latest
+///   one's end, when the time between two of them is at most a week or twice the shorter one:
+///   "Christmas and Easter" and "yesterday or last year" name the first alone. A year or week
+///   named after the list names it for the items before ("in January and February 2025",
+///   "Monday and Tuesday last week"; "in December and January" in December is last winter).
+///   A word that opens the first ("before March or April") keeps it alone.
 /// - Several expressions otherwise: the period is the leftmost one's; the spans cover all of
 ///   them.
 ///
@@ -291,9 +294,10 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
     found.sort_by_key(|f| (f.range.start, std::cmp::Reverse(f.range.end)));
     let mut end = 0;
     let mut named: Vec<(Range<usize>, Period)> = Vec::new();
-    // Beside each of `named`: whether it is read only as the end of a range, and the holiday
-    // it names, if any.
-    let mut range_ends: Vec<(bool, Option<calendar::Expr>)> = Vec::new();
+    // Beside each of `named`: whether it is read only as the end of a range, the holiday it
+    // names, if any, and its expression when it names the latest of a kind (a month, a
+    // weekday…), which a list may read earlier ([`listed_with`]).
+    let mut range_ends: Vec<(bool, Option<calendar::Expr>, Option<calendar::Expr>)> = Vec::new();
     let mut holiday: Option<calendar::Expr> = None;
     for Found {
         range,
@@ -324,9 +328,10 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
                 let start = before.start;
                 named.pop();
                 named.push((start..range.end, in_year));
-                // Its year is named: a range never reads it a year earlier.
-                if let Some((_, named_holiday)) = range_ends.last_mut() {
+                // Its year is named: a range or a list never reads it a year earlier.
+                if let Some((_, named_holiday, latest)) = range_ends.last_mut() {
                     *named_holiday = None;
+                    *latest = None;
                 }
                 end = range.end;
                 holiday = None;
@@ -340,12 +345,16 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         .then_some(expr);
         end = range.end;
         named.push((range, resolved));
-        range_ends.push((ends_range, holiday));
+        range_ends.push((
+            ends_range,
+            holiday,
+            calendar::names_latest(expr).then_some(expr),
+        ));
     }
     let mut period = None;
     let mut spans = Vec::new();
     let mut rest = named.into_iter().zip(range_ends).peekable();
-    while let Some(((range, first), (ends_range, first_holiday))) = rest.next() {
+    while let Some(((range, first), (ends_range, first_holiday, first_latest))) = rest.next() {
         // An expression read only as a range's end that no range joined names no time ("gifts
         // for Christmas and Easter").
         if ends_range {
@@ -384,16 +393,29 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
                     None => (range.clone(), first),
                 }
             }
-            None => match rest.peek() {
-                // "in January and February", "on Monday or Tuesday": both, as one period.
-                Some(((next, last), _)) if ranges::listed(query, &range, next, first, *last) => {
-                    let span = range.start..next.end;
-                    let both = first.through(*last);
-                    rest.next();
-                    (span, both)
+            None => {
+                let (span, opened_period) = opened(query, range.clone(), first, reference_ms);
+                // A word that opens the first ("before March or April") keeps it alone.
+                if span != range {
+                    (span, opened_period)
+                } else {
+                    // "in January and February", "on Monday, Tuesday or Wednesday": all of
+                    // them, as one period.
+                    let mut span = range.clone();
+                    let mut all = first;
+                    let mut latest = first_latest;
+                    while let Some(((next, last), _)) = rest.peek()
+                        && ranges::listed(query, &span, next)
+                        && let Some(joined) = listed_with(all, latest, *last)
+                    {
+                        span.end = next.end;
+                        all = joined;
+                        latest = None;
+                        rest.next();
+                    }
+                    (span, all)
                 }
-                _ => opened(query, range.clone(), first, reference_ms),
-            },
+            }
         };
         // A word read around the expression never reaches into the next one ("去年より前四半期":
         // より前 is not "before last year" when 前四半期 follows).
@@ -431,6 +453,40 @@ fn joined(first: Period, last: Period, holiday: Option<calendar::Expr>) -> Optio
     let first = calendar::month_until(last.start_ms, month)?;
     Some(first.through(last))
 }
+
+/// The period of `first` and `last` listed together ("in January and February"), from the
+/// earlier one's start to the later one's end. When `last` comes before `first` and `first`
+/// names the latest of a kind (`latest`), `first` may also be read as the latest one up to
+/// `last`'s end, and the shorter of the two readings wins: a year or week named after the list
+/// names it for every item ("in January and February 2025", "Monday and Tuesday last week",
+/// "in December and January" is last winter), while "Tuesday and Monday" on a Thursday stays
+/// this week's.
+/// `None` when the time between the two is more than twice the shorter one and more than a
+/// week: "Christmas and Easter", "yesterday or last year" name the first alone.
+fn listed_with(first: Period, latest: Option<calendar::Expr>, last: Period) -> Option<Period> {
+    let close = |first: Period| {
+        let length = |p: Period| i128::from(p.end_ms) - i128::from(p.start_ms);
+        let both = first.through(last);
+        let between = length(both) - length(first) - length(last);
+        let allowed = (2 * length(first).min(length(last))).max(LIST_GAP_MS);
+        (between <= allowed).then_some(both)
+    };
+    let earlier = match latest {
+        Some(expr) if last.start_ms < first.start_ms => calendar::resolve(expr, last.end_ms - 1)
+            .filter(|p| p.start_ms < p.end_ms && p.start_ms <= last.start_ms),
+        _ => None,
+    };
+    // The closer of the two readings: "Monday and Tuesday last week" reads Monday earlier,
+    // "Tuesday and Monday" on a Thursday is this week's two.
+    [earlier.and_then(close), close(first)]
+        .into_iter()
+        .flatten()
+        .min_by_key(|p| p.end_ms - p.start_ms)
+}
+
+/// The time two listed expressions may leave between them whatever their length: a week
+/// ("on Monday and Friday", "2026-03-14 and 2026-03-20").
+const LIST_GAP_MS: i128 = 7 * 24 * 3_600_000;
 
 /// The expression at `range` (naming `first`) opened up to the reference ("since A") or on one
 /// side ("before A", "until A", "after A"); as it is when no word opens it, or when opening it

@@ -583,6 +583,28 @@ const EN_TIMES: &[(&str, &str, &[&str])] = &[
             "2026-11-01T10:00:00Z",
         ],
     ),
+    // The year after the list names both months (the notes stay within a year of `NOW`: a
+    // home keeps them 365 days at most).
+    (
+        "in November and December 2025",
+        "2025-12-10T10:00:00Z",
+        &[
+            "2026-11-10T10:00:00Z",
+            "2026-12-01T10:00:00Z",
+            "2026-01-20T10:00:00Z",
+            "2026-02-10T10:00:00Z",
+        ],
+    ),
+    (
+        "on Monday or Tuesday last week",
+        "2026-11-24T10:00:00Z",
+        &[
+            "2026-11-30T10:00:00Z",
+            "2026-12-01T10:00:00Z",
+            "2026-11-27T10:00:00Z",
+            "2026-11-17T10:00:00Z",
+        ],
+    ),
     (
         "January – March",
         "2026-03-20T10:00:00Z",

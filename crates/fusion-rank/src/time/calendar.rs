@@ -184,6 +184,25 @@ pub(super) enum Expr {
 
 /// The period `expr` names at `reference_ms`; `None` when it falls outside the calendar chrono
 /// can represent, or names no real day (February 30).
+/// Whether `expr` names the latest of a kind that starts at or before the reference (a month,
+/// a weekday, a season, a quarter, a holiday, a day of a month without a year), so that read
+/// against an earlier reference it names an earlier one of the same kind.
+pub(super) fn names_latest(expr: Expr) -> bool {
+    matches!(
+        expr,
+        Expr::Weekday(_)
+            | Expr::NamedMonth { year: None, .. }
+            | Expr::Date { year: None, .. }
+            | Expr::DateOnWeekday { year: None, .. }
+            | Expr::Season { ended: false, .. }
+            | Expr::Quarter { .. }
+            | Expr::PartOfMonth { year: None, .. }
+            | Expr::DaysOfYear { .. }
+            | Expr::DayOfMonth { .. }
+            | Expr::Feast { .. }
+    )
+}
+
 pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
     let now = DateTime::from_timestamp_millis(reference_ms)?.naive_utc();
     let today = now.date();

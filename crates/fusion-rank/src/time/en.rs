@@ -521,8 +521,9 @@ const RULES: &[Rule] = &[
     // Oct", "after the summer".
     // The year ends the phrase: "after 2000 tests passed" names no year.
     rule(&[OPENERS, Year, EndsBefore(AFTER_DAY)], With(named_year)),
-    // A range's second year: "from 2020 to 2022", "between 2020 and 2022".
-    rule(&[After(&["to", "and", "through", "thru"]), Year, EndsBefore(AFTER_DAY)], With(named_year)),
+    // A range's or a list's second year: "from 2020 to 2022", "between 2020 and 2022", "in
+    // 2024 or 2025"; alone it names no time ("scores of 2024 and 2025 fans" is no 2025).
+    rule(&[AfterOrEnd { after: &[], ends: &["to", "and", "or", "through", "thru"] }, Year, EndsBefore(AFTER_DAY)], With(named_year)),
     // Not "may": "what I wrote before may be outdated".
     rule(&[OPENERS, Month(MONTHS_NOT_MAY)], With(named_month)),
     // Not before "of": "after the fall of Rome".
@@ -680,8 +681,9 @@ const RULES: &[Rule] = &[
     rule(&[HOLIDAY_AFTER, Word(&["thanksgiving"]), Word(&["day"])], feast(Feast::Thanksgiving, 0, 1)),
     // "the last few days of March", "the last days of February 2025": the month's last week,
     // as "the last week of March" (not the few days up to now).
-    rule(&[Opt(&["in", "during"]), THE, LAST, Opt(&["few", "couple"]), Opt(&["of"]), DAYS, Word(&["of"]), Month(MONTHS)], With(last_week_of_month)),
-    rule(&[Opt(&["in", "during"]), THE, LAST, Opt(&["few", "couple"]), Opt(&["of"]), DAYS, Word(&["of"]), Month(MONTHS), Year], With(last_week_of_month)),
+    // Not "the last day of March", one day.
+    rule(&[Opt(&["in", "during"]), THE, LAST, Opt(&["few", "couple"]), Opt(&["of"]), Word(&["days"]), Word(&["of"]), Month(MONTHS)], With(last_week_of_month)),
+    rule(&[Opt(&["in", "during"]), THE, LAST, Opt(&["few", "couple"]), Opt(&["of"]), Word(&["days"]), Word(&["of"]), Month(MONTHS), Year], With(last_week_of_month)),
     // "early in March", "late in October": the month's first or last ten days;
     // "early in the year", "late in the year": its first or last four months.
     rule(&[Word(&["early"]), Word(&["in"]), Month(MONTHS)], With(early_month)),

@@ -698,7 +698,10 @@ mod tests {
                     // Written before the phrase, so that it holds.
                     El::After(list) => list[pick(list.len())].to_owned(),
                     El::NotAfter(_) => continue,
-                    El::AfterOrEnd { after, .. } => after[pick(after.len())].to_owned(),
+                    El::AfterOrEnd { after, ends } => {
+                        let words = if after.is_empty() { ends } else { after };
+                        words[pick(words.len())].to_owned()
+                    }
                     El::BareMonth(table) => table[pick(table.len())].0.to_owned(),
                     El::Year => (1960 + pick(150)).to_string(),
                     El::Iso => format!("{}-{:02}-{:02}", 1990 + pick(50), 1 + pick(13), pick(33)),

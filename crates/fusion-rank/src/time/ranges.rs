@@ -152,34 +152,23 @@ pub(super) fn between(
 /// Words and marks that list two expressions side by side ("in March and May").
 const LISTED_BY: &[&str] = &["and", "or", "&", ",", "と", "や", "、", "・", "או"];
 
-/// Whether the expression at `range` (naming `first`) and the next one (`next`, naming `last`)
-/// are listed together: nothing but one listing word or mark between them (or, in Hebrew, the
-/// next one's prefix ו), and the period spanning both at most three times as long as the two
-/// together, so that two times far apart ("Christmas and Easter") are not read as everything
-/// between them.
-pub(super) fn listed(
-    query: &str,
-    range: &Range<usize>,
-    next: &Range<usize>,
-    first: Period,
-    last: Period,
-) -> bool {
-    let Some(gap) = query.get(range.end..next.start) else {
+/// Whether the expression (or list) at `range` and the next expression at `next` are listed
+/// together: nothing but one listing word or mark between them, or, in Hebrew, the next one's
+/// prefix ו.
+pub(super) fn listed(query: &str, range: &Range<usize>, next: &Range<usize>) -> bool {
+    let Some(between) = query.get(range.end..next.start) else {
         return false;
     };
-    let gap = gap.trim();
-    let joined = if gap.is_empty() {
+    let gap = between.trim();
+    if gap.is_empty() {
         // Hebrew writes "and" as the next word's prefix; nothing else lists without a word.
-        !query[range.end..next.start].is_empty() && query[next.start..].starts_with('ו')
-    } else {
-        LISTED_BY.iter().any(|w| gap.eq_ignore_ascii_case(w))
-    };
-    let length = |p: Period| i128::from(p.end_ms) - i128::from(p.start_ms);
-    let hull = Period {
-        start_ms: first.start_ms.min(last.start_ms),
-        end_ms: first.end_ms.max(last.end_ms),
-    };
-    joined && length(hull) <= 3 * (length(first) + length(last))
+        return !between.is_empty() && query[next.start..].starts_with('ו');
+    }
+    // A comma may come before the word ("Monday, Tuesday, and Wednesday").
+    let word = gap.strip_prefix(',').map_or(gap, str::trim_start);
+    LISTED_BY
+        .iter()
+        .any(|w| gap.eq_ignore_ascii_case(w) || word.eq_ignore_ascii_case(w))
 }
 
 /// The span of "since A" ("מאז A", "Aから", "A以降"), when the expression at `range` is opened up

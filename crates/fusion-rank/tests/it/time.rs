@@ -123,8 +123,33 @@ const CASES: &[(&str, &str, &str)] = &[
     ("the previous summer", "2026-06-01", "2026-09-01"),
     ("this past summer", "2026-06-01", "2026-09-01"),
     ("over the past winter", "2025-12-01", "2026-03-01"),
+    ("on Friday, Saturday or Sunday", "2026-11-27", "2026-11-30"),
+    (
+        "on Friday, Saturday, and Sunday",
+        "2026-11-27",
+        "2026-11-30",
+    ),
+    ("on Tuesday and Monday", "2026-11-30", "2026-12-02"),
+    ("2026-03-14 and 2026-03-20", "2026-03-14", "2026-03-21"),
+    ("in 2024 or 2025", "2024-01-01", "2026-01-01"),
+    // A year or week after the list names it for every item.
+    ("in January and February 2025", "2025-01-01", "2025-03-01"),
+    ("Q1 and Q2 2025", "2025-01-01", "2025-07-01"),
+    (
+        "in the spring and summer of 2025",
+        "2025-03-01",
+        "2025-09-01",
+    ),
+    ("Monday and Tuesday last week", "2026-11-23", "2026-11-25"),
+    ("in December and January", "2025-12-01", "2026-02-01"),
+    // A word that opens the first keeps it alone.
+    ("before March or April", "1970-01-01", "2026-03-01"),
     // Too far apart: the first alone.
     ("in January and October", "2026-01-01", "2026-02-01"),
+    ("yesterday or last year", "2026-12-01", "2026-12-02"),
+    ("at Christmas and Easter", "2025-12-24", "2025-12-27"),
+    // One day, not the month's last week.
+    ("the last day of March", "2026-03-01", "2026-04-01"),
     (
         "between last week and yesterday",
         "2026-11-23",
@@ -678,6 +703,7 @@ const NO_TIME: &[&str] = &[
     "the last 2 hours of the movie",
     "quotes from Independence Day",
     "gifts for Christmas and Easter",
+    "the 2024 and 2025 budgets",
     "cards to Thanksgiving guests",
     "a new year resolution",
     "after the fall of Rome",
