@@ -183,6 +183,8 @@ struct Found {
 ///   last week"). "A to B" without "from" is the same range when B is an expression or A a
 ///   month ("March to May"; "sent last week to May" is last week), and "now" may end one
 ///   ("from January to now"); a dash joins as "to" does ("January – March", "3月〜5月").
+///   Days of one month: "March 3-5", "March 14 – 20th", "March 3 to 5", "between March 3 and
+///   5" (the last day ending the phrase, as in "on the 14th": "March 3 to 5 pm" is March 3).
 ///   When B starts before A, a month A is read a year earlier
 ///   ("December to February" in December is last winter's) and any other A alone ("Monday to
 ///   Friday" on a Wednesday is Monday). "before A" and "prior to A"
@@ -361,7 +363,10 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
             continue;
         }
         let next = rest.peek().map(|(next, _)| next);
+        let day_range = ranges::day_range(query, &range, first);
         let (span, resolved) = match ranges::between(query, &range, next) {
+            // "March 3-5", "March 3 to 5": days of one month, opened as any expression is.
+            _ if let Some((span, days)) = day_range => opened(query, span, days, reference_ms),
             Some(ranges::Joined::WithNext(span)) => {
                 let ((_, last), _) = rest.peek().expect("peeked");
                 match joined(first, *last, first_holiday) {

@@ -491,6 +491,24 @@ pub(super) fn whole_month(period: Period) -> Option<u32> {
     (month_span(index)? == period).then_some(start.month())
 }
 
+/// Days `from_day` to `to_day` (both included) of the month `period` lies in, when `period` is
+/// that month whole or its day `from_day` alone ("March 3-5", "March 3 to 5"): `None` when
+/// the days are not in order or not in the month.
+pub(super) fn days_in_month_of(period: Period, from_day: u32, to_day: u32) -> Option<Period> {
+    let start = DateTime::from_timestamp_millis(period.start_ms)?.naive_utc();
+    let month = start.date().with_day(1)?;
+    let whole = whole_month(period).is_some();
+    let that_day = start.time() == chrono::NaiveTime::MIN
+        && start.day() == from_day
+        && period.end_ms - period.start_ms == 86_400_000;
+    if !(whole || that_day) || from_day == 0 || to_day <= from_day {
+        return None;
+    }
+    let first = month.with_day(from_day)?;
+    let last = month.with_day(to_day)?;
+    day_span(first, u64::from(to_day - from_day) + 1).filter(|_| last.month() == month.month())
+}
+
 /// The month named `month` (1 to 12) that starts last at or before `until_ms`, whole: the
 /// start of a range "from March until May" whose end starts at `until_ms`.
 pub(super) fn month_until(until_ms: i64, month: u32) -> Option<Period> {

@@ -144,7 +144,7 @@ const FALL: Table = &[("fall", 2)];
 
 /// Words a phrase ending in a day of the month may stand before ("on the 14th about the
 /// dentist"); before any other word ("on the 2nd floor") the ordinal is no day.
-const AFTER_DAY: &[&str] = &[
+pub(super) const AFTER_DAY: &[&str] = &[
     "about",
     "regarding",
     "concerning",

@@ -149,6 +149,96 @@ pub(super) fn between(
     Some(Joined::ToMonth(open..month.end, named, bare))
 }
 
+/// The span and period of a range of days of one month written after the expression at
+/// `range`, which names `first`: "March 3-5", "March 14 – 20th" (the month whole, then two
+/// days joined by a dash), "March 3 to 5", "Oct 3 - 5", "between March 3 and 5" (one day,
+/// then a dash, "to", "through", "until" or, after "between", "and" and the last day). The
+/// last day must end the phrase as in "on the 14th": "March 3 to 5 pm" and "in March 1-2
+/// people" name no range of days.
+pub(super) fn day_range(
+    query: &str,
+    range: &Range<usize>,
+    first: Period,
+) -> Option<(Range<usize>, Period)> {
+    let after = query.get(range.end..)?;
+    let (opened, opener) = word_before(query, range.start).unwrap_or((range.start, ""));
+    let between = opener.eq_ignore_ascii_case("between");
+    // "March 3-5": the month, then both days.
+    let (from_day, rest) = match number(after.trim_start()) {
+        Some((day, rest)) if after.starts_with(char::is_whitespace) => (Some(day), rest),
+        _ => (None, after),
+    };
+    let rest = rest.trim_start();
+    let joined = DASHES[3..]
+        .iter()
+        .chain(["to", "through", "thru", "until", "till"].iter())
+        .chain(between.then_some(&"and"))
+        .find_map(|j| {
+            let tail = rest.get(..j.len()).filter(|h| h.eq_ignore_ascii_case(j))?;
+            let tail = &rest[tail.len()..];
+            // A word joiner stands apart: "to 5", not "tomorrow".
+            (!j.chars().all(char::is_alphabetic) || tail.starts_with(char::is_whitespace))
+                .then_some(tail)
+        })?;
+    let (to_day, tail) = number(joined.trim_start())?;
+    // The last day ends the phrase, as "on the 14th" must: at the end, before punctuation
+    // (not a time's "5:30" or another number) or before a word such as "about" — not "to 5 pm",
+    // "1-2 people".
+    let next_word: String = tail
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    let ends = tail.is_empty()
+        || (tail.starts_with(|c: char| c.is_ascii_punctuation())
+            && !tail.starts_with(['-', ':', '/', '.', '%']))
+        || (tail.starts_with(char::is_whitespace) && {
+            let next = tail.trim_start();
+            next.is_empty()
+                || (next.starts_with(|c: char| c.is_ascii_punctuation())
+                    && !next.starts_with(['-', ':', '/', '%']))
+                || en::AFTER_DAY.contains(&next_word.as_str())
+        });
+    if !ends {
+        return None;
+    }
+    let day_of = |p: Period| {
+        let start = chrono::DateTime::from_timestamp_millis(p.start_ms)?;
+        Some(chrono::Datelike::day(&start))
+    };
+    let from_day = match from_day {
+        Some(day) => day,
+        None => day_of(first)?,
+    };
+    let period = super::calendar::days_in_month_of(first, from_day, to_day)?;
+    let end = query.len() - tail.len();
+    let start = if between { opened } else { range.start };
+    Some((start..end, period))
+}
+
+/// A day number of one or two digits at the start of `text`, with an optional English ordinal
+/// suffix ("5", "20th"), and the text after it.
+fn number(text: &str) -> Option<(u32, &str)> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 2 {
+        return None;
+    }
+    let day: u32 = text[..digits].parse().ok()?;
+    let mut rest = &text[digits..];
+    for suffix in ["st", "nd", "rd", "th"] {
+        if let Some(tail) = rest.strip_prefix(suffix) {
+            rest = tail;
+            break;
+        }
+    }
+    // Not the start of a longer word or number ("3rd-floor" stays whole above; "5x" is none).
+    if rest.starts_with(|c: char| c.is_alphanumeric()) {
+        return None;
+    }
+    (1..=31).contains(&day).then_some((day, rest))
+}
+
 /// Words and marks that list two expressions side by side ("in March and May").
 const LISTED_BY: &[&str] = &["and", "or", "&", ",", "と", "や", "、", "・", "או"];
 

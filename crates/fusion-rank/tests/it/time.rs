@@ -144,6 +144,17 @@ const CASES: &[(&str, &str, &str)] = &[
     ("in December and January", "2025-12-01", "2026-02-01"),
     // A word that opens the first keeps it alone.
     ("before March or April", "1970-01-01", "2026-03-01"),
+    // Days of one month.
+    ("March 3-5", "2026-03-03", "2026-03-06"),
+    ("what did I note March 14–20?", "2026-03-14", "2026-03-21"),
+    ("Oct 3 - 5", "2026-10-03", "2026-10-06"),
+    ("from March 3 to 5", "2026-03-03", "2026-03-06"),
+    ("between March 3 and 5th", "2026-03-03", "2026-03-06"),
+    ("since March 3-5", "2026-03-03", "2026-12-02T15:30"),
+    ("March 3 to 5 pm", "2026-03-03", "2026-03-04"),
+    ("March 5-3", "2026-03-01", "2026-04-01"),
+    ("March 3 to 5 people", "2026-03-03", "2026-03-04"),
+    ("in March 1-2 people came", "2026-03-01", "2026-04-01"),
     // Too far apart: the first alone.
     ("in January and October", "2026-01-01", "2026-02-01"),
     ("yesterday or last year", "2026-12-01", "2026-12-02"),
