@@ -363,7 +363,8 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
             continue;
         }
         let next = rest.peek().map(|(next, _)| next);
-        let day_range = ranges::day_range(query, &range, first);
+        let day_range = ranges::day_range(query, &range, first, reference_ms)
+            .filter(|(_, days)| days.start_ms <= reference_ms);
         let (span, resolved) = match ranges::between(query, &range, next) {
             // "March 3-5", "March 3 to 5": days of one month, opened as any expression is.
             _ if let Some((span, days)) = day_range => opened(query, span, days, reference_ms),
@@ -403,9 +404,18 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
                 // A word that opens the first ("before March or April") keeps it alone.
                 if span != range {
                     (span, opened_period)
+                } else if let Some((items, span, all)) =
+                    listed_from_the_right(query, &range, (first, first_latest), rest.clone())
+                {
+                    // "January, February and March 2025", "Monday, Tuesday and Wednesday
+                    // last week": read from the last item back, each joins the ones after it.
+                    for _ in 0..items {
+                        rest.next();
+                    }
+                    (span, all)
                 } else {
-                    // "in January and February", "on Monday, Tuesday or Wednesday": all of
-                    // them, as one period.
+                    // "in January and February", "on Monday, Tuesday or Wednesday": as many of
+                    // them as join, from the first on, as one period.
                     let mut span = range.clone();
                     let mut all = first;
                     let mut latest = first_latest;
@@ -487,6 +497,46 @@ fn listed_with(first: Period, latest: Option<calendar::Expr>, last: Period) -> O
         .into_iter()
         .flatten()
         .min_by_key(|p| p.end_ms - p.start_ms)
+}
+
+/// Every expression listed after the one at `range` (`first`, with its expression when it
+/// names the latest of a kind), joined from the last back to the first, so that a year or week
+/// named after the list reaches every item: the number of items after the first, the span
+/// and the period. `None` when no item follows or one of them does not join.
+fn listed_from_the_right<I>(
+    query: &str,
+    range: &Range<usize>,
+    first: (Period, Option<calendar::Expr>),
+    mut ahead: I,
+) -> Option<(usize, Range<usize>, Period)>
+where
+    I: Iterator<
+        Item = (
+            (Range<usize>, Period),
+            (bool, Option<calendar::Expr>, Option<calendar::Expr>),
+        ),
+    >,
+{
+    let mut items = vec![first];
+    let mut span = range.clone();
+    for ((next, period), (_, _, latest)) in ahead.by_ref() {
+        if !ranges::listed(query, &span, &next) {
+            break;
+        }
+        span.end = next.end;
+        items.push((period, latest));
+    }
+    let (&(last, _), before) = items.split_last()?;
+    if before.is_empty() {
+        return None;
+    }
+    let all = before
+        .iter()
+        .rev()
+        .try_fold(last, |after, &(item, latest)| {
+            listed_with(item, latest, after)
+        })?;
+    Some((before.len(), span, all))
 }
 
 /// The time two listed expressions may leave between them whatever their length: a week

@@ -182,8 +182,6 @@ pub(super) enum Expr {
     AroundYearsAgo { years_ago: u32, days: u32 },
 }
 
-/// The period `expr` names at `reference_ms`; `None` when it falls outside the calendar chrono
-/// can represent, or names no real day (February 30).
 /// Whether `expr` names the latest of a kind that starts at or before the reference (a month,
 /// a weekday, a season, a quarter, a holiday, a day of a month without a year), so that read
 /// against an earlier reference it names an earlier one of the same kind.
@@ -203,6 +201,8 @@ pub(super) fn names_latest(expr: Expr) -> bool {
     )
 }
 
+/// The period `expr` names at `reference_ms`; `None` when it falls outside the calendar chrono
+/// can represent, or names no real day (February 30).
 pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
     let now = DateTime::from_timestamp_millis(reference_ms)?.naive_utc();
     let today = now.date();

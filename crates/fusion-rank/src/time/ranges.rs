@@ -159,8 +159,14 @@ pub(super) fn day_range(
     query: &str,
     range: &Range<usize>,
     first: Period,
+    reference_ms: i64,
 ) -> Option<(Range<usize>, Period)> {
     let after = query.get(range.end..)?;
+    // One day continues only where its phrase ends in its number ("March 3", "the 3rd"), not
+    // "yesterday until 5".
+    let named_by_number = query[range.clone()]
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+        .ends_with(|c: char| c.is_ascii_digit());
     let (opened, opener) = word_before(query, range.start).unwrap_or((range.start, ""));
     let between = opener.eq_ignore_ascii_case("between");
     // "March 3-5": the month, then both days.
@@ -192,7 +198,8 @@ pub(super) fn day_range(
         .to_lowercase();
     let ends = tail.is_empty()
         || (tail.starts_with(|c: char| c.is_ascii_punctuation())
-            && !tail.starts_with(['-', ':', '/', '.', '%']))
+            && !tail.starts_with(['-', ':', '/', '%'])
+            && !(tail.starts_with('.') && tail[1..].starts_with(|c: char| c.is_ascii_digit())))
         || (tail.starts_with(char::is_whitespace) && {
             let next = tail.trim_start();
             next.is_empty()
@@ -207,11 +214,18 @@ pub(super) fn day_range(
         let start = chrono::DateTime::from_timestamp_millis(p.start_ms)?;
         Some(chrono::Datelike::day(&start))
     };
-    let from_day = match from_day {
-        Some(day) => day,
-        None => day_of(first)?,
+    let (from_day, month) = match from_day {
+        // Two numbers only after a month named whole ("March 3-5"), not "yesterday 3-5".
+        Some(day) => (day, Some(super::calendar::whole_month(first)?)),
+        None if named_by_number => (day_of(first)?, None),
+        None => return None,
     };
-    let period = super::calendar::days_in_month_of(first, from_day, to_day)?;
+    let mut period = super::calendar::days_in_month_of(first, from_day, to_day)?;
+    if period.start_ms > reference_ms {
+        // "March 14-20" on March 10: the latest such days that have begun, a year earlier.
+        let earlier = super::calendar::month_until(first.start_ms - 1, month?)?;
+        period = super::calendar::days_in_month_of(earlier, from_day, to_day)?;
+    }
     let end = query.len() - tail.len();
     let start = if between { opened } else { range.start };
     Some((start..end, period))

@@ -141,6 +141,22 @@ const CASES: &[(&str, &str, &str)] = &[
         "2025-09-01",
     ),
     ("Monday and Tuesday last week", "2026-11-23", "2026-11-25"),
+    (
+        "January, February and March 2025",
+        "2025-01-01",
+        "2025-04-01",
+    ),
+    (
+        "Monday, Tuesday and Wednesday last week",
+        "2026-11-23",
+        "2026-11-26",
+    ),
+    (
+        "what did I do yesterday until 5",
+        "2026-12-01",
+        "2026-12-02",
+    ),
+    ("March 3-5.", "2026-03-03", "2026-03-06"),
     ("in December and January", "2025-12-01", "2026-02-01"),
     // A word that opens the first keeps it alone.
     ("before March or April", "1970-01-01", "2026-03-01"),
@@ -1159,4 +1175,14 @@ proptest! {
             prop_assert!(mention.period.start_ms <= reference);
         }
     }
+}
+
+/// Days of a month named whole that have not begun are the latest such days: a year earlier.
+#[test]
+fn days_of_a_month_not_begun_are_last_years() {
+    let reference = ms("2026-03-10T12:00");
+    let mention = resolve_time("March 14-20", reference).expect("a time");
+    assert_eq!(mention.period, period("2025-03-14", "2025-03-21"));
+    let mention = resolve_time("March 3-5", reference).expect("a time");
+    assert_eq!(mention.period, period("2026-03-03", "2026-03-06"));
 }
