@@ -1177,6 +1177,86 @@ proptest! {
     }
 }
 
+const MONTH_NAMES: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// The resolution invariants: a period that starts no later than the reference, and spans in
+/// order, disjoint, on character boundaries.
+fn holds_invariants(query: &str, reference: i64) -> Result<(), TestCaseError> {
+    if let Some(mention) = resolve_time(query, reference) {
+        prop_assert!(mention.period.start_ms < mention.period.end_ms, "{query}");
+        prop_assert!(
+            mention.period.start_ms <= reference,
+            "{query}: starts after the reference"
+        );
+        let mut previous_end = 0;
+        for span in &mention.spans {
+            prop_assert!(span.start < span.end && span.end <= query.len());
+            prop_assert!(query.is_char_boundary(span.start) && query.is_char_boundary(span.end));
+            prop_assert!(span.start >= previous_end, "{query}: spans overlap");
+            previous_end = span.end;
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Days of a month ("March 14-20", "in May 3 to 5th") asked on any day of the year around
+    /// that month: never days after the reference.
+    #[test]
+    fn a_range_of_days_never_starts_after_the_reference(
+        month in 0usize..12,
+        from in 1u32..32,
+        to in 1u32..32,
+        joiner in prop::sample::select(vec!["-", " - ", "–", " to ", " until ", " and "]),
+        opener in prop::sample::select(vec!["", "in ", "between ", "since ", "on "]),
+        suffix in prop::sample::select(vec!["", "th", "."]),
+        // The reference within 40 days either side of the month's start in 2026.
+        offset_days in -40i64..70,
+    ) {
+        let name = MONTH_NAMES[month];
+        let start = NaiveDate::from_ymd_opt(2026, month as u32 + 1, 1).unwrap();
+        let reference = start.and_hms_opt(12, 0, 0).unwrap().and_utc().timestamp_millis()
+            + offset_days * 86_400_000;
+        for query in [
+            format!("{opener}{name} {from}{joiner}{to}{suffix}"),
+            format!("what did I note {opener}{name} {from}{joiner}{to}{suffix} about rent"),
+        ] {
+            holds_invariants(&query, reference)?;
+        }
+    }
+
+    /// Times listed together, with a qualifier after them or not: the same invariants.
+    #[test]
+    fn a_list_keeps_the_invariants(
+        items in prop::collection::vec(prop::sample::select(vec![
+            "January", "February", "December", "Monday", "Tuesday", "Friday", "Q1", "Q4",
+            "the summer", "Christmas", "yesterday", "last week", "2024", "2025", "March 3",
+        ]), 2..5),
+        joiner in prop::sample::select(vec![" and ", " or ", ", ", " & ", ", and ", "と"]),
+        qualifier in prop::sample::select(vec!["", " 2025", " last year", " last week", " 2026"]),
+        opener in prop::sample::select(vec!["", "in ", "before ", "since ", "between "]),
+        reference in 1_735_689_600_000i64..1_830_297_600_000,
+    ) {
+        let query = format!("{opener}{}{qualifier}", items.join(joiner));
+        holds_invariants(&query, reference)?;
+    }
+}
+
 /// Days of a month named whole that have not begun are the latest such days: a year earlier.
 #[test]
 fn days_of_a_month_not_begun_are_last_years() {

@@ -46,15 +46,11 @@ fn a_fresh_database_indexes_the_fixture_history_as_it_writes_it() {
 fn a_format_3_redb_file_is_upgraded_in_place_by_a_read_write_open() {
     let dir = tempfile::tempdir().unwrap();
     let path = copy_fixture(&fixtures(), "redb-format3.redb", dir.path());
-    let before = std::fs::read(&path).unwrap();
-    let err = RedbBackend::open_read_only(&path).expect_err("format 3 is not read read-only");
+    let err = writes_nothing(&path, || {
+        RedbBackend::open_read_only(&path).expect_err("format 3 is not read read-only")
+    });
     assert!(matches!(err, Error::Format(_)), "{err}");
     assert!(err.to_string().contains("open it read-write once"), "{err}");
-    assert_eq!(
-        std::fs::read(&path).unwrap(),
-        before,
-        "the read-only open wrote"
-    );
     {
         let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
         assert_eq!(b.format_version(), Some(8));
@@ -85,20 +81,28 @@ fn a_format_3_redb_file_is_upgraded_in_place_by_a_read_write_open() {
 /// A read-only open of the file at `path`, of the earlier `format`, is refused with the advice
 /// to open it read-write once, and writes nothing.
 fn refused_read_only(path: &Path, format: u32) {
-    let before = std::fs::read(path).unwrap();
-    let err =
-        RedbBackend::open_read_only(path).expect_err("an earlier format is not read read-only");
+    let err = writes_nothing(path, || {
+        RedbBackend::open_read_only(path).expect_err("an earlier format is not read read-only")
+    });
     assert!(
         err.to_string()
             .contains(&format!("format version {format}")),
         "{err}"
     );
     assert!(err.to_string().contains("open it read-write once"), "{err}");
+}
+
+/// Runs `open` (a read-only open and its reads) and checks that no byte of the file at `path`
+/// changed.
+fn writes_nothing<T>(path: &Path, open: impl FnOnce() -> T) -> T {
+    let before = std::fs::read(path).unwrap();
+    let out = open();
     assert_eq!(
         std::fs::read(path).unwrap(),
         before,
         "the read-only open wrote"
     );
+    out
 }
 
 #[test]
@@ -178,17 +182,11 @@ fn a_format_7_redb_file_reads_as_it_is_and_a_read_write_open_sets_format_8() {
     assert_eq!(raw_format(&path), 7);
     // (redb's own read-write open above marks the file's header; the read-only open below
     // must change no byte of it.)
-    let before = std::fs::read(&path).unwrap();
-    {
+    writes_nothing(&path, || {
         let read_only = RedbBackend::open_read_only(&path).unwrap();
         assert_eq!(read_only.format_version(), Some(7));
         index_matches_versions(&read_only);
-    }
-    assert_eq!(
-        std::fs::read(&path).unwrap(),
-        before,
-        "the read-only open wrote"
-    );
+    });
     {
         let b = RedbBackend::open(&path, Durability::Immediate).unwrap();
         assert_eq!(b.format_version(), Some(8));
