@@ -157,7 +157,8 @@ struct Found {
 ///   year", "the summer of 2025", "winter 2024" (December 2024 to February 2025), "the spring
 ///   of last year". Thirds of a month: "early March" (days 1–10), "mid-March"/"mid March"
 ///   (11–20), "late March" (21 to the end), with or without a year; "the beginning/start,
-///   middle, end of March" are the same thirds; "(the) first … fourth week of March" days 1–7
+///   middle, end of March" are the same thirds ("the" may be left out: "end of October");
+///   "(the) first … fourth week of March" days 1–7
 ///   … 22–28 ("the" may be left out before an ordinal word); "the last week of March" the
 ///   25th to the end (the 24th for a 30-day month, February's from the 23rd), and so are "the
 ///   last (few) days of March"; "early in March" and "late in October" are the first and last
@@ -185,6 +186,9 @@ struct Found {
 ///   ("from January to now"); a dash joins as "to" does ("January – March", "3月〜5月").
 ///   Days of one month: "March 3-5", "March 14 – 20th", "March 3 to 5", "between March 3 and
 ///   5" (the last day ending the phrase, as in "on the 14th": "March 3 to 5 pm" is March 3).
+///   B named without a year (a month, a weekday, a holiday, a season…) is the first such at
+///   or after A's start when A is shorter than a year ("from March 2025 to June" ends in June
+///   2025, "2025年11月から2月" in February 2026; "from 2024 to March" is this March's).
 ///   When B starts before A, a month A is read a year earlier
 ///   ("December to February" in December is last winter's) and any other A alone ("Monday to
 ///   Friday" on a Wednesday is Monday). "before A" and "prior to A"
@@ -213,7 +217,11 @@ struct Found {
 /// year; 去年の上半期 last year's), 第1四半期 … 第4四半期 (ASCII, full-width or kanji digits),
 /// 前四半期 and 今四半期, 先週末 (last weekend), 一月前 and ひと月前 (a month ago; 一月 alone is
 /// January), "過去N日", "ここN日", "直近N日" (also 週間, か月, 年, with or without 間; the N units
-/// up to the reference) and ここ数日 (3 days). "A〜B" is a range like "AからB". "…前後"
+/// up to the reference; also "この3か月") and ここ数日 (3 days). 今月/先月 with 初め, 上旬,
+/// 中旬, 半ば, 下旬, 末 (and の before 初め, 半ば; 先月の終わり) are that month's thirds, as
+/// after "N月". Holidays, each the latest one begun: お正月/正月/三が日 (January 1–3),
+/// ゴールデンウィーク (April 29 to May 5), お盆 (August 13–16), 年末年始 (December 29 to
+/// January 3), クリスマスイブ (December 24). "A〜B" is a range like "AからB". "…前後"
 /// ("about …") and 毎週 before a weekday ("every Monday") are no time.
 ///
 /// Hebrew: היום, אתמול, שלשום, הבוקר, הערב/הלילה, אמש (last night), "אתמול בבוקר/בערב/בלילה",
@@ -226,7 +234,10 @@ struct Found {
 /// "מאז A" runs from A to the reference, "לפני A" is before A, "עד A" until A's end (and
 /// "ממרץ עד A" from March to A's end), "אחרי A" after A; a month with שעבר is the latest one
 /// over ("בנובמבר שעבר"), "ביום שני בשבוע שעבר" Monday of last week; "בשבוע האחרון",
-/// "בימים האחרונים" (7 days), "בחודש האחרון" and "בשנה האחרונה" run up to the reference;
+/// "בימים האחרונים" (7 days), "בחודש האחרון" and "בשנה האחרונה" run up to the reference,
+/// and so do "ביומיים/בשבועיים/בחודשיים האחרונים", "בשנתיים האחרונות" and "ב-N
+/// הימים/השבועות/החודשים האחרונים", "ב-N השנים האחרונות" (N as a number word too: "בשלושת
+/// השבועות האחרונים");
 /// "לפני חצי שנה" is the month six back; ראש השנה (the holiday) is no time; "בין A לB" (or וB) from A's start to the end of B, a
 /// month name or an expression of its own (a month with ל followed by a year is not read).
 /// Seasons (אביב קיץ סתיו חורף) with שעבר ("בקיץ
@@ -246,7 +257,10 @@ struct Found {
 /// - "may" is the month only after "in", "during" or "last" or next to a day or a year ("in
 ///   May", "May 3", "May 2025"); not after "this" ("this may help"). Abbreviations ("Jan",
 ///   "Sept", "Mar") follow the same rule; bare full month names ("March forward") are the
-///   month. Short weekday names ("sat", "sun", "wed") are never matched, nor a weekday in a
+///   month; "May" as the last of a list ("in March and May", "in April or May?") where the
+///   phrase ends, not before a pronoun ("in March and may I ask"). A month abbreviation may
+///   carry a full stop ("Sept. 3rd", "in Nov. 2025"). "tues", "weds" and "thurs" are
+///   weekdays; short weekday names ("sat", "sun", "wed") are never matched, nor a weekday in a
 ///   few names that hold one ("Black Friday", "Taco Tuesday", "Sunday Times", "Sunday roast",
 ///   "Sunday Pot"), nor "USA Today".
 /// - Hebrew: the first word of a phrase may carry up to two of the prefixes ו ב ה ל מ ש כ
@@ -266,7 +280,10 @@ struct Found {
 ///   one's end, when the time between two of them is at most a week or twice the shorter one:
 ///   "Christmas and Easter" and "yesterday or last year" name the first alone. A year or week
 ///   named after the list names it for the items before ("in January and February 2025",
-///   "Monday and Tuesday last week"; "in December and January" in December is last winter).
+///   "Monday and Tuesday last week"; "in December and January" in December is last winter),
+///   and a year named before it for the items after ("2025年3月と4月": March and April 2025).
+///   A season after "and", "or" or a word that ends a range is read as the list's or the
+///   range's later item only ("last summer and fall"; "prices rise and fall" names none).
 ///   A word that opens the first ("before March or April") keeps it alone.
 /// - Several expressions otherwise: the period is the leftmost one's; the spans cover all of
 ///   them.
@@ -369,8 +386,9 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
             // "March 3-5", "March 3 to 5": days of one month, opened as any expression is.
             _ if let Some((span, days)) = day_range => opened(query, span, days, reference_ms),
             Some(ranges::Joined::WithNext(span)) => {
-                let ((_, last), _) = rest.peek().expect("peeked");
-                match joined(first, *last, first_holiday) {
+                let ((_, last), (_, _, last_latest)) = rest.peek().expect("peeked");
+                let last = first_after(first, *last, *last_latest);
+                match joined(first, last, first_holiday) {
                     Some(both) => {
                         rest.next();
                         (span, both)
@@ -419,9 +437,9 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
                     let mut span = range.clone();
                     let mut all = first;
                     let mut latest = first_latest;
-                    while let Some(((next, last), _)) = rest.peek()
+                    while let Some(((next, last), (_, _, last_latest))) = rest.peek()
                         && ranges::listed(query, &span, next)
-                        && let Some(joined) = listed_with(all, latest, *last)
+                        && let Some(joined) = listed_with(all, latest, *last, *last_latest)
                     {
                         span.end = next.end;
                         all = joined;
@@ -469,6 +487,34 @@ fn joined(first: Period, last: Period, holiday: Option<calendar::Expr>) -> Optio
     Some(first.through(last))
 }
 
+/// A range's end (`last`) as the first of its kind at or after the range's start, when it
+/// names the latest of a kind (`latest`: a month, a weekday, a holiday…) and the start is
+/// shorter than a year: "from March 2025 to June" ends in June 2025, "from November 2024 to
+/// February" in February 2025, not in the latest June or February. As it is otherwise ("from
+/// 2024 to March" is this March's; "from October to January" is joined by [`joined`]).
+fn first_after(first: Period, last: Period, latest: Option<calendar::Expr>) -> Period {
+    const YEAR_MS: i64 = 365 * DAY_MS;
+    let Some(expr) = latest else {
+        return last;
+    };
+    if last.start_ms < first.start_ms || first.end_ms - first.start_ms >= YEAR_MS {
+        return last;
+    }
+    // Every kind that names the latest one recurs at least once a year: the first reading that
+    // starts at or after the range's start, a day at a time, is the earliest.
+    (0..=366)
+        .filter_map(|day| {
+            let at = first.start_ms.checked_add(day * DAY_MS + DAY_MS - 1)?;
+            (at < last.end_ms).then_some(at)
+        })
+        .filter_map(|at| calendar::resolve(expr, at))
+        .find(|p| p.start_ms >= first.start_ms && p.start_ms < p.end_ms)
+        .unwrap_or(last)
+}
+
+/// A day in milliseconds.
+const DAY_MS: i64 = 24 * 3_600_000;
+
 /// The period of `first` and `last` listed together ("in January and February"), from the
 /// earlier one's start to the later one's end. When `last` comes before `first` and `first`
 /// names the latest of a kind (`latest`), `first` may also be read as the latest one up to
@@ -478,8 +524,13 @@ fn joined(first: Period, last: Period, holiday: Option<calendar::Expr>) -> Optio
 /// this week's.
 /// `None` when the time between the two is more than twice the shorter one and more than a
 /// week: "Christmas and Easter", "yesterday or last year" name the first alone.
-fn listed_with(first: Period, latest: Option<calendar::Expr>, last: Period) -> Option<Period> {
-    let close = |first: Period| {
+fn listed_with(
+    first: Period,
+    latest: Option<calendar::Expr>,
+    last: Period,
+    last_latest: Option<calendar::Expr>,
+) -> Option<Period> {
+    let close = |first: Period, last: Period| {
         let length = |p: Period| i128::from(p.end_ms) - i128::from(p.start_ms);
         let both = first.through(last);
         let between = length(both) - length(first) - length(last);
@@ -491,12 +542,19 @@ fn listed_with(first: Period, latest: Option<calendar::Expr>, last: Period) -> O
             .filter(|p| p.start_ms < p.end_ms && p.start_ms <= last.start_ms),
         _ => None,
     };
-    // The closer of the two readings: "Monday and Tuesday last week" reads Monday earlier,
+    // A year named before the list reaches the items after it ("2025年3月と4月"): the later
+    // item read as the first of its kind after the earlier one.
+    let later = Some(first_after(first, last, last_latest)).filter(|p| *p != last);
+    // The closest of the readings: "Monday and Tuesday last week" reads Monday earlier,
     // "Tuesday and Monday" on a Thursday is this week's two.
-    [earlier.and_then(close), close(first)]
-        .into_iter()
-        .flatten()
-        .min_by_key(|p| p.end_ms - p.start_ms)
+    [
+        earlier.and_then(|first| close(first, last)),
+        close(first, last),
+        later.and_then(|last| close(first, last)),
+    ]
+    .into_iter()
+    .flatten()
+    .min_by_key(|p| p.end_ms - p.start_ms)
 }
 
 /// Every expression listed after the one at `range` (`first`, with its expression when it
@@ -534,7 +592,7 @@ where
         .iter()
         .rev()
         .try_fold(last, |after, &(item, latest)| {
-            listed_with(item, latest, after)
+            listed_with(item, latest, after, None)
         })?;
     Some((before.len(), span, all))
 }

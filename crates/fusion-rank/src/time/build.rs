@@ -196,6 +196,51 @@ pub(super) fn last_week_of_month(caps: &Caps) -> Option<Expr> {
     days_of_month(caps, max_day(month) - 6, 32)
 }
 
+/// The first `count` days of the captured month ("the first 10 days of March"), at most its
+/// length.
+pub(super) fn first_days_of_month(caps: &Caps) -> Option<Expr> {
+    let days = caps.count.filter(|n| (1..=31).contains(n))?;
+    days_of_month(caps, 1, days + 1)
+}
+
+/// The last `count` days of the captured month, counted back from its longest length as
+/// [`last_week_of_month`] ("the last 3 days of March" are the 29th to the 31st).
+pub(super) fn last_days_of_month(caps: &Caps) -> Option<Expr> {
+    let month = caps.month?;
+    let days = caps.count.filter(|n| (1..=max_day(month)).contains(n))?;
+    days_of_month(caps, max_day(month) + 1 - days, 32)
+}
+
+/// The first `count` weeks of the captured month, seven days each ("the first two weeks of
+/// November" are the 1st to the 14th); up to four.
+pub(super) fn first_weeks_of_month(caps: &Caps) -> Option<Expr> {
+    let weeks = caps.count.filter(|n| (1..=4).contains(n))?;
+    days_of_month(caps, 1, 7 * weeks + 1)
+}
+
+/// The last `count` weeks of the captured month ("the last two weeks of October" are the 18th
+/// to the 31st); up to four.
+pub(super) fn last_weeks_of_month(caps: &Caps) -> Option<Expr> {
+    let month = caps.month?;
+    let weeks = caps.count.filter(|n| (1..=4).contains(n))?;
+    days_of_month(caps, max_day(month) + 1 - 7 * weeks, 32)
+}
+
+/// The latest captured season that has begun ("last summer and fall": the fall of a list).
+pub(super) fn season_begun(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Season {
+        season: caps.season?,
+        ended: false,
+    })
+}
+
+/// A slashed date with its year ("11/3/2026"); without one it is read only after "on" or a
+/// word that opens a range.
+pub(super) fn slashed_with_year(caps: &Caps) -> Option<Expr> {
+    caps.year?;
+    date(caps)
+}
+
 /// The latest captured month that is over ("last December").
 pub(super) fn ended_month(caps: &Caps) -> Option<Expr> {
     Some(Expr::EndedMonth { month: caps.month? })

@@ -2,16 +2,18 @@
 
 use super::build::{
     date, date_on_weekday, day_of_month, days_ago, early_month, early_year, ended_month,
-    half_of_month, half_of_year, hours_ago, iso, last_week_of_month, late_month, late_year,
-    mid_month, mid_year, month_last_year, month_this_year, months_ago, named_month, named_year,
+    first_days_of_month, first_weeks_of_month, half_of_month, half_of_year, hours_ago, iso,
+    last_days_of_month, last_week_of_month, last_weeks_of_month, late_month, late_year, mid_month,
+    mid_year, month_last_year, month_this_year, months_ago, named_month, named_year,
     ordinal_quarter, past_days, past_hours, past_months, past_weeks, past_years, quarter_last_year,
-    quarter_of_year, quarter_this_year, season_last_year, season_of_year, season_this_year,
-    week_of, week_of_month, weekday, weekday_last_week, weekday_this_week, weeks_ago, years_ago,
+    quarter_of_year, quarter_this_year, season_begun, season_last_year, season_of_year,
+    season_this_year, slashed_with_year, week_of, week_of_month, weekday, weekday_last_week,
+    weekday_this_week, weeks_ago, years_ago,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
     After, AfterOrEnd, Count, Day, EndsBefore, Entry, Few, Iso, Month, NotAfter, NotBefore, Opt,
-    Ordinal, Season, Tight, Weekday, Word, Year,
+    Ordinal, Season, Slashed, Tight, Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
@@ -75,6 +77,10 @@ const WEEKDAYS: Table = &[
     ("friday", 4),
     ("saturday", 5),
     ("sunday", 6),
+    // Abbreviations that are no other word ("sat", "sun" and "wed" are).
+    ("tues", 1),
+    ("weds", 2),
+    ("thurs", 3),
 ];
 
 /// Month names that stand alone: every full name but "may" (mostly the verb).
@@ -239,6 +245,20 @@ const HOLIDAY_AFTER: El = AfterOrEnd {
     ],
     ends: &["to", "and", "until", "till", "through", "thru"],
 };
+
+/// [`HOLIDAY_AFTER`] and "on", for the names that end in "day" or "eve" ("on Christmas Eve",
+/// "on Boxing Day", "on Valentine's Day"): "notes on Christmas Eve" is a time as "on Monday"
+/// is.
+const HOLIDAY_DAY_AFTER: El = AfterOrEnd {
+    after: &[
+        "on", "at", "over", "around", "during", "since", "after", "from", "between",
+    ],
+    ends: &["to", "and", "until", "till", "through", "thru"],
+};
+
+/// A holiday name after "on" at the end of the question or before a word that ends its phrase
+/// ("on Halloween", "on Christmas about the gifts"; not "notes on Halloween costumes").
+const ON_HOLIDAY: El = After(&["on"]);
 
 /// `days` days from `month`/`day` of the latest year that has reached it.
 const fn days_of_year(month: u32, day: u32, days: u32) -> Make {
@@ -460,12 +480,12 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(MONTHS_ALONE)], With(late_month)),
     // "(at) the beginning/middle/end of March (2025)", "the first week of March", "the second
     // half of March", "on the 14th".
-    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Month(MONTHS)], With(early_month)),
-    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Month(MONTHS), Year], With(early_month)),
-    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Month(MONTHS)], With(mid_month)),
-    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Month(MONTHS), Year], With(mid_month)),
-    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Month(MONTHS)], With(late_month)),
-    rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Month(MONTHS), Year], With(late_month)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["beginning", "start"]), Word(&["of"]), Month(MONTHS)], With(early_month)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["beginning", "start"]), Word(&["of"]), Month(MONTHS), Year], With(early_month)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["middle"]), Word(&["of"]), Month(MONTHS)], With(mid_month)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["middle"]), Word(&["of"]), Month(MONTHS), Year], With(mid_month)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["end"]), Word(&["of"]), Month(MONTHS)], With(late_month)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["end"]), Word(&["of"]), Month(MONTHS), Year], With(late_month)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(week_of_month)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(week_of_month)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS)], With(half_of_month)),
@@ -565,14 +585,14 @@ const RULES: &[Rule] = &[
     // 24th to the 26th), "at Christmas Eve", "around New Year's Eve", "since Halloween",
     // "during Valentine's Day".
     rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), NotBefore(&["eve", "day"])], days_of_year(12, 24, 3)),
-    rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), Word(&["eve"])], days_of_year(12, 24, 1)),
-    rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), Word(&["day"])], days_of_year(12, 25, 1)),
+    rule(&[HOLIDAY_DAY_AFTER, Word(&["christmas", "xmas"]), Word(&["eve"])], days_of_year(12, 24, 1)),
+    rule(&[HOLIDAY_DAY_AFTER, Word(&["christmas", "xmas"]), Word(&["day"])], days_of_year(12, 25, 1)),
     // "New Year" is the last day of a year and the first of the next; "new years eve" and
     // "new years day" are their day, as "New Year's Eve|Day" (rules below, through the
     // apostrophe).
     rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["year", "years"])], days_of_year(12, 31, 2)),
-    rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["years"]), Word(&["eve"])], days_of_year(12, 31, 1)),
-    rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["years"]), Word(&["day"])], days_of_year(1, 1, 1)),
+    rule(&[HOLIDAY_DAY_AFTER, Word(&["new"]), Word(&["years"]), Word(&["eve"])], days_of_year(12, 31, 1)),
+    rule(&[HOLIDAY_DAY_AFTER, Word(&["new"]), Word(&["years"]), Word(&["day"])], days_of_year(1, 1, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["halloween"])], days_of_year(10, 31, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["valentine", "valentines"])], days_of_year(2, 14, 1)),
     // "over the holidays": the winter holidays, December 20 to January 3.
@@ -642,10 +662,10 @@ const RULES: &[Rule] = &[
     rule(&[NOT_OWNED, LAST, Word(&["easter"])], feast(Feast::Easter, -2, 4)),
     rule(&[NOT_OWNED, LAST, Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 0, 4)),
     // US holidays on a Monday, and the weekend before it.
-    rule(&[HOLIDAY_AFTER, Word(&["memorial"]), Word(&["day"])], feast(Feast::MemorialDay, 0, 1)),
+    rule(&[HOLIDAY_DAY_AFTER, Word(&["memorial"]), Word(&["day"])], feast(Feast::MemorialDay, 0, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["memorial"]), Word(&["day"]), Word(&["weekend"])], feast(Feast::MemorialDay, -2, 3)),
     // "labour day" is May 1 in much of the world: only the US spelling.
-    rule(&[HOLIDAY_AFTER, Word(&["labor"]), Word(&["day"])], feast(Feast::LaborDay, 0, 1)),
+    rule(&[HOLIDAY_DAY_AFTER, Word(&["labor"]), Word(&["day"])], feast(Feast::LaborDay, 0, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["labor"]), Word(&["day"]), Word(&["weekend"])], feast(Feast::LaborDay, -2, 3)),
     rule(&[NOT_OWNED, LAST, Word(&["memorial"]), Word(&["day"])], feast(Feast::MemorialDay, 0, 1)),
     rule(&[NOT_OWNED, LAST, Word(&["labor"]), Word(&["day"])], feast(Feast::LaborDay, 0, 1)),
@@ -662,8 +682,8 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), Word(&["half"]), Word(&["of"]), LAST, Word(&["month"]), NOT_OWNER], month_part(1, 1, 16)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["second"]), Word(&["half"]), Word(&["of"]), LAST, Word(&["month"]), NOT_OWNER], month_part(1, 16, 32)),
     // "New Year's Eve", "New Year's Day" through their apostrophe.
-    rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["eve"])], days_of_year(12, 31, 1)),
-    rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["day"])], days_of_year(1, 1, 1)),
+    rule(&[HOLIDAY_DAY_AFTER, Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["eve"])], days_of_year(12, 31, 1)),
+    rule(&[HOLIDAY_DAY_AFTER, Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["day"])], days_of_year(1, 1, 1)),
     // "between Christmas and New Year", "from Christmas to New Year's": December 24 to
     // January 1.
     rule(&[After(&["between", "from"]), Word(&["christmas", "xmas"]), Word(&["and", "to", "till", "until", "through"]), Opt(&["the"]), Word(&["new"]), Word(&["year", "years"])], days_of_year(12, 24, 9)),
@@ -675,10 +695,10 @@ const RULES: &[Rule] = &[
     // Holidays that move: Easter (Good Friday to Easter Monday), Thanksgiving (Thursday to
     // Sunday), after the same words as the fixed ones.
     rule(&[HOLIDAY_AFTER, Word(&["easter"]), NotBefore(&["island", "road"])], feast(Feast::Easter, -2, 4)),
-    rule(&[HOLIDAY_AFTER, Word(&["easter"]), Word(&["sunday"])], feast(Feast::Easter, 0, 1)),
-    rule(&[HOLIDAY_AFTER, Word(&["easter"]), Word(&["monday"])], feast(Feast::Easter, 1, 1)),
+    rule(&[HOLIDAY_DAY_AFTER, Word(&["easter"]), Word(&["sunday"])], feast(Feast::Easter, 0, 1)),
+    rule(&[HOLIDAY_DAY_AFTER, Word(&["easter"]), Word(&["monday"])], feast(Feast::Easter, 1, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 0, 4)),
-    rule(&[HOLIDAY_AFTER, Word(&["thanksgiving"]), Word(&["day"])], feast(Feast::Thanksgiving, 0, 1)),
+    rule(&[HOLIDAY_DAY_AFTER, Word(&["thanksgiving"]), Word(&["day"])], feast(Feast::Thanksgiving, 0, 1)),
     // "the last few days of March", "the last days of February 2025": the month's last week,
     // as "the last week of March" (not the few days up to now).
     // Not "the last day of March", one day.
@@ -701,6 +721,38 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["over", "during", "in"]), Word(&["this", "the"]), Word(&["past"]), SUMMER, NOT_OF], season(1, true)),
     rule(&[Opt(&["over", "during", "in"]), Word(&["this", "the"]), Word(&["past"]), AUTUMN, NOT_OF], season(2, true)),
     rule(&[Opt(&["over", "during", "in"]), Word(&["this", "the"]), Word(&["past"]), WINTER, NOT_OF], season(3, true)),
+    // "the first 10 days of March", "the last two weeks of October 2025": days counted from
+    // the month's start or back from its end (not the days up to now).
+    rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), N, DAYS, Word(&["of"]), Month(MONTHS)], With(first_days_of_month)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), N, DAYS, Word(&["of"]), Month(MONTHS), Year], With(first_days_of_month)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), N, WEEKS, Word(&["of"]), Month(MONTHS)], With(first_weeks_of_month)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), N, WEEKS, Word(&["of"]), Month(MONTHS), Year], With(first_weeks_of_month)),
+    rule(&[Opt(&["in", "during"]), THE, LAST, N, DAYS, Word(&["of"]), Month(MONTHS)], With(last_days_of_month)),
+    rule(&[Opt(&["in", "during"]), THE, LAST, N, DAYS, Word(&["of"]), Month(MONTHS), Year], With(last_days_of_month)),
+    rule(&[Opt(&["in", "during"]), THE, LAST, N, WEEKS, Word(&["of"]), Month(MONTHS)], With(last_weeks_of_month)),
+    rule(&[Opt(&["in", "during"]), THE, LAST, N, WEEKS, Word(&["of"]), Month(MONTHS), Year], With(last_weeks_of_month)),
+    // Holidays with fixed days: "on Boxing Day", "on Valentine's Day", "on Halloween".
+    rule(&[HOLIDAY_DAY_AFTER, Word(&["boxing"]), Word(&["day"])], days_of_year(12, 26, 1)),
+    rule(&[HOLIDAY_DAY_AFTER, Word(&["valentine"]), Word(&["s"]), Word(&["day"])], days_of_year(2, 14, 1)),
+    rule(&[HOLIDAY_DAY_AFTER, Word(&["valentines"]), Word(&["day"])], days_of_year(2, 14, 1)),
+    rule(&[ON_HOLIDAY, Word(&["halloween"]), EndsBefore(AFTER_DAY)], days_of_year(10, 31, 1)),
+    rule(&[ON_HOLIDAY, Word(&["christmas", "xmas"]), EndsBefore(AFTER_DAY)], days_of_year(12, 24, 3)),
+    rule(&[ON_HOLIDAY, Word(&["easter"]), EndsBefore(AFTER_DAY)], feast(Feast::Easter, -2, 4)),
+    rule(&[ON_HOLIDAY, Word(&["thanksgiving"]), EndsBefore(AFTER_DAY)], feast(Feast::Thanksgiving, 0, 4)),
+    // A list's or a range's later season without a word before it: "last summer and fall",
+    // "in the spring or summer"; alone it names none.
+    rule(&[AfterOrEnd { after: &[], ends: &["and", "or", "to", "through", "thru", "until", "till"] }, Season(SEASONS), NOT_OF], With(season_begun)),
+    rule(&[AfterOrEnd { after: &[], ends: &["and", "or", "to", "through", "thru", "until", "till"] }, Season(FALL), NOT_OF], With(season_begun)),
+    // "may" as a list's last month where it cannot be the verb: "in March and May", "in April
+    // or May?"; not "in March and may I ask".
+    rule(&[AfterOrEnd { after: &[], ends: &["and", "or"] }, Word(&["may"]), EndsBefore(&["about", "regarding", "concerning", "for", "last", "this"])], Fixed(Expr::NamedMonth { month: 5, year: None })),
+    // A month and a day with a slash after "on" or a word that opens a range ("on 11/3",
+    // "since 3/15"), or with a year ("11/3/2026"): never a bare "24/7" or "1/2".
+    rule(&[Word(&["on"]), Slashed, EndsBefore(AFTER_DAY)], With(date)),
+    rule(&[OPENERS, Slashed, EndsBefore(AFTER_DAY)], With(date)),
+    rule(&[Opt(&["on"]), Slashed], With(slashed_with_year)),
+    // "year to date": this year (its days to come hold no memory).
+    rule(&[Word(&["year"]), Word(&["to"]), Word(&["date"])], Fixed(Expr::Year { years_ago: 0 })),
 ];
 
 /// English.

@@ -3,8 +3,8 @@
 
 use super::build::{
     date, days_ago, early_month, ended_month, late_month, mid_month, month_last_year, months_ago,
-    named_month, named_year, season_ended, season_last_year, season_of_year, weekday,
-    weekday_last_week, weeks_ago, years_ago,
+    named_month, named_year, past_days, past_months, past_weeks, past_years, season_ended,
+    season_last_year, season_of_year, weekday, weekday_last_week, weeks_ago, years_ago,
 };
 use super::calendar::Expr;
 use super::phrase::El::{
@@ -182,6 +182,16 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["חודש"]), Word(&["האחרון"]), NotBefore(&["של"])], Fixed(Expr::TrailingMonths { months: 1 })),
     rule(&[Word(&["שנה"]), Word(&["האחרונה"]), NotBefore(&["של"])], Fixed(Expr::TrailingMonths { months: 12 })),
     rule(&[BEFORE, Word(&["חצי", "כחצי"]), Word(&["שנה"])], Fixed(Expr::Month { months_ago: 6 })),
+    // "בשבועיים האחרונים", "בחודשיים האחרונים", "בשנתיים האחרונות": the two weeks, months or
+    // years up to the reference; "ב-3 החודשים האחרונים", "בשלושת השבועות האחרונים": N of them.
+    rule(&[Word(&["יומיים"]), Word(&["האחרונים"]), NotBefore(&["של"])], Fixed(Expr::Trailing { days: 2 })),
+    rule(&[Word(&["שבועיים"]), Word(&["האחרונים"]), NotBefore(&["של"])], Fixed(Expr::Trailing { days: 14 })),
+    rule(&[Word(&["חודשיים"]), Word(&["האחרונים"]), NotBefore(&["של"])], Fixed(Expr::TrailingMonths { months: 2 })),
+    rule(&[Word(&["שנתיים"]), Word(&["האחרונות"]), NotBefore(&["של"])], Fixed(Expr::TrailingMonths { months: 24 })),
+    rule(&[Opt(&["ב"]), N, Word(&["הימים"]), Word(&["האחרונים"]), NotBefore(&["של"])], With(past_days)),
+    rule(&[Opt(&["ב"]), N, Word(&["השבועות"]), Word(&["האחרונים"]), NotBefore(&["של"])], With(past_weeks)),
+    rule(&[Opt(&["ב"]), N, Word(&["החודשים"]), Word(&["האחרונים"]), NotBefore(&["של"])], With(past_months)),
+    rule(&[Opt(&["ב"]), N, Word(&["השנים"]), Word(&["האחרונות"]), NotBefore(&["של"])], With(past_years)),
     // ראש השנה, the new year's holiday, is no "this year".
     rule(&[Word(&["ראש"]), Word(&["השנה"])], Fixed(Expr::NoTime)),
     rule(&[Month(MONTHS_ALONE)], With(named_month)),

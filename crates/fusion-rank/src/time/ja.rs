@@ -51,6 +51,34 @@ const WORDS: &[(&str, Expr)] = &[
     ("昨年の上半期", half_of_year(1, 0)),
     ("昨年の下半期", half_of_year(1, 1)),
     ("先週末", Expr::Weekend),
+    // Thirds of this and last month: 先月末 is the end of last month, not all of it.
+    ("今月初め", month_part(0, 1, 11)),
+    ("今月の初め", month_part(0, 1, 11)),
+    ("今月上旬", month_part(0, 1, 11)),
+    ("今月中旬", month_part(0, 11, 21)),
+    ("今月半ば", month_part(0, 11, 21)),
+    ("今月の半ば", month_part(0, 11, 21)),
+    ("今月下旬", month_part(0, 21, 32)),
+    ("今月末", month_part(0, 21, 32)),
+    ("先月初め", month_part(1, 1, 11)),
+    ("先月の初め", month_part(1, 1, 11)),
+    ("先月上旬", month_part(1, 1, 11)),
+    ("先月中旬", month_part(1, 11, 21)),
+    ("先月半ば", month_part(1, 11, 21)),
+    ("先月の半ば", month_part(1, 11, 21)),
+    ("先月下旬", month_part(1, 21, 32)),
+    ("先月末", month_part(1, 21, 32)),
+    ("先月の終わり", month_part(1, 21, 32)),
+    // Holidays with fixed days, each the latest one begun: the New Year's days (January 1–3),
+    // Golden Week (April 29 to May 5), Obon (August 13–16), the year-end holidays (December 29
+    // to January 3).
+    ("お正月", days_of_year(1, 1, 3)),
+    ("正月", days_of_year(1, 1, 3)),
+    ("三が日", days_of_year(1, 1, 3)),
+    ("ゴールデンウィーク", days_of_year(4, 29, 7)),
+    ("お盆", days_of_year(8, 13, 4)),
+    ("年末年始", days_of_year(12, 29, 6)),
+    ("クリスマスイブ", days_of_year(12, 24, 1)),
     ("前四半期", Expr::QuarterAgo { quarters_ago: 1 }),
     ("今四半期", Expr::QuarterAgo { quarters_ago: 0 }),
     // 一月 alone is January; 一月前 and ひと月前 are a month ago.
@@ -84,6 +112,20 @@ const fn year_part(years_ago: u32, part: u32) -> Expr {
         from_month: 4 * part,
         months: 4,
     }
+}
+
+/// Days `from_day..to_day` of the month `months_ago` back.
+const fn month_part(months_ago: u32, from_day: u32, to_day: u32) -> Expr {
+    Expr::PartOfMonthAgo {
+        months_ago,
+        from_day,
+        to_day,
+    }
+}
+
+/// `days` days from `month`/`day` of the latest year that has reached it.
+const fn days_of_year(month: u32, day: u32, days: u32) -> Expr {
+    Expr::DaysOfYear { month, day, days }
 }
 
 /// A half of the reference's year: `half` 0 is January to June, 1 July to December.
@@ -152,8 +194,8 @@ fn unit(text: &str) -> Option<(&str, Unit)> {
 }
 
 /// Words before "N units" that make it the time up to the reference: 過去1週間, ここ3日,
-/// 直近1か月.
-const TRAILING: &[&str] = &["過去", "ここ", "直近"];
+/// 直近1か月, この3か月.
+const TRAILING: &[&str] = &["過去", "ここ", "直近", "この"];
 
 /// "過去N日" and the like at the start of `text`: the N units up to the reference.
 fn trailing(text: &str) -> Option<(usize, Expr)> {

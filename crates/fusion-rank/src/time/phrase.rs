@@ -71,8 +71,12 @@ pub(super) enum El {
     EndsBefore(&'static [&'static str]),
     /// A four-digit year, 1970–2100.
     Year,
-    /// `YYYY-MM` or `YYYY-MM-DD`.
+    /// `YYYY-MM` or `YYYY-MM-DD`; `YYYY/MM/DD` or `YYYY.MM.DD`.
     Iso,
+    /// A month and a day joined by a slash, the month first unless it cannot be one ("11/3" is
+    /// November 3, "25/12" December 25), with an optional four-digit year after another slash
+    /// ("11/3/2026").
+    Slashed,
 }
 
 /// What the elements of a rule captured.
@@ -155,6 +159,7 @@ impl Language {
                         | El::Ordinal
                         | El::Year
                         | El::Iso
+                        | El::Slashed
                         | El::EndsBefore(_)
                         | El::NotBefore(_)
                         | El::NotAfter(_)
@@ -175,12 +180,22 @@ enum Gap {
     Space,
     /// A single hyphen or maqaf: the two tokens form a compound.
     Hyphen,
+    /// A single slash between two numbers ("2026/11/03", "11/3").
+    Slash,
+    /// A single full stop between two numbers ("2026.11.03", "3.11").
+    Dot,
     /// An apostrophe before an "s" ("New Year's Eve"): a phrase may go on through it only where
     /// a rule names the "s".
     Owner,
     /// Anything else (sentence punctuation, quotes, ...), or the start of the query.
     Other,
 }
+
+/// Month abbreviations written with a full stop ("Sept. 3rd", "in Nov. 2025"): the stop
+/// and the spaces after it separate words as a space does.
+const ABBREVIATIONS: &[&str] = &[
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+];
 
 struct Token {
     range: Range<usize>,
@@ -201,9 +216,24 @@ impl Tokens {
         let mut current: Option<usize> = None;
         let push = |tokens: &mut Vec<Token>, range: Range<usize>| {
             let gap_text = tokens.last().map(|t| &query[t.range.end..range.start]);
+            let numbers = tokens.last().is_some_and(|t| digits(&t.lower).is_some())
+                && digits(&query[range.clone()]).is_some();
             let gap_before = match gap_text {
                 None => Gap::Other,
                 Some("-" | "\u{05be}") => Gap::Hyphen,
+                Some("/") if numbers => Gap::Slash,
+                Some(".") if numbers => Gap::Dot,
+                // The full stop of a month's abbreviation ("Sept. 3rd", "Nov. 2025") is a space.
+                Some(gap)
+                    if gap.starts_with('.')
+                        && gap.len() > 1
+                        && gap[1..].chars().all(char::is_whitespace)
+                        && tokens
+                            .last()
+                            .is_some_and(|t| ABBREVIATIONS.contains(&t.lower.as_str())) =>
+                {
+                    Gap::Space
+                }
                 Some("'" | "\u{2019}") if query[range.clone()].eq_ignore_ascii_case("s") => {
                     Gap::Owner
                 }
@@ -251,7 +281,11 @@ impl Tokens {
         let mut found = Vec::new();
         let mut at = 0;
         while at < self.tokens.len() {
-            if self.tokens[at].gap_before == Gap::Hyphen {
+            // Inside a compound or a number ("2026/11/03", "3.5") no phrase begins.
+            if matches!(
+                self.tokens[at].gap_before,
+                Gap::Hyphen | Gap::Slash | Gap::Dot
+            ) {
                 at += 1;
                 continue;
             }
@@ -267,10 +301,9 @@ impl Tokens {
                 let mut ends = Vec::new();
                 self.match_from(language, rule.pattern, at, true, Caps::default(), &mut ends);
                 for (end, caps) in ends {
-                    let compound_after = self
-                        .tokens
-                        .get(end)
-                        .is_some_and(|t| t.gap_before == Gap::Hyphen);
+                    let compound_after = self.tokens.get(end).is_some_and(|t| {
+                        matches!(t.gap_before, Gap::Hyphen | Gap::Slash | Gap::Dot)
+                    });
                     if compound_after || best.is_some_and(|(longest, _, _)| end <= longest) {
                         continue;
                     }
@@ -369,8 +402,10 @@ impl Tokens {
         }
         if let El::EndsBefore(words) = element {
             let ends_here = self.tokens.get(at).is_none_or(|next| {
-                matches!(next.gap_before, Gap::Other | Gap::Owner)
-                    || next.comma_before
+                matches!(
+                    next.gap_before,
+                    Gap::Other | Gap::Owner | Gap::Slash | Gap::Dot
+                ) || next.comma_before
                     || words.contains(&next.lower.as_str())
             });
             if !first && ends_here {
@@ -478,6 +513,7 @@ impl Tokens {
                 None => Vec::new(),
             },
             El::Iso => self.iso(at, caps),
+            El::Slashed => self.slashed(at, caps),
             // Handled by `match_from`: they match no token.
             El::EndsBefore(_)
             | El::NotBefore(_)
@@ -529,7 +565,7 @@ impl Tokens {
             }
             // Only an "s" has this gap, and only a rule that names it matches the "s".
             Gap::Owner => true,
-            Gap::Other => false,
+            Gap::Other | Gap::Slash | Gap::Dot => false,
         }
     }
 
@@ -563,17 +599,32 @@ impl Tokens {
         })
     }
 
-    /// `YYYY-MM` or `YYYY-MM-DD` from token `at`, the parts joined by single hyphens.
+    /// `YYYY-MM` or `YYYY-MM-DD` from token `at`, the parts joined by single hyphens, or
+    /// `YYYY/MM/DD` and `YYYY.MM.DD` (a day required); with a slash or a stop, the month and
+    /// the day may have one digit ("2026/11/3").
     fn iso(&self, at: usize, caps: Caps) -> Vec<(usize, Caps)> {
+        let Some(gap) = self.tokens.get(at + 1).map(|t| t.gap_before) else {
+            return Vec::new();
+        };
+        let short = match gap {
+            Gap::Hyphen => false,
+            Gap::Slash | Gap::Dot => true,
+            _ => return Vec::new(),
+        };
         let part = |i: usize, len: usize| {
             let token = self.tokens.get(i)?;
-            let hyphen = i == at || token.gap_before == Gap::Hyphen;
-            (hyphen && token.lower.len() == len).then(|| digits(&token.lower))?
+            let joined = i == at || token.gap_before == gap;
+            let fits = token.lower.len() == len || (short && len == 2 && token.lower.len() == 1);
+            (joined && fits).then(|| digits(&token.lower))?
         };
         let (Some(year), Some(month @ 1..=12)) = (part(at, 4).and_then(year_of), part(at + 1, 2))
         else {
             return Vec::new();
         };
+        // "2026/11" alone may be a ratio or a page; "2026-11" is a month.
+        if short && part(at + 2, 2).is_none() {
+            return Vec::new();
+        }
         let caps = Caps {
             year: Some(year),
             month: Some(month),
@@ -590,6 +641,49 @@ impl Tokens {
                 )]
             }
             Some(_) => Vec::new(),
+            None => vec![(at + 2, caps)],
+        }
+    }
+}
+
+impl Tokens {
+    /// `M/D` or `M/D/YYYY` from token `at` ([`El::Slashed`]): the month first, unless only the
+    /// other order names a month ("25/12"); a day the month does not have is no date.
+    fn slashed(&self, at: usize, caps: Caps) -> Vec<(usize, Caps)> {
+        let part = |i: usize| {
+            let token = self.tokens.get(i)?;
+            (token.lower.len() <= 2 && (i == at || token.gap_before == Gap::Slash))
+                .then(|| digits(&token.lower))?
+        };
+        let (Some(first), Some(second)) = (part(at), part(at + 1)) else {
+            return Vec::new();
+        };
+        let (month, day) = if (1..=12).contains(&first) {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        if !(1..=12).contains(&month) || !(1..=max_day(month)).contains(&day) {
+            return Vec::new();
+        }
+        let caps = Caps {
+            month: Some(month),
+            day: Some(day),
+            ..caps
+        };
+        let year = self
+            .tokens
+            .get(at + 2)
+            .filter(|t| t.gap_before == Gap::Slash && t.lower.len() == 4)
+            .and_then(|t| year(&t.lower));
+        match year {
+            Some(year) => vec![(
+                at + 3,
+                Caps {
+                    year: Some(year),
+                    ..caps
+                },
+            )],
             None => vec![(at + 2, caps)],
         }
     }
@@ -705,6 +799,7 @@ mod tests {
                     El::BareMonth(table) => table[pick(table.len())].0.to_owned(),
                     El::Year => (1960 + pick(150)).to_string(),
                     El::Iso => format!("{}-{:02}-{:02}", 1990 + pick(50), 1 + pick(13), pick(33)),
+                    El::Slashed => format!("{}/{}", 1 + pick(32), 1 + pick(32)),
                 };
                 words.push(word);
             }

@@ -2,7 +2,7 @@
 //! resolved against a fixed reference, queries that name no time, and properties over
 //! generated queries.
 
-use chrono::{NaiveDate, NaiveDateTime};
+use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use fusion_rank::{Period, TimeMention, resolve_time, without_spans};
 use proptest::prelude::*;
 use std::ops::Range;
@@ -626,6 +626,86 @@ const CASES: &[(&str, &str, &str)] = &[
         "2026-11-23",
         "2026-11-30",
     ),
+    // A range's end named without a year is the first one after its start; a year named
+    // before a list reaches every item.
+    ("from March 2025 to June", "2025-03-01", "2025-07-01"),
+    (
+        "between November 2024 and February",
+        "2024-11-01",
+        "2025-03-01",
+    ),
+    ("2025年3月から6月まで", "2025-03-01", "2025-07-01"),
+    ("2025年11月から2月", "2025-11-01", "2026-03-01"),
+    ("2025年3月と4月", "2025-03-01", "2025-05-01"),
+    ("2025年3月と4月と5月", "2025-03-01", "2025-06-01"),
+    ("from 2024 to March", "2024-01-01", "2026-04-01"),
+    // Days and weeks counted from a month's start or back from its end.
+    (
+        "during the last two weeks of October",
+        "2026-10-18",
+        "2026-11-01",
+    ),
+    (
+        "in the first two weeks of November",
+        "2026-11-01",
+        "2026-11-15",
+    ),
+    ("the first 10 days of March", "2026-03-01", "2026-03-11"),
+    (
+        "the last 3 days of February 2025",
+        "2025-02-27",
+        "2025-03-01",
+    ),
+    // The beginning, middle and end of a month without "the".
+    ("end of October", "2026-10-21", "2026-11-01"),
+    ("start of October 2025", "2025-10-01", "2025-10-11"),
+    ("by the end of October", "2026-10-21", "2026-11-01"),
+    // Holidays after "on".
+    ("on New Year's Eve", "2025-12-31", "2026-01-01"),
+    ("on Valentine's Day", "2026-02-14", "2026-02-15"),
+    ("on Boxing Day", "2025-12-26", "2025-12-27"),
+    ("on Halloween", "2026-10-31", "2026-11-01"),
+    ("what did we buy on Christmas?", "2025-12-24", "2025-12-27"),
+    // Abbreviations with a full stop, and longer weekday abbreviations.
+    ("on Sept. 3rd", "2026-09-03", "2026-09-04"),
+    ("in Nov. 2025", "2025-11-01", "2025-12-01"),
+    ("last Thurs", "2026-11-26", "2026-11-27"),
+    // Numeric dates: year first with a slash or a stop; month and day with a slash after "on"
+    // or an opening word, the month first unless only the day can be one, or with a year.
+    ("on 2026/11/03", "2026-11-03", "2026-11-04"),
+    ("on 2026.11.3", "2026-11-03", "2026-11-04"),
+    ("on 11/3", "2026-11-03", "2026-11-04"),
+    ("on 25/12", "2025-12-25", "2025-12-26"),
+    ("since 3/15", "2026-03-15", "2026-12-02T15:30"),
+    ("11/3/2026", "2026-11-03", "2026-11-04"),
+    // A season or "May" as a list's later item.
+    ("last summer and fall", "2026-06-01", "2026-12-01"),
+    ("in the spring or summer", "2026-03-01", "2026-09-01"),
+    ("in March and May", "2026-03-01", "2026-06-01"),
+    ("in April or May?", "2026-04-01", "2026-06-01"),
+    ("in March and may I ask", "2026-03-01", "2026-04-01"),
+    ("year to date", "2026-01-01", "2027-01-01"),
+    // Japanese: parts of this and last month, holidays, この + a length.
+    ("今月の初め", "2026-12-01", "2026-12-11"),
+    ("先月末", "2026-11-21", "2026-12-01"),
+    ("先月の半ば", "2026-11-11", "2026-11-21"),
+    ("この3か月", "2026-09-02T15:30", "2026-12-02T15:30"),
+    ("お正月", "2026-01-01", "2026-01-04"),
+    ("ゴールデンウィーク", "2026-04-29", "2026-05-06"),
+    ("年末年始", "2025-12-29", "2026-01-04"),
+    // Hebrew: the last N days, weeks, months.
+    ("בשבועיים האחרונים", "2026-11-18T15:30", "2026-12-02T15:30"),
+    ("בחודשיים האחרונים", "2026-10-02T15:30", "2026-12-02T15:30"),
+    (
+        "ב-3 החודשים האחרונים",
+        "2026-09-02T15:30",
+        "2026-12-02T15:30",
+    ),
+    (
+        "בשלושת השבועות האחרונים",
+        "2026-11-11T15:30",
+        "2026-12-02T15:30",
+    ),
 ];
 
 /// Queries that name no time (at [`REFERENCE`]).
@@ -758,6 +838,14 @@ const NO_TIME: &[&str] = &[
     "לפני הפגישה",
     "ממרץ",
     "שמאי",
+    "24/7 support",
+    "add 1/2 cup of sugar",
+    "notes on Halloween costumes",
+    "notes on Christmas gifts",
+    "version 2025.1 notes",
+    "page 2026/11",
+    "the rise and fall of the empire",
+    "prices rise and fall",
 ];
 
 fn reference() -> i64 {
@@ -1254,6 +1342,49 @@ proptest! {
     ) {
         let query = format!("{opener}{}{qualifier}", items.join(joiner));
         holds_invariants(&query, reference)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// "from <month> <year> to <month>": the end is the first such month at or after the
+    /// start, so the range holds at most twelve months and ends with the month named.
+    #[test]
+    fn a_range_ends_at_the_first_named_month_after_its_start(
+        from in 0usize..12,
+        to in 0usize..12,
+        year in 2015i32..2026,
+        words in prop::sample::select(vec![("from ", " to "), ("between ", " and "), ("", " until ")]),
+    ) {
+        let query = format!("{}{} {year}{}{}", words.0, MONTH_NAMES[from], words.1, MONTH_NAMES[to]);
+        let mention = resolve_time(&query, reference()).expect("a range");
+        let start = NaiveDate::from_ymd_opt(year, from as u32 + 1, 1).unwrap();
+        prop_assert_eq!(mention.period.start_ms, start.and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp_millis(), "{}", query);
+        let end = chrono::DateTime::from_timestamp_millis(mention.period.end_ms - 1).unwrap().date_naive();
+        prop_assert_eq!(end.month0() as usize, to, "{}", query);
+        let months = (end.year() - year) * 12 + end.month0() as i32 - from as i32;
+        prop_assert!((0..12).contains(&months), "{}: {} months", query, months);
+    }
+
+    /// "on M/D" is the latest such day with the month first; when the first number cannot be
+    /// a month, the other order; a day no month has is no date.
+    #[test]
+    fn a_slashed_date_reads_the_month_first_unless_it_cannot(
+        first in 1u32..40,
+        second in 1u32..40,
+    ) {
+        let query = format!("on {first}/{second}");
+        let got = resolve_time(&query, reference()).map(|m| m.period);
+        let (month, day) = if first <= 12 { (first, second) } else { (second, first) };
+        let want = (1..=12).contains(&month).then(|| {
+            [2026, 2025, 2024].into_iter().find_map(|year| {
+                let date = NaiveDate::from_ymd_opt(year, month, day)?;
+                let start = date.and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp_millis();
+                (start <= reference()).then_some(Period { start_ms: start, end_ms: start + 86_400_000 })
+            })
+        }).flatten();
+        prop_assert_eq!(got, want, "{}", query);
     }
 }
 
