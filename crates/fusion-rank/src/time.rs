@@ -189,9 +189,10 @@ struct Found {
 ///   B named without a year (a month, a weekday, a holiday, a season…) is the first such at
 ///   or after A's start when A is shorter than a year ("from March 2025 to June" ends in June
 ///   2025, "2025年11月から2月" in February 2026; "from 2024 to March" is this March's).
-///   When B starts before A, a month A is read a year earlier
-///   ("December to February" in December is last winter's) and any other A alone ("Monday to
-///   Friday" on a Wednesday is Monday). "before A" and "prior to A"
+///   When B starts before A and A is over, B is the first such after A, a range still running
+///   ("Monday to Friday" on a Wednesday is this week's, "from October to March" in February
+///   runs from October); a holiday A, or a month A not yet over, is read a year earlier
+///   instead ("December to February" on December 2 is last winter's). "before A" and "prior to A"
 ///   run from the Unix epoch to A's start, "until A", "till A" and "up to A" to A's end,
 ///   "after A" from A's end to the reference; not before "'s" ("before Monday's meeting" is
 ///   Monday), nor after a length ("a week before March 3" is March 3). When that leaves no
@@ -220,7 +221,8 @@ struct Found {
 /// up to the reference; also "この3か月") and ここ数日 (3 days). 今月/先月 with 初め, 上旬,
 /// 中旬, 半ば, 下旬, 末 (and の before 初め, 半ば; 先月の終わり) are that month's thirds, as
 /// after "N月". Holidays, each the latest one begun: お正月/正月/三が日 (January 1–3),
-/// ゴールデンウィーク (April 29 to May 5), お盆 (August 13–16), 年末年始 (December 29 to
+/// ゴールデンウィーク (April 29 to May 5), お盆休み (August 13–16; お盆 alone is also a tray),
+/// 年末年始 (December 29 to
 /// January 3), クリスマスイブ (December 24). "A〜B" is a range like "AからB". "…前後"
 /// ("about …") and 毎週 before a weekday ("every Monday") are no time.
 ///
@@ -387,7 +389,21 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
             _ if let Some((span, days)) = day_range => opened(query, span, days, reference_ms),
             Some(ranges::Joined::WithNext(span)) => {
                 let ((_, last), (_, _, last_latest)) = rest.peek().expect("peeked");
-                let last = first_after(first, *last, *last_latest);
+                // The end, named without a year, is the first such after a start that names
+                // one time ("March 2025", "last month"), or after a start named as the latest
+                // of a kind that is over while the end's latest one comes before it ("from
+                // October to March" in February, "Monday to Friday" on a Wednesday: a range
+                // still running). A month or a holiday that has not ended is joined by
+                // [`joined`] instead ("December to February" on December 2 is last winter).
+                let start_fixed = first_latest.is_none();
+                let start_over = first_holiday.is_none()
+                    && last.start_ms < first.start_ms
+                    && first.end_ms <= reference_ms;
+                let last = if start_fixed || start_over {
+                    first_after(first, *last, *last_latest)
+                } else {
+                    *last
+                };
                 match joined(first, last, first_holiday) {
                     Some(both) => {
                         rest.next();
@@ -469,7 +485,7 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
 /// unless `first` is a month or a holiday (`holiday`), read then as the latest such month or
 /// holiday at or before `last` ("from December to February" in March is December to February
 /// of this winter; "from Thanksgiving to Christmas" in early December is last year's). `None`
-/// when the two make no range ("Monday to Friday" on a Wednesday: last Friday comes first).
+/// when the two make no range.
 fn joined(first: Period, last: Period, holiday: Option<calendar::Expr>) -> Option<Period> {
     if last.start_ms >= first.start_ms {
         return Some(first.through(last));
@@ -487,26 +503,24 @@ fn joined(first: Period, last: Period, holiday: Option<calendar::Expr>) -> Optio
     Some(first.through(last))
 }
 
-/// A range's end (`last`) as the first of its kind at or after the range's start, when it
-/// names the latest of a kind (`latest`: a month, a weekday, a holiday…) and the start is
-/// shorter than a year: "from March 2025 to June" ends in June 2025, "from November 2024 to
-/// February" in February 2025, not in the latest June or February. As it is otherwise ("from
-/// 2024 to March" is this March's; "from October to January" is joined by [`joined`]).
+/// A range's or a list's later item (`last`) as the first of its kind at or after the
+/// earlier one's start, when it names the latest of a kind (`latest`: a month, a weekday, a
+/// holiday…) and the earlier one is shorter than a year: "from March 2025 to June" ends in
+/// June 2025, "from November 2025 to February" asked in January in February 2026 (still to
+/// come: the range runs up to now), not in the latest June or February. As it is otherwise
+/// ("from 2024 to March" is this March's).
 fn first_after(first: Period, last: Period, latest: Option<calendar::Expr>) -> Period {
     const YEAR_MS: i64 = 365 * DAY_MS;
     let Some(expr) = latest else {
         return last;
     };
-    if last.start_ms < first.start_ms || first.end_ms - first.start_ms >= YEAR_MS {
+    if first.end_ms - first.start_ms >= YEAR_MS {
         return last;
     }
     // Every kind that names the latest one recurs at least once a year: the first reading that
     // starts at or after the range's start, a day at a time, is the earliest.
     (0..=366)
-        .filter_map(|day| {
-            let at = first.start_ms.checked_add(day * DAY_MS + DAY_MS - 1)?;
-            (at < last.end_ms).then_some(at)
-        })
+        .filter_map(|day| first.start_ms.checked_add(day * DAY_MS + DAY_MS - 1))
         .filter_map(|at| calendar::resolve(expr, at))
         .find(|p| p.start_ms >= first.start_ms && p.start_ms < p.end_ms)
         .unwrap_or(last)
@@ -544,7 +558,17 @@ fn listed_with(
     };
     // A year named before the list reaches the items after it ("2025年3月と4月"): the later
     // item read as the first of its kind after the earlier one.
-    let later = Some(first_after(first, last, last_latest)).filter(|p| *p != last);
+    let later = latest
+        .is_none()
+        .then(|| first_after(first, last, last_latest))
+        .filter(|p| *p != last);
+    // A later item that names one time names it for the earlier one ("in spring or fall 2025"
+    // is 2025's spring, though this spring is as close).
+    if last_latest.is_none()
+        && let Some(both) = earlier.and_then(|first| close(first, last))
+    {
+        return Some(both);
+    }
     // The closest of the readings: "Monday and Tuesday last week" reads Monday earlier,
     // "Tuesday and Monday" on a Thursday is this week's two.
     [
@@ -584,16 +608,17 @@ where
         span.end = next.end;
         items.push((period, latest));
     }
-    let (&(last, _), before) = items.split_last()?;
+    let (&(last, last_latest), before) = items.split_last()?;
     if before.is_empty() {
         return None;
     }
-    let all = before
-        .iter()
-        .rev()
-        .try_fold(last, |after, &(item, latest)| {
-            listed_with(item, latest, after, None)
-        })?;
+    // The last item as it was named; the items joined after it name one period.
+    let (all, _) = before.iter().rev().try_fold(
+        (last, last_latest),
+        |(after, after_latest), &(item, latest)| {
+            listed_with(item, latest, after, after_latest).map(|all| (all, None))
+        },
+    )?;
     Some((before.len(), span, all))
 }
 

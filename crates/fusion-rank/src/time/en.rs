@@ -127,6 +127,10 @@ const MONTHS: Table = &[
     ("may", 5),
 ];
 
+/// "may" alone, as a list's last month with "last year" after it ("in April and May last
+/// year").
+const ONLY_MAY: Table = &[("may", 5)];
+
 /// Month names after a word that opens a range ("since Oct", "from Sept to Dec"): every name
 /// and abbreviation but "may" ("suggestions from May"), the last entry of [`MONTHS`].
 const MONTHS_NOT_MAY: Table = MONTHS.split_at(MONTHS.len() - 1).0;
@@ -246,19 +250,66 @@ const HOLIDAY_AFTER: El = AfterOrEnd {
     ends: &["to", "and", "until", "till", "through", "thru"],
 };
 
-/// [`HOLIDAY_AFTER`] and "on", for the names that end in "day" or "eve" ("on Christmas Eve",
-/// "on Boxing Day", "on Valentine's Day"): "notes on Christmas Eve" is a time as "on Monday"
-/// is.
-const HOLIDAY_DAY_AFTER: El = AfterOrEnd {
-    after: &[
-        "on", "at", "over", "around", "during", "since", "after", "from", "between",
-    ],
-    ends: &["to", "and", "until", "till", "through", "thru"],
-};
-
-/// A holiday name after "on" at the end of the question or before a word that ends its phrase
-/// ("on Halloween", "on Christmas about the gifts"; not "notes on Halloween costumes").
+/// A holiday name after "on", read only where its phrase ends ([`ON_HOLIDAY_ENDS`]): "on
+/// Halloween", "on Boxing Day", "on Christmas about the gifts"; not "notes on Halloween
+/// costumes", "a post on Boxing Day deals", "my notes on Christmas and Easter traditions".
 const ON_HOLIDAY: El = After(&["on"]);
+
+/// The words a holiday after "on" may stand before (besides the end, punctuation and a year):
+/// not "and", "of", "with" or "for", which go on about the holiday as a topic.
+const ON_HOLIDAY_ENDS: &[&str] = &[
+    "about",
+    "regarding",
+    "concerning",
+    "i",
+    "we",
+    "you",
+    "he",
+    "she",
+    "they",
+    "it",
+    "when",
+    "what",
+    "that",
+    "last",
+    "this",
+];
+
+/// The words a month and a day with a slash may stand before (besides the end and
+/// punctuation): not "of" or "for" ("on 1/2 of the pages", "10/10 for the movie": fractions and
+/// scores); "to", "and", "until" join a range or a list of them.
+const SLASHED_ENDS: &[&str] = &[
+    "about",
+    "regarding",
+    "concerning",
+    "and",
+    "or",
+    "to",
+    "until",
+    "till",
+    "through",
+    "thru",
+    "i",
+    "we",
+    "you",
+    "he",
+    "she",
+    "they",
+    "it",
+    "when",
+    "what",
+    "that",
+    "at",
+    "in",
+    "this",
+    "last",
+];
+
+/// Words that join a range or a list before its later item.
+const LATER_ITEM: El = AfterOrEnd {
+    after: &[],
+    ends: &["and", "or", "to", "through", "thru", "until", "till"],
+};
 
 /// `days` days from `month`/`day` of the latest year that has reached it.
 const fn days_of_year(month: u32, day: u32, days: u32) -> Make {
@@ -585,14 +636,14 @@ const RULES: &[Rule] = &[
     // 24th to the 26th), "at Christmas Eve", "around New Year's Eve", "since Halloween",
     // "during Valentine's Day".
     rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), NotBefore(&["eve", "day"])], days_of_year(12, 24, 3)),
-    rule(&[HOLIDAY_DAY_AFTER, Word(&["christmas", "xmas"]), Word(&["eve"])], days_of_year(12, 24, 1)),
-    rule(&[HOLIDAY_DAY_AFTER, Word(&["christmas", "xmas"]), Word(&["day"])], days_of_year(12, 25, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), Word(&["eve"])], days_of_year(12, 24, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["christmas", "xmas"]), Word(&["day"])], days_of_year(12, 25, 1)),
     // "New Year" is the last day of a year and the first of the next; "new years eve" and
     // "new years day" are their day, as "New Year's Eve|Day" (rules below, through the
     // apostrophe).
     rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["year", "years"])], days_of_year(12, 31, 2)),
-    rule(&[HOLIDAY_DAY_AFTER, Word(&["new"]), Word(&["years"]), Word(&["eve"])], days_of_year(12, 31, 1)),
-    rule(&[HOLIDAY_DAY_AFTER, Word(&["new"]), Word(&["years"]), Word(&["day"])], days_of_year(1, 1, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["years"]), Word(&["eve"])], days_of_year(12, 31, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["years"]), Word(&["day"])], days_of_year(1, 1, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["halloween"])], days_of_year(10, 31, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["valentine", "valentines"])], days_of_year(2, 14, 1)),
     // "over the holidays": the winter holidays, December 20 to January 3.
@@ -662,10 +713,10 @@ const RULES: &[Rule] = &[
     rule(&[NOT_OWNED, LAST, Word(&["easter"])], feast(Feast::Easter, -2, 4)),
     rule(&[NOT_OWNED, LAST, Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 0, 4)),
     // US holidays on a Monday, and the weekend before it.
-    rule(&[HOLIDAY_DAY_AFTER, Word(&["memorial"]), Word(&["day"])], feast(Feast::MemorialDay, 0, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["memorial"]), Word(&["day"])], feast(Feast::MemorialDay, 0, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["memorial"]), Word(&["day"]), Word(&["weekend"])], feast(Feast::MemorialDay, -2, 3)),
     // "labour day" is May 1 in much of the world: only the US spelling.
-    rule(&[HOLIDAY_DAY_AFTER, Word(&["labor"]), Word(&["day"])], feast(Feast::LaborDay, 0, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["labor"]), Word(&["day"])], feast(Feast::LaborDay, 0, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["labor"]), Word(&["day"]), Word(&["weekend"])], feast(Feast::LaborDay, -2, 3)),
     rule(&[NOT_OWNED, LAST, Word(&["memorial"]), Word(&["day"])], feast(Feast::MemorialDay, 0, 1)),
     rule(&[NOT_OWNED, LAST, Word(&["labor"]), Word(&["day"])], feast(Feast::LaborDay, 0, 1)),
@@ -682,8 +733,8 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), Word(&["half"]), Word(&["of"]), LAST, Word(&["month"]), NOT_OWNER], month_part(1, 1, 16)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["second"]), Word(&["half"]), Word(&["of"]), LAST, Word(&["month"]), NOT_OWNER], month_part(1, 16, 32)),
     // "New Year's Eve", "New Year's Day" through their apostrophe.
-    rule(&[HOLIDAY_DAY_AFTER, Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["eve"])], days_of_year(12, 31, 1)),
-    rule(&[HOLIDAY_DAY_AFTER, Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["day"])], days_of_year(1, 1, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["eve"])], days_of_year(12, 31, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["day"])], days_of_year(1, 1, 1)),
     // "between Christmas and New Year", "from Christmas to New Year's": December 24 to
     // January 1.
     rule(&[After(&["between", "from"]), Word(&["christmas", "xmas"]), Word(&["and", "to", "till", "until", "through"]), Opt(&["the"]), Word(&["new"]), Word(&["year", "years"])], days_of_year(12, 24, 9)),
@@ -695,10 +746,10 @@ const RULES: &[Rule] = &[
     // Holidays that move: Easter (Good Friday to Easter Monday), Thanksgiving (Thursday to
     // Sunday), after the same words as the fixed ones.
     rule(&[HOLIDAY_AFTER, Word(&["easter"]), NotBefore(&["island", "road"])], feast(Feast::Easter, -2, 4)),
-    rule(&[HOLIDAY_DAY_AFTER, Word(&["easter"]), Word(&["sunday"])], feast(Feast::Easter, 0, 1)),
-    rule(&[HOLIDAY_DAY_AFTER, Word(&["easter"]), Word(&["monday"])], feast(Feast::Easter, 1, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["easter"]), Word(&["sunday"])], feast(Feast::Easter, 0, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["easter"]), Word(&["monday"])], feast(Feast::Easter, 1, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 0, 4)),
-    rule(&[HOLIDAY_DAY_AFTER, Word(&["thanksgiving"]), Word(&["day"])], feast(Feast::Thanksgiving, 0, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["thanksgiving"]), Word(&["day"])], feast(Feast::Thanksgiving, 0, 1)),
     // "the last few days of March", "the last days of February 2025": the month's last week,
     // as "the last week of March" (not the few days up to now).
     // Not "the last day of March", one day.
@@ -732,27 +783,50 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), THE, LAST, N, WEEKS, Word(&["of"]), Month(MONTHS)], With(last_weeks_of_month)),
     rule(&[Opt(&["in", "during"]), THE, LAST, N, WEEKS, Word(&["of"]), Month(MONTHS), Year], With(last_weeks_of_month)),
     // Holidays with fixed days: "on Boxing Day", "on Valentine's Day", "on Halloween".
-    rule(&[HOLIDAY_DAY_AFTER, Word(&["boxing"]), Word(&["day"])], days_of_year(12, 26, 1)),
-    rule(&[HOLIDAY_DAY_AFTER, Word(&["valentine"]), Word(&["s"]), Word(&["day"])], days_of_year(2, 14, 1)),
-    rule(&[HOLIDAY_DAY_AFTER, Word(&["valentines"]), Word(&["day"])], days_of_year(2, 14, 1)),
-    rule(&[ON_HOLIDAY, Word(&["halloween"]), EndsBefore(AFTER_DAY)], days_of_year(10, 31, 1)),
-    rule(&[ON_HOLIDAY, Word(&["christmas", "xmas"]), EndsBefore(AFTER_DAY)], days_of_year(12, 24, 3)),
-    rule(&[ON_HOLIDAY, Word(&["easter"]), EndsBefore(AFTER_DAY)], feast(Feast::Easter, -2, 4)),
-    rule(&[ON_HOLIDAY, Word(&["thanksgiving"]), EndsBefore(AFTER_DAY)], feast(Feast::Thanksgiving, 0, 4)),
+    rule(&[HOLIDAY_AFTER, Word(&["boxing"]), Word(&["day"])], days_of_year(12, 26, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["valentine"]), Word(&["s"]), Word(&["day"])], days_of_year(2, 14, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["valentines"]), Word(&["day"])], days_of_year(2, 14, 1)),
+    rule(&[ON_HOLIDAY, Word(&["halloween"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(10, 31, 1)),
+    rule(&[ON_HOLIDAY, Word(&["christmas", "xmas"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(12, 24, 3)),
+    rule(&[ON_HOLIDAY, Word(&["easter"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Easter, -2, 4)),
+    rule(&[ON_HOLIDAY, Word(&["thanksgiving"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Thanksgiving, 0, 4)),
+    // The names ending in "Day" or "Eve" after "on", where the phrase ends ("on Boxing Day",
+    // not "a post on Boxing Day deals").
+    rule(&[ON_HOLIDAY, Word(&["christmas", "xmas"]), Word(&["eve"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(12, 24, 1)),
+    rule(&[ON_HOLIDAY, Word(&["christmas", "xmas"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(12, 25, 1)),
+    rule(&[ON_HOLIDAY, Word(&["new"]), Word(&["years"]), Word(&["eve"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(12, 31, 1)),
+    rule(&[ON_HOLIDAY, Word(&["new"]), Word(&["years"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(1, 1, 1)),
+    rule(&[ON_HOLIDAY, Word(&["memorial"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::MemorialDay, 0, 1)),
+    rule(&[ON_HOLIDAY, Word(&["labor"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::LaborDay, 0, 1)),
+    rule(&[ON_HOLIDAY, Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["eve"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(12, 31, 1)),
+    rule(&[ON_HOLIDAY, Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(1, 1, 1)),
+    rule(&[ON_HOLIDAY, Word(&["easter"]), Word(&["sunday"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Easter, 0, 1)),
+    rule(&[ON_HOLIDAY, Word(&["easter"]), Word(&["monday"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Easter, 1, 1)),
+    rule(&[ON_HOLIDAY, Word(&["thanksgiving"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Thanksgiving, 0, 1)),
+    rule(&[ON_HOLIDAY, Word(&["boxing"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(12, 26, 1)),
+    rule(&[ON_HOLIDAY, Word(&["valentine"]), Word(&["s"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(2, 14, 1)),
+    rule(&[ON_HOLIDAY, Word(&["valentines"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(2, 14, 1)),
     // A list's or a range's later season without a word before it: "last summer and fall",
     // "in the spring or summer"; alone it names none.
-    rule(&[AfterOrEnd { after: &[], ends: &["and", "or", "to", "through", "thru", "until", "till"] }, Season(SEASONS), NOT_OF], With(season_begun)),
-    rule(&[AfterOrEnd { after: &[], ends: &["and", "or", "to", "through", "thru", "until", "till"] }, Season(FALL), NOT_OF], With(season_begun)),
+    rule(&[LATER_ITEM, Season(SEASONS), NOT_OF], With(season_begun)),
+    rule(&[LATER_ITEM, Season(FALL), NOT_OF], With(season_begun)),
+    rule(&[LATER_ITEM, Season(SEASONS), Opt(&["of"]), Year], With(season_of_year)),
+    rule(&[LATER_ITEM, Season(FALL), Opt(&["of"]), Year], With(season_of_year)),
+    rule(&[LATER_ITEM, Season(SEASONS), Opt(&["of"]), LAST, Word(&["year"])], With(season_last_year)),
+    rule(&[LATER_ITEM, Season(FALL), Opt(&["of"]), LAST, Word(&["year"])], With(season_last_year)),
     // "may" as a list's last month where it cannot be the verb: "in March and May", "in April
     // or May?"; not "in March and may I ask".
     rule(&[AfterOrEnd { after: &[], ends: &["and", "or"] }, Word(&["may"]), EndsBefore(&["about", "regarding", "concerning", "for", "last", "this"])], Fixed(Expr::NamedMonth { month: 5, year: None })),
+    rule(&[AfterOrEnd { after: &[], ends: &["and", "or"] }, Month(ONLY_MAY), Opt(&["of"]), LAST, Word(&["year"])], With(month_last_year)),
     // A month and a day with a slash after "on" or a word that opens a range ("on 11/3",
     // "since 3/15"), or with a year ("11/3/2026"): never a bare "24/7" or "1/2".
-    rule(&[Word(&["on"]), Slashed, EndsBefore(AFTER_DAY)], With(date)),
-    rule(&[OPENERS, Slashed, EndsBefore(AFTER_DAY)], With(date)),
+    rule(&[Word(&["on"]), Slashed, EndsBefore(SLASHED_ENDS)], With(date)),
+    rule(&[OPENERS, Slashed, EndsBefore(SLASHED_ENDS)], With(date)),
+    rule(&[LATER_ITEM, Slashed, EndsBefore(SLASHED_ENDS)], With(date)),
     rule(&[Opt(&["on"]), Slashed], With(slashed_with_year)),
     // "year to date": this year (its days to come hold no memory).
-    rule(&[Word(&["year"]), Word(&["to"]), Word(&["date"])], Fixed(Expr::Year { years_ago: 0 })),
+    // Not "my best year to date".
+    rule(&[NotAfter(&["best", "worst", "good", "great", "bad", "busiest", "biggest", "strongest", "warmest", "hottest", "coldest", "wettest", "record"]), Word(&["year"]), Word(&["to"]), Word(&["date"])], Fixed(Expr::Year { years_ago: 0 })),
 ];
 
 /// English.

@@ -76,7 +76,12 @@ const WORDS: &[(&str, Expr)] = &[
     ("正月", days_of_year(1, 1, 3)),
     ("三が日", days_of_year(1, 1, 3)),
     ("ゴールデンウィーク", days_of_year(4, 29, 7)),
-    ("お盆", days_of_year(8, 13, 4)),
+    // お盆 alone is also a tray ("お盆を買った"): only with 休み, の時期 or 期間.
+    ("お盆休み", days_of_year(8, 13, 4)),
+    ("お盆の時期", days_of_year(8, 13, 4)),
+    ("お盆期間", days_of_year(8, 13, 4)),
+    // The lunar New Year moves: no fixed days.
+    ("旧正月", Expr::NoTime),
     ("年末年始", days_of_year(12, 29, 6)),
     ("クリスマスイブ", days_of_year(12, 24, 1)),
     ("前四半期", Expr::QuarterAgo { quarters_ago: 1 }),
@@ -204,6 +209,15 @@ fn trailing(text: &str) -> Option<(usize, Expr)> {
     // 間 may follow ("3日間").
     let (after, unit) = unit(rest)?;
     let after = after.strip_prefix('間').unwrap_or(after);
+    // After この the unit ends the word: "この2年生のクラス" is a class of second-year pupils.
+    if *word == "この"
+        && after
+            .chars()
+            .next()
+            .is_some_and(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+    {
+        return None;
+    }
     if n == 0 {
         return None;
     }

@@ -193,7 +193,7 @@ enum Gap {
 
 /// Month abbreviations written with a full stop ("Sept. 3rd", "in Nov. 2025"): the stop
 /// and the spaces after it separate words as a space does.
-const ABBREVIATIONS: &[&str] = &[
+pub(super) const ABBREVIATIONS: &[&str] = &[
     "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
 ];
 
@@ -407,6 +407,8 @@ impl Tokens {
                     Gap::Other | Gap::Owner | Gap::Slash | Gap::Dot
                 ) || next.comma_before
                     || words.contains(&next.lower.as_str())
+                    // A year that names the phrase's own ("on Christmas 2024", read together).
+                    || (next.lower.len() == 4 && year(&next.lower).is_some())
             });
             if !first && ends_here {
                 self.match_from(language, rest, at, first, caps, ends);
@@ -600,8 +602,8 @@ impl Tokens {
     }
 
     /// `YYYY-MM` or `YYYY-MM-DD` from token `at`, the parts joined by single hyphens, or
-    /// `YYYY/MM/DD` and `YYYY.MM.DD` (a day required); with a slash or a stop, the month and
-    /// the day may have one digit ("2026/11/3").
+    /// `YYYY/MM/DD` and `YYYY.MM.DD` (a day required); with a slash, the month and the day may
+    /// have one digit ("2026/11/3"; "2024.3.1" is a version).
     fn iso(&self, at: usize, caps: Caps) -> Vec<(usize, Caps)> {
         let Some(gap) = self.tokens.get(at + 1).map(|t| t.gap_before) else {
             return Vec::new();
@@ -614,7 +616,9 @@ impl Tokens {
         let part = |i: usize, len: usize| {
             let token = self.tokens.get(i)?;
             let joined = i == at || token.gap_before == gap;
-            let fits = token.lower.len() == len || (short && len == 2 && token.lower.len() == 1);
+            // One digit only with a slash: "2024.3.1" is a version.
+            let fits = token.lower.len() == len
+                || (gap == Gap::Slash && len == 2 && token.lower.len() == 1);
             (joined && fits).then(|| digits(&token.lower))?
         };
         let (Some(year), Some(month @ 1..=12)) = (part(at, 4).and_then(year_of), part(at + 1, 2))
@@ -666,16 +670,20 @@ impl Tokens {
         if !(1..=12).contains(&month) || !(1..=max_day(month)).contains(&day) {
             return Vec::new();
         }
-        let caps = Caps {
-            month: Some(month),
-            day: Some(day),
-            ..caps
-        };
         let year = self
             .tokens
             .get(at + 2)
             .filter(|t| t.gap_before == Gap::Slash && t.lower.len() == 4)
             .and_then(|t| year(&t.lower));
+        // Idioms, not days: "24/7", "9/11".
+        if year.is_none() && matches!((first, second), (24, 7) | (9, 11)) {
+            return Vec::new();
+        }
+        let caps = Caps {
+            month: Some(month),
+            day: Some(day),
+            ..caps
+        };
         match year {
             Some(year) => vec![(
                 at + 3,

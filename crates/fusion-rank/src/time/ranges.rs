@@ -71,6 +71,8 @@ pub(super) fn between(
     range: &Range<usize>,
     next: Option<&(Range<usize>, Period)>,
 ) -> Option<Joined> {
+    // The full stop of an abbreviation ("from Sept. to Nov.") belongs to the expression.
+    let range = &(range.start..range.end + abbreviation_stop(query, range));
     let after = query.get(range.end..)?;
     // A dash may have spaces around it ("3月 〜 5月"); から is written next to both.
     let mark = if after.starts_with(JA_FROM) {
@@ -84,6 +86,13 @@ pub(super) fn between(
             .map(|len| len + (after[len..].len() - after[len..].trim_start().len()))
     };
     if let Some(mark) = mark {
+        // "January – now".
+        if let Some(now) = word_after(query, range.end + mark - 1)
+            && now.start == range.end + mark
+            && query[now.clone()].eq_ignore_ascii_case("now")
+        {
+            return Some(Joined::ToNow(range.start..now.end));
+        }
         let (next_range, _) = next?;
         if next_range.start != range.end + mark {
             return None;
@@ -147,6 +156,19 @@ pub(super) fn between(
     let month = word_after(query, joiner.end)?;
     let named = en::month_named(&query[month.clone()])?;
     Some(Joined::ToMonth(open..month.end, named, bare))
+}
+
+/// The length of a full stop right after the expression at `range` when it ends in a month's
+/// abbreviation ("Sept."), else 0.
+fn abbreviation_stop(query: &str, range: &Range<usize>) -> usize {
+    let last_word = query[..range.end]
+        .rsplit(|c: char| !c.is_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    let stop = query[range.end..].starts_with('.')
+        && super::phrase::ABBREVIATIONS.contains(&last_word.as_str());
+    usize::from(stop)
 }
 
 /// The span and period of a range of days of one month written after the expression at
@@ -260,7 +282,8 @@ const LISTED_BY: &[&str] = &["and", "or", "&", ",", "と", "や", "、", "・", 
 /// together: nothing but one listing word or mark between them, or, in Hebrew, the next one's
 /// prefix ו.
 pub(super) fn listed(query: &str, range: &Range<usize>, next: &Range<usize>) -> bool {
-    let Some(between) = query.get(range.end..next.start) else {
+    let end = range.end + abbreviation_stop(query, range);
+    let Some(between) = query.get(end..next.start) else {
         return false;
     };
     let gap = between.trim();
