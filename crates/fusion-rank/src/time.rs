@@ -218,12 +218,18 @@ struct Found {
 /// year; 去年の上半期 last year's), 第1四半期 … 第4四半期 (ASCII, full-width or kanji digits),
 /// 前四半期 and 今四半期, 先週末 (last weekend), 一月前 and ひと月前 (a month ago; 一月 alone is
 /// January), "過去N日", "ここN日", "直近N日" (also 週間, か月, 年, with or without 間; the N units
-/// up to the reference; also "この3か月") and ここ数日 (3 days). 今月/先月 with 初め, 上旬,
+/// up to the reference; also "この3か月") and ここ数日 (3 days; also この数日, この数週間 and
+/// この数か月, and この半年, ここ半年, 過去半年 for six months). 今月/先月 with 初め, 上旬,
 /// 中旬, 半ば, 下旬, 末 (and の before 初め, 半ば; 先月の終わり) are that month's thirds, as
 /// after "N月". Holidays, each the latest one begun: お正月/正月/三が日 (January 1–3),
 /// ゴールデンウィーク (April 29 to May 5), お盆休み (August 13–16; お盆 alone is also a tray),
 /// 年末年始 (December 29 to
-/// January 3), クリスマスイブ (December 24). "A〜B" is a range like "AからB". "…前後"
+/// January 3), クリスマスイブ (December 24). Seasons: 今春/今夏/今秋/今冬 and この春… are the latest
+/// that has begun, 昨春/昨夏… the latest one over, and a season kanji alone before に, ごろ, 頃
+/// or の間 ("春に", not after another kanji: 青春に) the latest that has begun. 今年の上半期,
+/// 今年の前半/後半 (also 去年の, 昨年の), 今年の初め, 今年の年末, 年の初め, 年明け (January–April),
+/// 年の半ば, 年の暮れ, 去年の第4四半期 and the like; 週末 (the latest weekend); "7〜9月" (a range
+/// written with one 月). 年末調整, 先月号, "N月生まれ", "N月号" and "N月病" name no time. "A〜B" is a range like "AからB". "…前後"
 /// ("about …") and 毎週 before a weekday ("every Monday") are no time.
 ///
 /// Hebrew: היום, אתמול, שלשום, הבוקר, הערב/הלילה, אמש (last night), "אתמול בבוקר/בערב/בלילה",
@@ -244,8 +250,14 @@ struct Found {
 /// month name or an expression of its own (a month with ל followed by a year is not read).
 /// Seasons (אביב קיץ סתיו חורף) with שעבר ("בקיץ
 /// שעבר"), a year, "(ב)שנה שעברה" or אשתקד, and months with the last two ("במרץ שנה שעברה");
-/// a season alone is not a time. "(ב)תחילת", "(ב)אמצע", "(ב)סוף" before a month are its
-/// thirds.
+/// with ב alone ("בקיץ", "באביב") a season is the latest that has begun, as "in the summer"
+/// (קיץ alone is just the word). "(ב)תחילת", "(ב)אמצע", "(ב)סוף" before a month are its
+/// thirds, and before השנה or החודש (with שעברה or שעבר: last year's or month's) this year's
+/// or month's; "במחצית|בחצי הראשונה|השנייה של השנה" its halves; "ברבעון
+/// הראשון…הרביעי" a quarter, "ברבעון הקודם|שעבר|האחרון" the last one, "ברבעון הזה" this one;
+/// "בשבועות האחרונים" and "בחודשים האחרונים" three weeks or months up to the reference, "בחצי
+/// השנה האחרונה" six months; "בשבת" is Saturday. השבוע, החודש and השנה before an ordinal
+/// ("השבוע הראשון בעבודה") and "ספר השנה" name no time.
 ///
 /// # Rules for ambiguous text
 ///

@@ -226,6 +226,25 @@ pub(super) fn last_weeks_of_month(caps: &Caps) -> Option<Expr> {
     days_of_month(caps, max_day(month) + 1 - 7 * weeks, 32)
 }
 
+/// Days from the captured first day (the count) to the captured day of the captured month
+/// ("from the 10th to the 20th of October"); `None` when the first comes after the last or
+/// the month has no such day.
+pub(super) fn days_between(caps: &Caps) -> Option<Expr> {
+    let (month, from, to) = (caps.month?, caps.count?, caps.day?);
+    (from <= to && to <= max_day(month)).then_some(())?;
+    days_of_month(caps, from, to + 1)
+}
+
+/// The fourth quarter of the captured year ("the last quarter of 2025").
+pub(super) fn fourth_quarter_of_year(caps: &Caps) -> Option<Expr> {
+    Some(Expr::PartOfYear {
+        year: Some(caps.year?),
+        years_ago: 0,
+        from_month: 9,
+        months: 3,
+    })
+}
+
 /// The latest captured season that has begun ("last summer and fall": the fall of a list).
 pub(super) fn season_begun(caps: &Caps) -> Option<Expr> {
     Some(Expr::Season {

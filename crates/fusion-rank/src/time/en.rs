@@ -1,19 +1,19 @@
 //! English time phrases (matched case-insensitively, word by word).
 
 use super::build::{
-    date, date_on_weekday, day_of_month, days_ago, early_month, early_year, ended_month,
-    first_days_of_month, first_weeks_of_month, half_of_month, half_of_year, hours_ago, iso,
-    last_days_of_month, last_week_of_month, last_weeks_of_month, late_month, late_year, mid_month,
-    mid_year, month_last_year, month_this_year, months_ago, named_month, named_year,
-    ordinal_quarter, past_days, past_hours, past_months, past_weeks, past_years, quarter_last_year,
-    quarter_of_year, quarter_this_year, season_begun, season_last_year, season_of_year,
-    season_this_year, slashed_with_year, week_of, week_of_month, weekday, weekday_last_week,
-    weekday_this_week, weeks_ago, years_ago,
+    date, date_on_weekday, day_of_month, days_ago, days_between, early_month, early_year,
+    ended_month, first_days_of_month, first_weeks_of_month, fourth_quarter_of_year, half_of_month,
+    half_of_year, hours_ago, iso, last_days_of_month, last_week_of_month, last_weeks_of_month,
+    late_month, late_year, mid_month, mid_year, month_last_year, month_this_year, months_ago,
+    named_month, named_year, ordinal_quarter, past_days, past_hours, past_months, past_weeks,
+    past_years, quarter_last_year, quarter_of_year, quarter_this_year, season_begun,
+    season_last_year, season_of_year, season_this_year, slashed_with_year, week_of, week_of_month,
+    weekday, weekday_last_week, weekday_this_week, weeks_ago, years_ago,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
-    After, AfterOrEnd, Count, Day, EndsBefore, Entry, Few, Iso, Month, NotAfter, NotBefore, Opt,
-    Ordinal, Season, Slashed, Tight, Weekday, Word, Year,
+    After, AfterOrEnd, Count, Day, EndsBefore, Entry, Few, FirstDay, Iso, Month, NotAfter,
+    NotBefore, Opt, Ordinal, Season, Slashed, Tight, Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
@@ -444,15 +444,16 @@ const RULES: &[Rule] = &[
     rule(&[N, MONTH_WORDS, AGO], With(months_ago)),
     rule(&[N, YEARS, AGO], With(years_ago)),
     rule(&[Opt(&["earlier"]), THIS, Word(&["week"])], Fixed(Expr::Week { weeks_ago: 0 })),
-    rule(&[LAST, Word(&["week"])], Fixed(Expr::Week { weeks_ago: 1 })),
+    // Not before "of": "the last week of the project".
+    rule(&[LAST, Word(&["week"]), NOT_OF], Fixed(Expr::Week { weeks_ago: 1 })),
     rule(&[Opt(&["the"]), Word(&["past"]), Word(&["week"])], Fixed(Expr::Trailing { days: 7 })),
     rule(&[Opt(&["earlier"]), THIS, Word(&["month"])], Fixed(Expr::Month { months_ago: 0 })),
-    rule(&[LAST, Word(&["month"])], Fixed(Expr::Month { months_ago: 1 })),
+    rule(&[LAST, Word(&["month"]), NOT_OF], Fixed(Expr::Month { months_ago: 1 })),
     rule(&[Opt(&["earlier"]), THIS, Word(&["year"])], Fixed(Expr::Year { years_ago: 0 })),
     rule(&[LAST, Word(&["year"])], Fixed(Expr::Year { years_ago: 1 })),
-    rule(&[Word(&["this", "last"]), Word(&["weekend"])], Fixed(Expr::Weekend)),
-    rule(&[Opt(&["the"]), Word(&["past", "last"]), N, DAYS], With(past_days)),
-    rule(&[Opt(&["the"]), Word(&["past", "last"]), N, WEEKS], With(past_weeks)),
+    rule(&[Word(&["this", "last"]), Word(&["weekend"]), NOT_OF], Fixed(Expr::Weekend)),
+    rule(&[Opt(&["the"]), Word(&["past", "last"]), N, DAYS, NOT_OF], With(past_days)),
+    rule(&[Opt(&["the"]), Word(&["past", "last"]), N, WEEKS, NOT_OF], With(past_weeks)),
     rule(&[Opt(&["on", "last"]), Weekday(WEEKDAYS)], With(weekday)),
     rule(&[Opt(&["in", "during"]), Month(MONTHS_ALONE)], With(named_month)),
     rule(&[Word(&["in", "during"]), Month(MONTHS)], With(named_month)),
@@ -501,9 +502,9 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["q3"]), NOT_OF], quarter(3)),
     rule(&[Opt(&["in", "during"]), Word(&["q4"]), NOT_OF], quarter(4)),
     rule(&[THIS, Word(&["quarter"])], Fixed(Expr::QuarterAgo { quarters_ago: 0 })),
-    rule(&[LAST, Word(&["quarter"])], Fixed(Expr::QuarterAgo { quarters_ago: 1 })),
-    rule(&[Opt(&["the"]), Word(&["past", "last"]), N, MONTH_WORDS], With(past_months)),
-    rule(&[Opt(&["the"]), Word(&["past", "last"]), N, YEARS], With(past_years)),
+    rule(&[LAST, Word(&["quarter"]), NOT_OF], Fixed(Expr::QuarterAgo { quarters_ago: 1 })),
+    rule(&[Opt(&["the"]), Word(&["past", "last"]), N, MONTH_WORDS, NOT_OF], With(past_months)),
+    rule(&[Opt(&["the"]), Word(&["past", "last"]), N, YEARS, NOT_OF], With(past_years)),
     rule(&[Opt(&["the"]), Word(&["past"]), Word(&["month"])], Fixed(Expr::TrailingMonths { months: 1 })),
     rule(&[Opt(&["the"]), Word(&["past"]), Word(&["year"])], Fixed(Expr::TrailingMonths { months: 12 })),
     rule(&[Word(&["half"]), Word(&["a"]), Word(&["year"]), AGO], Fixed(Expr::Month { months_ago: 6 })),
@@ -825,6 +826,26 @@ const RULES: &[Rule] = &[
     rule(&[LATER_ITEM, Slashed, EndsBefore(SLASHED_ENDS)], With(date)),
     rule(&[Opt(&["on"]), Slashed], With(slashed_with_year)),
     // "year to date": this year (its days to come hold no memory).
+    // Days of a month named after them, or after the first: "from the 10th to the 20th of
+    // October", "between the 10th and 20th of October 2025", "the 3rd through the 9th of
+    // March", "from October 10th to the 20th"; the last day ends the phrase ("from October 10
+    // to 20 people" is no range).
+    rule(&[Word(&["from"]), Opt(&["the"]), FirstDay, Word(&["to", "until", "till", "through", "thru"]), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS)], With(days_between)),
+    rule(&[Word(&["from"]), Opt(&["the"]), FirstDay, Word(&["to", "until", "till", "through", "thru"]), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS), Year], With(days_between)),
+    rule(&[Word(&["between"]), Opt(&["the"]), FirstDay, Word(&["and"]), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS)], With(days_between)),
+    rule(&[Word(&["between"]), Opt(&["the"]), FirstDay, Word(&["and"]), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS), Year], With(days_between)),
+    rule(&[Word(&["the"]), FirstDay, Word(&["to", "until", "till", "through", "thru"]), Word(&["the"]), Day, Word(&["of"]), Month(MONTHS)], With(days_between)),
+    rule(&[Word(&["the"]), FirstDay, Word(&["to", "until", "till", "through", "thru"]), Word(&["the"]), Day, Word(&["of"]), Month(MONTHS), Year], With(days_between)),
+    rule(&[Word(&["from"]), Month(MONTHS), FirstDay, Word(&["to", "until", "till", "through", "thru"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(days_between)),
+    // The end and the thirds of this year: "at the end of the year", "the end of this year",
+    // "late this year", "towards the end of the year".
+    rule(&[Opt(&["in", "at", "during", "by", "towards", "toward"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OTHER], year_part(0, 2)),
+    rule(&[Word(&["late"]), THIS, Word(&["year"]), NOT_OWNER], year_part(0, 2)),
+    rule(&[Word(&["mid", "middle"]), THIS, Word(&["year"]), NOT_OWNER], year_part(0, 1)),
+    // "the last quarter of 2025|last year|the year": the fourth, not the one before this.
+    rule(&[Opt(&["in", "during"]), Opt(&["the"]), LAST, Word(&["quarter"]), Word(&["of"]), Year], With(fourth_quarter_of_year)),
+    rule(&[Opt(&["in", "during"]), Opt(&["the"]), LAST, Word(&["quarter"]), Word(&["of"]), LAST, Word(&["year"])], Fixed(Expr::PartOfYear { year: None, years_ago: 1, from_month: 9, months: 3 })),
+    rule(&[Opt(&["in", "during"]), Opt(&["the"]), LAST, Word(&["quarter"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OTHER], Fixed(Expr::PartOfYear { year: None, years_ago: 0, from_month: 9, months: 3 })),
     // Not "my best year to date".
     rule(&[NotAfter(&["best", "worst", "good", "great", "bad", "busiest", "biggest", "strongest", "warmest", "hottest", "coldest", "wettest", "record"]), Word(&["year"]), Word(&["to"]), Word(&["date"])], Fixed(Expr::Year { years_ago: 0 })),
 ];

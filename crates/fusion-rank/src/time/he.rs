@@ -8,7 +8,8 @@ use super::build::{
 };
 use super::calendar::Expr;
 use super::phrase::El::{
-    BareMonth, Count, Day, Few, InMonth, Month, NotBefore, Opt, Season, Weekday, Word, Year,
+    BareMonth, Count, Day, Few, InMonth, Month, NotAfter, NotBefore, Opt, Season, Weekday, Word,
+    Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
@@ -132,6 +133,39 @@ const N: El = Count(COUNTS);
 const PAST_M: El = Word(&["שעבר", "הקודם"]);
 const PAST_F: El = Word(&["שעברה", "הקודמת"]);
 
+/// Not before an ordinal or "next": "השבוע הראשון" is a first week, "השנה הבאה" the next year.
+const NOT_ORDINAL: El = NotBefore(&["הראשון", "הראשונה", "השני", "השנייה", "הבא", "הבאה"]);
+
+/// A third of the year `years_ago` back: `part` 0 is January to April, 2 September to
+/// December.
+const fn year_part(years_ago: u32, part: u32) -> Make {
+    Fixed(Expr::PartOfYear {
+        year: None,
+        years_ago,
+        from_month: 4 * part,
+        months: 4,
+    })
+}
+
+/// A half of the year `years_ago` back.
+const fn year_half(years_ago: u32, half: u32) -> Make {
+    Fixed(Expr::PartOfYear {
+        year: None,
+        years_ago,
+        from_month: 6 * half,
+        months: 6,
+    })
+}
+
+/// Days `from_day..to_day` of the month `months_ago` back.
+const fn month_part(months_ago: u32, from_day: u32, to_day: u32) -> Make {
+    Fixed(Expr::PartOfMonthAgo {
+        months_ago,
+        from_day,
+        to_day,
+    })
+}
+
 /// Tried at every word; the longest match wins, the earlier rule on a tie.
 #[rustfmt::skip]
 const RULES: &[Rule] = &[
@@ -144,11 +178,13 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["אתמול"]), Word(&["בבוקר"])], part(1, 0, 12)),
     rule(&[Word(&["אתמול"]), Word(&["בערב"])], part(1, 18, 24)),
     rule(&[Word(&["אתמול"]), Word(&["בלילה"])], part(1, 18, 30)),
-    rule(&[Word(&["השבוע"])], Fixed(Expr::Week { weeks_ago: 0 })),
+    // Not "השבוע הראשון בעבודה" (the first week at work), "השנה הראשונה של הילד", "ספר
+    // השנה" (the yearbook).
+    rule(&[Word(&["השבוע"]), NOT_ORDINAL], Fixed(Expr::Week { weeks_ago: 0 })),
     rule(&[Word(&["שבוע"]), PAST_M], Fixed(Expr::Week { weeks_ago: 1 })),
-    rule(&[Word(&["החודש"])], Fixed(Expr::Month { months_ago: 0 })),
+    rule(&[Word(&["החודש"]), NOT_ORDINAL], Fixed(Expr::Month { months_ago: 0 })),
     rule(&[Word(&["חודש"]), PAST_M], Fixed(Expr::Month { months_ago: 1 })),
-    rule(&[Word(&["השנה"])], Fixed(Expr::Year { years_ago: 0 })),
+    rule(&[NotAfter(&["ספר", "איש", "אשת", "מורה", "שיר"]), Word(&["השנה"]), NOT_ORDINAL], Fixed(Expr::Year { years_ago: 0 })),
     rule(&[Word(&["שנה"]), PAST_F], Fixed(Expr::Year { years_ago: 1 })),
     rule(&[Word(&["אשתקד"])], Fixed(Expr::Year { years_ago: 1 })),
     // Vague counts first, so that on a tie with כמה of [`COUNTS`] they win.
@@ -207,6 +243,41 @@ const RULES: &[Rule] = &[
     rule(&[Season(SEASONS), Word(&["אשתקד"])], With(season_last_year)),
     rule(&[Month(MONTHS), Word(&["שנה", "בשנה"]), PAST_F], With(month_last_year)),
     rule(&[Month(MONTHS), Word(&["אשתקד"])], With(month_last_year)),
+    // Seasons with ב: "באביב", "בקיץ", "בסתיו", "בחורף" are the latest that has begun, as "in
+    // the summer" is.
+    rule(&[Word(&["באביב"])], Fixed(Expr::Season { season: 0, ended: false })),
+    rule(&[Word(&["בקיץ"]), NotBefore(&["שעבר", "הקודם"])], Fixed(Expr::Season { season: 1, ended: false })),
+    rule(&[Word(&["בסתיו"]), NotBefore(&["שעבר", "הקודם"])], Fixed(Expr::Season { season: 2, ended: false })),
+    rule(&[Word(&["בחורף"]), NotBefore(&["שעבר", "הקודם"])], Fixed(Expr::Season { season: 3, ended: false })),
+    // "בשבת" (on Saturday) without יום; "בשבת שעברה".
+    rule(&[Word(&["בשבת"]), Opt(&["שעברה", "האחרונה"])], Fixed(Expr::Weekday(5))),
+    // Quarters: "ברבעון השלישי", "ברבעון הקודם|שעבר|האחרון", "ברבעון הזה|הנוכחי".
+    rule(&[Word(&["רבעון"]), Word(&["הראשון"])], Fixed(Expr::Quarter { quarter: 1 })),
+    rule(&[Word(&["רבעון"]), Word(&["השני"])], Fixed(Expr::Quarter { quarter: 2 })),
+    rule(&[Word(&["רבעון"]), Word(&["השלישי"])], Fixed(Expr::Quarter { quarter: 3 })),
+    rule(&[Word(&["רבעון"]), Word(&["הרביעי"])], Fixed(Expr::Quarter { quarter: 4 })),
+    rule(&[Word(&["רבעון"]), Word(&["הקודם", "שעבר", "האחרון"]), NotBefore(&["של"])], Fixed(Expr::QuarterAgo { quarters_ago: 1 })),
+    rule(&[Word(&["רבעון"]), Word(&["הזה", "הנוכחי"])], Fixed(Expr::QuarterAgo { quarters_ago: 0 })),
+    // "in recent weeks|months": three of them up to the reference.
+    rule(&[Word(&["שבועות"]), Word(&["האחרונים"]), NotBefore(&["של"])], Fixed(Expr::Trailing { days: 21 })),
+    rule(&[Word(&["חודשים"]), Word(&["האחרונים"]), NotBefore(&["של"])], Fixed(Expr::TrailingMonths { months: 3 })),
+    rule(&[Word(&["חצי"]), Word(&["השנה"]), Word(&["האחרונה"]), NotBefore(&["של"])], Fixed(Expr::TrailingMonths { months: 6 })),
+    // Thirds of this or last year and month: "בתחילת השנה", "באמצע השנה שעברה", "בסוף החודש
+    // שעבר"; halves of this year: "במחצית הראשונה של השנה", "בחצי השני של השנה".
+    rule(&[Word(&["תחילת"]), Word(&["השנה"]), NOT_ORDINAL], year_part(0, 0)),
+    rule(&[Word(&["אמצע"]), Word(&["השנה"]), NOT_ORDINAL], year_part(0, 1)),
+    rule(&[Word(&["סוף"]), Word(&["השנה"]), NOT_ORDINAL], year_part(0, 2)),
+    rule(&[Word(&["תחילת"]), Word(&["השנה"]), PAST_F], year_part(1, 0)),
+    rule(&[Word(&["אמצע"]), Word(&["השנה"]), PAST_F], year_part(1, 1)),
+    rule(&[Word(&["סוף"]), Word(&["השנה"]), PAST_F], year_part(1, 2)),
+    rule(&[Word(&["תחילת"]), Word(&["החודש"]), NOT_ORDINAL], month_part(0, 1, 11)),
+    rule(&[Word(&["אמצע"]), Word(&["החודש"]), NOT_ORDINAL], month_part(0, 11, 21)),
+    rule(&[Word(&["סוף"]), Word(&["החודש"]), NOT_ORDINAL], month_part(0, 21, 32)),
+    rule(&[Word(&["תחילת"]), Word(&["החודש"]), PAST_M], month_part(1, 1, 11)),
+    rule(&[Word(&["אמצע"]), Word(&["החודש"]), PAST_M], month_part(1, 11, 21)),
+    rule(&[Word(&["סוף"]), Word(&["החודש"]), PAST_M], month_part(1, 21, 32)),
+    rule(&[Word(&["מחצית", "חצי"]), Word(&["הראשונה", "הראשון"]), Word(&["של"]), Word(&["השנה"]), NOT_ORDINAL], year_half(0, 0)),
+    rule(&[Word(&["מחצית", "חצי"]), Word(&["השנייה", "השני"]), Word(&["של"]), Word(&["השנה"]), NOT_ORDINAL], year_half(0, 1)),
     // "(ב)תחילת מרץ", "(ב)אמצע מרץ", "(ב)סוף מרץ", with or without a year.
     // The month with no prefix and no comma ("בסוף, במרץ" is "in the end, in March"); יוני
     // only with a year.

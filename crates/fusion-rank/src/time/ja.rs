@@ -82,6 +82,63 @@ const WORDS: &[(&str, Expr)] = &[
     ("お盆期間", days_of_year(8, 13, 4)),
     // The lunar New Year moves: no fixed days.
     ("旧正月", Expr::NoTime),
+    // Names that hold a time word and name no time: the year-end tax adjustment, a magazine's
+    // issue of last or this month.
+    ("年末調整", Expr::NoTime),
+    ("先月号", Expr::NoTime),
+    ("今月号", Expr::NoTime),
+    // Seasons: 今夏 and この夏 (this summer), 昨夏 (last summer, the latest one over).
+    ("今春", season(0, false)),
+    ("今夏", season(1, false)),
+    ("今秋", season(2, false)),
+    ("今冬", season(3, false)),
+    ("この春", season(0, false)),
+    ("この夏", season(1, false)),
+    ("この秋", season(2, false)),
+    ("この冬", season(3, false)),
+    ("昨春", season(0, true)),
+    ("昨夏", season(1, true)),
+    ("昨秋", season(2, true)),
+    ("昨冬", season(3, true)),
+    // Parts of this or last year with their year word; the start and the end of a year.
+    ("今年の上半期", half_of_year(0, 0)),
+    ("今年の下半期", half_of_year(0, 1)),
+    ("今年の前半", half_of_year(0, 0)),
+    ("今年の後半", half_of_year(0, 1)),
+    ("去年の前半", half_of_year(1, 0)),
+    ("去年の後半", half_of_year(1, 1)),
+    ("昨年の前半", half_of_year(1, 0)),
+    ("昨年の後半", half_of_year(1, 1)),
+    ("今年の初め", year_part(0, 0)),
+    ("今年初め", year_part(0, 0)),
+    ("今年の始め", year_part(0, 0)),
+    ("今年の年末", year_part(0, 2)),
+    ("年の初め", year_part(0, 0)),
+    ("年のはじめ", year_part(0, 0)),
+    ("年明け", year_part(0, 0)),
+    ("年の半ば", year_part(0, 1)),
+    ("年の暮れ", year_part(0, 2)),
+    ("去年の第1四半期", quarter_ago_year(1, 1)),
+    ("去年の第2四半期", quarter_ago_year(1, 2)),
+    ("去年の第3四半期", quarter_ago_year(1, 3)),
+    ("去年の第4四半期", quarter_ago_year(1, 4)),
+    ("昨年の第1四半期", quarter_ago_year(1, 1)),
+    ("昨年の第2四半期", quarter_ago_year(1, 2)),
+    ("昨年の第3四半期", quarter_ago_year(1, 3)),
+    ("昨年の第4四半期", quarter_ago_year(1, 4)),
+    ("今年の第1四半期", quarter_ago_year(0, 1)),
+    ("今年の第2四半期", quarter_ago_year(0, 2)),
+    ("今年の第3四半期", quarter_ago_year(0, 3)),
+    ("今年の第4四半期", quarter_ago_year(0, 4)),
+    // The latest weekend; the last half year and the last few weeks or months.
+    ("週末", Expr::Weekend),
+    ("この半年", Expr::TrailingMonths { months: 6 }),
+    ("ここ半年", Expr::TrailingMonths { months: 6 }),
+    ("過去半年", Expr::TrailingMonths { months: 6 }),
+    ("この数日", Expr::Trailing { days: 3 }),
+    ("この数週間", Expr::Trailing { days: 21 }),
+    ("この数か月", Expr::TrailingMonths { months: 3 }),
+    ("この数ヶ月", Expr::TrailingMonths { months: 3 }),
     ("年末年始", days_of_year(12, 29, 6)),
     ("クリスマスイブ", days_of_year(12, 24, 1)),
     ("前四半期", Expr::QuarterAgo { quarters_ago: 1 }),
@@ -116,6 +173,21 @@ const fn year_part(years_ago: u32, part: u32) -> Expr {
         years_ago,
         from_month: 4 * part,
         months: 4,
+    }
+}
+
+/// A season, the latest that has begun, or with `ended` the latest one over.
+const fn season(season: u32, ended: bool) -> Expr {
+    Expr::Season { season, ended }
+}
+
+/// Quarter `quarter` (1–4) of the year `years_ago` back.
+const fn quarter_ago_year(years_ago: u32, quarter: u32) -> Expr {
+    Expr::PartOfYear {
+        year: None,
+        years_ago,
+        from_month: 3 * (quarter - 1),
+        months: 3,
     }
 }
 
@@ -249,7 +321,10 @@ pub(super) fn find(query: &str) -> Vec<Found> {
             at += 1;
             continue;
         }
-        let after_number = query[..at].chars().next_back().is_some_and(is_numeral);
+        let before = query[..at].chars().next_back();
+        let after_number = before.is_some_and(is_numeral);
+        // A season kanji after another one is part of a word (青春, 初夏, 立春).
+        let after_kanji = before.is_some_and(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
         let longest = [
             // 数 after a numeral is part of a number ("十数日前", ten-odd days ago).
             word(rest).filter(|_| !(after_number && rest.starts_with('数'))),
@@ -257,6 +332,7 @@ pub(super) fn find(query: &str) -> Vec<Found> {
             trailing(rest),
             numeric(rest).filter(|_| !after_number),
             of_year(rest).filter(|_| !after_number),
+            bare_season(rest).filter(|_| !after_kanji),
         ]
         .into_iter()
         .flatten()
@@ -346,6 +422,19 @@ fn of_year(text: &str) -> Option<(usize, Expr)> {
     Some((consumed(after), expr))
 }
 
+/// A season kanji alone before に, ごろ, 頃 or の間 ("春に", "夏ごろ", "冬の間"): the latest such
+/// season that has begun, as "in the spring".
+fn bare_season(text: &str) -> Option<(usize, Expr)> {
+    let mut chars = text.chars();
+    let c = chars.next()?;
+    let (_, which) = SEASONS.iter().find(|(s, _)| *s == c)?;
+    let after = chars.as_str();
+    ["に", "ごろ", "頃", "の間"]
+        .iter()
+        .any(|w| after.starts_with(w))
+        .then_some((c.len_utf8(), season(*which, false)))
+}
+
 /// "月曜日", "月曜", "先週の月曜日" at the start of `text`.
 fn weekday(text: &str) -> Option<(usize, Expr)> {
     // 毎週月曜日, "every Monday", names no Monday.
@@ -412,7 +501,20 @@ fn numeric(text: &str) -> Option<(usize, Expr)> {
             None => (consumed(after_year), Expr::NamedYear(year)),
         });
     }
+    // "7〜9月": the first month of a range written with one 月 ([`super::ranges`] joins it).
+    if (1..=12).contains(&n)
+        && let Some(dash) = ["〜", "～", "~", "-", "–"]
+            .iter()
+            .find(|d| rest.starts_with(**d))
+        && month_day(&rest[dash.len()..]).is_some_and(|(_, _, day)| day.is_none())
+    {
+        return Some((consumed(rest), named_month(n, None)));
+    }
     let (after, month, day) = month_day(text)?;
+    // A month in a name: "3月生まれ" (born in March), "12月号" (the December issue), "5月病".
+    if ["生まれ", "号", "病"].iter().any(|w| after.starts_with(w)) {
+        return Some((consumed(after), Expr::NoTime));
+    }
     let (after, expr) = match day {
         Some(day) => (after, date(month, day, None)),
         None => with_part(after, month, None),

@@ -45,6 +45,9 @@ pub(super) enum El {
     Day,
     /// A day of the month, 1–31, with an English ordinal suffix ("14th"): never a bare number.
     Ordinal,
+    /// A range's first day of the month, 1–31, with an optional ordinal suffix, captured as
+    /// the count ("from the 10th to the 20th of October": [`El::Day`] takes the 20th).
+    FirstDay,
     /// Matches no token: holds unless the next token is one of these words, whatever separates
     /// it ("year" not before "'s": "the end of last year's budget" is no part of a year).
     NotBefore(&'static [&'static str]),
@@ -157,6 +160,7 @@ impl Language {
                         ),
                         El::Day
                         | El::Ordinal
+                        | El::FirstDay
                         | El::Year
                         | El::Iso
                         | El::Slashed
@@ -219,7 +223,8 @@ impl Tokens {
             let numbers = tokens.last().is_some_and(|t| digits(&t.lower).is_some())
                 && digits(&query[range.clone()]).is_some();
             let gap_before = match gap_text {
-                None => Gap::Other,
+                // Another script begins: as punctuation would, it ends a phrase.
+                None | Some("") => Gap::Other,
                 Some("-" | "\u{05be}") => Gap::Hyphen,
                 Some("/") if numbers => Gap::Slash,
                 Some(".") if numbers => Gap::Dot,
@@ -252,6 +257,7 @@ impl Tokens {
                 gap_before,
             });
         };
+        let mut previous_ascii = false;
         for (at, c) in query.char_indices() {
             match (c.is_alphanumeric(), current) {
                 (true, None) => current = Some(at),
@@ -259,8 +265,15 @@ impl Tokens {
                     push(&mut tokens, start..at);
                     current = None;
                 }
+                // Latin letters or digits written against another script end a word there:
+                // "2026/11/03のメモ", "Q3の予算" (Japanese writes no space).
+                (true, Some(start)) if c.is_ascii() != previous_ascii => {
+                    push(&mut tokens, start..at);
+                    current = Some(at);
+                }
                 _ => {}
             }
+            previous_ascii = c.is_ascii();
         }
         if let Some(start) = current {
             push(&mut tokens, start..query.len());
@@ -490,18 +503,24 @@ impl Tokens {
                     None => Vec::new(),
                 }
             }
-            El::Day | El::Ordinal => {
+            El::Day | El::Ordinal | El::FirstDay => {
                 let number = token.trim_end_matches(|c: char| c.is_ascii_alphabetic());
                 let suffix = &token[number.len()..];
                 let suffixes: &[&str] = match element {
-                    El::Day => &["", "st", "nd", "rd", "th"],
-                    _ => &["st", "nd", "rd", "th"],
+                    El::Ordinal => &["st", "nd", "rd", "th"],
+                    _ => &["", "st", "nd", "rd", "th"],
                 };
                 match digits(number) {
                     Some(day @ 1..=31) if number.len() <= 2 && suffixes.contains(&suffix) => {
-                        one(Caps {
-                            day: Some(day),
-                            ..caps
+                        one(match element {
+                            El::FirstDay => Caps {
+                                count: Some(day),
+                                ..caps
+                            },
+                            _ => Caps {
+                                day: Some(day),
+                                ..caps
+                            },
                         })
                     }
                     _ => Vec::new(),
@@ -791,7 +810,7 @@ mod tests {
                     | El::Month(table)
                     | El::Season(table) => table[pick(table.len())].0.to_owned(),
                     El::InMonth(table) => format!("ב{}", table[pick(table.len())].0),
-                    El::Day => (1 + pick(31)).to_string(),
+                    El::Day | El::FirstDay => (1 + pick(31)).to_string(),
                     El::Ordinal => format!("{}th", 1 + pick(31)),
                     El::EndsBefore(list) if pick(2) == 0 => list[pick(list.len())].to_owned(),
                     El::EndsBefore(_) => continue,

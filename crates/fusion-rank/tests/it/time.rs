@@ -700,6 +700,60 @@ const CASES: &[(&str, &str, &str)] = &[
     ("on 11/3 and 11/4", "2026-11-03", "2026-11-05"),
     ("from Sept. to Nov.", "2026-09-01", "2026-12-01"),
     ("January – now", "2026-01-01", "2026-12-02T15:30"),
+    // Days of a month named after the two days; the end of this year; the last quarter of one.
+    (
+        "what happened between the 10th and the 20th of October",
+        "2026-10-10",
+        "2026-10-21",
+    ),
+    (
+        "from the 10th until the 20th of October",
+        "2026-10-10",
+        "2026-10-21",
+    ),
+    (
+        "the 3rd through the 9th of March 2025",
+        "2025-03-03",
+        "2025-03-10",
+    ),
+    ("from October 10th to the 20th", "2026-10-10", "2026-10-21"),
+    // The last day must end the phrase: this is October 10 alone.
+    ("from October 10 to 20 people", "2026-10-10", "2026-10-11"),
+    ("at the end of the year", "2026-09-01", "2027-01-01"),
+    ("late this year", "2026-09-01", "2027-01-01"),
+    (
+        "during the last quarter of 2025",
+        "2025-10-01",
+        "2026-01-01",
+    ),
+    (
+        "in the last quarter of the year, any notes on bonuses?",
+        "2026-10-01",
+        "2027-01-01",
+    ),
+    // ASCII written against Japanese is a word of its own.
+    ("2026/11/03のメモ", "2026-11-03", "2026-11-04"),
+    ("Q3の予算", "2026-07-01", "2026-10-01"),
+    // Japanese seasons, parts of a year, a month range with one 月.
+    ("春に庭について何を書いた？", "2026-03-01", "2026-06-01"),
+    ("この夏", "2026-06-01", "2026-09-01"),
+    ("今年の上半期", "2026-01-01", "2026-07-01"),
+    ("年の初めに", "2026-01-01", "2026-05-01"),
+    ("去年の第4四半期", "2025-10-01", "2026-01-01"),
+    ("週末に何をした？", "2026-11-28", "2026-11-30"),
+    ("7〜9月の予算", "2026-07-01", "2026-10-01"),
+    // Hebrew seasons with ב, parts of the year and month, quarters, recent weeks.
+    ("מה כתבתי על הגינה באביב?", "2026-03-01", "2026-06-01"),
+    ("בקיץ", "2026-06-01", "2026-09-01"),
+    ("בתחילת השנה, מה תכננתי?", "2026-01-01", "2026-05-01"),
+    ("בסוף השנה שעברה", "2025-09-01", "2026-01-01"),
+    ("בסוף החודש שעבר", "2026-11-21", "2026-12-01"),
+    ("במחצית הראשונה של השנה", "2026-01-01", "2026-07-01"),
+    ("ברבעון השלישי", "2026-07-01", "2026-10-01"),
+    ("ברבעון הקודם", "2026-07-01", "2026-10-01"),
+    ("בשבועות האחרונים", "2026-11-11T15:30", "2026-12-02T15:30"),
+    ("בחצי השנה האחרונה", "2026-06-02T15:30", "2026-12-02T15:30"),
+    ("בשבת", "2026-11-28", "2026-11-29"),
     // A holiday after "on" with its year.
     ("on Christmas 2024", "2024-12-24", "2024-12-27"),
     (
@@ -790,7 +844,6 @@ const NO_TIME: &[&str] = &[
     "the late show",
     "mid-term review",
     "summer reading list",
-    "בקיץ",
     "spring cleaning",
     "summer interns",
     "the quarter of the budget",
@@ -882,6 +935,15 @@ const NO_TIME: &[&str] = &[
     "お盆を買った",
     "この2年生のクラス",
     "旧正月",
+    "notes about the last week of the project",
+    "in the last month of the year",
+    "青春について",
+    "年末調整のメモ",
+    "3月生まれの友達",
+    "12月号の雑誌",
+    "השנה הראשונה של הילד",
+    "ספר השנה",
+    "השבוע הראשון בעבודה החדשה",
 ];
 
 fn reference() -> i64 {
