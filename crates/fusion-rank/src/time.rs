@@ -256,7 +256,7 @@ struct Found {
 /// or month's; "במחצית|בחצי הראשונה|השנייה של השנה" its halves; "ברבעון
 /// הראשון…הרביעי" a quarter, "ברבעון הקודם|שעבר|האחרון" the last one, "ברבעון הזה" this one;
 /// "בשבועות האחרונים" and "בחודשים האחרונים" three weeks or months up to the reference, "בחצי
-/// השנה האחרונה" six months; "בשבת" is Saturday. השבוע, החודש and השנה before an ordinal
+/// השנה האחרונה" six months; "בשבת" is Saturday, "בסוף השבוע" the latest weekend. השבוע, החודש and השנה before an ordinal
 /// ("השבוע הראשון בעבודה") and "ספר השנה" name no time.
 ///
 /// # Rules for ambiguous text

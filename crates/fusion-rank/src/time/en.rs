@@ -483,7 +483,8 @@ const RULES: &[Rule] = &[
     rule(&[THE, Word(&["week"]), Word(&["before"]), LAST], Fixed(Expr::Week { weeks_ago: 2 })),
     rule(&[THE, Word(&["month"]), Word(&["before"]), LAST], Fixed(Expr::Month { months_ago: 2 })),
     rule(&[THE, Word(&["year"]), Word(&["before"]), LAST], Fixed(Expr::Year { years_ago: 2 })),
-    rule(&[Word(&["over", "on", "at", "during"]), Word(&["the"]), Word(&["weekend"])], Fixed(Expr::Weekend)),
+    // Not "on the weekend of the 14th", another weekend.
+    rule(&[Word(&["over", "on", "at", "during"]), Word(&["the"]), Word(&["weekend"]), NOT_OF], Fixed(Expr::Weekend)),
     rule(&[N, Word(&["hour", "hours"]), AGO], With(hours_ago)),
     rule(&[IN_SEASON, THE, SPRING], season(0, false)),
     rule(&[IN_SEASON, THE, SUMMER], season(1, false)),

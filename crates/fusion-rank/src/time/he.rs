@@ -249,6 +249,8 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["בקיץ"]), NotBefore(&["שעבר", "הקודם"])], Fixed(Expr::Season { season: 1, ended: false })),
     rule(&[Word(&["בסתיו"]), NotBefore(&["שעבר", "הקודם"])], Fixed(Expr::Season { season: 2, ended: false })),
     rule(&[Word(&["בחורף"]), NotBefore(&["שעבר", "הקודם"])], Fixed(Expr::Season { season: 3, ended: false })),
+    // "בסוף השבוע" is the weekend, the latest one ("בסוף השבוע שעבר|האחרון" too), not this week.
+    rule(&[Word(&["סוף"]), Word(&["השבוע"]), Opt(&["שעבר", "האחרון"]), NotBefore(&["של"])], Fixed(Expr::Weekend)),
     // "בשבת" (on Saturday) without יום; "בשבת שעברה".
     rule(&[Word(&["בשבת"]), Opt(&["שעברה", "האחרונה"])], Fixed(Expr::Weekday(5))),
     // Quarters: "ברבעון השלישי", "ברבעון הקודם|שעבר|האחרון", "ברבעון הזה|הנוכחי".

@@ -754,6 +754,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("בשבועות האחרונים", "2026-11-11T15:30", "2026-12-02T15:30"),
     ("בחצי השנה האחרונה", "2026-06-02T15:30", "2026-12-02T15:30"),
     ("בשבת", "2026-11-28", "2026-11-29"),
+    ("בסוף השבוע", "2026-11-28", "2026-11-30"),
     // A holiday after "on" with its year.
     ("on Christmas 2024", "2024-12-24", "2024-12-27"),
     (
@@ -937,6 +938,7 @@ const NO_TIME: &[&str] = &[
     "旧正月",
     "notes about the last week of the project",
     "in the last month of the year",
+    "on the weekend of the 14th",
     "青春について",
     "年末調整のメモ",
     "3月生まれの友達",
