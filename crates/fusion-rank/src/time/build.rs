@@ -3,6 +3,7 @@
 
 use super::calendar::{Expr, Unit, max_day};
 use super::phrase::Caps;
+use super::phrase::Make::{self, Fixed};
 
 /// The whole units 2 to 5 back: what a vague count ("a few", "several") names.
 pub(super) const fn few_back(unit: Unit) -> Expr {
@@ -407,4 +408,34 @@ pub(super) fn iso(caps: &Caps) -> Option<Expr> {
 /// The captured year.
 pub(super) fn named_year(caps: &Caps) -> Option<Expr> {
     Some(Expr::NamedYear(caps.year?))
+}
+
+/// Days `from_day..to_day` of the month `months_ago` back ("the end of last month").
+pub(super) const fn month_part(months_ago: u32, from_day: u32, to_day: u32) -> Make {
+    Fixed(Expr::PartOfMonthAgo {
+        months_ago,
+        from_day,
+        to_day,
+    })
+}
+
+/// A third of the year `years_ago` back: `part` 0 is January to April, 1 May to August, 2
+/// September to December.
+pub(super) const fn year_part(years_ago: u32, part: u32) -> Make {
+    Fixed(Expr::PartOfYear {
+        year: None,
+        years_ago,
+        from_month: 4 * part,
+        months: 4,
+    })
+}
+
+/// A half of the year `years_ago` back: `half` 0 is January to June, 1 July to December.
+pub(super) const fn year_half(years_ago: u32, half: u32) -> Make {
+    Fixed(Expr::PartOfYear {
+        year: None,
+        years_ago,
+        from_month: 6 * half,
+        months: 6,
+    })
 }

@@ -4,11 +4,11 @@ use super::build::{
     date, date_on_weekday, day_of_month, days_ago, days_between, early_month, early_year,
     ended_month, first_days_of_month, first_weeks_of_month, fourth_quarter_of_year, half_of_month,
     half_of_year, hours_ago, iso, last_days_of_month, last_week_of_month, last_weeks_of_month,
-    late_month, late_year, mid_month, mid_year, month_last_year, month_this_year, months_ago,
-    named_month, named_year, ordinal_quarter, past_days, past_hours, past_months, past_weeks,
-    past_years, quarter_last_year, quarter_of_year, quarter_this_year, season_begun,
+    late_month, late_year, mid_month, mid_year, month_last_year, month_part, month_this_year,
+    months_ago, named_month, named_year, ordinal_quarter, past_days, past_hours, past_months,
+    past_weeks, past_years, quarter_last_year, quarter_of_year, quarter_this_year, season_begun,
     season_last_year, season_of_year, season_this_year, slashed_with_year, week_of, week_of_month,
-    weekday, weekday_last_week, weekday_this_week, weeks_ago, years_ago,
+    weekday, weekday_last_week, weekday_this_week, weeks_ago, year_half, year_part, years_ago,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
@@ -212,15 +212,6 @@ const fn season(season: u32, ended: bool) -> Make {
     Fixed(Expr::Season { season, ended })
 }
 
-/// Days `from_day..to_day` of the month `months_ago` back.
-const fn month_part(months_ago: u32, from_day: u32, to_day: u32) -> Make {
-    Fixed(Expr::PartOfMonthAgo {
-        months_ago,
-        from_day,
-        to_day,
-    })
-}
-
 /// "last" before a holiday makes it a time, unless a word before "last" makes "last" an
 /// adjective ("the last Christmas movie", "my last Easter egg").
 /// Also not after an owner's "'s" ("Mom's last Christmas") nor in "one|every|final last".
@@ -314,27 +305,6 @@ const LATER_ITEM: El = AfterOrEnd {
 /// `days` days from `month`/`day` of the latest year that has reached it.
 const fn days_of_year(month: u32, day: u32, days: u32) -> Make {
     Fixed(Expr::DaysOfYear { month, day, days })
-}
-
-/// A third of the year `years_ago` back: `part` 0 is January to April, 1 May to August, 2
-/// September to December.
-const fn year_part(years_ago: u32, part: u32) -> Make {
-    Fixed(Expr::PartOfYear {
-        year: None,
-        years_ago,
-        from_month: 4 * part,
-        months: 4,
-    })
-}
-
-/// A half of the year `years_ago` back: `half` 0 is January to June, 1 July to December.
-const fn year_half(years_ago: u32, half: u32) -> Make {
-    Fixed(Expr::PartOfYear {
-        year: None,
-        years_ago,
-        from_month: 6 * half,
-        months: 6,
-    })
 }
 
 const fn quarter(quarter: u32) -> Make {

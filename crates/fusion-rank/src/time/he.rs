@@ -2,9 +2,10 @@
 //! ל מ ש כ ("ובשבוע שעבר"), a month name anywhere ו and ב ("במרץ", not "ממרץ", from March).
 
 use super::build::{
-    date, days_ago, early_month, ended_month, late_month, mid_month, month_last_year, months_ago,
-    named_month, named_year, past_days, past_months, past_weeks, past_years, season_ended,
-    season_last_year, season_of_year, weekday, weekday_last_week, weeks_ago, years_ago,
+    date, days_ago, early_month, ended_month, late_month, mid_month, month_last_year, month_part,
+    months_ago, named_month, named_year, past_days, past_months, past_weeks, past_years,
+    season_ended, season_last_year, season_of_year, weekday, weekday_last_week, weeks_ago,
+    year_half, year_part, years_ago,
 };
 use super::calendar::Expr;
 use super::phrase::El::{
@@ -135,36 +136,6 @@ const PAST_F: El = Word(&["שעברה", "הקודמת"]);
 
 /// Not before an ordinal or "next": "השבוע הראשון" is a first week, "השנה הבאה" the next year.
 const NOT_ORDINAL: El = NotBefore(&["הראשון", "הראשונה", "השני", "השנייה", "הבא", "הבאה"]);
-
-/// A third of the year `years_ago` back: `part` 0 is January to April, 2 September to
-/// December.
-const fn year_part(years_ago: u32, part: u32) -> Make {
-    Fixed(Expr::PartOfYear {
-        year: None,
-        years_ago,
-        from_month: 4 * part,
-        months: 4,
-    })
-}
-
-/// A half of the year `years_ago` back.
-const fn year_half(years_ago: u32, half: u32) -> Make {
-    Fixed(Expr::PartOfYear {
-        year: None,
-        years_ago,
-        from_month: 6 * half,
-        months: 6,
-    })
-}
-
-/// Days `from_day..to_day` of the month `months_ago` back.
-const fn month_part(months_ago: u32, from_day: u32, to_day: u32) -> Make {
-    Fixed(Expr::PartOfMonthAgo {
-        months_ago,
-        from_day,
-        to_day,
-    })
-}
 
 /// Tried at every word; the longest match wins, the earlier rule on a tie.
 #[rustfmt::skip]
