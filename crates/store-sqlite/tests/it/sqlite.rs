@@ -443,3 +443,83 @@ fn histories_read_while_another_handle_writes_are_whole_and_end_current() {
         assert!(reads > 1);
     });
 }
+
+/// Bytes of one WAL frame of a 4 KiB-page database: its 24-byte header and the page.
+const WAL_FRAME: u64 = 24 + 4096;
+
+/// Commits `steps` steps, each writing one new key of 6,000 bytes (a leaf and an overflow page,
+/// so at least two WAL frames a commit), and returns the largest size the WAL reached.
+fn write_pages(backend: &SqliteBackend, wal: &std::path::Path, steps: u32) -> u64 {
+    use store_trait::kv::{Kv, KvOp};
+    let mut largest = 0;
+    for n in 0..steps {
+        // Keys of kind `x` are no layout key: the agent-memory layer never reads them.
+        let key = [b"x".as_slice(), &n.to_be_bytes()].concat();
+        backend
+            .kv()
+            .step(&mut |_| Ok(((), vec![KvOp::Put(key.clone(), vec![7; 6_000])])))
+            .expect("a step commits");
+        largest = largest.max(std::fs::metadata(wal).map_or(0, |m| m.len()));
+    }
+    largest
+}
+
+/// Without a sync per commit, the WAL is copied back into the database by a thread of the
+/// backend's own once it holds a thousand frames, while the writer goes on: the database file
+/// grows with no writer closing or checkpointing it. Without that thread nothing would be
+/// copied before eight thousand frames, when the committing thread checkpoints itself.
+#[test]
+fn without_a_sync_the_wal_is_copied_back_off_the_writers_path() {
+    let guarded = fresh(Durability::Eventual);
+    let path = guarded.guard.path().join(FILE);
+    let wal = guarded.guard.path().join(format!("{FILE}-wal"));
+    let before = std::fs::metadata(&path).unwrap().len();
+    // About 2,400 frames: past the thread's threshold, far from the committing thread's.
+    write_pages(&guarded.backend, &wal, 1_200);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::fs::metadata(&path).unwrap().len() < before + 1_000 * 4096 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the database file was not written within 20 s"
+        );
+        thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Everything written is read back, from the database or the WAL.
+    use store_trait::kv::Kv;
+    let count = guarded
+        .backend
+        .kv()
+        .read(&mut |r| {
+            let mut n = 0;
+            r.range_keys(b"x", b"y", false, &mut |_| {
+                n += 1;
+                true
+            })?;
+            Ok(n)
+        })
+        .unwrap();
+    assert_eq!(count, 1_200);
+}
+
+/// However far the checkpoint thread falls behind, the WAL stays bounded: past eight thousand
+/// frames the committing thread checkpoints itself (it may find the thread's checkpoint
+/// running and try again at its next commit), so over 20,000 frames of commits leave at most
+/// a few thousand more than that in the file. With a sync per commit, SQLite's own checkpoint
+/// keeps it near a thousand.
+#[test]
+fn the_wal_stays_bounded_with_or_without_a_sync() {
+    for (durability, bound) in [
+        (Durability::Eventual, 12_000),
+        (Durability::Immediate, 1_500),
+    ] {
+        let guarded = fresh(durability);
+        let wal = guarded.guard.path().join(format!("{FILE}-wal"));
+        let largest = write_pages(&guarded.backend, &wal, 10_000);
+        assert!(largest >= 1_000 * WAL_FRAME, "the writes went to the WAL");
+        assert!(
+            largest <= bound * WAL_FRAME,
+            "{durability:?}: the WAL reached {} frames",
+            largest / WAL_FRAME
+        );
+    }
+}
