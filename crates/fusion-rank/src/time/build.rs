@@ -99,6 +99,15 @@ pub(super) fn date(caps: &Caps) -> Option<Expr> {
     })
 }
 
+/// The captured month's day written as a word, captured as the count ("the twentieth of
+/// October").
+pub(super) fn date_in_words(caps: &Caps) -> Option<Expr> {
+    date(&Caps {
+        day: caps.count,
+        ..*caps
+    })
+}
+
 /// The captured day, on the captured weekday ("Thursday, November 12").
 pub(super) fn date_on_weekday(caps: &Caps) -> Option<Expr> {
     let (month, day) = (caps.month?, caps.day?);
@@ -166,6 +175,34 @@ fn days_of_month(caps: &Caps, from_day: u32, to_day: u32) -> Option<Expr> {
         from_day,
         to_day,
     })
+}
+
+/// Month `third` (0 to 2) of the captured season: March, April or May for spring, December,
+/// January or February for winter. Of the captured year's season when a year is captured (the
+/// January and February of "winter 2025" are 2026's), else the latest such month that starts at
+/// or before the reference ("late summer" in July is last August).
+fn season_month(caps: &Caps, third: u32) -> Option<Expr> {
+    let season = caps.season?;
+    let month = (season * 3 + 2 + third) % 12 + 1;
+    let year = caps
+        .year
+        .map(|year| if month < 3 { year + 1 } else { year });
+    Some(Expr::NamedMonth { month, year })
+}
+
+/// The captured season's first month ("early spring": March).
+pub(super) fn early_season(caps: &Caps) -> Option<Expr> {
+    season_month(caps, 0)
+}
+
+/// The captured season's second month ("midsummer": July).
+pub(super) fn mid_season(caps: &Caps) -> Option<Expr> {
+    season_month(caps, 1)
+}
+
+/// The captured season's last month ("the end of the winter": February).
+pub(super) fn late_season(caps: &Caps) -> Option<Expr> {
+    season_month(caps, 2)
 }
 
 /// Days 1–10 of the captured month ("early March").
@@ -371,6 +408,22 @@ pub(super) fn half_of_year(caps: &Caps) -> Option<Expr> {
     })
 }
 
+/// January to June of the captured year ("H1 2025").
+pub(super) fn first_half_of_year(caps: &Caps) -> Option<Expr> {
+    half_of_year(&Caps {
+        count: Some(1),
+        ..*caps
+    })
+}
+
+/// July to December of the captured year ("H2 2025").
+pub(super) fn second_half_of_year(caps: &Caps) -> Option<Expr> {
+    half_of_year(&Caps {
+        count: Some(2),
+        ..*caps
+    })
+}
+
 /// January to April of the captured year.
 pub(super) fn early_year(caps: &Caps) -> Option<Expr> {
     year_third(caps, 0)
@@ -384,6 +437,23 @@ pub(super) fn mid_year(caps: &Caps) -> Option<Expr> {
 /// September to December of the captured year.
 pub(super) fn late_year(caps: &Caps) -> Option<Expr> {
     year_third(caps, 2)
+}
+
+/// The week of the captured day of the month, or of its day in words ("the week of the 9th",
+/// "the week of the ninth").
+pub(super) fn week_of_day(caps: &Caps) -> Option<Expr> {
+    Some(Expr::WeekOfDayOfMonth {
+        day: caps.day.or(caps.count)?,
+        weekend: false,
+    })
+}
+
+/// The weekend the captured day of the month falls on ("the weekend of the 14th").
+pub(super) fn weekend_of_day(caps: &Caps) -> Option<Expr> {
+    Some(Expr::WeekOfDayOfMonth {
+        day: caps.day.or(caps.count)?,
+        weekend: true,
+    })
 }
 
 /// The ISO week of the captured day ("the week of November 9").

@@ -141,6 +141,10 @@ pub(super) enum Expr {
         day: u32,
         year: Option<i32>,
     },
+    /// The ISO week (Monday to Monday) of a day of the month, or with `weekend` the weekend
+    /// (Saturday and Sunday) it falls on, of the latest month whose week or weekend has begun
+    /// ("the week of the 9th", "the weekend of the 14th"); no weekend for a weekday.
+    WeekOfDayOfMonth { day: u32, weekend: bool },
     /// `months` calendar months from month `from_month` (0 = January) of `year`, or else of the
     /// year `years_ago` years back: "early this year" is January to April, "the end of last
     /// year" September to December, "the middle of 2025" May to August 2025.
@@ -308,6 +312,27 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
                 })
                 .find(|date| *date <= today)?;
             day_span(date, 1)
+        }
+        Expr::WeekOfDayOfMonth { day, weekend } => {
+            // Its week's Monday and length, or the Saturday of its weekend.
+            let span_of = |date: NaiveDate| -> Option<(NaiveDate, u64)> {
+                let from_monday = date.weekday().num_days_from_monday();
+                match (weekend, from_monday) {
+                    (false, _) => Some((back(date, u64::from(from_monday))?, 7)),
+                    (true, 5) => Some((date, 2)),
+                    (true, 6) => Some((back(date, 1)?, 2)),
+                    (true, _) => None,
+                }
+            };
+            let current = month_index(today.year(), today.month());
+            let (start, days) = (0..=12)
+                .filter_map(|back| {
+                    let first = month_start(current - back)?;
+                    NaiveDate::from_ymd_opt(first.year(), first.month(), day)
+                })
+                .filter_map(span_of)
+                .find(|(start, _)| *start <= today)?;
+            day_span(start, days)
         }
         Expr::TrailingMonths { months } => {
             let from = now.checked_sub_months(Months::new(months))?;

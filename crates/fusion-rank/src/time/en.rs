@@ -1,14 +1,16 @@
 //! English time phrases (matched case-insensitively, word by word).
 
 use super::build::{
-    date, date_on_weekday, day_of_month, days_ago, days_between, early_month, early_year,
-    ended_month, first_days_of_month, first_weeks_of_month, fourth_quarter_of_year, half_of_month,
-    half_of_year, hours_ago, iso, last_days_of_month, last_week_of_month, last_weeks_of_month,
-    late_month, late_year, mid_month, mid_year, month_last_year, month_part, month_this_year,
+    date, date_in_words, date_on_weekday, day_of_month, days_ago, days_between, early_month,
+    early_season, early_year, ended_month, first_days_of_month, first_half_of_year,
+    first_weeks_of_month, fourth_quarter_of_year, half_of_month, half_of_year, hours_ago, iso,
+    last_days_of_month, last_week_of_month, last_weeks_of_month, late_month, late_season,
+    late_year, mid_month, mid_season, mid_year, month_last_year, month_part, month_this_year,
     months_ago, named_month, named_year, ordinal_quarter, past_days, past_hours, past_months,
     past_weeks, past_years, quarter_last_year, quarter_of_year, quarter_this_year, season_begun,
-    season_last_year, season_of_year, season_this_year, slashed_with_year, week_of, week_of_month,
-    weekday, weekday_last_week, weekday_this_week, weeks_ago, year_half, year_part, years_ago,
+    season_last_year, season_of_year, season_this_year, second_half_of_year, slashed_with_year,
+    week_of, week_of_day, week_of_month, weekday, weekday_last_week, weekday_this_week,
+    weekend_of_day, weeks_ago, year_half, year_part, years_ago,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
@@ -178,6 +180,42 @@ pub(super) const AFTER_DAY: &[&str] = &[
     "of",
     "this",
     "last",
+];
+
+/// Ordinal words for a day of the month ("the twentieth of October", "March the third"), the
+/// tens with their units ("twenty-first", "twenty first").
+const DAY_WORDS: Table = &[
+    ("first", 1),
+    ("second", 2),
+    ("third", 3),
+    ("fourth", 4),
+    ("fifth", 5),
+    ("sixth", 6),
+    ("seventh", 7),
+    ("eighth", 8),
+    ("ninth", 9),
+    ("tenth", 10),
+    ("eleventh", 11),
+    ("twelfth", 12),
+    ("thirteenth", 13),
+    ("fourteenth", 14),
+    ("fifteenth", 15),
+    ("sixteenth", 16),
+    ("seventeenth", 17),
+    ("eighteenth", 18),
+    ("nineteenth", 19),
+    ("twentieth", 20),
+    ("twenty first", 21),
+    ("twenty second", 22),
+    ("twenty third", 23),
+    ("twenty fourth", 24),
+    ("twenty fifth", 25),
+    ("twenty sixth", 26),
+    ("twenty seventh", 27),
+    ("twenty eighth", 28),
+    ("twenty ninth", 29),
+    ("thirtieth", 30),
+    ("thirty first", 31),
 ];
 
 /// Ordinal words for a week or a half of a month.
@@ -448,6 +486,14 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["on"]), Month(MONTHS), Day, Year], With(date)),
     rule(&[Opt(&["on"]), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS)], With(date)),
     rule(&[Opt(&["on"]), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS), Year], With(date)),
+    // A day in words: "on the first of March", "the twentieth of October 2025", "March the
+    // third", "October twentieth" (not after "may": "you may first ask").
+    rule(&[Opt(&["on"]), Word(&["the"]), Entry(DAY_WORDS), Word(&["of"]), Month(MONTHS)], With(date_in_words)),
+    rule(&[Opt(&["on"]), Word(&["the"]), Entry(DAY_WORDS), Word(&["of"]), Month(MONTHS), Year], With(date_in_words)),
+    rule(&[Opt(&["on"]), Month(MONTHS), Word(&["the"]), Entry(DAY_WORDS)], With(date_in_words)),
+    rule(&[Opt(&["on"]), Month(MONTHS_NOT_MAY), Entry(DAY_WORDS), NotBefore(&["week", "weeks", "half", "quarter", "day", "days", "time", "of"])], With(date_in_words)),
+    rule(&[Opt(&["on"]), Month(MONTHS), Word(&["the"]), Ordinal], With(date)),
+    rule(&[Opt(&["on"]), Month(MONTHS), Word(&["the"]), Ordinal, Year], With(date)),
     rule(&[Word(&["in", "during"]), Year], With(named_year)),
     rule(&[Opt(&["in", "on", "during"]), Iso], With(iso)),
     rule(&[THE, Word(&["week"]), Word(&["before"]), LAST], Fixed(Expr::Week { weeks_ago: 2 })),
@@ -501,6 +547,36 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["in", "during"]), Word(&["mid"]), Month(MONTHS)], With(mid_month)),
     rule(&[Opt(&["in", "during"]), Word(&["mid"]), Month(MONTHS), Year], With(mid_month)),
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(MONTHS_ALONE)], With(late_month)),
+    // Thirds of a season, each a month: "in early spring" (March), "mid-summer" (July), "late
+    // in the fall", "the end of the winter" (February), "early summer 2025"; "fall" only after
+    // "in", "during" or "the".
+    rule(&[Opt(&["in", "during"]), Word(&["early"]), Season(SEASONS), NOT_OF], With(early_season)),
+    rule(&[Opt(&["in", "during"]), Word(&["mid"]), Season(SEASONS), NOT_OF], With(mid_season)),
+    rule(&[Opt(&["in", "during"]), Word(&["late"]), Season(SEASONS), NOT_OF], With(late_season)),
+    rule(&[Word(&["in", "during"]), Word(&["early"]), Season(FALL), NOT_OF], With(early_season)),
+    rule(&[Word(&["in", "during"]), Word(&["mid"]), Season(FALL), NOT_OF], With(mid_season)),
+    rule(&[Word(&["in", "during"]), Word(&["late"]), Season(FALL), NOT_OF], With(late_season)),
+    rule(&[Opt(&["in", "during"]), Word(&["early"]), Season(SEASONS), Opt(&["of"]), Year], With(early_season)),
+    rule(&[Opt(&["in", "during"]), Word(&["mid"]), Season(SEASONS), Opt(&["of"]), Year], With(mid_season)),
+    rule(&[Opt(&["in", "during"]), Word(&["late"]), Season(SEASONS), Opt(&["of"]), Year], With(late_season)),
+    rule(&[Word(&["in", "during"]), Word(&["early"]), Season(FALL), Opt(&["of"]), Year], With(early_season)),
+    rule(&[Word(&["in", "during"]), Word(&["mid"]), Season(FALL), Opt(&["of"]), Year], With(mid_season)),
+    rule(&[Word(&["in", "during"]), Word(&["late"]), Season(FALL), Opt(&["of"]), Year], With(late_season)),
+    rule(&[Word(&["midsummer"]), NOT_OF], Fixed(Expr::NamedMonth { month: 7, year: None })),
+    rule(&[Word(&["midwinter"]), NOT_OF], Fixed(Expr::NamedMonth { month: 1, year: None })),
+    rule(&[Word(&["early"]), Word(&["in"]), Word(&["the"]), Season(SEASONS), NOT_OF], With(early_season)),
+    rule(&[Word(&["early"]), Word(&["in"]), Word(&["the"]), Season(FALL), NOT_OF], With(early_season)),
+    rule(&[Word(&["late"]), Word(&["in"]), Word(&["the"]), Season(SEASONS), NOT_OF], With(late_season)),
+    rule(&[Word(&["late"]), Word(&["in"]), Word(&["the"]), Season(FALL), NOT_OF], With(late_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["beginning", "start"]), Word(&["of"]), THE, Season(SEASONS), NOT_OF], With(early_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["beginning", "start"]), Word(&["of"]), Word(&["the"]), Season(FALL), NOT_OF], With(early_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["middle"]), Word(&["of"]), THE, Season(SEASONS), NOT_OF], With(mid_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["middle"]), Word(&["of"]), Word(&["the"]), Season(FALL), NOT_OF], With(mid_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["end"]), Word(&["of"]), THE, Season(SEASONS), NOT_OF], With(late_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["end"]), Word(&["of"]), Word(&["the"]), Season(FALL), NOT_OF], With(late_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["beginning", "start"]), Word(&["of"]), THE, Season(SEASONS), Opt(&["of"]), Year], With(early_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["middle"]), Word(&["of"]), THE, Season(SEASONS), Opt(&["of"]), Year], With(mid_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["end"]), Word(&["of"]), THE, Season(SEASONS), Opt(&["of"]), Year], With(late_season)),
     // "(at) the beginning/middle/end of March (2025)", "the first week of March", "the second
     // half of March", "on the 14th".
     rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["beginning", "start"]), Word(&["of"]), Month(MONTHS)], With(early_month)),
@@ -522,6 +598,12 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["the"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(last_week_of_month)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(last_week_of_month)),
     rule(&[Word(&["on"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
+    // "the week of the 9th", "over the weekend of the 14th": of the latest month whose such
+    // week or weekend has begun.
+    rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Word(&["the"]), Ordinal, NOT_OF], With(week_of_day)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Word(&["the"]), Entry(DAY_WORDS), NOT_OF], With(week_of_day)),
+    rule(&[Opt(&["over", "on", "during"]), THE, Word(&["weekend"]), Word(&["of"]), Word(&["the"]), Ordinal, NOT_OF], With(weekend_of_day)),
+    rule(&[Opt(&["over", "on", "during"]), THE, Word(&["weekend"]), Word(&["of"]), Word(&["the"]), Entry(DAY_WORDS), NOT_OF], With(weekend_of_day)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Month(MONTHS), Day], With(week_of)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Month(MONTHS), Day, Year], With(week_of)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS)], With(week_of)),
@@ -547,6 +629,13 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "at", "during"]), Word(&["the"]), Word(&["end"]), Word(&["of"]), Word(&["the"]), Word(&["year"]), Year], With(late_year)),
     // Halves of a year: "the first half of the year", "the second half of last year", "the
     // first half of 2025".
+    // "in H1", "H2 2025", "in H1 last year"; a bare "h1" is more often a heading.
+    rule(&[Word(&["in", "during"]), Word(&["h1"]), NOT_OF], year_half(0, 0)),
+    rule(&[Word(&["in", "during"]), Word(&["h2"]), NOT_OF], year_half(0, 1)),
+    rule(&[Opt(&["in", "during"]), Word(&["h1"]), Opt(&["of"]), Year], With(first_half_of_year)),
+    rule(&[Opt(&["in", "during"]), Word(&["h2"]), Opt(&["of"]), Year], With(second_half_of_year)),
+    rule(&[Opt(&["in", "during"]), Word(&["h1"]), Opt(&["of"]), LAST, Word(&["year"])], year_half(1, 0)),
+    rule(&[Opt(&["in", "during"]), Word(&["h2"]), Opt(&["of"]), LAST, Word(&["year"])], year_half(1, 1)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), Word(&["half"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OWNER], year_half(0, 0)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["second"]), Word(&["half"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OWNER], year_half(0, 1)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["first"]), Word(&["half"]), Word(&["of"]), LAST, Word(&["year"]), NOT_OWNER], year_half(1, 0)),
@@ -617,6 +706,8 @@ const RULES: &[Rule] = &[
     rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["years"]), Word(&["eve"])], days_of_year(12, 31, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["new"]), Word(&["years"]), Word(&["day"])], days_of_year(1, 1, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["halloween"])], days_of_year(10, 31, 1)),
+    // Not after "from": "quotes from Independence Day" are from the film.
+    rule(&[After(&["at", "over", "around", "during", "since", "after"]), Word(&["independence"]), Word(&["day"])], days_of_year(7, 4, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["valentine", "valentines"])], days_of_year(2, 14, 1)),
     // "over the holidays": the winter holidays, December 20 to January 3.
     rule(&[HOLIDAY_AFTER, Word(&["the"]), Word(&["holidays"])], days_of_year(12, 20, 15)),
@@ -759,6 +850,7 @@ const RULES: &[Rule] = &[
     rule(&[HOLIDAY_AFTER, Word(&["valentine"]), Word(&["s"]), Word(&["day"])], days_of_year(2, 14, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["valentines"]), Word(&["day"])], days_of_year(2, 14, 1)),
     rule(&[ON_HOLIDAY, Word(&["halloween"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(10, 31, 1)),
+    rule(&[ON_HOLIDAY, Word(&["independence"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(7, 4, 1)),
     rule(&[ON_HOLIDAY, Word(&["christmas", "xmas"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(12, 24, 3)),
     rule(&[ON_HOLIDAY, Word(&["easter"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Easter, -2, 4)),
     rule(&[ON_HOLIDAY, Word(&["thanksgiving"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Thanksgiving, 0, 4)),

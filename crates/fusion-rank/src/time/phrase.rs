@@ -8,6 +8,7 @@
 
 use super::Found;
 use super::calendar::{Expr, Weekday, max_day};
+use super::en;
 use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -225,6 +226,15 @@ impl Tokens {
             let gap_before = match gap_text {
                 // Another script begins: as punctuation would, it ends a phrase.
                 None | Some("") => Gap::Other,
+                // A hyphen between two months is a range's dash ("September-November"), not
+                // after "may" ("a may-june romance").
+                Some("-")
+                    if tokens.last().is_some_and(|t| {
+                        t.lower != "may" && en::month_named(&t.lower).is_some()
+                    }) && en::month_named(&query[range.clone()]).is_some() =>
+                {
+                    Gap::Other
+                }
                 Some("-" | "\u{05be}") => Gap::Hyphen,
                 Some("/") if numbers => Gap::Slash,
                 Some(".") if numbers => Gap::Dot,

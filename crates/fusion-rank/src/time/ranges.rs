@@ -26,7 +26,7 @@ const JA_SINCE: &[&str] = &["から", "以降", "以来", "以後"];
 /// range ("まで").
 const JA_FROM: &str = "から";
 /// Marks that join two expressions as "から" does: "3月〜5月", "January – March", "January -
-/// March" ("March-April" is one compound word, which no English rule reads).
+/// March", "March-April" (a hyphen between two month names only: "mid-March" is one word).
 const DASHES: &[&str] = &["〜", "～", "~", "–", "—", "-"];
 const JA_UNTIL: &str = "まで";
 
@@ -93,10 +93,17 @@ pub(super) fn between(
         {
             return Some(Joined::ToNow(range.start..now.end));
         }
-        let (next_range, _) = next?;
-        if next_range.start != range.end + mark {
-            return None;
-        }
+        let to = range.end + mark;
+        let Some((next_range, _)) = next.filter(|(r, _)| r.start == to) else {
+            // A month that is no expression on its own: "in Sep-Nov", "in March – may".
+            let len: usize = query[to..]
+                .chars()
+                .take_while(|c| c.is_alphabetic())
+                .map(char::len_utf8)
+                .sum();
+            let named = en::month_named(&query[to..to + len])?;
+            return Some(Joined::ToMonth(range.start..to + len, named, true));
+        };
         let mut end = next_range.end;
         if query.get(end..).is_some_and(|t| t.starts_with(JA_UNTIL)) {
             end += JA_UNTIL.len();

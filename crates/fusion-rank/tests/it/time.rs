@@ -763,6 +763,50 @@ const CASES: &[(&str, &str, &str)] = &[
         "2025-12-26",
     ),
     ("year to date", "2026-01-01", "2027-01-01"),
+    // Thirds of a season, each a month.
+    ("in early spring", "2026-03-01", "2026-04-01"),
+    ("what happened in late summer", "2026-08-01", "2026-09-01"),
+    ("mid-summer", "2026-07-01", "2026-08-01"),
+    ("in midsummer", "2026-07-01", "2026-08-01"),
+    ("in late fall", "2026-11-01", "2026-12-01"),
+    ("in early winter", "2026-12-01", "2027-01-01"),
+    ("late winter", "2026-02-01", "2026-03-01"),
+    ("late in the summer", "2026-08-01", "2026-09-01"),
+    ("the beginning of summer", "2026-06-01", "2026-07-01"),
+    ("at the start of the winter", "2026-12-01", "2027-01-01"),
+    ("by the end of summer", "2026-08-01", "2026-09-01"),
+    ("early summer 2025", "2025-06-01", "2025-07-01"),
+    ("the end of the summer of 2025", "2025-08-01", "2025-09-01"),
+    ("late winter 2025", "2026-02-01", "2026-03-01"),
+    // Months joined by a hyphen, or a dash to an abbreviation.
+    ("September-November", "2026-09-01", "2026-12-01"),
+    ("notes from January-March 2025", "2025-01-01", "2025-04-01"),
+    ("in Sep-Nov", "2026-09-01", "2026-12-01"),
+    ("in Oct–Dec", "2026-10-01", "2027-01-01"),
+    ("in Sep - Nov", "2026-09-01", "2026-12-01"),
+    // Halves of a year.
+    ("in H1", "2026-01-01", "2026-07-01"),
+    ("H2 2025", "2025-07-01", "2026-01-01"),
+    ("in H1 of 2025", "2025-01-01", "2025-07-01"),
+    ("H1 last year", "2025-01-01", "2025-07-01"),
+    // Days in words, and "the" between a month and its day.
+    ("on the first of March", "2026-03-01", "2026-03-02"),
+    ("the twentieth of October", "2026-10-20", "2026-10-21"),
+    ("October twentieth", "2026-10-20", "2026-10-21"),
+    ("the twenty-first of September", "2026-09-21", "2026-09-22"),
+    (
+        "the twenty first of September 2025",
+        "2025-09-21",
+        "2025-09-22",
+    ),
+    ("November the twenty-ninth", "2026-11-29", "2026-11-30"),
+    ("on March the 3rd", "2026-03-03", "2026-03-04"),
+    // A week or a weekend of a day of the month, and Independence Day.
+    ("the week of the 9th", "2026-11-09", "2026-11-16"),
+    ("the week of the first", "2026-11-30", "2026-12-07"),
+    ("on the weekend of the 14th", "2026-11-14", "2026-11-16"),
+    ("the weekend of the 15th", "2026-11-14", "2026-11-16"),
+    ("on Independence Day", "2026-07-04", "2026-07-05"),
     // Japanese: parts of this and last month, holidays, この + a length.
     ("今月の初め", "2026-12-01", "2026-12-11"),
     ("先月末", "2026-11-21", "2026-12-01"),
@@ -789,6 +833,13 @@ const CASES: &[(&str, &str, &str)] = &[
 /// Queries that name no time (at [`REFERENCE`]).
 const NO_TIME: &[&str] = &[
     "",
+    "the spring fair was early",
+    "an early spring of ideas",
+    "a may-june romance",
+    "you may first ask",
+    "the h1 tag",
+    "h1 headings",
+    "India Independence Day speech",
     "may I ask about the dentist",
     "this may help",
     "the sun was out",
@@ -938,7 +989,6 @@ const NO_TIME: &[&str] = &[
     "旧正月",
     "notes about the last week of the project",
     "in the last month of the year",
-    "on the weekend of the 14th",
     "青春について",
     "年末調整のメモ",
     "3月生まれの友達",
@@ -1498,4 +1548,101 @@ fn days_of_a_month_not_begun_are_last_years() {
     assert_eq!(mention.period, period("2025-03-14", "2025-03-21"));
     let mention = resolve_time("March 3-5", reference).expect("a time");
     assert_eq!(mention.period, period("2026-03-03", "2026-03-06"));
+}
+
+/// The instant `ms` as a date, UTC.
+fn date_of(ms: i64) -> NaiveDate {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap()
+        .date_naive()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// "early|mid|late <season>" and "the beginning|middle|end of the <season>", asked on any
+    /// day from 2000 to 2099: the latest month that has begun among the season's first, second
+    /// or last, checked against a model of the rule (spring's are March to May, winter's
+    /// December to February).
+    #[test]
+    fn a_third_of_a_season_is_the_latest_such_month(
+        season in 0u32..4,
+        third in 0u32..3,
+        wording in 0usize..2,
+        // 2000-01-01 to 2099-12-31.
+        reference in 946_684_800_000i64..4_102_358_400_000,
+    ) {
+        let name = ["spring", "summer", "autumn", "winter"][season as usize];
+        let query = match wording {
+            0 => format!("notes from {} {name}", ["early", "mid", "late"][third as usize]),
+            _ => format!("at the {} of the {name}", ["beginning", "middle", "end"][third as usize]),
+        };
+        let month = (season * 3 + 2 + third) % 12 + 1;
+        let today = date_of(reference);
+        let year = if month <= today.month() { today.year() } else { today.year() - 1 };
+        let start = NaiveDate::from_ymd_opt(year, month, 1).unwrap();
+        let end = start.checked_add_months(chrono::Months::new(1)).unwrap();
+        let mention = resolve_time(&query, reference);
+        prop_assert!(mention.is_some(), "{query}");
+        let to_ms = |d: NaiveDate| d.and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp_millis();
+        prop_assert_eq!(
+            mention.unwrap().period,
+            Period { start_ms: to_ms(start), end_ms: to_ms(end) },
+            "{}", query
+        );
+    }
+
+    /// "the week of the Nth" and "the weekend of the Nth", asked on any day: a Monday-to-Monday
+    /// week holding an N-th, or a Saturday and Sunday one of which is an N-th; begun by the
+    /// reference; and the latest such: the same span of the next month that has an N-th (the
+    /// next month's weekend, for a weekend) has not begun.
+    #[test]
+    fn the_week_of_a_day_of_the_month_is_the_latest_begun(
+        day in 1u32..32,
+        weekend in any::<bool>(),
+        reference in 946_684_800_000i64..4_102_358_400_000,
+    ) {
+        let suffix = match day {
+            1 | 21 | 31 => "st",
+            2 | 22 => "nd",
+            3 | 23 => "rd",
+            _ => "th",
+        };
+        let query = format!("the {} of the {day}{suffix}", if weekend { "weekend" } else { "week" });
+        let today = date_of(reference);
+        let Some(mention) = resolve_time(&query, reference) else {
+            // Only when no month of the last twelve offers one: never for a week.
+            prop_assert!(weekend, "{}", query);
+            return Ok(());
+        };
+        let start = date_of(mention.period.start_ms);
+        let days = (mention.period.end_ms - mention.period.start_ms) / 86_400_000;
+        prop_assert!(start <= today);
+        let held = (0..days)
+            .map(|i| start + chrono::Days::new(i as u64))
+            .any(|d| d.day() == day);
+        prop_assert!(held, "{}: {} holds no {}", query, start, day);
+        if weekend {
+            prop_assert_eq!(days, 2);
+            prop_assert_eq!(start.weekday(), chrono::Weekday::Sat);
+        } else {
+            prop_assert_eq!(days, 7);
+            prop_assert_eq!(start.weekday(), chrono::Weekday::Mon);
+        }
+        // No later such span has begun: every N-th after the period's own, up to the
+        // reference, gives a span that starts after the reference or is no weekend.
+        let mut later = start + chrono::Days::new(days as u64);
+        while later <= today {
+            if later.day() == day {
+                let begins = match (weekend, later.weekday()) {
+                    (false, w) => Some(later - chrono::Days::new(u64::from(w.num_days_from_monday()))),
+                    (true, chrono::Weekday::Sat) => Some(later),
+                    (true, chrono::Weekday::Sun) => Some(later - chrono::Days::new(1)),
+                    (true, _) => None,
+                };
+                prop_assert!(begins.is_none_or(|b| b > today), "{}: {} is later", query, later);
+            }
+            later = later + chrono::Days::new(1);
+        }
+    }
 }
