@@ -154,6 +154,17 @@ pub(super) enum Expr {
         from_month: u32,
         months: u32,
     },
+    /// The `days` days from `month`/`day` of the year `years_ago` years before the reference's
+    /// ("去年のクリスマス", last year's Christmas).
+    DaysOfYearAgo {
+        years_ago: u32,
+        month: u32,
+        day: u32,
+        days: u32,
+    },
+    /// A Japanese fiscal year, April to March: the latest one begun, or `years_ago` before it
+    /// ("今年度", "昨年度").
+    FiscalYear { years_ago: u32 },
     /// The `months` calendar months that end at the reference: from the same day and time
     /// `months` months back ("the past 3 months"; a day the earlier month lacks is its last).
     TrailingMonths { months: u32 },
@@ -430,6 +441,20 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
                 year.checked_mul(12)? + i64::from(from_month),
                 i64::from(months),
             )
+        }
+        Expr::DaysOfYearAgo {
+            years_ago,
+            month,
+            day,
+            days,
+        } => {
+            let year = today.year().checked_sub(i32::try_from(years_ago).ok()?)?;
+            day_span(NaiveDate::from_ymd_opt(year, month, day)?, u64::from(days))
+        }
+        Expr::FiscalYear { years_ago } => {
+            // April (month 3 counted from 0) of the year the latest fiscal year began in.
+            let begun = i64::from(today.year()) - i64::from(today.month() < 4);
+            months_span((begun - i64::from(years_ago)).checked_mul(12)? + 3, 12)
         }
         Expr::NamedYear(year) => year_span(i64::from(year)),
         Expr::HoursAgo { hours } => {

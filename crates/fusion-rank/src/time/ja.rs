@@ -80,6 +80,50 @@ const WORDS: &[(&str, Expr)] = &[
     ("お盆休み", days_of_year(8, 13, 4)),
     ("お盆の時期", days_of_year(8, 13, 4)),
     ("お盆期間", days_of_year(8, 13, 4)),
+    // Holidays of this or last year: 去年のクリスマス is December 24–26 of last year whenever it
+    // is asked.
+    ("去年のクリスマス", days_of_year_ago(1, 12, 24, 3)),
+    ("昨年のクリスマス", days_of_year_ago(1, 12, 24, 3)),
+    ("去年のお盆", days_of_year_ago(1, 8, 13, 4)),
+    ("昨年のお盆", days_of_year_ago(1, 8, 13, 4)),
+    ("去年のお正月", days_of_year_ago(1, 1, 1, 3)),
+    ("昨年のお正月", days_of_year_ago(1, 1, 1, 3)),
+    ("去年の正月", days_of_year_ago(1, 1, 1, 3)),
+    ("去年のゴールデンウィーク", days_of_year_ago(1, 4, 29, 7)),
+    ("昨年のゴールデンウィーク", days_of_year_ago(1, 4, 29, 7)),
+    ("今年のお盆", days_of_year_ago(0, 8, 13, 4)),
+    ("今年のお正月", days_of_year_ago(0, 1, 1, 3)),
+    ("今年の正月", days_of_year_ago(0, 1, 1, 3)),
+    ("今年のゴールデンウィーク", days_of_year_ago(0, 4, 29, 7)),
+    // Christmas as a time, not a topic ("クリスマスプレゼント"): with に, の頃, の時期 or 前後.
+    ("クリスマスに", days_of_year(12, 24, 3)),
+    ("クリスマスの頃", days_of_year(12, 24, 3)),
+    ("クリスマスの時期", days_of_year(12, 24, 3)),
+    ("クリスマス前後", days_of_year(12, 24, 3)),
+    // The fiscal year, April to March: 今年度 in February is the one that began last April.
+    ("今年度", Expr::FiscalYear { years_ago: 0 }),
+    ("本年度", Expr::FiscalYear { years_ago: 0 }),
+    ("昨年度", Expr::FiscalYear { years_ago: 1 }),
+    ("前年度", Expr::FiscalYear { years_ago: 1 }),
+    ("年度末", latest_month(3)),
+    ("年度初め", latest_month(4)),
+    ("年度始め", latest_month(4)),
+    // Parts of a season, each a month: 初夏 is June, 晩秋 November, 夏の終わり August.
+    ("春先", latest_month(3)),
+    ("晩春", latest_month(5)),
+    ("初夏", latest_month(6)),
+    ("晩夏", latest_month(8)),
+    ("初秋", latest_month(9)),
+    ("晩秋", latest_month(11)),
+    ("初冬", latest_month(12)),
+    ("春の初め", latest_month(3)),
+    ("春の終わり", latest_month(5)),
+    ("夏の初め", latest_month(6)),
+    ("夏の終わり", latest_month(8)),
+    ("秋の初め", latest_month(9)),
+    ("秋の終わり", latest_month(11)),
+    ("冬の初め", latest_month(12)),
+    ("冬の終わり", latest_month(2)),
     // The lunar New Year moves: no fixed days.
     ("旧正月", Expr::NoTime),
     // Names that hold a time word and name no time: the year-end tax adjustment, a magazine's
@@ -201,6 +245,20 @@ const fn month_part(months_ago: u32, from_day: u32, to_day: u32) -> Expr {
 }
 
 /// `days` days from `month`/`day` of the latest year that has reached it.
+const fn days_of_year_ago(years_ago: u32, month: u32, day: u32, days: u32) -> Expr {
+    Expr::DaysOfYearAgo {
+        years_ago,
+        month,
+        day,
+        days,
+    }
+}
+
+/// The latest such calendar month that has begun.
+const fn latest_month(month: u32) -> Expr {
+    Expr::NamedMonth { month, year: None }
+}
+
 const fn days_of_year(month: u32, day: u32, days: u32) -> Expr {
     Expr::DaysOfYear { month, day, days }
 }
@@ -591,6 +649,15 @@ fn month_day(text: &str) -> Option<(&str, u32, Option<u32>)> {
         Some((day, after)) => (after, month, Some(day)),
         None => (rest, month, None),
     })
+}
+
+/// A day of the month written "N日" at the start of `text` (1 to 31, not "N日前" or "N日間"),
+/// and the text after it.
+pub(super) fn day_number(text: &str) -> Option<(u32, &str)> {
+    let (day, rest) = number(text)?;
+    let rest = rest.strip_prefix('日')?;
+    let counted = rest.starts_with('前') || rest.starts_with('間');
+    ((1..=31).contains(&day) && !counted).then_some((day, rest))
 }
 
 /// A number at the start of `text` and the text after it: ASCII or full-width digits (at most

@@ -260,6 +260,28 @@ pub(super) fn day_range(
     Some((start..end, period))
 }
 
+/// The span and period of a Japanese range of days of one month after the day at `range`,
+/// which names `first`: "10月10日〜20日", "10月10日から20日まで" (the first day whole, a dash
+/// or から, then the last day with 日 and an optional まで).
+pub(super) fn ja_day_range(
+    query: &str,
+    range: &Range<usize>,
+    first: Period,
+) -> Option<(Range<usize>, Period)> {
+    if !query[range.clone()].ends_with('日') {
+        return None;
+    }
+    let after = query.get(range.end..)?;
+    let joined = [JA_FROM, "〜", "～", "~", "–", "-"]
+        .iter()
+        .find_map(|mark| after.strip_prefix(mark))?;
+    let (to_day, tail) = super::ja::day_number(joined)?;
+    let tail = tail.strip_prefix(JA_UNTIL).unwrap_or(tail);
+    let from_day = chrono::Datelike::day(&chrono::DateTime::from_timestamp_millis(first.start_ms)?);
+    let period = super::calendar::days_in_month_of(first, from_day, to_day)?;
+    Some((range.start..query.len() - tail.len(), period))
+}
+
 /// A day number of one or two digits at the start of `text`, with an optional English ordinal
 /// suffix ("5", "20th"), and the text after it.
 fn number(text: &str) -> Option<(u32, &str)> {
