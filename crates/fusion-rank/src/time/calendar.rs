@@ -31,6 +31,12 @@ pub(super) enum Feast {
     MemorialDay,
     /// Labor Day of the United States: the first Monday of September.
     LaborDay,
+    /// The first day of Passover, 15 Nisan of the Hebrew calendar.
+    Passover,
+    /// Rosh Hashanah, 1 Tishrei: the Hebrew new year, in September or October.
+    RoshHashanah,
+    /// The first day of Hanukkah, 25 Kislev, in late November or December.
+    Hanukkah,
 }
 
 /// What a time expression means, before a reference instant gives it a period.
@@ -617,7 +623,62 @@ fn feast_day(feast: Feast, year: i32) -> Option<NaiveDate> {
             let to_monday = (7 - first.weekday().num_days_from_monday()) % 7;
             first.checked_add_days(Days::new(u64::from(to_monday)))
         }
+        // The Hebrew year that begins in the autumn of `year` is `year + 3761`; Passover falls
+        // 163 days before its new year (the months Nisan to Elul have fixed lengths).
+        Feast::Passover => fixed_date(hebrew_new_year(i64::from(year) + 3761)? - 163),
+        Feast::RoshHashanah => fixed_date(hebrew_new_year(i64::from(year) + 3761)?),
+        Feast::Hanukkah => {
+            let new_year = hebrew_new_year(i64::from(year) + 3761)?;
+            let length = hebrew_new_year(i64::from(year) + 3762)? - new_year;
+            // Tishrei has 30 days; Heshvan 30 in a complete year (355 or 385 days), else 29.
+            let heshvan = if length % 10 == 5 { 30 } else { 29 };
+            fixed_date(new_year + 30 + heshvan + 24)
+        }
     }
+}
+
+/// The day numbered `fixed` counting January 1 of the year 1 as day 1.
+fn fixed_date(fixed: i64) -> Option<NaiveDate> {
+    NaiveDate::from_num_days_from_ce_opt(i32::try_from(fixed).ok()?)
+}
+
+/// Days from the Hebrew calendar's epoch to the new year of Hebrew year `year`, before the
+/// postponements that keep the year's length legal: the new moon of Tishrei (the molad,
+/// counted in parts, 25,920 a day) moved a day when the new year would fall on a Sunday,
+/// Wednesday or Friday. The arithmetic calendar as Dershowitz and Reingold give it.
+fn hebrew_elapsed_days(year: i64) -> i64 {
+    let months = (235 * year - 234).div_euclid(19);
+    let parts = 12_084 + 13_753 * months;
+    let days = 29 * months + parts.div_euclid(25_920);
+    if (3 * (days + 1)).rem_euclid(7) < 3 {
+        days + 1
+    } else {
+        days
+    }
+}
+
+/// The fixed day ([`fixed_date`]) of 1 Tishrei of Hebrew year `year`, within the years chrono
+/// can represent.
+fn hebrew_new_year(year: i64) -> Option<i64> {
+    // 1 Tishrei of the year 1: October 7, 3761 BCE of the Julian calendar.
+    const EPOCH: i64 = -1_373_427;
+    if !(3_000..=10_000).contains(&year) {
+        return None;
+    }
+    let (before, this, after) = (
+        hebrew_elapsed_days(year - 1),
+        hebrew_elapsed_days(year),
+        hebrew_elapsed_days(year + 1),
+    );
+    // A year may be neither 356 days long nor a leap year of 382: the new year moves on.
+    let correction = if after - this == 356 {
+        2
+    } else if this - before == 382 {
+        1
+    } else {
+        0
+    };
+    Some(EPOCH + this + correction)
 }
 
 /// The month index ([`month_index`]) of `month` in `year`, or else of the latest such month
@@ -720,6 +781,59 @@ pub(super) fn max_day(month: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Published first days (the day after the evening each begins): Passover (15 Nisan),
+    /// Rosh Hashanah (1 Tishrei), Hanukkah (25 Kislev).
+    #[test]
+    fn hebrew_feasts_fall_on_their_published_days() {
+        let published = [
+            (
+                Feast::Passover,
+                [
+                    (2000, 4, 20),
+                    (2023, 4, 6),
+                    (2024, 4, 23),
+                    (2025, 4, 13),
+                    (2026, 4, 2),
+                    (2027, 4, 22),
+                ],
+            ),
+            (
+                Feast::RoshHashanah,
+                [
+                    (2000, 9, 30),
+                    (2023, 9, 16),
+                    (2024, 10, 3),
+                    (2025, 9, 23),
+                    (2026, 9, 12),
+                    (2027, 10, 2),
+                ],
+            ),
+            (
+                Feast::Hanukkah,
+                [
+                    (2000, 12, 22),
+                    (2022, 12, 19),
+                    (2023, 12, 8),
+                    (2024, 12, 26),
+                    (2025, 12, 15),
+                    (2026, 12, 5),
+                ],
+            ),
+        ];
+        for (feast, days) in published {
+            for (year, month, day) in days {
+                assert_eq!(
+                    feast_day(feast, year),
+                    NaiveDate::from_ymd_opt(year, month, day),
+                    "{feast:?} {year}"
+                );
+            }
+        }
+        // Outside the years the arithmetic is kept to: no day, no panic.
+        assert_eq!(feast_day(Feast::Passover, -262_000), None);
+        assert_eq!(feast_day(Feast::Hanukkah, 262_000), None);
+    }
 
     #[test]
     fn feasts_fall_on_their_published_days() {

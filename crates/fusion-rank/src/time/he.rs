@@ -7,13 +7,26 @@ use super::build::{
     season_ended, season_last_year, season_of_year, weekday, weekday_last_week, weeks_ago,
     year_half, year_part, years_ago,
 };
-use super::calendar::Expr;
+use super::calendar::{Expr, Feast};
 use super::phrase::El::{
-    BareMonth, Count, Day, Few, InMonth, Month, NotAfter, NotBefore, Opt, Season, Weekday, Word,
-    Year,
+    After, BareMonth, Count, Day, Few, InMonth, Month, NotAfter, NotBefore, Opt, Season, Weekday,
+    Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
+
+/// Words before a holiday's bare name that open a range on it ("מאז פסח", "אחרי חנוכה"); not
+/// לפני or עד, which asked just before a holiday mean the coming one.
+const HOLIDAY_OPENERS: El = After(&["מאז", "אחרי"]);
+
+/// `days` days from `offset` days after `feast`, the latest begun.
+const fn feast(feast: Feast, offset: i32, days: u32) -> Make {
+    Fixed(Expr::Feast {
+        feast,
+        offset,
+        days,
+    })
+}
 
 /// Number words, in the masculine and feminine forms and their construct states, and כמה ("a
 /// few") as 3.
@@ -199,6 +212,25 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["ב"]), N, Word(&["השבועות"]), Word(&["האחרונים"]), NotBefore(&["של"])], With(past_weeks)),
     rule(&[Opt(&["ב"]), N, Word(&["החודשים"]), Word(&["האחרונים"]), NotBefore(&["של"])], With(past_months)),
     rule(&[Opt(&["ב"]), N, Word(&["השנים"]), Word(&["האחרונות"]), NotBefore(&["של"])], With(past_years)),
+    // Jewish holidays with ב, or after מאז or אחרי: the latest begun, the days of
+    // each as kept in Israel (Passover and Sukkot seven, Rosh Hashanah two, Hanukkah eight).
+    // Without them the name is the topic ("מתכונים לפסח", recipes for Passover).
+    rule(&[Word(&["בפסח"])], feast(Feast::Passover, 0, 7)),
+    rule(&[Word(&["בחג"]), Word(&["הפסח"])], feast(Feast::Passover, 0, 7)),
+    rule(&[HOLIDAY_OPENERS, Word(&["פסח"])], feast(Feast::Passover, 0, 7)),
+    rule(&[Word(&["בחנוכה"])], feast(Feast::Hanukkah, 0, 8)),
+    rule(&[Word(&["בחג"]), Word(&["החנוכה"])], feast(Feast::Hanukkah, 0, 8)),
+    rule(&[HOLIDAY_OPENERS, Word(&["חנוכה"])], feast(Feast::Hanukkah, 0, 8)),
+    rule(&[Word(&["בראש"]), Word(&["השנה"]), NotBefore(&["של", "הרשימה"])], feast(Feast::RoshHashanah, 0, 2)),
+    rule(&[HOLIDAY_OPENERS, Word(&["ראש"]), Word(&["השנה"])], feast(Feast::RoshHashanah, 0, 2)),
+    rule(&[Word(&["ביום"]), Word(&["כיפור", "הכיפורים", "כיפורים"])], feast(Feast::RoshHashanah, 9, 1)),
+    rule(&[HOLIDAY_OPENERS, Word(&["יום"]), Word(&["כיפור", "הכיפורים", "כיפורים"])], feast(Feast::RoshHashanah, 9, 1)),
+    rule(&[Word(&["בסוכות"])], feast(Feast::RoshHashanah, 14, 7)),
+    rule(&[Word(&["בחג"]), Word(&["הסוכות"])], feast(Feast::RoshHashanah, 14, 7)),
+    rule(&[HOLIDAY_OPENERS, Word(&["סוכות"])], feast(Feast::RoshHashanah, 14, 7)),
+    // Purim, 14 Adar (Adar II in a leap year): thirty days before Passover.
+    rule(&[Word(&["בפורים"])], feast(Feast::Passover, -30, 1)),
+    rule(&[HOLIDAY_OPENERS, Word(&["פורים"])], feast(Feast::Passover, -30, 1)),
     // ראש השנה, the new year's holiday, is no "this year".
     rule(&[Word(&["ראש"]), Word(&["השנה"])], Fixed(Expr::NoTime)),
     rule(&[Month(MONTHS_ALONE)], With(named_month)),
