@@ -439,10 +439,19 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
                 opened(query, range.clone(), first, reference_ms)
             }
             Some(ranges::Joined::ToMonth(span, month, _)) => {
-                match calendar::month_from(first.start_ms, month)
-                    .filter(|last| last.start_ms <= reference_ms)
-                {
-                    Some(last) => (span, first.through(last)),
+                let ending = |first: Period| {
+                    calendar::month_from(first.start_ms, month)
+                        .filter(|last| last.start_ms <= reference_ms)
+                        .map(|last| first.through(last))
+                };
+                // "in Nov-Jan" in December: a start named as the latest of its month whose end
+                // has not come is read a year earlier, as a range of two expressions is.
+                let earlier = || {
+                    let named = calendar::whole_month(first).filter(|_| first_latest.is_some())?;
+                    ending(calendar::month_until(first.start_ms - 1, named)?)
+                };
+                match ending(first).or_else(earlier) {
+                    Some(joined) => (span, joined),
                     None => (range.clone(), first),
                 }
             }

@@ -784,6 +784,10 @@ const CASES: &[(&str, &str, &str)] = &[
     ("in Sep-Nov", "2026-09-01", "2026-12-01"),
     ("in Oct–Dec", "2026-10-01", "2027-01-01"),
     ("in Sep - Nov", "2026-09-01", "2026-12-01"),
+    // An end that has not come yet reads the start a year earlier.
+    ("in Nov-Jan", "2025-11-01", "2026-02-01"),
+    ("in Dec - Feb", "2025-12-01", "2026-03-01"),
+    ("from November to may", "2025-11-01", "2026-06-01"),
     // Halves of a year.
     ("in H1", "2026-01-01", "2026-07-01"),
     ("H2 2025", "2025-07-01", "2026-01-01"),
