@@ -182,6 +182,39 @@ pub(super) const AFTER_DAY: &[&str] = &[
     "last",
 ];
 
+/// Where a third of a season without "in" before it must end ([`AFTER_DAY`] without "of"):
+/// at the end, before punctuation or before a word such as "about" or a pronoun — not before
+/// a noun it would name ("late summer squash").
+const SEASON_ENDS: El = EndsBefore(&[
+    "about",
+    "regarding",
+    "concerning",
+    "and",
+    "or",
+    "i",
+    "we",
+    "you",
+    "he",
+    "she",
+    "they",
+    "it",
+    "when",
+    "what",
+    "that",
+    "at",
+    "in",
+    "for",
+    "with",
+    "to",
+    "this",
+    "last",
+]);
+
+/// Not before "of" or a word that makes "h1" a heading ("in H1 tags").
+const NOT_HEADING: El = NotBefore(&[
+    "of", "tag", "tags", "heading", "headings", "title", "titles", "element", "elements", "text",
+]);
+
 /// Ordinal words for a day of the month ("the twentieth of October", "March the third"), the
 /// tens with their units ("twenty-first", "twenty first").
 const DAY_WORDS: Table = &[
@@ -491,7 +524,7 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["on"]), Word(&["the"]), Entry(DAY_WORDS), Word(&["of"]), Month(MONTHS)], With(date_in_words)),
     rule(&[Opt(&["on"]), Word(&["the"]), Entry(DAY_WORDS), Word(&["of"]), Month(MONTHS), Year], With(date_in_words)),
     rule(&[Opt(&["on"]), Month(MONTHS), Word(&["the"]), Entry(DAY_WORDS)], With(date_in_words)),
-    rule(&[Opt(&["on"]), Month(MONTHS_NOT_MAY), Entry(DAY_WORDS), NotBefore(&["week", "weeks", "half", "quarter", "day", "days", "time", "of"])], With(date_in_words)),
+    rule(&[Opt(&["on"]), Month(MONTHS_NOT_MAY), Entry(DAY_WORDS), EndsBefore(AFTER_DAY), NOT_OF], With(date_in_words)),
     rule(&[Opt(&["on"]), Month(MONTHS), Word(&["the"]), Ordinal], With(date)),
     rule(&[Opt(&["on"]), Month(MONTHS), Word(&["the"]), Ordinal, Year], With(date)),
     rule(&[Word(&["in", "during"]), Year], With(named_year)),
@@ -549,10 +582,15 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(MONTHS_ALONE)], With(late_month)),
     // Thirds of a season, each a month: "in early spring" (March), "mid-summer" (July), "late
     // in the fall", "the end of the winter" (February), "early summer 2025"; "fall" only after
-    // "in", "during" or "the".
-    rule(&[Opt(&["in", "during"]), Word(&["early"]), Season(SEASONS), NOT_OF], With(early_season)),
-    rule(&[Opt(&["in", "during"]), Word(&["mid"]), Season(SEASONS), NOT_OF], With(mid_season)),
-    rule(&[Opt(&["in", "during"]), Word(&["late"]), Season(SEASONS), NOT_OF], With(late_season)),
+    // "in", "during" or "the". Without "in" or "during" before it, only where the phrase ends
+    // (as "on the 14th"): "early spring rolls", "mid-winter sale ideas" and "the end of the
+    // winter coat sale" are no time.
+    rule(&[Word(&["in", "during"]), Word(&["early"]), Season(SEASONS), NOT_OF], With(early_season)),
+    rule(&[Word(&["in", "during"]), Word(&["mid"]), Season(SEASONS), NOT_OF], With(mid_season)),
+    rule(&[Word(&["in", "during"]), Word(&["late"]), Season(SEASONS), NOT_OF], With(late_season)),
+    rule(&[Word(&["early"]), Season(SEASONS), SEASON_ENDS], With(early_season)),
+    rule(&[Word(&["mid"]), Season(SEASONS), SEASON_ENDS], With(mid_season)),
+    rule(&[Word(&["late"]), Season(SEASONS), SEASON_ENDS], With(late_season)),
     rule(&[Word(&["in", "during"]), Word(&["early"]), Season(FALL), NOT_OF], With(early_season)),
     rule(&[Word(&["in", "during"]), Word(&["mid"]), Season(FALL), NOT_OF], With(mid_season)),
     rule(&[Word(&["in", "during"]), Word(&["late"]), Season(FALL), NOT_OF], With(late_season)),
@@ -562,18 +600,18 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["in", "during"]), Word(&["early"]), Season(FALL), Opt(&["of"]), Year], With(early_season)),
     rule(&[Word(&["in", "during"]), Word(&["mid"]), Season(FALL), Opt(&["of"]), Year], With(mid_season)),
     rule(&[Word(&["in", "during"]), Word(&["late"]), Season(FALL), Opt(&["of"]), Year], With(late_season)),
-    rule(&[Word(&["midsummer"]), NOT_OF], Fixed(Expr::NamedMonth { month: 7, year: None })),
-    rule(&[Word(&["midwinter"]), NOT_OF], Fixed(Expr::NamedMonth { month: 1, year: None })),
+    rule(&[Opt(&["in", "during"]), Word(&["midsummer"]), SEASON_ENDS], Fixed(Expr::NamedMonth { month: 7, year: None })),
+    rule(&[Opt(&["in", "during"]), Word(&["midwinter"]), SEASON_ENDS], Fixed(Expr::NamedMonth { month: 1, year: None })),
     rule(&[Word(&["early"]), Word(&["in"]), Word(&["the"]), Season(SEASONS), NOT_OF], With(early_season)),
     rule(&[Word(&["early"]), Word(&["in"]), Word(&["the"]), Season(FALL), NOT_OF], With(early_season)),
     rule(&[Word(&["late"]), Word(&["in"]), Word(&["the"]), Season(SEASONS), NOT_OF], With(late_season)),
     rule(&[Word(&["late"]), Word(&["in"]), Word(&["the"]), Season(FALL), NOT_OF], With(late_season)),
-    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["beginning", "start"]), Word(&["of"]), THE, Season(SEASONS), NOT_OF], With(early_season)),
-    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["beginning", "start"]), Word(&["of"]), Word(&["the"]), Season(FALL), NOT_OF], With(early_season)),
-    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["middle"]), Word(&["of"]), THE, Season(SEASONS), NOT_OF], With(mid_season)),
-    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["middle"]), Word(&["of"]), Word(&["the"]), Season(FALL), NOT_OF], With(mid_season)),
-    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["end"]), Word(&["of"]), THE, Season(SEASONS), NOT_OF], With(late_season)),
-    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["end"]), Word(&["of"]), Word(&["the"]), Season(FALL), NOT_OF], With(late_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["beginning", "start"]), Word(&["of"]), THE, Season(SEASONS), SEASON_ENDS], With(early_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["beginning", "start"]), Word(&["of"]), Word(&["the"]), Season(FALL), SEASON_ENDS], With(early_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["middle"]), Word(&["of"]), THE, Season(SEASONS), SEASON_ENDS], With(mid_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["middle"]), Word(&["of"]), Word(&["the"]), Season(FALL), SEASON_ENDS], With(mid_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["end"]), Word(&["of"]), THE, Season(SEASONS), SEASON_ENDS], With(late_season)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["end"]), Word(&["of"]), Word(&["the"]), Season(FALL), SEASON_ENDS], With(late_season)),
     rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["beginning", "start"]), Word(&["of"]), THE, Season(SEASONS), Opt(&["of"]), Year], With(early_season)),
     rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["middle"]), Word(&["of"]), THE, Season(SEASONS), Opt(&["of"]), Year], With(mid_season)),
     rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["end"]), Word(&["of"]), THE, Season(SEASONS), Opt(&["of"]), Year], With(late_season)),
@@ -630,8 +668,8 @@ const RULES: &[Rule] = &[
     // Halves of a year: "the first half of the year", "the second half of last year", "the
     // first half of 2025".
     // "in H1", "H2 2025", "in H1 last year"; a bare "h1" is more often a heading.
-    rule(&[Word(&["in", "during"]), Word(&["h1"]), NOT_OF], year_half(0, 0)),
-    rule(&[Word(&["in", "during"]), Word(&["h2"]), NOT_OF], year_half(0, 1)),
+    rule(&[Word(&["in", "during"]), Word(&["h1"]), NOT_HEADING], year_half(0, 0)),
+    rule(&[Word(&["in", "during"]), Word(&["h2"]), NOT_HEADING], year_half(0, 1)),
     rule(&[Opt(&["in", "during"]), Word(&["h1"]), Opt(&["of"]), Year], With(first_half_of_year)),
     rule(&[Opt(&["in", "during"]), Word(&["h2"]), Opt(&["of"]), Year], With(second_half_of_year)),
     rule(&[Opt(&["in", "during"]), Word(&["h1"]), Opt(&["of"]), LAST, Word(&["year"])], year_half(1, 0)),
