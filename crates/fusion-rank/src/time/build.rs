@@ -190,6 +190,43 @@ fn season_month(caps: &Caps, third: u32) -> Option<Expr> {
     Some(Expr::NamedMonth { month, year })
 }
 
+/// Month `third` of the captured season of last year: a month of the year before the
+/// reference's, or, for winter's January and February, of the reference's year (last year's
+/// winter runs from last December).
+fn season_month_last_year(caps: &Caps, third: u32) -> Option<Expr> {
+    let Some(Expr::NamedMonth { month, .. }) = season_month(caps, third) else {
+        return None;
+    };
+    Some(Expr::MonthYearsAgo {
+        month,
+        years_ago: u32::from(month >= 3),
+    })
+}
+
+/// The captured season's first month of last year ("early summer last year").
+pub(super) fn early_season_last_year(caps: &Caps) -> Option<Expr> {
+    season_month_last_year(caps, 0)
+}
+
+/// The captured season's second month of last year.
+pub(super) fn mid_season_last_year(caps: &Caps) -> Option<Expr> {
+    season_month_last_year(caps, 1)
+}
+
+/// The captured season's last month of last year ("late summer last year").
+pub(super) fn late_season_last_year(caps: &Caps) -> Option<Expr> {
+    season_month_last_year(caps, 2)
+}
+
+/// The week of the captured month's day written as a word, captured as the count ("the week
+/// of the ninth of March").
+pub(super) fn week_of_in_words(caps: &Caps) -> Option<Expr> {
+    week_of(&Caps {
+        day: caps.count,
+        ..*caps
+    })
+}
+
 /// The captured season's first month ("early spring": March).
 pub(super) fn early_season(caps: &Caps) -> Option<Expr> {
     season_month(caps, 0)

@@ -148,8 +148,9 @@ pub(super) enum Expr {
         year: Option<i32>,
     },
     /// The ISO week (Monday to Monday) of a day of the month, or with `weekend` the weekend
-    /// (Saturday and Sunday) it falls on, of the latest month whose week or weekend has begun
-    /// ("the week of the 9th", "the weekend of the 14th"); no weekend for a weekday.
+    /// (Saturday and Sunday) it falls on or, for a Friday or a Monday, is next to, of the latest
+    /// month whose week or weekend has begun ("the week of the 9th", "the weekend of the 14th");
+    /// no weekend for a day midweek.
     WeekOfDayOfMonth { day: u32, weekend: bool },
     /// `months` calendar months from month `from_month` (0 = January) of `year`, or else of the
     /// year `years_ago` years back: "early this year" is January to April, "the end of last
@@ -334,10 +335,14 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             // Its week's Monday and length, or the Saturday of its weekend.
             let span_of = |date: NaiveDate| -> Option<(NaiveDate, u64)> {
                 let from_monday = date.weekday().num_days_from_monday();
+                // A Friday's weekend follows it, a Monday's comes before it; a day midweek has
+                // none.
                 match (weekend, from_monday) {
                     (false, _) => Some((back(date, u64::from(from_monday))?, 7)),
+                    (true, 4) => Some((date.checked_add_days(Days::new(1))?, 2)),
                     (true, 5) => Some((date, 2)),
                     (true, 6) => Some((back(date, 1)?, 2)),
+                    (true, 0) => Some((back(date, 2)?, 2)),
                     (true, _) => None,
                 }
             };

@@ -2,15 +2,16 @@
 
 use super::build::{
     date, date_in_words, date_on_weekday, day_of_month, days_ago, days_between, early_month,
-    early_season, early_year, ended_month, first_days_of_month, first_half_of_year,
-    first_weeks_of_month, fourth_quarter_of_year, half_of_month, half_of_year, hours_ago, iso,
-    last_days_of_month, last_week_of_month, last_weeks_of_month, late_month, late_season,
-    late_year, mid_month, mid_season, mid_year, month_last_year, month_part, month_this_year,
-    months_ago, named_month, named_year, ordinal_quarter, past_days, past_hours, past_months,
-    past_weeks, past_years, quarter_last_year, quarter_of_year, quarter_this_year, season_begun,
-    season_last_year, season_of_year, season_this_year, second_half_of_year, slashed_with_year,
-    week_of, week_of_day, week_of_month, weekday, weekday_last_week, weekday_this_week,
-    weekend_of_day, weeks_ago, year_half, year_part, years_ago,
+    early_season, early_season_last_year, early_year, ended_month, first_days_of_month,
+    first_half_of_year, first_weeks_of_month, fourth_quarter_of_year, half_of_month, half_of_year,
+    hours_ago, iso, last_days_of_month, last_week_of_month, last_weeks_of_month, late_month,
+    late_season, late_season_last_year, late_year, mid_month, mid_season, mid_season_last_year,
+    mid_year, month_last_year, month_part, month_this_year, months_ago, named_month, named_year,
+    ordinal_quarter, past_days, past_hours, past_months, past_weeks, past_years, quarter_last_year,
+    quarter_of_year, quarter_this_year, season_begun, season_last_year, season_of_year,
+    season_this_year, second_half_of_year, slashed_with_year, week_of, week_of_day,
+    week_of_in_words, week_of_month, weekday, weekday_last_week, weekday_this_week, weekend_of_day,
+    weeks_ago, year_half, year_part, years_ago,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
@@ -182,7 +183,8 @@ pub(super) const AFTER_DAY: &[&str] = &[
     "last",
 ];
 
-/// Where a third of a season without "in" before it must end ([`AFTER_DAY`] without "of"):
+/// Where a third of a season without "in" before it, or "the week|weekend of the Nth", must
+/// end ([`AFTER_DAY`] without "of", "this" and "last"):
 /// at the end, before punctuation or before a word such as "about" or a pronoun — not before
 /// a noun it would name ("late summer squash").
 const SEASON_ENDS: El = EndsBefore(&[
@@ -523,10 +525,12 @@ const RULES: &[Rule] = &[
     // third", "October twentieth" (not after "may": "you may first ask").
     rule(&[Opt(&["on"]), Word(&["the"]), Entry(DAY_WORDS), Word(&["of"]), Month(MONTHS)], With(date_in_words)),
     rule(&[Opt(&["on"]), Word(&["the"]), Entry(DAY_WORDS), Word(&["of"]), Month(MONTHS), Year], With(date_in_words)),
-    rule(&[Opt(&["on"]), Month(MONTHS), Word(&["the"]), Entry(DAY_WORDS)], With(date_in_words)),
+    rule(&[Opt(&["on"]), Month(MONTHS_NOT_MAY), Word(&["the"]), Entry(DAY_WORDS)], With(date_in_words)),
     rule(&[Opt(&["on"]), Month(MONTHS_NOT_MAY), Entry(DAY_WORDS), EndsBefore(AFTER_DAY), NOT_OF], With(date_in_words)),
-    rule(&[Opt(&["on"]), Month(MONTHS), Word(&["the"]), Ordinal], With(date)),
-    rule(&[Opt(&["on"]), Month(MONTHS), Word(&["the"]), Ordinal, Year], With(date)),
+    // Not "may the fourth be with you".
+    rule(&[Opt(&["on"]), Month(MONTHS_NOT_MAY), Word(&["the"]), Ordinal], With(date)),
+    rule(&[Opt(&["on"]), Month(MONTHS_NOT_MAY), Word(&["the"]), Ordinal, Year], With(date)),
+    rule(&[Opt(&["on"]), Month(MONTHS_NOT_MAY), Opt(&["the"]), Entry(DAY_WORDS), Year], With(date_in_words)),
     rule(&[Word(&["in", "during"]), Year], With(named_year)),
     rule(&[Opt(&["in", "on", "during"]), Iso], With(iso)),
     rule(&[THE, Word(&["week"]), Word(&["before"]), LAST], Fixed(Expr::Week { weeks_ago: 2 })),
@@ -600,8 +604,14 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["in", "during"]), Word(&["early"]), Season(FALL), Opt(&["of"]), Year], With(early_season)),
     rule(&[Word(&["in", "during"]), Word(&["mid"]), Season(FALL), Opt(&["of"]), Year], With(mid_season)),
     rule(&[Word(&["in", "during"]), Word(&["late"]), Season(FALL), Opt(&["of"]), Year], With(late_season)),
-    rule(&[Opt(&["in", "during"]), Word(&["midsummer"]), SEASON_ENDS], Fixed(Expr::NamedMonth { month: 7, year: None })),
-    rule(&[Opt(&["in", "during"]), Word(&["midwinter"]), SEASON_ENDS], Fixed(Expr::NamedMonth { month: 1, year: None })),
+    // "late summer last year": that year's season's month.
+    rule(&[Opt(&["in", "during"]), Word(&["early"]), Season(SEASONS), Opt(&["of"]), LAST, Word(&["year"])], With(early_season_last_year)),
+    rule(&[Opt(&["in", "during"]), Word(&["mid"]), Season(SEASONS), Opt(&["of"]), LAST, Word(&["year"])], With(mid_season_last_year)),
+    rule(&[Opt(&["in", "during"]), Word(&["late"]), Season(SEASONS), Opt(&["of"]), LAST, Word(&["year"])], With(late_season_last_year)),
+    rule(&[Word(&["in", "during"]), Word(&["early"]), Season(FALL), Opt(&["of"]), LAST, Word(&["year"])], With(early_season_last_year)),
+    rule(&[Word(&["in", "during"]), Word(&["late"]), Season(FALL), Opt(&["of"]), LAST, Word(&["year"])], With(late_season_last_year)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["beginning", "start"]), Word(&["of"]), THE, Season(SEASONS), Opt(&["of"]), LAST, Word(&["year"])], With(early_season_last_year)),
+    rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["end"]), Word(&["of"]), THE, Season(SEASONS), Opt(&["of"]), LAST, Word(&["year"])], With(late_season_last_year)),
     rule(&[Word(&["early"]), Word(&["in"]), Word(&["the"]), Season(SEASONS), NOT_OF], With(early_season)),
     rule(&[Word(&["early"]), Word(&["in"]), Word(&["the"]), Season(FALL), NOT_OF], With(early_season)),
     rule(&[Word(&["late"]), Word(&["in"]), Word(&["the"]), Season(SEASONS), NOT_OF], With(late_season)),
@@ -637,11 +647,14 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["the"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(last_week_of_month)),
     rule(&[Word(&["on"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
     // "the week of the 9th", "over the weekend of the 14th": of the latest month whose such
-    // week or weekend has begun.
-    rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Word(&["the"]), Ordinal, NOT_OF], With(week_of_day)),
-    rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Word(&["the"]), Entry(DAY_WORDS), NOT_OF], With(week_of_day)),
-    rule(&[Opt(&["over", "on", "during"]), THE, Word(&["weekend"]), Word(&["of"]), Word(&["the"]), Ordinal, NOT_OF], With(weekend_of_day)),
-    rule(&[Opt(&["over", "on", "during"]), THE, Word(&["weekend"]), Word(&["of"]), Word(&["the"]), Entry(DAY_WORDS), NOT_OF], With(weekend_of_day)),
+    // week or weekend has begun; only where the phrase ends ("the week of the first meeting"
+    // names none). "the week of the ninth of March" is that day's week.
+    rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Word(&["the"]), Entry(DAY_WORDS), Word(&["of"]), Month(MONTHS)], With(week_of_in_words)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Word(&["the"]), Entry(DAY_WORDS), Word(&["of"]), Month(MONTHS), Year], With(week_of_in_words)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Word(&["the"]), Ordinal, SEASON_ENDS], With(week_of_day)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Word(&["the"]), Entry(DAY_WORDS), SEASON_ENDS], With(week_of_day)),
+    rule(&[Opt(&["over", "on", "during"]), THE, Word(&["weekend"]), Word(&["of"]), Word(&["the"]), Ordinal, SEASON_ENDS], With(weekend_of_day)),
+    rule(&[Opt(&["over", "on", "during"]), THE, Word(&["weekend"]), Word(&["of"]), Word(&["the"]), Entry(DAY_WORDS), SEASON_ENDS], With(weekend_of_day)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Month(MONTHS), Day], With(week_of)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Month(MONTHS), Day, Year], With(week_of)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["of"]), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS)], With(week_of)),

@@ -215,6 +215,10 @@ const RULES: &[Rule] = &[
     // Jewish holidays with ב, or after מאז or אחרי: the latest begun, the days of
     // each as kept in Israel (Passover and Sukkot seven, Rosh Hashanah two, Hanukkah eight).
     // Without them the name is the topic ("מתכונים לפסח", recipes for Passover).
+    // The next one, or the civil new year, is no past holiday.
+    rule(&[Word(&["בפסח", "בחנוכה", "בסוכות", "בפורים"]), Word(&["הבא", "הקרוב", "הקרובה", "הבאה"])], Fixed(Expr::Future)),
+    rule(&[Word(&["בראש"]), Word(&["השנה"]), Word(&["הבא", "הקרוב", "הבאה", "הקרובה"])], Fixed(Expr::Future)),
+    rule(&[Word(&["בראש"]), Word(&["השנה"]), Word(&["האזרחית", "הלועזית"])], Fixed(Expr::NoTime)),
     rule(&[Word(&["בפסח"])], feast(Feast::Passover, 0, 7)),
     rule(&[Word(&["בחג"]), Word(&["הפסח"])], feast(Feast::Passover, 0, 7)),
     rule(&[HOLIDAY_OPENERS, Word(&["פסח"])], feast(Feast::Passover, 0, 7)),
@@ -225,7 +229,8 @@ const RULES: &[Rule] = &[
     rule(&[HOLIDAY_OPENERS, Word(&["ראש"]), Word(&["השנה"])], feast(Feast::RoshHashanah, 0, 2)),
     rule(&[Word(&["ביום"]), Word(&["כיפור", "הכיפורים", "כיפורים"])], feast(Feast::RoshHashanah, 9, 1)),
     rule(&[HOLIDAY_OPENERS, Word(&["יום"]), Word(&["כיפור", "הכיפורים", "כיפורים"])], feast(Feast::RoshHashanah, 9, 1)),
-    rule(&[Word(&["בסוכות"])], feast(Feast::RoshHashanah, 14, 7)),
+    // Not "בסוכות של השכנים", in the neighbours' sukkahs.
+    rule(&[Word(&["בסוכות"]), NotBefore(&["של"])], feast(Feast::RoshHashanah, 14, 7)),
     rule(&[Word(&["בחג"]), Word(&["הסוכות"])], feast(Feast::RoshHashanah, 14, 7)),
     rule(&[HOLIDAY_OPENERS, Word(&["סוכות"])], feast(Feast::RoshHashanah, 14, 7)),
     // Purim, 14 Adar (Adar II in a leap year): thirty days before Passover.

@@ -95,8 +95,8 @@ const WORDS: &[(&str, Expr)] = &[
     ("今年のお正月", days_of_year_ago(0, 1, 1, 3)),
     ("今年の正月", days_of_year_ago(0, 1, 1, 3)),
     ("今年のゴールデンウィーク", days_of_year_ago(0, 4, 29, 7)),
-    // Christmas as a time, not a topic ("クリスマスプレゼント"): with に, の頃, の時期 or 前後.
-    ("クリスマスに", days_of_year(12, 24, 3)),
+    // Christmas as a time, not a topic ("クリスマスプレゼント", "クリスマスにぴったり"): with の頃,
+    // の時期 or 前後.
     ("クリスマスの頃", days_of_year(12, 24, 3)),
     ("クリスマスの時期", days_of_year(12, 24, 3)),
     ("クリスマス前後", days_of_year(12, 24, 3)),
@@ -106,6 +106,12 @@ const WORDS: &[(&str, Expr)] = &[
     ("昨年度", Expr::FiscalYear { years_ago: 1 }),
     ("前年度", Expr::FiscalYear { years_ago: 1 }),
     ("年度末", latest_month(3)),
+    ("昨年度末", latest_month(3)),
+    ("前年度末", latest_month(3)),
+    // The end of this fiscal year is to come until its March: no period.
+    ("今年度末", Expr::NoTime),
+    ("一昨年度", Expr::FiscalYear { years_ago: 2 }),
+    ("昨年の正月", days_of_year_ago(1, 1, 1, 3)),
     ("年度初め", latest_month(4)),
     ("年度始め", latest_month(4)),
     // Parts of a season, each a month: 初夏 is June, 晩秋 November, 夏の終わり August.
@@ -656,8 +662,16 @@ fn month_day(text: &str) -> Option<(&str, u32, Option<u32>)> {
 pub(super) fn day_number(text: &str) -> Option<(u32, &str)> {
     let (day, rest) = number(text)?;
     let rest = rest.strip_prefix('日')?;
-    let counted = rest.starts_with('前') || rest.starts_with('間');
-    ((1..=31).contains(&day) && !counted).then_some((day, rest))
+    // A day ends there, or before まで, a particle or punctuation: not "20日以内" (within 20
+    // days), "20日後" or "5日ほど", which count days.
+    let ends = rest.is_empty()
+        || [
+            "まで", "の", "に", "は", "で", "も", "を", "が", "、", "。", "）", ")", "？", "?",
+        ]
+        .iter()
+        .any(|p| rest.starts_with(p))
+        || rest.starts_with(char::is_whitespace);
+    ((1..=31).contains(&day) && ends).then_some((day, rest))
 }
 
 /// A number at the start of `text` and the text after it: ASCII or full-width digits (at most

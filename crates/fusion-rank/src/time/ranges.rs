@@ -95,13 +95,15 @@ pub(super) fn between(
         }
         let to = range.end + mark;
         let Some((next_range, _)) = next.filter(|(r, _)| r.start == to) else {
-            // A month that is no expression on its own: "in Sep-Nov", "in March – may".
+            // A month that is no expression on its own: "in Sep-Nov", "in Oct – Dec".
             let len: usize = query[to..]
                 .chars()
                 .take_while(|c| c.is_alphabetic())
                 .map(char::len_utf8)
                 .sum();
-            let named = en::month_named(&query[to..to + len])?;
+            // Not "may" ("notes from Jan - may I see them").
+            let word = &query[to..to + len];
+            let named = en::month_named(word).filter(|_| !word.eq_ignore_ascii_case("may"))?;
             return Some(Joined::ToMonth(range.start..to + len, named, true));
         };
         let mut end = next_range.end;
@@ -275,6 +277,11 @@ pub(super) fn ja_day_range(
     let joined = [JA_FROM, "〜", "～", "~", "–", "-"]
         .iter()
         .find_map(|mark| after.strip_prefix(mark))?;
+    // The first day named alone, not a month it was widened to ("去年の10月10日" reads as last
+    // October).
+    if first.end_ms - first.start_ms != 86_400_000 {
+        return None;
+    }
     let (to_day, tail) = super::ja::day_number(joined)?;
     let tail = tail.strip_prefix(JA_UNTIL).unwrap_or(tail);
     let from_day = chrono::Datelike::day(&chrono::DateTime::from_timestamp_millis(first.start_ms)?);
