@@ -178,6 +178,7 @@ pub(super) const AFTER_DAY: &[&str] = &[
     "for",
     "with",
     "to",
+    // Last, for [`SEASON_ENDS`], which leaves these three out.
     "of",
     "this",
     "last",
@@ -187,30 +188,7 @@ pub(super) const AFTER_DAY: &[&str] = &[
 /// end ([`AFTER_DAY`] without "of", "this" and "last"):
 /// at the end, before punctuation or before a word such as "about" or a pronoun — not before
 /// a noun it would name ("late summer squash").
-const SEASON_ENDS: El = EndsBefore(&[
-    "about",
-    "regarding",
-    "concerning",
-    "and",
-    "or",
-    "i",
-    "we",
-    "you",
-    "he",
-    "she",
-    "they",
-    "it",
-    "when",
-    "what",
-    "that",
-    "at",
-    "in",
-    "for",
-    "with",
-    "to",
-    "this",
-    "last",
-]);
+const SEASON_ENDS: El = EndsBefore(AFTER_DAY.split_at(AFTER_DAY.len() - 3).0);
 
 /// Not before "of" or a word that makes "h1" a heading ("in H1 tags").
 const NOT_HEADING: El = NotBefore(&[
