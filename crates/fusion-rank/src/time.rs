@@ -122,8 +122,10 @@ struct Found {
 ///   Sunday, "Thanksgiving Day" the Thursday. After "to", "and", "until", "till" or "through" a
 ///   holiday only ends a range ("from Easter to Thanksgiving", "between Memorial Day and Labor
 ///   Day"; "gifts for Christmas and Easter" names no time); a holiday that would start after
-///   the range's end is the year before's ("from Thanksgiving to Christmas" in early December). A year or "last/this year" right after a holiday
-///   is that year's ("over Easter last year", "at Christmas 2024").
+///   the range's end is the year before's ("from Thanksgiving to Christmas" in early December). A year or "last/this year" right after a holiday,
+///   a day, a part of a month or a month named without a year is that year's ("over Easter
+///   last year", "at Christmas 2024", "on March 3 last year", "early October 2025"), and so is
+///   one right before it ("last year in October", "in 2025 at Christmas").
 /// - Vague counts: "a few", "several" or "some" days, weeks, months or years ago are the whole
 ///   units 2 to 5 back ("a few weeks ago" on a Wednesday: the four ISO weeks from five weeks
 ///   back to the week before last); "the other day" is the days 1 to 6 back. "a couple" is
@@ -212,7 +214,9 @@ struct Found {
 /// alone), "Aより後" after A. A season
 /// (春 夏 秋 冬) or month after a year word or "YYYY年", with or without の: "去年の夏",
 /// "2025年の秋", "去年の3月", "昨年11月". After "N月" or "YYYY年N月": 上旬/初旬 (days 1–10),
-/// 中旬 (11–20), 下旬/末 (21 to the end). 数日前, 数週間前, 数か月前, 数年前 (数, "several", is
+/// 中旬 (11–20), 下旬/末 (21 to the end), (の)第1週 … 第5週 (days 1–7 … 29 to the end) and
+/// (の)最終週 (the last seven days). Parts of a season are months (初夏 June, 晩秋 November,
+/// 冬の終わり February…), after a year word that year's season's ("去年の初夏"). 数日前, 数週間前, 数か月前, 数年前 (数, "several", is
 /// vague as "a few": the units 2 to 5 back; not after a numeral, "十数日前"), 半年前 (the month six back), 年初/年始 (January–April), 年末
 /// (September–December; 去年の年末 and 昨年末 last year's), 上半期/下半期 (the halves of this
 /// year; 去年の上半期 last year's), 第1四半期 … 第4四半期 (ASCII, full-width or kanji digits),
@@ -331,7 +335,8 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
     // names, if any, and its expression when it names the latest of a kind (a month, a
     // weekday…), which a list may read earlier ([`listed_with`]).
     let mut range_ends: Vec<(bool, Option<calendar::Expr>, Option<calendar::Expr>)> = Vec::new();
-    let mut holiday: Option<calendar::Expr> = None;
+    // The last expression, when a year right after it may place it ([`calendar::placed_in_year`]).
+    let mut placeable: Option<calendar::Expr> = None;
     for Found {
         range,
         expr,
@@ -346,36 +351,51 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         else {
             continue;
         };
-        // A holiday followed by a year is that year's ("over Easter last year", "at Christmas
-        // of 2024").
-        if let (Some(day), Some(year), Some((before, _))) =
-            (holiday, calendar::whole_year(resolved), named.last())
-        {
+        // A holiday, a day or a part of a month next to a year is that year's: with the year
+        // after it ("over Easter last year", "at Christmas of 2024", "on March 3 last year",
+        // "the first week of October 2025") or before it ("last year in October", "in 2025 at
+        // Christmas").
+        if let Some((before, before_period)) = named.last() {
             let between = query[before.end..range.start].trim();
-            let in_year = calendar::holiday_in_year(day, year)
-                .filter(|p| p.start_ms <= reference_ms && p.start_ms < p.end_ms);
-            if (between.is_empty() || between.eq_ignore_ascii_case("of"))
-                && let Some(in_year) = in_year
-            {
-                // The holiday's entry, read as it was (a range's end or not), in the year.
+            let placed = match (placeable, calendar::whole_year(resolved)) {
+                (Some(earlier), Some(year))
+                    if between.is_empty() || between.eq_ignore_ascii_case("of") =>
+                {
+                    calendar::placed_in_year(earlier, year)
+                }
+                (_, None)
+                    if between.is_empty()
+                        || ["at", "on", "in", "during", "over", "around"]
+                            .iter()
+                            .any(|word| between.eq_ignore_ascii_case(word)) =>
+                {
+                    calendar::whole_year(*before_period)
+                        .and_then(|year| calendar::placed_in_year(expr, year))
+                }
+                _ => None,
+            }
+            .filter(|p| p.start_ms <= reference_ms && p.start_ms < p.end_ms);
+            if let Some(placed) = placed {
+                // The first entry, read as it was (a range's end or not), in the year.
                 let start = before.start;
                 named.pop();
-                named.push((start..range.end, in_year));
+                named.push((start..range.end, placed));
                 // Its year is named: a range or a list never reads it a year earlier.
                 if let Some((_, named_holiday, latest)) = range_ends.last_mut() {
                     *named_holiday = None;
                     *latest = None;
                 }
                 end = range.end;
-                holiday = None;
+                placeable = None;
                 continue;
             }
         }
-        holiday = matches!(
+        let holiday = matches!(
             expr,
             calendar::Expr::DaysOfYear { .. } | calendar::Expr::Feast { .. }
         )
         .then_some(expr);
+        placeable = Some(expr);
         end = range.end;
         named.push((range, resolved));
         range_ends.push((
@@ -439,13 +459,17 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
                 opened(query, range.clone(), first, reference_ms)
             }
             Some(ranges::Joined::ToMonth(span, month, _)) => {
+                // As a range of two expressions: from a start that is over, a range still
+                // running ("in Nov-Jan" in December: this November to January); a start named
+                // as the latest of its month that has not ended, whose end has not come, is
+                // read a year earlier ("in Dec-Feb" on December 2: last winter).
                 let ending = |first: Period| {
                     calendar::month_from(first.start_ms, month)
-                        .filter(|last| last.start_ms <= reference_ms)
+                        .filter(|last| {
+                            last.start_ms <= reference_ms || first.end_ms <= reference_ms
+                        })
                         .map(|last| first.through(last))
                 };
-                // "in Nov-Jan" in December: a start named as the latest of its month whose end
-                // has not come is read a year earlier, as a range of two expressions is.
                 let earlier = || {
                     let named = calendar::whole_month(first).filter(|_| first_latest.is_some())?;
                     ending(calendar::month_until(first.start_ms - 1, named)?)

@@ -545,6 +545,61 @@ pub(super) fn holiday_in_year(expr: Expr, year: i32) -> Option<Period> {
     }
 }
 
+/// A day, a part of a month or a month named without a year, in `year` rather than the latest
+/// one ("on March 3 last year", "the first week of October 2025", "early May of last year");
+/// `None` for any other expression, and for one that names its year already.
+pub(super) fn placed_in_year(expr: Expr, year: i32) -> Option<Period> {
+    let placed = match expr {
+        Expr::Date {
+            month,
+            day,
+            year: None,
+        } => Expr::Date {
+            month,
+            day,
+            year: Some(year),
+        },
+        Expr::DateOnWeekday {
+            month,
+            day,
+            year: None,
+            weekday,
+        } => Expr::DateOnWeekday {
+            month,
+            day,
+            year: Some(year),
+            weekday,
+        },
+        Expr::WeekOf {
+            month,
+            day,
+            year: None,
+        } => Expr::WeekOf {
+            month,
+            day,
+            year: Some(year),
+        },
+        Expr::PartOfMonth {
+            month,
+            year: None,
+            from_day,
+            to_day,
+        } => Expr::PartOfMonth {
+            month,
+            year: Some(year),
+            from_day,
+            to_day,
+        },
+        Expr::NamedMonth { month, year: None } => Expr::NamedMonth {
+            month,
+            year: Some(year),
+        },
+        _ => return holiday_in_year(expr, year),
+    };
+    // The expression names its year now: the reference no longer chooses one.
+    resolve(placed, 0)
+}
+
 /// The month of the year (1 to 12) when `period` is exactly one calendar month.
 pub(super) fn whole_month(period: Period) -> Option<u32> {
     let start = DateTime::from_timestamp_millis(period.start_ms)?.naive_utc();

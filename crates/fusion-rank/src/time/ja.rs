@@ -114,22 +114,6 @@ const WORDS: &[(&str, Expr)] = &[
     ("昨年の正月", days_of_year_ago(1, 1, 1, 3)),
     ("年度初め", latest_month(4)),
     ("年度始め", latest_month(4)),
-    // Parts of a season, each a month: 初夏 is June, 晩秋 November, 夏の終わり August.
-    ("春先", latest_month(3)),
-    ("晩春", latest_month(5)),
-    ("初夏", latest_month(6)),
-    ("晩夏", latest_month(8)),
-    ("初秋", latest_month(9)),
-    ("晩秋", latest_month(11)),
-    ("初冬", latest_month(12)),
-    ("春の初め", latest_month(3)),
-    ("春の終わり", latest_month(5)),
-    ("夏の初め", latest_month(6)),
-    ("夏の終わり", latest_month(8)),
-    ("秋の初め", latest_month(9)),
-    ("秋の終わり", latest_month(11)),
-    ("冬の初め", latest_month(12)),
-    ("冬の終わり", latest_month(2)),
     // The lunar New Year moves: no fixed days.
     ("旧正月", Expr::NoTime),
     // Names that hold a time word and name no time: the year-end tax adjustment, a magazine's
@@ -298,6 +282,36 @@ const RELATIVE_YEARS: &[(&str, u32)] = &[("今年", 0), ("去年", 1), ("昨年"
 /// Season characters (0 spring … 3 winter).
 const SEASONS: &[(char, u32)] = &[('春', 0), ('夏', 1), ('秋', 2), ('冬', 3)];
 
+/// Parts of a season, each a month: 初夏 is June, 晩秋 November, 夏の終わり August; alone the
+/// latest such month begun, after a year word that year's season's ("去年の初夏", "2025年の冬の
+/// 終わり": February 2026).
+const SEASON_PARTS: &[(&str, u32)] = &[
+    ("春先", 3),
+    ("晩春", 5),
+    ("初夏", 6),
+    ("晩夏", 8),
+    ("初秋", 9),
+    ("晩秋", 11),
+    ("初冬", 12),
+    ("春の初め", 3),
+    ("春の終わり", 5),
+    ("夏の初め", 6),
+    ("夏の終わり", 8),
+    ("秋の初め", 9),
+    ("秋の終わり", 11),
+    ("冬の初め", 12),
+    ("冬の終わり", 2),
+];
+
+/// A part of a season of [`SEASON_PARTS`] at the start of `text`: its length and month.
+fn season_part(text: &str) -> Option<(usize, u32)> {
+    SEASON_PARTS
+        .iter()
+        .filter(|(word, _)| text.starts_with(word))
+        .map(|(word, month)| (word.len(), *month))
+        .max_by_key(|(len, _)| *len)
+}
+
 /// The weekday characters before 曜(日); 0 = Monday.
 const WEEKDAYS: &[(char, u32)] = &[
     ('月', 0),
@@ -390,6 +404,7 @@ pub(super) fn find(query: &str) -> Vec<Found> {
         // A season kanji after another one is part of a word (青春, 初夏, 立春).
         let after_kanji = before.is_some_and(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
         let longest = [
+            season_part(rest).map(|(len, month)| (len, latest_month(month))),
             // 数 after a numeral is part of a number ("十数日前", ten-odd days ago).
             word(rest).filter(|_| !(after_number && rest.starts_with('数'))),
             weekday(rest),
@@ -451,6 +466,19 @@ fn of_year(text: &str) -> Option<(usize, Expr)> {
     };
     let rest = rest.strip_prefix('の').unwrap_or(rest);
     let consumed = |after: &str| text.len() - after.len();
+    if let Some((len, month)) = season_part(rest) {
+        // Winter's months after December are the next year's.
+        let next_year = u32::from(month < 3);
+        let expr = match which {
+            Which::Ago(years_ago) => match years_ago.checked_sub(next_year) {
+                Some(years_ago) => Expr::MonthYearsAgo { month, years_ago },
+                // This winter's end is to come.
+                None => Expr::Future,
+            },
+            Which::In(year) => named_month(month, Some(year + next_year as i32)),
+        };
+        return Some((consumed(&rest[len..]), expr));
+    }
     let mut chars = rest.chars();
     // A season kanji that begins a longer word (秋葉原, 秋田, 夏目, 春日) is no season; 夏休み,
     // 夏頃, 夏場 and 夏期 are.
@@ -597,9 +625,35 @@ const PARTS: &[(&str, u32, u32)] = &[
     ("末", 21, 32),
 ];
 
-/// Month `month` of `year`, or the part of it that `after` names first ("3月下旬"), with the
-/// text after what was taken.
+/// A week of the month after "N月" or "N月の": 第1週 to 第5週 (days 1–7 … 29 to the end, as
+/// "the first week of March") and 最終週 (the last seven days, as "the last week of March"):
+/// the days from and to, and the text after.
+fn week_part(after: &str, month: u32) -> Option<(&str, u32, u32)> {
+    let after = after.strip_prefix('の').unwrap_or(after);
+    if let Some(rest) = after.strip_prefix("最終週") {
+        return Some((rest, max_day(month) - 6, 32));
+    }
+    let (n, rest) = number(after.strip_prefix('第')?)?;
+    let rest = rest.strip_prefix('週')?;
+    // 週間 counts weeks ("第2週間" is no Japanese); 週末 is a weekend.
+    if rest.starts_with(['間', '末']) || !(1..=5).contains(&n) {
+        return None;
+    }
+    Some((rest, 7 * (n - 1) + 1, (7 * n + 1).min(32)))
+}
+
+/// Month `month` of `year`, or the part of it that `after` names first ("3月下旬", "10月の第2
+/// 週"), with the text after what was taken.
 fn with_part(after: &str, month: u32, year: Option<i32>) -> (&str, Expr) {
+    if let Some((rest, from_day, to_day)) = week_part(after, month) {
+        let part = Expr::PartOfMonth {
+            month,
+            year,
+            from_day,
+            to_day,
+        };
+        return (rest, part);
+    }
     // 初め and はじめ begin verbs too (初めて, はじめた): after them only the end, a particle or
     // something other than kana.
     let ends_word = |word: &str, rest: &str| {

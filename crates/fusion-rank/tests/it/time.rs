@@ -783,10 +783,37 @@ const CASES: &[(&str, &str, &str)] = &[
     ("in Sep-Nov", "2026-09-01", "2026-12-01"),
     ("in Oct–Dec", "2026-10-01", "2027-01-01"),
     ("in Sep - Nov", "2026-09-01", "2026-12-01"),
-    // An end that has not come yet reads the start a year earlier.
-    ("in Nov-Jan", "2025-11-01", "2026-02-01"),
+    // As a range of two expressions: from a start that is over, a range still running; a
+    // start that has not ended, with an end to come, is read a year earlier.
+    ("in Nov-Jan", "2026-11-01", "2027-02-01"),
+    ("in November-January", "2026-11-01", "2027-02-01"),
+    ("from November to may", "2026-11-01", "2027-06-01"),
     ("in Dec - Feb", "2025-12-01", "2026-03-01"),
-    ("from November to may", "2025-11-01", "2026-06-01"),
+    ("in December-February", "2025-12-01", "2026-03-01"),
+    // A day or a part of a month next to a year is that year's.
+    ("on March 3 last year", "2025-03-03", "2025-03-04"),
+    (
+        "notes from the 20th of October last year",
+        "2025-10-20",
+        "2025-10-21",
+    ),
+    ("March 3rd of last year", "2025-03-03", "2025-03-04"),
+    ("early October last year", "2025-10-01", "2025-10-11"),
+    (
+        "the first week of October of last year",
+        "2025-10-01",
+        "2025-10-08",
+    ),
+    (
+        "the week of November 9 last year",
+        "2025-11-03",
+        "2025-11-10",
+    ),
+    ("last year in October", "2025-10-01", "2025-11-01"),
+    ("last year on October 20", "2025-10-20", "2025-10-21"),
+    ("last year at Christmas", "2025-12-24", "2025-12-27"),
+    ("in 2025 on March 3", "2025-03-03", "2025-03-04"),
+    ("this year in March", "2026-03-01", "2026-04-01"),
     // Halves of a year.
     ("in H1", "2026-01-01", "2026-07-01"),
     ("H2 2025", "2025-07-01", "2026-01-01"),
@@ -835,6 +862,14 @@ const CASES: &[(&str, &str, &str)] = &[
     ("晩秋", "2026-11-01", "2026-12-01"),
     ("夏の終わりに", "2026-08-01", "2026-09-01"),
     ("冬の終わり", "2026-02-01", "2026-03-01"),
+    ("去年の初夏のメモ", "2025-06-01", "2025-07-01"),
+    ("今年の春先に書いたこと", "2026-03-01", "2026-04-01"),
+    ("去年の冬の終わり", "2026-02-01", "2026-03-01"),
+    ("2024年の晩秋", "2024-11-01", "2024-12-01"),
+    ("10月の第2週のメモ", "2026-10-08", "2026-10-15"),
+    ("10月第1週", "2026-10-01", "2026-10-08"),
+    ("2025年10月の第3週", "2025-10-15", "2025-10-22"),
+    ("9月の最終週", "2026-09-24", "2026-10-01"),
     ("10月10日〜20日", "2026-10-10", "2026-10-21"),
     ("10月10日から20日まで", "2026-10-10", "2026-10-21"),
     ("１０月１０日～２０日", "2026-10-10", "2026-10-21"),
@@ -882,6 +917,7 @@ const NO_TIME: &[&str] = &[
     "may the fourth be with you",
     "クリスマスにぴったりのレシピ",
     "今年度末",
+    "今年の冬の終わり",
     "בפסח הבא",
     "בראש השנה האזרחית",
     "בסוכות של השכנים",
@@ -1715,5 +1751,48 @@ proptest! {
             }
             later = later + chrono::Days::new(1);
         }
+    }
+
+    /// A day, a week of a month or a month next to a year names that year's, whatever the order
+    /// and the wording ("on March 3 last year", "last year in October", "2025年10月の第2週"):
+    /// checked against the calendar day by day, asked on any day from 2000 to 2099.
+    #[test]
+    fn a_day_or_a_week_of_a_month_next_to_a_year_is_that_years(
+        month in 1u32..13,
+        day in 1u32..29,
+        week in 1u32..5,
+        years_ago in 1u32..4,
+        wording in 0usize..6,
+        reference in 946_684_800_000i64..4_102_358_400_000,
+    ) {
+        let today = date_of(reference);
+        let year = today.year() - years_ago as i32;
+        let name = MONTH_NAMES[month as usize - 1];
+        let ago = match years_ago {
+            1 => "last year".to_string(),
+            _ => format!("in {year}"),
+        };
+        let ordinal = ["first", "second", "third", "fourth"][week as usize - 1];
+        let (query, from, days) = match wording {
+            0 => (format!("what did I note on {name} {day} {ago}?"), day, 1),
+            1 => (format!("{ago} on {name} {day}, what did I note"), day, 1),
+            2 => (format!("notes from the {ordinal} week of {name} {ago}"), 7 * week - 6, 7),
+            3 => (format!("{ago} in {name}"), 1, 0),
+            4 => (format!("{year}年{month}月の第{week}週のメモ"), 7 * week - 6, 7),
+            _ => (format!("{year}年{month}月{day}日に書いたこと"), day, 1),
+        };
+        let start = NaiveDate::from_ymd_opt(year, month, from).unwrap();
+        let end = match days {
+            0 => start.checked_add_months(chrono::Months::new(1)).unwrap(),
+            days => start + chrono::Days::new(days),
+        };
+        let to_ms = |d: NaiveDate| d.and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp_millis();
+        let mention = resolve_time(&query, reference);
+        prop_assert!(mention.is_some(), "{}", query);
+        prop_assert_eq!(
+            mention.unwrap().period,
+            Period { start_ms: to_ms(start), end_ms: to_ms(end) },
+            "{}", query
+        );
     }
 }
