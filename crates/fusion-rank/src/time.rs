@@ -86,14 +86,18 @@ struct Found {
 ///   week); "(the) past week" and "the past/last N days" are the 7 or N × 24 hours ending at
 ///   the reference ("the past N weeks": N × 7 × 24 hours; "the past/last 24 hours": one day;
 ///   after "in", "within", "over" or "during", "the last week" is the past 7 days too, and "the
-///   last month|year" the past month or year, like "the past month"); "this/last weekend" is Saturday
-///   00:00 to Monday 00:00 of the latest weekend that starts at or before the reference.
+///   last month|year" the past month or year, like "the past month"); "this weekend" is Saturday
+///   00:00 to Monday 00:00 of the latest weekend that starts at or before the reference, "last
+///   weekend" of the latest one that is over (on a Saturday or a Sunday, the one before).
 /// - A weekday ("Monday", "on Monday", "last Monday") is the latest such day strictly before
 ///   the reference's day: on a Monday, "on Monday" is the Monday a week back. "Monday last
 ///   week", "(on) Tuesday of last week", "Friday this week" and "this Friday" are that day of
 ///   that ISO week ("this Friday" on a Wednesday is to come: no period). A weekday before a
 ///   date is the date: "Thursday, November 12", "on Thursday the 12th"; no period when the
-///   date falls on another weekday.
+///   date falls on another weekday. "Friday two weeks ago" is that day of the ISO week two
+///   back; "the Monday before last" and "two Mondays ago" the one before the latest; "the
+///   first|…|fifth|last Monday of|in November" that day of the latest November that has
+///   reached it; "the first|last day of October" that day.
 /// - A time to come ("next Friday", "this coming Monday", "next March", "next
 ///   week|weekend|month|year|quarter", "next summer") gives no period, and its words are read
 ///   as no other expression.
@@ -147,10 +151,12 @@ struct Found {
 ///   "weekend" the Saturday to the Monday, "Independence Day" after the holiday words but
 ///   "from" ("quotes from Independence Day" is the film), and "last" before each of them; "the
 ///   Fourth of July" is July 4, of a year that follows it.
-/// - Seasons after "in", "during", "over" or "this" ("in the summer") are the latest
+/// - Seasons after "in", "during" or "over" ("in the summer") are the latest
 ///   meteorological season of the northern hemisphere (spring: March to May, summer: June to
 ///   August, autumn/fall: September to November, winter: December to February) that starts at
-///   or before the reference; after "last", the latest one that is over. Quarters: "Q1" … "Q4"
+///   or before the reference; after "last", the latest one that is over; after "this" the
+///   latest begun while it runs or when its last month is in the reference's year (winter's
+///   until May), else no period ("this summer" in March is to come). Quarters: "Q1" … "Q4"
 ///   and "the first … fourth quarter" (the latest one that starts at or before the reference;
 ///   not before "of" another word: "the first quarter of the match"), "this/last quarter",
 ///   and with a year "Q1 2025", "Q3 of last year", "the third quarter of 2025", "Q2 of this
@@ -160,8 +166,8 @@ struct Found {
 ///   of last year". Thirds of a month: "early March" (days 1–10), "mid-March"/"mid March"
 ///   (11–20), "late March" (21 to the end), with or without a year; "the beginning/start,
 ///   middle, end of March" are the same thirds ("the" may be left out: "end of October");
-///   "(the) first … fourth week of March" days 1–7
-///   … 22–28 ("the" may be left out before an ordinal word); "the last week of March" the
+///   "(the) first … fourth week of|in March" days 1–7
+///   … 22–28 ("the" may be left out before an ordinal word); "the last|final week of March" the
 ///   25th to the end (the 24th for a 30-day month, February's from the 23rd), and so are "the
 ///   last (few) days of March"; "early in March" and "late in October" are the first and last
 ///   thirds; "the first/second half of March" days 1–15 and 16 to the end. "on the 14th" (an
@@ -214,7 +220,8 @@ struct Found {
 /// alone), "Aより後" after A. A season
 /// (春 夏 秋 冬) or month after a year word or "YYYY年", with or without の: "去年の夏",
 /// "2025年の秋", "去年の3月", "昨年11月". After "N月" or "YYYY年N月": 上旬/初旬 (days 1–10),
-/// 中旬 (11–20), 下旬/末 (21 to the end), (の)第1週 … 第5週 (days 1–7 … 29 to the end) and
+/// 中旬 (11–20), 下旬/末 (21 to the end), with or without の and also after 今月, 先月 and 先々月
+/// (頭 as 上旬, 半ば as 中旬, 終わり as 下旬, 前半 1–15, 後半 16 to the end), (の)第1週 … 第5週 (days 1–7 … 29 to the end) and
 /// (の)最終週 (the last seven days). Parts of a season are months (初夏 June, 晩秋 November,
 /// 冬の終わり February…), after a year word that year's season's ("去年の初夏"). 数日前, 数週間前, 数か月前, 数年前 (数, "several", is
 /// vague as "a few": the units 2 to 5 back; not after a numeral, "十数日前"), 半年前 (the month six back), 年初/年始 (January–April), 年末
@@ -228,8 +235,8 @@ struct Found {
 /// after "N月". Holidays, each the latest one begun: お正月/正月/三が日 (January 1–3),
 /// ゴールデンウィーク (April 29 to May 5), お盆休み (August 13–16; お盆 alone is also a tray),
 /// 年末年始 (December 29 to
-/// January 3), クリスマスイブ (December 24). Seasons: 今春/今夏/今秋/今冬 and この春… are the latest
-/// that has begun, 昨春/昨夏… the latest one over, and a season kanji alone before に, ごろ, 頃
+/// January 3), クリスマスイブ (December 24). Seasons: 今春/今夏/今秋/今冬 and この春… are read as "this
+/// spring"…, 昨春/昨夏… the latest one over, and a season kanji alone before に, ごろ, 頃
 /// or の間 ("春に", not after another kanji: 青春に) the latest that has begun. 今年の上半期,
 /// 今年の前半/後半 (also 去年の, 昨年の), 今年の初め, 今年の年末, 年の初め, 年明け (January–April),
 /// 年の半ば, 年の暮れ, 去年の第4四半期 and the like; 週末 (the latest weekend); "7〜9月" (a range

@@ -271,6 +271,56 @@ pub(super) fn last_week_of_month(caps: &Caps) -> Option<Expr> {
     days_of_month(caps, max_day(month) - 6, 32)
 }
 
+/// The last day of the captured month ("the last day of October"); February's is the 28th
+/// and, in a leap year, the 29th.
+pub(super) fn last_day_of_month(caps: &Caps) -> Option<Expr> {
+    let month = caps.month?;
+    let last = if month == 2 { 28 } else { max_day(month) };
+    days_of_month(caps, last, 32)
+}
+
+/// The first day of the captured month ("the first day of November").
+pub(super) fn first_day_of_month(caps: &Caps) -> Option<Expr> {
+    days_of_month(caps, 1, 2)
+}
+
+/// The captured count's (1 to 5; 0 the last) captured weekday of the captured month ("the
+/// first Monday of November", "the last Friday of October").
+pub(super) fn nth_weekday_of_month(caps: &Caps) -> Option<Expr> {
+    Some(Expr::NthWeekdayOfMonth {
+        nth: caps.count.filter(|n| *n <= 5)?,
+        weekday: caps.weekday?,
+        month: caps.month?,
+        year: caps.year,
+    })
+}
+
+/// The captured weekday, the captured count of them back ("two Mondays ago": the one before
+/// the latest).
+pub(super) fn weekdays_ago(caps: &Caps) -> Option<Expr> {
+    Some(Expr::WeekdayBack {
+        weekday: caps.weekday?,
+        back: caps.count.filter(|n| *n <= 52)?.checked_sub(1)?,
+    })
+}
+
+/// The captured weekday before the latest one ("the Monday before last").
+pub(super) fn weekday_before_last(caps: &Caps) -> Option<Expr> {
+    Some(Expr::WeekdayBack {
+        weekday: caps.weekday?,
+        back: 1,
+    })
+}
+
+/// The captured weekday of the ISO week the captured count of weeks back ("Friday two weeks
+/// ago").
+pub(super) fn weekday_weeks_ago(caps: &Caps) -> Option<Expr> {
+    Some(Expr::WeekdayOfWeek {
+        weeks_ago: caps.count.filter(|n| *n <= 520)?,
+        weekday: caps.weekday?,
+    })
+}
+
 /// The first `count` days of the captured month ("the first 10 days of March"), at most its
 /// length.
 pub(super) fn first_days_of_month(caps: &Caps) -> Option<Expr> {

@@ -202,6 +202,25 @@ pub(super) enum Expr {
     /// The `days` days either side of the reference's day `years_ago` years back ("this time
     /// last year").
     AroundYearsAgo { years_ago: u32, days: u32 },
+    /// The `nth` (1 to 5; 0 is the last) such weekday of a month: of `year`, or else of the
+    /// latest month in which that day is at or before the reference's day ("the first Monday
+    /// of November", "the last Friday of October").
+    NthWeekdayOfMonth {
+        nth: u32,
+        weekday: Weekday,
+        month: u32,
+        year: Option<i32>,
+    },
+    /// The such weekday `back` weeks before the latest one ([`Expr::Weekday`]): "the Monday
+    /// before last" and "two Mondays ago" are 1.
+    WeekdayBack { weekday: Weekday, back: u32 },
+    /// The latest weekend that is over: the one before the weekend in progress on a Saturday
+    /// or a Sunday ("last weekend").
+    EndedWeekend,
+    /// A season "this" names (numbered as in [`Expr::Season`]): the latest one begun while it
+    /// runs or when its last month is in the reference's year (for winter, until May); no
+    /// period when the next one is meant ("this summer" in March, "this winter" in November).
+    ThisSeason { season: u32 },
 }
 
 /// Whether `expr` names the latest of a kind that starts at or before the reference (a month,
@@ -220,6 +239,7 @@ pub(super) fn names_latest(expr: Expr) -> bool {
             | Expr::DaysOfYear { .. }
             | Expr::DayOfMonth { .. }
             | Expr::Feast { .. }
+            | Expr::NthWeekdayOfMonth { year: None, .. }
     )
 }
 
@@ -295,6 +315,48 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
         }
         Expr::DaysOfYear { month, day, days } => {
             day_span(date_of(today, month, day, None)?, u64::from(days))
+        }
+        Expr::EndedWeekend => {
+            // Saturday and Sunday are in the weekend in progress: one more week back.
+            let since_saturday = (today.weekday().num_days_from_monday() + 2) % 7;
+            let back_days = u64::from(since_saturday) + if since_saturday < 2 { 7 } else { 0 };
+            day_span(back(today, back_days)?, 2)
+        }
+        Expr::WeekdayBack {
+            weekday,
+            back: weeks,
+        } => {
+            let latest = resolve(Expr::Weekday(weekday), reference_ms)?;
+            let day = DateTime::from_timestamp_millis(latest.start_ms)?.date_naive();
+            day_span(back(day, 7 * u64::from(weeks))?, 1)
+        }
+        Expr::NthWeekdayOfMonth {
+            nth,
+            weekday,
+            month,
+            year,
+        } => {
+            let of_year = |year: i32| nth_weekday(year, month, weekday, nth);
+            let day = match year {
+                Some(year) => of_year(year)?,
+                None => (0..=1)
+                    .filter_map(|back| of_year(today.year() - back))
+                    .find(|day| *day <= today)?,
+            };
+            day_span(day, 1)
+        }
+        Expr::ThisSeason { season } => {
+            let latest = resolve(
+                Expr::Season {
+                    season,
+                    ended: false,
+                },
+                reference_ms,
+            )?;
+            let last_month = DateTime::from_timestamp_millis(latest.end_ms - 1)?.date_naive();
+            let meant = latest.contains(reference_ms)
+                || (last_month.year() == today.year() && (season != 3 || today.month() < 6));
+            meant.then_some(latest)
         }
         Expr::WeekendBack { weeks_back } => {
             let since_saturday = (today.weekday().num_days_from_monday() + 2) % 7;
@@ -594,6 +656,17 @@ pub(super) fn placed_in_year(expr: Expr, year: i32) -> Option<Period> {
             month,
             year: Some(year),
         },
+        Expr::NthWeekdayOfMonth {
+            nth,
+            weekday,
+            month,
+            year: None,
+        } => Expr::NthWeekdayOfMonth {
+            nth,
+            weekday,
+            month,
+            year: Some(year),
+        },
         _ => return holiday_in_year(expr, year),
     };
     // The expression names its year now: the reference no longer chooses one.
@@ -645,6 +718,22 @@ fn date_of(today: NaiveDate, month: u32, day: u32, year: Option<i32>) -> Option<
             .filter_map(|back| NaiveDate::from_ymd_opt(today.year() - back, month, day))
             .find(|date| *date <= today),
     }
+}
+
+/// The `nth` (1 to 5; 0 is the last) `weekday` of `month` in `year`, if the month has it.
+fn nth_weekday(year: i32, month: u32, weekday: Weekday, nth: u32) -> Option<NaiveDate> {
+    let first = NaiveDate::from_ymd_opt(year, month, 1)?;
+    let to_first = (weekday + 7 - first.weekday().num_days_from_monday()) % 7;
+    let first_such = first.checked_add_days(Days::new(u64::from(to_first)))?;
+    let day = match nth {
+        0 => {
+            let next_month = first.checked_add_months(Months::new(1))?;
+            let weeks = (next_month - first_such).num_days().saturating_sub(1) / 7;
+            first_such.checked_add_days(Days::new(7 * u64::try_from(weeks).ok()?))?
+        }
+        nth => first_such.checked_add_days(Days::new(7 * u64::from(nth - 1)))?,
+    };
+    (day.month() == month).then_some(day)
 }
 
 /// The day `feast` falls on in `year`.

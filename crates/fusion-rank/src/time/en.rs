@@ -2,16 +2,17 @@
 
 use super::build::{
     date, date_in_words, date_on_weekday, day_of_month, days_ago, days_between, early_month,
-    early_season, early_season_last_year, early_year, ended_month, first_days_of_month,
-    first_half_of_year, first_weeks_of_month, fourth_quarter_of_year, half_of_month, half_of_year,
-    hours_ago, iso, last_days_of_month, last_week_of_month, last_weeks_of_month, late_month,
-    late_season, late_season_last_year, late_year, mid_month, mid_season, mid_season_last_year,
-    mid_year, month_last_year, month_part, month_this_year, months_ago, named_month, named_year,
-    ordinal_quarter, past_days, past_hours, past_months, past_weeks, past_years, quarter_last_year,
-    quarter_of_year, quarter_this_year, season_begun, season_last_year, season_of_year,
-    season_this_year, second_half_of_year, slashed_with_year, week_of, week_of_day,
-    week_of_in_words, week_of_month, weekday, weekday_last_week, weekday_this_week, weekend_of_day,
-    weeks_ago, year_half, year_part, years_ago,
+    early_season, early_season_last_year, early_year, ended_month, first_day_of_month,
+    first_days_of_month, first_half_of_year, first_weeks_of_month, fourth_quarter_of_year,
+    half_of_month, half_of_year, hours_ago, iso, last_day_of_month, last_days_of_month,
+    last_week_of_month, last_weeks_of_month, late_month, late_season, late_season_last_year,
+    late_year, mid_month, mid_season, mid_season_last_year, mid_year, month_last_year, month_part,
+    month_this_year, months_ago, named_month, named_year, nth_weekday_of_month, ordinal_quarter,
+    past_days, past_hours, past_months, past_weeks, past_years, quarter_last_year, quarter_of_year,
+    quarter_this_year, season_begun, season_last_year, season_of_year, season_this_year,
+    second_half_of_year, slashed_with_year, week_of, week_of_day, week_of_in_words, week_of_month,
+    weekday, weekday_before_last, weekday_last_week, weekday_this_week, weekday_weeks_ago,
+    weekdays_ago, weekend_of_day, weeks_ago, year_half, year_part, years_ago,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
@@ -84,6 +85,33 @@ const WEEKDAYS: Table = &[
     ("tues", 1),
     ("weds", 2),
     ("thurs", 3),
+];
+
+/// Weekday names counted back ("two Mondays ago").
+const WEEKDAYS_PLURAL: Table = &[
+    ("mondays", 0),
+    ("tuesdays", 1),
+    ("wednesdays", 2),
+    ("thursdays", 3),
+    ("fridays", 4),
+    ("saturdays", 5),
+    ("sundays", 6),
+];
+
+/// Which such weekday of a month ("the first Monday of November"): 0 is the last.
+const NTH: Table = &[
+    ("first", 1),
+    ("1st", 1),
+    ("second", 2),
+    ("2nd", 2),
+    ("third", 3),
+    ("3rd", 3),
+    ("fourth", 4),
+    ("4th", 4),
+    ("fifth", 5),
+    ("5th", 5),
+    ("last", 0),
+    ("final", 0),
 ];
 
 /// Month names that stand alone: every full name but "may" (mostly the verb).
@@ -472,7 +500,19 @@ const RULES: &[Rule] = &[
     rule(&[LAST, Word(&["month"]), NOT_OF], Fixed(Expr::Month { months_ago: 1 })),
     rule(&[Opt(&["earlier"]), THIS, Word(&["year"])], Fixed(Expr::Year { years_ago: 0 })),
     rule(&[LAST, Word(&["year"])], Fixed(Expr::Year { years_ago: 1 })),
-    rule(&[Word(&["this", "last"]), Word(&["weekend"]), NOT_OF], Fixed(Expr::Weekend)),
+    rule(&[THIS, Word(&["weekend"]), NOT_OF], Fixed(Expr::Weekend)),
+    // On a Saturday or a Sunday, "last weekend" is the one before.
+    rule(&[LAST, Word(&["weekend"]), NOT_OF], Fixed(Expr::EndedWeekend)),
+    // "the first Monday of November", "the last Friday in October".
+    rule(&[Opt(&["on"]), Word(&["the"]), Entry(NTH), Weekday(WEEKDAYS), Word(&["of", "in"]), Month(MONTHS)], With(nth_weekday_of_month)),
+    rule(&[Opt(&["on"]), Word(&["the"]), Entry(NTH), Weekday(WEEKDAYS), Word(&["of", "in"]), Month(MONTHS), Year], With(nth_weekday_of_month)),
+    // "two Mondays ago", "the Monday before last", "Friday two weeks ago".
+    rule(&[N, Weekday(WEEKDAYS_PLURAL), AGO], With(weekdays_ago)),
+    rule(&[Opt(&["on"]), Word(&["the"]), Weekday(WEEKDAYS), Word(&["before"]), LAST, NOT_NAMED], With(weekday_before_last)),
+    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), N, WEEKS, AGO], With(weekday_weeks_ago)),
+    // "the last day of October", "on the first day of November".
+    rule(&[Opt(&["on"]), Word(&["the"]), Word(&["last", "final"]), Word(&["day"]), Word(&["of", "in"]), Month(MONTHS)], With(last_day_of_month)),
+    rule(&[Opt(&["on"]), Word(&["the"]), Word(&["first"]), Word(&["day"]), Word(&["of", "in"]), Month(MONTHS)], With(first_day_of_month)),
     rule(&[Opt(&["the"]), Word(&["past", "last"]), N, DAYS, NOT_OF], With(past_days)),
     rule(&[Opt(&["the"]), Word(&["past", "last"]), N, WEEKS, NOT_OF], With(past_weeks)),
     rule(&[Opt(&["on", "last"]), Weekday(WEEKDAYS)], With(weekday)),
@@ -521,10 +561,11 @@ const RULES: &[Rule] = &[
     rule(&[IN_SEASON, THE, SUMMER], season(1, false)),
     rule(&[IN_SEASON, THE, AUTUMN], season(2, false)),
     rule(&[IN_SEASON, THE, WINTER], season(3, false)),
-    rule(&[THIS, SPRING], season(0, false)),
-    rule(&[THIS, SUMMER], season(1, false)),
-    rule(&[THIS, AUTUMN], season(2, false)),
-    rule(&[THIS, WINTER], season(3, false)),
+    // "this summer" in March is the one to come: no period (Expr::ThisSeason).
+    rule(&[THIS, SPRING], Fixed(Expr::ThisSeason { season: 0 })),
+    rule(&[THIS, SUMMER], Fixed(Expr::ThisSeason { season: 1 })),
+    rule(&[THIS, AUTUMN], Fixed(Expr::ThisSeason { season: 2 })),
+    rule(&[THIS, WINTER], Fixed(Expr::ThisSeason { season: 3 })),
     rule(&[LAST, SPRING], season(0, true)),
     rule(&[LAST, SUMMER], season(1, true)),
     rule(&[LAST, AUTUMN], season(2, true)),
@@ -611,18 +652,18 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["middle"]), Word(&["of"]), Month(MONTHS), Year], With(mid_month)),
     rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["end"]), Word(&["of"]), Month(MONTHS)], With(late_month)),
     rule(&[Opt(&["in", "at", "during", "by"]), THE, Word(&["end"]), Word(&["of"]), Month(MONTHS), Year], With(late_month)),
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(week_of_month)),
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(week_of_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["week"]), Word(&["of", "in"]), Month(MONTHS)], With(week_of_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["week"]), Word(&["of", "in"]), Month(MONTHS), Year], With(week_of_month)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS)], With(half_of_month)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Count(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS), Year], With(half_of_month)),
     // Without "the", only an ordinal word: "first week of April", not "1 week of March off".
-    rule(&[Opt(&["in", "during"]), Entry(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(week_of_month)),
-    rule(&[Opt(&["in", "during"]), Entry(ORDINALS), Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(week_of_month)),
+    rule(&[Opt(&["in", "during"]), Entry(ORDINALS), Word(&["week"]), Word(&["of", "in"]), Month(MONTHS)], With(week_of_month)),
+    rule(&[Opt(&["in", "during"]), Entry(ORDINALS), Word(&["week"]), Word(&["of", "in"]), Month(MONTHS), Year], With(week_of_month)),
     rule(&[Opt(&["in", "during"]), Entry(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS)], With(half_of_month)),
     rule(&[Opt(&["in", "during"]), Entry(ORDINALS), Word(&["half"]), Word(&["of"]), Month(MONTHS), Year], With(half_of_month)),
     // "the last week of March": its last days, from the 25th (February's from the 23rd).
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(last_week_of_month)),
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(last_week_of_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["last", "final"]), Word(&["week"]), Word(&["of", "in"]), Month(MONTHS)], With(last_week_of_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["last", "final"]), Word(&["week"]), Word(&["of", "in"]), Month(MONTHS), Year], With(last_week_of_month)),
     rule(&[Word(&["on"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
     // "the week of the 9th", "over the weekend of the 14th": of the latest month whose such
     // week or weekend has begun; only where the phrase ends ("the week of the first meeting"
@@ -748,8 +789,8 @@ const RULES: &[Rule] = &[
     rule(&[Weekday(WEEKDAYS), Word(&["times", "roast", "school", "funday", "blues", "pot"])], Fixed(Expr::NoTime)),
     rule(&[Word(&["usa"]), Word(&["today"])], Fixed(Expr::NoTime)),
     // "the last week of March" without "the".
-    rule(&[Opt(&["in", "during"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS)], With(last_week_of_month)),
-    rule(&[Opt(&["in", "during"]), LAST, Word(&["week"]), Word(&["of"]), Month(MONTHS), Year], With(last_week_of_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["last", "final"]), Word(&["week"]), Word(&["of", "in"]), Month(MONTHS)], With(last_week_of_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["last", "final"]), Word(&["week"]), Word(&["of", "in"]), Month(MONTHS), Year], With(last_week_of_month)),
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Year], With(late_year)),
     rule(&[Word(&["in", "during"]), Word(&["late"]), Month(MONTHS)], With(late_month)),
     rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(MONTHS), Year], With(late_month)),

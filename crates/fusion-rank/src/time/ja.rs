@@ -51,24 +51,6 @@ const WORDS: &[(&str, Expr)] = &[
     ("昨年の上半期", half_of_year(1, 0)),
     ("昨年の下半期", half_of_year(1, 1)),
     ("先週末", Expr::Weekend),
-    // Thirds of this and last month: 先月末 is the end of last month, not all of it.
-    ("今月初め", month_part(0, 1, 11)),
-    ("今月の初め", month_part(0, 1, 11)),
-    ("今月上旬", month_part(0, 1, 11)),
-    ("今月中旬", month_part(0, 11, 21)),
-    ("今月半ば", month_part(0, 11, 21)),
-    ("今月の半ば", month_part(0, 11, 21)),
-    ("今月下旬", month_part(0, 21, 32)),
-    ("今月末", month_part(0, 21, 32)),
-    ("先月初め", month_part(1, 1, 11)),
-    ("先月の初め", month_part(1, 1, 11)),
-    ("先月上旬", month_part(1, 1, 11)),
-    ("先月中旬", month_part(1, 11, 21)),
-    ("先月半ば", month_part(1, 11, 21)),
-    ("先月の半ば", month_part(1, 11, 21)),
-    ("先月下旬", month_part(1, 21, 32)),
-    ("先月末", month_part(1, 21, 32)),
-    ("先月の終わり", month_part(1, 21, 32)),
     // Holidays with fixed days, each the latest one begun: the New Year's days (January 1–3),
     // Golden Week (April 29 to May 5), Obon (August 13–16), the year-end holidays (December 29
     // to January 3).
@@ -122,14 +104,14 @@ const WORDS: &[(&str, Expr)] = &[
     ("先月号", Expr::NoTime),
     ("今月号", Expr::NoTime),
     // Seasons: 今夏 and この夏 (this summer), 昨夏 (last summer, the latest one over).
-    ("今春", season(0, false)),
-    ("今夏", season(1, false)),
-    ("今秋", season(2, false)),
-    ("今冬", season(3, false)),
-    ("この春", season(0, false)),
-    ("この夏", season(1, false)),
-    ("この秋", season(2, false)),
-    ("この冬", season(3, false)),
+    ("今春", this_season(0)),
+    ("今夏", this_season(1)),
+    ("今秋", this_season(2)),
+    ("今冬", this_season(3)),
+    ("この春", this_season(0)),
+    ("この夏", this_season(1)),
+    ("この秋", this_season(2)),
+    ("この冬", this_season(3)),
     ("昨春", season(0, true)),
     ("昨夏", season(1, true)),
     ("昨秋", season(2, true)),
@@ -210,6 +192,11 @@ const fn year_part(years_ago: u32, part: u32) -> Expr {
     }
 }
 
+/// A season "this" names: the latest begun, unless the next one is meant ([`Expr::ThisSeason`]).
+const fn this_season(season: u32) -> Expr {
+    Expr::ThisSeason { season }
+}
+
 /// A season, the latest that has begun, or with `ended` the latest one over.
 const fn season(season: u32, ended: bool) -> Expr {
     Expr::Season { season, ended }
@@ -226,12 +213,19 @@ const fn quarter_ago_year(years_ago: u32, quarter: u32) -> Expr {
 }
 
 /// Days `from_day..to_day` of the month `months_ago` back.
-const fn month_part(months_ago: u32, from_day: u32, to_day: u32) -> Expr {
-    Expr::PartOfMonthAgo {
+/// This, last or the month before last with a part of it ([`PARTS`], の between or not):
+/// "先月末" is the end of last month, not all of it; "今月の前半" this month's first half.
+fn month_ago_part(text: &str) -> Option<(usize, Expr)> {
+    let (rest, months_ago) = [("先々月", 2), ("今月", 0), ("先月", 1)]
+        .iter()
+        .find_map(|(word, ago)| text.strip_prefix(word).map(|rest| (rest, *ago)))?;
+    let (after, from_day, to_day) = part_of_month(rest)?;
+    let expr = Expr::PartOfMonthAgo {
         months_ago,
         from_day,
         to_day,
-    }
+    };
+    Some((text.len() - after.len(), expr))
 }
 
 /// `days` days from `month`/`day` of the latest year that has reached it.
@@ -405,6 +399,7 @@ pub(super) fn find(query: &str) -> Vec<Found> {
         let after_kanji = before.is_some_and(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
         let longest = [
             season_part(rest).map(|(len, month)| (len, latest_month(month))),
+            month_ago_part(rest),
             // 数 after a numeral is part of a number ("十数日前", ten-odd days ago).
             word(rest).filter(|_| !(after_number && rest.starts_with('数'))),
             weekday(rest),
@@ -614,16 +609,52 @@ fn numeric(text: &str) -> Option<(usize, Expr)> {
     Some((consumed(after), expr))
 }
 
-/// Parts of a month after "N月": the days from and to (exclusive; past the end is the end).
+/// Parts of a month after "N月", 今月 or 先月 (with or without の): the days from and to
+/// (exclusive; past the end is the end).
 const PARTS: &[(&str, u32, u32)] = &[
     ("上旬", 1, 11),
     ("初旬", 1, 11),
     ("初め", 1, 11),
     ("はじめ", 1, 11),
+    ("頭", 1, 11),
     ("中旬", 11, 21),
+    ("半ば", 11, 21),
     ("下旬", 21, 32),
     ("末", 21, 32),
+    ("終わり", 21, 32),
+    ("前半", 1, 16),
+    ("後半", 16, 32),
 ];
+
+/// The part of a month ([`PARTS`]) at the start of `text`, の before it or not: the text
+/// after it and its days.
+fn part_of_month(text: &str) -> Option<(&str, u32, u32)> {
+    let text = text.strip_prefix('の').unwrap_or(text);
+    // 初め and はじめ begin verbs too (初めて, はじめた): after them only the end, a particle or
+    // something other than kana.
+    let ends_word = |word: &str, rest: &str| {
+        // 頭 begins words too: 頭痛 (a headache), 頭金.
+        if word == "頭" {
+            return !rest
+                .chars()
+                .next()
+                .is_some_and(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+        }
+        !word.ends_with('め')
+            || rest
+                .chars()
+                .next()
+                .is_none_or(|c| !('\u{3041}'..='\u{30ff}').contains(&c))
+            || ["の", "に", "は", "から", "まで", "ごろ", "も", "で"]
+                .iter()
+                .any(|particle| rest.starts_with(particle))
+    };
+    PARTS.iter().find_map(|(word, from, to)| {
+        text.strip_prefix(word)
+            .filter(|rest| ends_word(word, rest))
+            .map(|rest| (rest, *from, *to))
+    })
+}
 
 /// A week of the month after "N月" or "N月の": 第1週 to 第5週 (days 1–7 … 29 to the end, as
 /// "the first week of March") and 最終週 (the last seven days, as "the last week of March"):
@@ -645,33 +676,7 @@ fn week_part(after: &str, month: u32) -> Option<(&str, u32, u32)> {
 /// Month `month` of `year`, or the part of it that `after` names first ("3月下旬", "10月の第2
 /// 週"), with the text after what was taken.
 fn with_part(after: &str, month: u32, year: Option<i32>) -> (&str, Expr) {
-    if let Some((rest, from_day, to_day)) = week_part(after, month) {
-        let part = Expr::PartOfMonth {
-            month,
-            year,
-            from_day,
-            to_day,
-        };
-        return (rest, part);
-    }
-    // 初め and はじめ begin verbs too (初めて, はじめた): after them only the end, a particle or
-    // something other than kana.
-    let ends_word = |word: &str, rest: &str| {
-        !word.ends_with('め')
-            || rest
-                .chars()
-                .next()
-                .is_none_or(|c| !('\u{3041}'..='\u{30ff}').contains(&c))
-            || ["の", "に", "は", "から", "まで", "ごろ", "も", "で"]
-                .iter()
-                .any(|particle| rest.starts_with(particle))
-    };
-    match PARTS.iter().find_map(|(word, from, to)| {
-        after
-            .strip_prefix(word)
-            .filter(|rest| ends_word(word, rest))
-            .map(|rest| (rest, *from, *to))
-    }) {
+    match week_part(after, month).or_else(|| part_of_month(after)) {
         Some((rest, from_day, to_day)) => (
             rest,
             Expr::PartOfMonth {

@@ -176,7 +176,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("yesterday or last year", "2026-12-01", "2026-12-02"),
     ("at Christmas and Easter", "2025-12-24", "2025-12-27"),
     // One day, not the month's last week.
-    ("the last day of March", "2026-03-01", "2026-04-01"),
+    ("the last day of March", "2026-03-31", "2026-04-01"),
     (
         "between last week and yesterday",
         "2026-11-23",
@@ -790,6 +790,32 @@ const CASES: &[(&str, &str, &str)] = &[
     ("from November to may", "2026-11-01", "2027-06-01"),
     ("in Dec - Feb", "2025-12-01", "2026-03-01"),
     ("in December-February", "2025-12-01", "2026-03-01"),
+    // Such a weekday of a month, weekdays counted back, the last and first days of a month.
+    (
+        "on the first Monday of November",
+        "2026-11-02",
+        "2026-11-03",
+    ),
+    ("the last Friday of October", "2026-10-30", "2026-10-31"),
+    (
+        "on the second Tuesday in November",
+        "2026-11-10",
+        "2026-11-11",
+    ),
+    ("the first Monday of December", "2025-12-01", "2025-12-02"),
+    (
+        "the first Monday of November last year",
+        "2025-11-03",
+        "2025-11-04",
+    ),
+    ("the Monday before last", "2026-11-23", "2026-11-24"),
+    ("two Fridays ago", "2026-11-20", "2026-11-21"),
+    ("Friday two weeks ago", "2026-11-20", "2026-11-21"),
+    ("in the final week of October", "2026-10-25", "2026-11-01"),
+    ("in the first week in November", "2026-11-01", "2026-11-08"),
+    ("on the last day of October", "2026-10-31", "2026-11-01"),
+    ("on the first day of November", "2026-11-01", "2026-11-02"),
+    ("the last day of February", "2026-02-28", "2026-03-01"),
     // A day or a part of a month next to a year is that year's.
     ("on March 3 last year", "2025-03-03", "2025-03-04"),
     (
@@ -867,6 +893,19 @@ const CASES: &[(&str, &str, &str)] = &[
     ("去年の冬の終わり", "2026-02-01", "2026-03-01"),
     ("2024年の晩秋", "2024-11-01", "2024-12-01"),
     ("10月の第2週のメモ", "2026-10-08", "2026-10-15"),
+    (
+        "10月の初めに書いた会議のメモは？",
+        "2026-10-01",
+        "2026-10-11",
+    ),
+    ("9月の中旬", "2026-09-11", "2026-09-21"),
+    ("9月半ば", "2026-09-11", "2026-09-21"),
+    ("8月の終わりに", "2026-08-21", "2026-09-01"),
+    ("9月の頭", "2026-09-01", "2026-09-11"),
+    ("8月前半", "2026-08-01", "2026-08-16"),
+    ("先月の後半", "2026-11-16", "2026-12-01"),
+    ("先々月の半ば", "2026-10-11", "2026-10-21"),
+    ("今月の頭", "2026-12-01", "2026-12-11"),
     ("10月第1週", "2026-10-01", "2026-10-08"),
     ("2025年10月の第3週", "2025-10-15", "2025-10-22"),
     ("9月の最終週", "2026-09-24", "2026-10-01"),
@@ -1194,6 +1233,53 @@ fn the_leftmost_expression_gives_the_period_and_every_one_a_span() {
 }
 
 #[test]
+fn this_season_is_the_one_under_way_or_just_over_never_the_one_to_come() {
+    for (query, asked, want) in [
+        ("this summer", "2026-03-15T09:00", None),
+        ("this fall", "2026-07-01T09:00", None),
+        ("this winter", "2026-11-03T09:00", None),
+        ("今夏", "2026-03-15T09:00", None),
+        (
+            "this summer",
+            "2026-07-01T09:00",
+            Some(("2026-06-01", "2026-09-01")),
+        ),
+        (
+            "this summer",
+            "2026-10-20T09:00",
+            Some(("2026-06-01", "2026-09-01")),
+        ),
+        (
+            "this spring",
+            "2026-12-02T09:00",
+            Some(("2026-03-01", "2026-06-01")),
+        ),
+        (
+            "this winter",
+            "2027-01-03T09:00",
+            Some(("2026-12-01", "2027-03-01")),
+        ),
+        (
+            "this winter",
+            "2027-03-20T09:00",
+            Some(("2026-12-01", "2027-03-01")),
+        ),
+        (
+            "この冬",
+            "2026-12-02T09:00",
+            Some(("2026-12-01", "2027-03-01")),
+        ),
+    ] {
+        let got = resolve_time(query, ms(asked)).map(|m| m.period);
+        assert_eq!(
+            got,
+            want.map(|(from, to)| period(from, to)),
+            "{query} at {asked}"
+        );
+    }
+}
+
+#[test]
 fn on_the_named_weekday_itself_a_weekday_is_a_week_back() {
     // The reference is a Wednesday.
     let mention = resolve_time("on Wednesday", reference()).expect("a time");
@@ -1204,9 +1290,18 @@ fn on_the_named_weekday_itself_a_weekday_is_a_week_back() {
     assert_eq!(mention.period, period("2026-03-01", "2026-04-01"));
     let mention = resolve_time("March 3", march_3).expect("a time");
     assert_eq!(mention.period, period("2026-03-03", "2026-03-04"));
-    // On a Sunday, "last weekend" is the weekend under way.
-    let sunday = ms("2026-11-29T10:00");
-    let mention = resolve_time("last weekend", sunday).expect("a time");
+    // On a Saturday or a Sunday, "last weekend" is the one before; "this weekend" the one
+    // under way.
+    for weekend_day in ["2026-11-28T10:00", "2026-11-29T10:00"] {
+        let day = ms(weekend_day);
+        let mention = resolve_time("last weekend", day).expect("a time");
+        assert_eq!(mention.period, period("2026-11-21", "2026-11-23"));
+        let mention = resolve_time("this weekend", day).expect("a time");
+        assert_eq!(mention.period, period("2026-11-28", "2026-11-30"));
+    }
+    // On a Monday, the one just over.
+    let monday = ms("2026-11-30T10:00");
+    let mention = resolve_time("last weekend", monday).expect("a time");
     assert_eq!(mention.period, period("2026-11-28", "2026-11-30"));
 }
 
