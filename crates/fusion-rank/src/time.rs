@@ -287,7 +287,9 @@ struct Found {
 ///   carry a full stop ("Sept. 3rd", "in Nov. 2025"). "tues", "weds" and "thurs" are
 ///   weekdays; short weekday names ("sat", "sun", "wed") are never matched, nor a weekday in a
 ///   few names that hold one ("Black Friday", "Taco Tuesday", "Sunday Times", "Sunday roast",
-///   "Sunday Pot"), nor "USA Today".
+///   "Sunday Pot"), nor "USA Today". A weekday or month name alone after a determiner ("the",
+///   "a", "my", "our", "every"…) is part of a name ("the Monday standup", "the April
+///   release"), and so is a month before "'s" ("June's birthday").
 /// - Hebrew: the first word of a phrase may carry up to two of the prefixes ו ב ה ל מ ש כ
 ///   ("ובשבוע שעבר"), a month name only ו and ב ("במרץ"; "ממרץ", from March, is not a
 ///   period). A weekday needs יום before it ("ביום שני"; שני alone is "second"), and יוני

@@ -76,6 +76,17 @@ const EN_TOPICS: &[Topic] = &[
             "Bought seeds for the herb garden",
         ],
     },
+    // A weekday in the topic's name is no time ("the Monday standup last week").
+    Topic {
+        asked: "the Monday standup",
+        notes: [
+            "Standup: we agreed to keep updates under two minutes",
+            "The standup moved to the small meeting room",
+            "Standup notes say the release is blocked on review",
+            "Skipped the standup to finish the migration",
+            "Standup facilitator rotates between the four of us",
+        ],
+    },
 ];
 
 const EN_FILLERS: &[&str] = &[

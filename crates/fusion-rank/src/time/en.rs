@@ -307,6 +307,13 @@ const BACK_NOT_BEFORE: El = NotBefore(&[
 /// Not after "first" ("my first few weeks back at work").
 const BACK_NOT_AFTER: El = NotAfter(&["first"]);
 
+/// Not after a determiner: a weekday or month name after one is part of a name ("the Monday
+/// standup", "our April release", "every Friday").
+const NOT_DETERMINED: El = NotAfter(&[
+    "the", "a", "an", "my", "our", "your", "their", "his", "her", "its", "every", "each", "that",
+    "those", "these", "which", "whose", "any", "no",
+]);
+
 /// Words before a holiday that make it a time ("over Christmas"; "Christmas gifts" names
 /// none); they stay outside the phrase, so that "since", "before" and "after" open it.
 /// Not "on" ("notes on Christmas gifts"), "last" ("the last Christmas movie"), nor "before"
@@ -515,8 +522,13 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["on"]), Word(&["the"]), Word(&["first"]), Word(&["day"]), Word(&["of", "in"]), Month(MONTHS)], With(first_day_of_month)),
     rule(&[Opt(&["the"]), Word(&["past", "last"]), N, DAYS, NOT_OF], With(past_days)),
     rule(&[Opt(&["the"]), Word(&["past", "last"]), N, WEEKS, NOT_OF], With(past_weeks)),
-    rule(&[Opt(&["on", "last"]), Weekday(WEEKDAYS)], With(weekday)),
-    rule(&[Opt(&["in", "during"]), Month(MONTHS_ALONE)], With(named_month)),
+    rule(&[Word(&["on", "last"]), Weekday(WEEKDAYS)], With(weekday)),
+    rule(&[Word(&["in", "during"]), Month(MONTHS_ALONE)], With(named_month)),
+    // A bare name after a determiner names a thing: "the Monday standup", "the April release",
+    // "the March of Dimes".
+    rule(&[NOT_DETERMINED, Weekday(WEEKDAYS)], With(weekday)),
+    // Nor before "'s": "June's birthday".
+    rule(&[NOT_DETERMINED, Month(MONTHS_ALONE), NOT_OWNER], With(named_month)),
     rule(&[Word(&["in", "during"]), Month(MONTHS)], With(named_month)),
     // "last December" on December 3 is the one that is over.
     rule(&[LAST, Month(MONTHS)], With(ended_month)),

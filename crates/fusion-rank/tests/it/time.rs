@@ -790,6 +790,19 @@ const CASES: &[(&str, &str, &str)] = &[
     ("from November to may", "2026-11-01", "2027-06-01"),
     ("in Dec - Feb", "2025-12-01", "2026-03-01"),
     ("in December-February", "2025-12-01", "2026-03-01"),
+    // A weekday or month name after a determiner is a name; the time is elsewhere.
+    (
+        "what did I note about the Monday standup last week?",
+        "2026-11-23",
+        "2026-11-30",
+    ),
+    ("the April release in August", "2026-08-01", "2026-09-01"),
+    (
+        "the October planning notes from November",
+        "2026-11-01",
+        "2026-12-01",
+    ),
+    ("June's birthday party in May", "2026-05-01", "2026-06-01"),
     // Such a weekday of a month, weekdays counted back, the last and first days of a month.
     (
         "on the first Monday of November",
@@ -957,6 +970,11 @@ const NO_TIME: &[&str] = &[
     "クリスマスにぴったりのレシピ",
     "今年度末",
     "今年の冬の終わり",
+    "the Monday standup notes",
+    "the March of Dimes donation",
+    "our April release plan",
+    "June's birthday party",
+    "every Friday",
     "בפסח הבא",
     "בראש השנה האזרחית",
     "בסוכות של השכנים",
