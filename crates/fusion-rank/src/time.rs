@@ -289,7 +289,8 @@ struct Found {
 ///   few names that hold one ("Black Friday", "Taco Tuesday", "Sunday Times", "Sunday roast",
 ///   "Sunday Pot"), nor "USA Today". A weekday or month name alone after a determiner ("the",
 ///   "a", "my", "our", "every"…) is part of a name ("the Monday standup", "the April
-///   release"), and so is a month before "'s" ("June's birthday").
+///   release"), and so is a month before "'s" ("June's birthday"). A year may be written
+///   with two digits after an apostrophe, a space before it ("in Oct '25": 1970 to 2069).
 /// - Hebrew: the first word of a phrase may carry up to two of the prefixes ו ב ה ל מ ש כ
 ///   ("ובשבוע שעבר"), a month name only ו and ב ("במרץ"; "ממרץ", from March, is not a
 ///   period). A weekday needs יום before it ("ביום שני"; שני alone is "second"), and יוני
@@ -365,7 +366,11 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         // "the first week of October 2025") or before it ("last year in October", "in 2025 at
         // Christmas").
         if let Some((before, before_period)) = named.last() {
-            let between = query[before.end..range.start].trim();
+            // The apostrophe of a two-digit year ("over Christmas '24") is no word between.
+            let between = query[before.end..range.start]
+                .trim()
+                .trim_end_matches(['\'', '\u{2019}'])
+                .trim();
             let placed = match (placeable, calendar::whole_year(resolved)) {
                 (Some(earlier), Some(year))
                     if between.is_empty() || between.eq_ignore_ascii_case("of") =>

@@ -223,7 +223,23 @@ impl Tokens {
             let gap_text = tokens.last().map(|t| &query[t.range.end..range.start]);
             let numbers = tokens.last().is_some_and(|t| digits(&t.lower).is_some())
                 && digits(&query[range.clone()]).is_some();
+            // A year written with two digits after an apostrophe ("Oct '25", "summer ’24"),
+            // read as its four digits: 1970 to 2069.
+            let short_year = gap_text
+                .and_then(|gap| {
+                    gap.strip_suffix('\'')
+                        .or_else(|| gap.strip_suffix('\u{2019}'))
+                })
+                .filter(|spaces| !spaces.is_empty() && spaces.chars().all(char::is_whitespace))
+                .and_then(|_| {
+                    let text = &query[range.clone()];
+                    (text.len() == 2 && text.bytes().all(|b| b.is_ascii_digit())).then(|| {
+                        let n: u32 = text.parse().unwrap_or(0);
+                        (if n >= 70 { 1900 } else { 2000 } + n).to_string()
+                    })
+                });
             let gap_before = match gap_text {
+                _ if short_year.is_some() => Gap::Space,
                 // Another script begins: as punctuation would, it ends a phrase.
                 None | Some("") => Gap::Other,
                 // A hyphen between two months is a range's dash ("September-November"), not
@@ -261,7 +277,7 @@ impl Tokens {
                 Some(_) => Gap::Other,
             };
             tokens.push(Token {
-                lower: query[range.clone()].to_lowercase(),
+                lower: short_year.unwrap_or_else(|| query[range.clone()].to_lowercase()),
                 comma_before: gap_text.is_some_and(|gap| gap.contains(',')),
                 range,
                 gap_before,

@@ -790,6 +790,17 @@ const CASES: &[(&str, &str, &str)] = &[
     ("from November to may", "2026-11-01", "2027-06-01"),
     ("in Dec - Feb", "2025-12-01", "2026-03-01"),
     ("in December-February", "2025-12-01", "2026-03-01"),
+    // A two-digit year after an apostrophe.
+    (
+        "what did I write about hiking in Oct '25?",
+        "2025-10-01",
+        "2025-11-01",
+    ),
+    ("in summer '25", "2025-06-01", "2025-09-01"),
+    ("in December ’25", "2025-12-01", "2026-01-01"),
+    ("on Nov 3 '25", "2025-11-03", "2025-11-04"),
+    ("over Christmas '24", "2024-12-24", "2024-12-27"),
+    ("back in '25", "2025-01-01", "2026-01-01"),
     // A weekday or month name after a determiner is a name; the time is elsewhere.
     (
         "what did I note about the Monday standup last week?",
@@ -975,6 +986,7 @@ const NO_TIME: &[&str] = &[
     "our April release plan",
     "June's birthday party",
     "every Friday",
+    "rock 'n' roll in the '90s",
     "בפסח הבא",
     "בראש השנה האזרחית",
     "בסוכות של השכנים",
