@@ -303,8 +303,9 @@ struct Found {
 ///   is not recognised: "this evening" at 15:30, "in 2030" in 2026, "2026-12-25" on December 2.
 ///   Such words stay in the query.
 /// - Expressions listed together — "in January and February", "on Monday, Tuesday or
-///   Wednesday", "1月と2月", "בינואר ובפברואר" (joined by "and", "or", "&", a comma, と, や,
-///   、, או or the prefix ו) — name the period from the earliest one's start to the latest
+///   Wednesday", "1月と2月", "בינואר ובפברואר" (joined by "and", "or", "&", "/", a comma, と,
+///   や, 、, או or the prefix ו; abbreviated month names after a month are listed too: "in
+///   Sept and Oct", "in Oct/Nov") — name the period from the earliest one's start to the latest
 ///   one's end, when the time between two of them is at most a week or twice the shorter one:
 ///   "Christmas and Easter" and "yesterday or last year" name the first alone. A year or week
 ///   named after the list names it for the items before ("in January and February 2025",
@@ -337,6 +338,8 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
     let mut found = tokens.find(&en::ENGLISH);
     found.extend(tokens.find(&he::HEBREW));
     found.extend(ja::find(query));
+    let listed = ranges::listed_months(query, &found);
+    found.extend(listed);
     // Leftmost first, the longer of two that start together; overlapping ones are dropped.
     found.sort_by_key(|f| (f.range.start, std::cmp::Reverse(f.range.end)));
     let mut end = 0;

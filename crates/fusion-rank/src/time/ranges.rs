@@ -6,7 +6,8 @@
 
 use std::ops::Range;
 
-use super::Period;
+use super::calendar::Expr;
+use super::{Found, Period};
 use super::{en, he};
 
 /// How an expression joins what follows it.
@@ -312,7 +313,63 @@ fn number(text: &str) -> Option<(u32, &str)> {
 }
 
 /// Words and marks that list two expressions side by side ("in March and May").
-const LISTED_BY: &[&str] = &["and", "or", "&", ",", "と", "や", "、", "・", "או"];
+const LISTED_BY: &[&str] = &["and", "or", "&", ",", "/", "と", "や", "、", "・", "או"];
+
+/// Abbreviated month names listed after a month ("in Sept and Oct", "in Oct/Nov", "in Sept,
+/// Oct and Nov"), which are no expressions alone ("Oct" may be a word of another language, or
+/// a name): each as the month, to be listed with the one before it. Not "may", nor a name
+/// where an expression already starts ("in Sept and Oct 3").
+pub(super) fn listed_months(query: &str, found: &[Found]) -> Vec<Found> {
+    let mut more = Vec::new();
+    for first in found {
+        if !matches!(first.expr, Expr::NamedMonth { year: None, .. }) {
+            continue;
+        }
+        let mut at = first.range.clone();
+        loop {
+            let end = at.end + abbreviation_stop(query, &at);
+            let rest = &query[end..];
+            let after_gap = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+            // "and" and "or" are words of their own ("Sept andrew" is no list); "&" and "/"
+            // may touch the names ("Oct/Nov").
+            let joiner = ["and", "or", "&", "/"].iter().find(|w| {
+                after_gap
+                    .get(..w.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(w))
+                    && (!w.starts_with(char::is_alphabetic)
+                        || after_gap[w.len()..].starts_with(char::is_whitespace))
+            });
+            let next = match joiner {
+                Some(w) => &after_gap[w.len()..],
+                // A comma alone lists too ("Sept, Oct and Nov").
+                None if rest.trim_start().starts_with(',') => after_gap,
+                None => break,
+            };
+            let word_at = query.len() - next.trim_start().len();
+            let len: usize = query[word_at..]
+                .chars()
+                .take_while(|c| c.is_alphabetic())
+                .map(char::len_utf8)
+                .sum();
+            let word = &query[word_at..word_at + len];
+            let Some(month) = en::month_named(word).filter(|_| !word.eq_ignore_ascii_case("may"))
+            else {
+                break;
+            };
+            let range = word_at..word_at + len;
+            if found.iter().any(|f| f.range.start == range.start) {
+                break;
+            }
+            more.push(Found {
+                range: range.clone(),
+                expr: Expr::NamedMonth { month, year: None },
+                ends_range: false,
+            });
+            at = range;
+        }
+    }
+    more
+}
 
 /// Whether the expression (or list) at `range` and the next expression at `next` are listed
 /// together: nothing but one listing word or mark between them, or, in Hebrew, the next one's

@@ -790,6 +790,15 @@ const CASES: &[(&str, &str, &str)] = &[
     ("from November to may", "2026-11-01", "2027-06-01"),
     ("in Dec - Feb", "2025-12-01", "2026-03-01"),
     ("in December-February", "2025-12-01", "2026-03-01"),
+    // Abbreviated months listed after a month.
+    ("in Sept and Oct", "2026-09-01", "2026-11-01"),
+    ("in Oct/Nov", "2026-10-01", "2026-12-01"),
+    ("in Oct & Nov", "2026-10-01", "2026-12-01"),
+    ("in Sept, Oct and Nov", "2026-09-01", "2026-12-01"),
+    ("in Sept and Oct 2025", "2025-09-01", "2025-11-01"),
+    ("in October/November", "2026-10-01", "2026-12-01"),
+    ("in Sept andrew's notes", "2026-09-01", "2026-10-01"),
+    ("in Oct and may I ask", "2026-10-01", "2026-11-01"),
     // A two-digit year after an apostrophe.
     (
         "what did I write about hiking in Oct '25?",
