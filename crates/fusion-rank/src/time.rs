@@ -142,7 +142,14 @@ struct Found {
 ///   "early this week" and "the start of the week" this week's Monday to Wednesday. "the
 ///   past|last N hours", "the past hour" and "the past fortnight" run up to the reference (not
 ///   before "of": "the last 2 hours of the movie"); "(around) this time
-///   last year" is the two weeks either side of the day a year back.
+///   last year" (or "the same time last year") is the two weeks either side of the day a year
+///   back; "a year ago today" that day, "a week ago today" the day seven back; "in|over|during
+///   recent days|weeks|months" the 7 days, 3 weeks or 3 months up to the reference; "earlier in
+///   the year|month|week" this one; "in the year 2025" and "throughout 2025" the year;
+///   "throughout" before a season is "in"; "last wk|mo|yr"; "on|last Mon|Tue|Thu|Fri"; "Black
+///   Friday" and "Cyber Monday" after the holiday words and "on" (the day after Thanksgiving,
+///   the Monday after). "from A onwards", "A onward", "from A on" (ending the phrase) and
+///   "starting (in) A" run from A's start to the reference, as "since A".
 /// - "last Christmas|Halloween|Easter|Thanksgiving" is the latest one, unless a word before
 ///   "last" makes it an adjective ("the last Christmas movie", "my last Easter egg hunt").
 ///   Not after an owner ("Mom's last Christmas"), "one", "every" or "final", nor the song
@@ -222,7 +229,10 @@ struct Found {
 /// "2025年の秋", "去年の3月", "昨年11月". After "N月" or "YYYY年N月": 上旬/初旬 (days 1–10),
 /// 中旬 (11–20), 下旬/末 (21 to the end), with or without の and also after 今月, 先月 and 先々月
 /// (頭 as 上旬, 半ば as 中旬, 終わり as 下旬, 前半 1–15, 後半 16 to the end), (の)第1週 … 第5週 (days 1–7 … 29 to the end) and
-/// (の)最終週 (the last seven days). Parts of a season are months (初夏 June, 晩秋 November,
+/// (の)最終週 (the last seven days). くらい, ぐらい or ほど ("about") before 前 changes nothing
+/// ("3か月くらい前"); 先日 is the days 1 to 6 back, おととし 一昨年, 去年の今頃 "this time last
+/// year", 去年の暮れ last year's September to December; 最近 counts as 過去 ("最近3か月");
+/// 年末 is the latest year's end begun; か lists as と ("9月か10月"). Parts of a season are months (初夏 June, 晩秋 November,
 /// 冬の終わり February…), after a year word that year's season's ("去年の初夏"). 数日前, 数週間前, 数か月前, 数年前 (数, "several", is
 /// vague as "a few": the units 2 to 5 back; not after a numeral, "十数日前"), 半年前 (the month six back), 年初/年始 (January–April), 年末
 /// (September–December; 去年の年末 and 昨年末 last year's), 上半期/下半期 (the halves of this
@@ -266,6 +276,9 @@ struct Found {
 /// thirds, and before השנה or החודש (with שעברה or שעבר: last year's or month's) this year's
 /// or month's; "במחצית|בחצי הראשונה|השנייה של השנה" its halves; "ברבעון
 /// הראשון…הרביעי" a quarter, "ברבעון הקודם|שעבר|האחרון" the last one, "ברבעון הזה" this one;
+/// A season with של and a year or השנה שעברה ("בקיץ של 2025"), "בחורף האחרון" (the latest
+/// over), the thirds of a season ("בסוף הקיץ": August), "במהלך|במשך הקיץ", and "בשבוע
+/// הראשון…הרביעי|האחרון של נובמבר" (or בנובמבר) as the English weeks of a month.
 /// "בשבועות האחרונים" and "בחודשים האחרונים" three weeks or months up to the reference, "בחצי
 /// השנה האחרונה" six months; "בשבת" is Saturday, "בסוף השבוע" the latest weekend. השבוע, החודש and השנה before an ordinal
 /// ("השבוע הראשון בעבודה") and "ספר השנה" name no time.

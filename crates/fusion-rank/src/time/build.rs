@@ -54,6 +54,14 @@ pub(super) fn years_ago(caps: &Caps) -> Option<Expr> {
     })
 }
 
+/// The reference's day `count` years back ("a year ago today").
+pub(super) fn years_ago_today(caps: &Caps) -> Option<Expr> {
+    Some(Expr::AroundYearsAgo {
+        years_ago: caps.count.filter(|n| *n <= 100)?,
+        days: 0,
+    })
+}
+
 /// The two hours around `count` hours back.
 pub(super) fn hours_ago(caps: &Caps) -> Option<Expr> {
     Some(Expr::HoursAgo { hours: caps.count? })

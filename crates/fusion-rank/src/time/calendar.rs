@@ -217,6 +217,9 @@ pub(super) enum Expr {
     /// The latest weekend that is over: the one before the weekend in progress on a Saturday
     /// or a Sunday ("last weekend").
     EndedWeekend,
+    /// `months` calendar months from month `from_month` (0 = January) of the latest year in
+    /// which they have begun ("年末" in March is last year's end).
+    LatestPartOfYear { from_month: u32, months: u32 },
     /// A season "this" names (numbered as in [`Expr::Season`]): the latest one begun while it
     /// runs or when its last month is in the reference's year (for winter, until May); no
     /// period when the next one is meant ("this summer" in March, "this winter" in November).
@@ -344,6 +347,16 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
                     .find(|day| *day <= today)?,
             };
             day_span(day, 1)
+        }
+        Expr::LatestPartOfYear { from_month, months } => {
+            let this_year = month_index(today.year(), 1) + i64::from(from_month);
+            let current = month_index(today.year(), today.month());
+            let first = if this_year <= current {
+                this_year
+            } else {
+                this_year - 12
+            };
+            months_span(first, i64::from(months))
         }
         Expr::ThisSeason { season } => {
             let latest = resolve(

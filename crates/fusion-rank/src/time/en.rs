@@ -12,7 +12,7 @@ use super::build::{
     quarter_this_year, season_begun, season_last_year, season_of_year, season_this_year,
     second_half_of_year, slashed_with_year, week_of, week_of_day, week_of_in_words, week_of_month,
     weekday, weekday_before_last, weekday_last_week, weekday_this_week, weekday_weeks_ago,
-    weekdays_ago, weekend_of_day, weeks_ago, year_half, year_part, years_ago,
+    weekdays_ago, weekend_of_day, weeks_ago, year_half, year_part, years_ago, years_ago_today,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
@@ -86,6 +86,9 @@ const WEEKDAYS: Table = &[
     ("weds", 2),
     ("thurs", 3),
 ];
+
+/// Short weekday names read only after "on" or "last" ("on Thu", "last Fri").
+const SHORT_WEEKDAYS: Table = &[("mon", 0), ("tue", 1), ("thu", 3), ("fri", 4)];
 
 /// Weekday names counted back ("two Mondays ago").
 const WEEKDAYS_PLURAL: Table = &[
@@ -440,7 +443,7 @@ const MONTH_WORDS: El = Word(&["month", "months"]);
 const YEARS: El = Word(&["year", "years"]);
 const N: El = Count(COUNTS);
 /// Words before a season that make it a time: "in (the) summer", "during the winter".
-const IN_SEASON: El = Word(&["in", "during", "over"]);
+const IN_SEASON: El = Word(&["in", "during", "over", "throughout"]);
 const SPRING: El = Word(&["spring"]);
 const SUMMER: El = Word(&["summer"]);
 /// "fall" is the verb unless a preposition or "this"/"last" comes first.
@@ -795,6 +798,12 @@ const RULES: &[Rule] = &[
     rule(&[HOLIDAY_AFTER, Word(&["the"]), Word(&["holidays"])], days_of_year(12, 20, 15)),
     // Good Friday after a word that makes it a time, before the names below take it.
     rule(&[HOLIDAY_AFTER, Word(&["good"]), Word(&["friday"])], feast(Feast::Easter, -2, 1)),
+    // Black Friday and Cyber Monday, the day after Thanksgiving and the Monday after it, after
+    // the holiday words (before the names below, which they win a tie against).
+    rule(&[HOLIDAY_AFTER, Word(&["black"]), Word(&["friday"])], feast(Feast::Thanksgiving, 1, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["cyber"]), Word(&["monday"])], feast(Feast::Thanksgiving, 4, 1)),
+    rule(&[ON_HOLIDAY, Word(&["black"]), Word(&["friday"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Thanksgiving, 1, 1)),
+    rule(&[ON_HOLIDAY, Word(&["cyber"]), Word(&["monday"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Thanksgiving, 4, 1)),
     // Names that hold a time word and name no time: "Black Friday deals", "Sunday Times",
     // "USA Today".
     rule(&[Word(&["black", "good", "cyber", "holy", "ash", "taco"]), Weekday(WEEKDAYS)], Fixed(Expr::NoTime)),
@@ -851,6 +860,28 @@ const RULES: &[Rule] = &[
     // "(around|about) this time last year": the two weeks either side of the day a year back.
     // Not "this time, last year's winner": no comma, no owner.
     rule(&[Opt(&["around", "about", "at"]), Word(&["this"]), Word(&["time"]), Tight(&["last"]), Word(&["year"]), NOT_OWNER], Fixed(Expr::AroundYearsAgo { years_ago: 1, days: 14 })),
+    rule(&[Opt(&["around", "about", "at"]), Opt(&["the"]), Word(&["same"]), Word(&["time"]), Tight(&["last"]), Word(&["year"]), NOT_OWNER], Fixed(Expr::AroundYearsAgo { years_ago: 1, days: 14 })),
+    // "a year ago today": that day; "a week ago today" the day seven back.
+    rule(&[N, YEARS, AGO, Word(&["today"])], With(years_ago_today)),
+    rule(&[Word(&["a", "one"]), Word(&["week"]), AGO, Word(&["today"])], day(7)),
+    // "in recent weeks|months|days": as the Hebrew "in the last weeks", three weeks or months,
+    // or seven days, up to the reference.
+    rule(&[Word(&["in", "over", "during"]), Word(&["recent"]), Word(&["days"])], Fixed(Expr::Trailing { days: 7 })),
+    rule(&[Word(&["in", "over", "during"]), Word(&["recent"]), Word(&["weeks"])], Fixed(Expr::Trailing { days: 21 })),
+    rule(&[Word(&["in", "over", "during"]), Word(&["recent"]), Word(&["months"])], Fixed(Expr::TrailingMonths { months: 3 })),
+    // "earlier in the year|month|week": this one.
+    rule(&[Word(&["earlier"]), Word(&["in"]), Word(&["the"]), Word(&["year"])], Fixed(Expr::Year { years_ago: 0 })),
+    rule(&[Word(&["earlier"]), Word(&["in"]), Word(&["the"]), Word(&["month"])], Fixed(Expr::Month { months_ago: 0 })),
+    rule(&[Word(&["earlier"]), Word(&["in"]), Word(&["the"]), Word(&["week"])], Fixed(Expr::Week { weeks_ago: 0 })),
+    // "in the year 2025", "throughout 2025".
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["year"]), Year], With(named_year)),
+    rule(&[Word(&["throughout"]), Year], With(named_year)),
+    // Short units and weekdays: "last wk|mo|yr", "on Thu", "last Fri" (after "on" or "last"
+    // only: "c'mon" is no Monday).
+    rule(&[LAST, Word(&["wk"])], Fixed(Expr::Week { weeks_ago: 1 })),
+    rule(&[LAST, Word(&["mo"])], Fixed(Expr::Month { months_ago: 1 })),
+    rule(&[LAST, Word(&["yr"])], Fixed(Expr::Year { years_ago: 1 })),
+    rule(&[Word(&["on", "last"]), Weekday(SHORT_WEEKDAYS)], With(weekday)),
     // "last Christmas", "last Easter": the latest one, not "the last Christmas movie".
     // Not the song ("Last Christmas by Wham").
     rule(&[NOT_OWNED, LAST, Word(&["christmas", "xmas"]), NotBefore(&["eve", "day", "by", "lyrics", "song"])], days_of_year(12, 24, 3)),

@@ -2,15 +2,16 @@
 //! ל מ ש כ ("ובשבוע שעבר"), a month name anywhere ו and ב ("במרץ", not "ממרץ", from March).
 
 use super::build::{
-    date, days_ago, early_month, ended_month, late_month, mid_month, month_last_year, month_part,
-    months_ago, named_month, named_year, past_days, past_months, past_weeks, past_years,
-    season_ended, season_last_year, season_of_year, weekday, weekday_last_week, weeks_ago,
+    date, days_ago, early_month, early_season, ended_month, last_week_of_month, late_month,
+    late_season, mid_month, mid_season, month_last_year, month_part, months_ago, named_month,
+    named_year, past_days, past_months, past_weeks, past_years, season_begun, season_ended,
+    season_last_year, season_of_year, week_of_month, weekday, weekday_last_week, weeks_ago,
     year_half, year_part, years_ago,
 };
 use super::calendar::{Expr, Feast};
 use super::phrase::El::{
-    After, BareMonth, Count, Day, Few, InMonth, Month, NotAfter, NotBefore, Opt, Season, Weekday,
-    Word, Year,
+    After, BareMonth, Count, Day, Entry, Few, InMonth, Month, NotAfter, NotBefore, Opt, Season,
+    Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
@@ -116,6 +117,13 @@ const SEASONS: Table = &[
     ("סתיו", 2),
     ("חורף", 3),
 ];
+
+/// Season names with the article, after a word that governs them ("בסוף הקיץ", "במהלך
+/// החורף").
+const THE_SEASONS: Table = &[("האביב", 0), ("הקיץ", 1), ("הסתיו", 2), ("החורף", 3)];
+
+/// The ordinals of a week of a month ("השבוע הראשון של נובמבר").
+const WEEK_ORDINALS: Table = &[("הראשון", 1), ("השני", 2), ("השלישי", 3), ("הרביעי", 4)];
 
 /// The month a word names, as in a range's end after its prefix ("בין מרץ למאי"): every name
 /// of [`MONTHS`].
@@ -251,6 +259,21 @@ const RULES: &[Rule] = &[
     rule(&[Season(SEASONS), Word(&["אשתקד"])], With(season_last_year)),
     rule(&[Month(MONTHS), Word(&["שנה", "בשנה"]), PAST_F], With(month_last_year)),
     rule(&[Month(MONTHS), Word(&["אשתקד"])], With(month_last_year)),
+    // "בקיץ של 2025", "בקיץ של השנה שעברה"; "בחורף האחרון", the latest one over.
+    rule(&[Season(SEASONS), Word(&["של"]), Year], With(season_of_year)),
+    rule(&[Season(SEASONS), Word(&["של"]), Word(&["השנה", "שנה"]), PAST_F], With(season_last_year)),
+    rule(&[Season(SEASONS), Word(&["האחרון"])], With(season_ended)),
+    // Thirds of a season ("בסוף הקיץ", "בתחילת הסתיו", "באמצע החורף"), and a season "during"
+    // ("במהלך הקיץ", "במשך החורף"), the latest begun.
+    rule(&[Word(&["תחילת"]), Season(THE_SEASONS)], With(early_season)),
+    rule(&[Word(&["אמצע"]), Season(THE_SEASONS)], With(mid_season)),
+    rule(&[Word(&["סוף"]), Season(THE_SEASONS)], With(late_season)),
+    rule(&[Word(&["מהלך", "משך"]), Season(THE_SEASONS)], With(season_begun)),
+    // "בשבוע הראשון של נובמבר", "בשבוע האחרון של אוקטובר".
+    rule(&[Word(&["שבוע"]), Entry(WEEK_ORDINALS), Word(&["של", "ב"]), Month(MONTHS)], With(week_of_month)),
+    rule(&[Word(&["שבוע"]), Entry(WEEK_ORDINALS), InMonth(MONTHS)], With(week_of_month)),
+    rule(&[Word(&["שבוע"]), Word(&["האחרון"]), Word(&["של"]), Month(MONTHS)], With(last_week_of_month)),
+    rule(&[Word(&["שבוע"]), Word(&["האחרון"]), InMonth(MONTHS)], With(last_week_of_month)),
     // Seasons with ב: "באביב", "בקיץ", "בסתיו", "בחורף" are the latest that has begun, as "in
     // the summer" is.
     rule(&[Word(&["באביב"])], Fixed(Expr::Season { season: 0, ended: false })),

@@ -28,6 +28,40 @@ const WORDS: &[(&str, Expr)] = &[
     ("去年", Expr::Year { years_ago: 1 }),
     ("昨年", Expr::Year { years_ago: 1 }),
     ("一昨年", Expr::Year { years_ago: 2 }),
+    ("おととし", Expr::Year { years_ago: 2 }),
+    // "the other day", as in English: the days 1 to 6 back.
+    (
+        "先日",
+        Expr::Back {
+            unit: Unit::Day,
+            nearest: 1,
+            farthest: 6,
+        },
+    ),
+    // About this time last year: the two weeks either side of the day a year back.
+    (
+        "去年の今頃",
+        Expr::AroundYearsAgo {
+            years_ago: 1,
+            days: 14,
+        },
+    ),
+    (
+        "昨年の今頃",
+        Expr::AroundYearsAgo {
+            years_ago: 1,
+            days: 14,
+        },
+    ),
+    (
+        "去年の今ごろ",
+        Expr::AroundYearsAgo {
+            years_ago: 1,
+            days: 14,
+        },
+    ),
+    ("去年の暮れ", year_part(1, 2)),
+    ("昨年の暮れ", year_part(1, 2)),
     // 数 ("several") is vague, as "a few" is in English: the units 2 to 5 back.
     ("数日前", few_back(Unit::Day)),
     ("数週間前", few_back(Unit::Week)),
@@ -36,10 +70,20 @@ const WORDS: &[(&str, Expr)] = &[
     ("数カ月前", few_back(Unit::Month)),
     ("数年前", few_back(Unit::Year)),
     ("半年前", Expr::Month { months_ago: 6 }),
+    ("半年くらい前", Expr::Month { months_ago: 6 }),
+    ("半年ぐらい前", Expr::Month { months_ago: 6 }),
+    ("半年ほど前", Expr::Month { months_ago: 6 }),
     // The start and the end of a year: its first and last thirds, as in English.
     ("年初", year_part(0, 0)),
     ("年始", year_part(0, 0)),
-    ("年末", year_part(0, 2)),
+    // The latest year's end that has begun: in March, last year's.
+    (
+        "年末",
+        Expr::LatestPartOfYear {
+            from_month: 8,
+            months: 4,
+        },
+    ),
     ("昨年末", year_part(1, 2)),
     ("去年末", year_part(1, 2)),
     ("去年の年末", year_part(1, 2)),
@@ -344,7 +388,7 @@ fn unit(text: &str) -> Option<(&str, Unit)> {
 
 /// Words before "N units" that make it the time up to the reference: 過去1週間, ここ3日,
 /// 直近1か月, この3か月.
-const TRAILING: &[&str] = &["過去", "ここ", "直近", "この"];
+const TRAILING: &[&str] = &["過去", "ここ", "直近", "この", "最近"];
 
 /// "過去N日" and the like at the start of `text`: the N units up to the reference.
 fn trailing(text: &str) -> Option<(usize, Expr)> {
@@ -557,13 +601,22 @@ fn weekday(text: &str) -> Option<(usize, Expr)> {
     Some((len, expr))
 }
 
+/// The text after "前" ("ago") at the start of `text`, or after くらい, ぐらい or ほど ("about")
+/// and 前: "3か月くらい前", "2週間ほど前".
+fn ago(text: &str) -> Option<&str> {
+    let text = ["くらい", "ぐらい", "ほど"]
+        .iter()
+        .find_map(|about| text.strip_prefix(about))
+        .unwrap_or(text);
+    text.strip_prefix('前')
+}
+
 /// "N日前" and the other "ago" forms, "YYYY年", "YYYY年N月", "YYYY年N月N日", "N月", "N月N日".
 fn numeric(text: &str) -> Option<(usize, Expr)> {
     let (n, rest) = number(text)?;
     let consumed = |rest: &str| text.len() - rest.len();
-    if let Some((after, unit)) =
-        unit(rest).and_then(|(after, unit)| Some((after.strip_prefix('前')?, unit)))
-    {
+    // "3か月前", and "3か月くらい前", "2週間ほど前" (about…).
+    if let Some((after, unit)) = unit(rest).and_then(|(after, unit)| Some((ago(after)?, unit))) {
         if n == 0 {
             return None;
         }

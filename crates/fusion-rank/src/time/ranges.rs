@@ -313,7 +313,9 @@ fn number(text: &str) -> Option<(u32, &str)> {
 }
 
 /// Words and marks that list two expressions side by side ("in March and May").
-const LISTED_BY: &[&str] = &["and", "or", "&", ",", "/", "と", "や", "、", "・", "או"];
+const LISTED_BY: &[&str] = &[
+    "and", "or", "&", ",", "/", "と", "や", "か", "、", "・", "או",
+];
 
 /// Abbreviated month names listed after a month ("in Sept and Oct", "in Oct/Nov", "in Sept,
 /// Oct and Nov"), which are no expressions alone ("Oct" may be a word of another language, or
@@ -398,11 +400,37 @@ pub(super) fn since(query: &str, range: &Range<usize>) -> Option<Range<usize>> {
     if let Some(particle) = JA_SINCE.iter().find(|p| after.starts_with(**p)) {
         return Some(range.start..range.end + particle.len());
     }
-    let (open, opener) = word_before(query, range.start)?;
-    match opener.to_lowercase().as_str() {
-        "since" | "מאז" => Some(open..range.end),
-        _ => None,
+    let before = word_before(query, range.start);
+    let opener = before.map(|(_, word)| word.to_lowercase());
+    let opens = matches!(
+        opener.as_deref(),
+        Some("since" | "מאז" | "from" | "starting" | "beginning")
+    );
+    let open = match before {
+        Some((at, _)) if opens => at,
+        _ => range.start,
+    };
+    // "from October onwards", "October onward", "from October on" (where the phrase ends: not
+    // "from Monday on the dentist").
+    if let Some(word) = word_after(query, range.end) {
+        let after = query[word.clone()].to_lowercase();
+        let ends = query[word.end..]
+            .trim_start()
+            .chars()
+            .next()
+            .is_none_or(|c| !c.is_alphanumeric());
+        if after == "onwards"
+            || after == "onward"
+            || (after == "on" && opener.as_deref() == Some("from") && ends)
+        {
+            return Some(open..word.end);
+        }
     }
+    matches!(
+        opener.as_deref(),
+        Some("since" | "מאז" | "starting" | "beginning")
+    )
+    .then_some(open..range.end)
 }
 
 /// Which side of an expression a word before it (or a particle after it) keeps.
