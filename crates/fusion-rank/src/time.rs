@@ -149,7 +149,12 @@ struct Found {
 ///   "throughout" before a season is "in"; "last wk|mo|yr"; "on|last Mon|Tue|Thu|Fri"; "Black
 ///   Friday" and "Cyber Monday" after the holiday words and "on" (the day after Thanksgiving,
 ///   the Monday after). "from A onwards", "A onward", "from A on" (ending the phrase) and
-///   "starting (in) A" run from A's start to the reference, as "since A".
+///   "starting (in) A" run from A's start to the reference, as "since A". "the summer
+///   before last" and "the October before last" are a year before the latest one over;
+///   "the week of Thanksgiving" and "Thanksgiving week" its Monday to Sunday; "early in the
+///   week" Monday to Wednesday; "in the middle of the month" the 11th to the 20th; "the
+///   early|latter part of October" its thirds; "one or two|two or three weeks ago" both
+///   units; "since|after|before|until the 10th" the latest 10th, opened.
 /// - "last Christmas|Halloween|Easter|Thanksgiving" is the latest one, unless a word before
 ///   "last" makes it an adjective ("the last Christmas movie", "my last Easter egg hunt").
 ///   Not after an owner ("Mom's last Christmas"), "one", "every" or "final", nor the song

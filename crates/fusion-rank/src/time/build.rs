@@ -54,6 +54,11 @@ pub(super) fn years_ago(caps: &Caps) -> Option<Expr> {
     })
 }
 
+/// The captured month a year before the latest one over ("the October before last").
+pub(super) fn month_before_last(caps: &Caps) -> Option<Expr> {
+    Some(Expr::MonthBeforeLast { month: caps.month? })
+}
+
 /// The reference's day `count` years back ("a year ago today").
 pub(super) fn years_ago_today(caps: &Caps) -> Option<Expr> {
     Some(Expr::AroundYearsAgo {

@@ -220,6 +220,10 @@ pub(super) enum Expr {
     /// `months` calendar months from month `from_month` (0 = January) of the latest year in
     /// which they have begun ("年末" in March is last year's end).
     LatestPartOfYear { from_month: u32, months: u32 },
+    /// The season before the latest one that is over ("the summer before last").
+    SeasonBeforeLast { season: u32 },
+    /// The month a year before the latest such one that is over ("the October before last").
+    MonthBeforeLast { month: u32 },
     /// A season "this" names (numbered as in [`Expr::Season`]): the latest one begun while it
     /// runs or when its last month is in the reference's year (for winter, until May); no
     /// period when the next one is meant ("this summer" in March, "this winter" in November).
@@ -347,6 +351,19 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
                     .find(|day| *day <= today)?,
             };
             day_span(day, 1)
+        }
+        Expr::SeasonBeforeLast { season } => {
+            let last = resolve(
+                Expr::Season {
+                    season,
+                    ended: true,
+                },
+                reference_ms,
+            )?;
+            year_earlier(last)
+        }
+        Expr::MonthBeforeLast { month } => {
+            year_earlier(resolve(Expr::EndedMonth { month }, reference_ms)?)
         }
         Expr::LatestPartOfYear { from_month, months } => {
             let this_year = month_index(today.year(), 1) + i64::from(from_month);
@@ -680,6 +697,12 @@ pub(super) fn placed_in_year(expr: Expr, year: i32) -> Option<Period> {
             month,
             year: Some(year),
         },
+        Expr::Quarter { quarter } => Expr::PartOfYear {
+            year: Some(year),
+            years_ago: 0,
+            from_month: 3 * (quarter - 1),
+            months: 3,
+        },
         _ => return holiday_in_year(expr, year),
     };
     // The expression names its year now: the reference no longer chooses one.
@@ -731,6 +754,18 @@ fn date_of(today: NaiveDate, month: u32, day: u32, year: Option<i32>) -> Option<
             .filter_map(|back| NaiveDate::from_ymd_opt(today.year() - back, month, day))
             .find(|date| *date <= today),
     }
+}
+
+/// `period`, whole months, twelve months earlier.
+fn year_earlier(period: Period) -> Option<Period> {
+    let shift = |ms: i64| -> Option<i64> {
+        let date = DateTime::from_timestamp_millis(ms)?.date_naive();
+        Some(start_ms(date.checked_sub_months(Months::new(12))?))
+    };
+    Some(Period {
+        start_ms: shift(period.start_ms)?,
+        end_ms: shift(period.end_ms)?,
+    })
 }
 
 /// The `nth` (1 to 5; 0 is the last) `weekday` of `month` in `year`, if the month has it.

@@ -6,13 +6,14 @@ use super::build::{
     first_days_of_month, first_half_of_year, first_weeks_of_month, fourth_quarter_of_year,
     half_of_month, half_of_year, hours_ago, iso, last_day_of_month, last_days_of_month,
     last_week_of_month, last_weeks_of_month, late_month, late_season, late_season_last_year,
-    late_year, mid_month, mid_season, mid_season_last_year, mid_year, month_last_year, month_part,
-    month_this_year, months_ago, named_month, named_year, nth_weekday_of_month, ordinal_quarter,
-    past_days, past_hours, past_months, past_weeks, past_years, quarter_last_year, quarter_of_year,
-    quarter_this_year, season_begun, season_last_year, season_of_year, season_this_year,
-    second_half_of_year, slashed_with_year, week_of, week_of_day, week_of_in_words, week_of_month,
-    weekday, weekday_before_last, weekday_last_week, weekday_this_week, weekday_weeks_ago,
-    weekdays_ago, weekend_of_day, weeks_ago, year_half, year_part, years_ago, years_ago_today,
+    late_year, mid_month, mid_season, mid_season_last_year, mid_year, month_before_last,
+    month_last_year, month_part, month_this_year, months_ago, named_month, named_year,
+    nth_weekday_of_month, ordinal_quarter, past_days, past_hours, past_months, past_weeks,
+    past_years, quarter_last_year, quarter_of_year, quarter_this_year, season_begun,
+    season_last_year, season_of_year, season_this_year, second_half_of_year, slashed_with_year,
+    week_of, week_of_day, week_of_in_words, week_of_month, weekday, weekday_before_last,
+    weekday_last_week, weekday_this_week, weekday_weeks_ago, weekdays_ago, weekend_of_day,
+    weeks_ago, year_half, year_part, years_ago, years_ago_today,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
@@ -288,6 +289,15 @@ const fn part(days_ago: u32, from_hour: u32, to_hour: u32) -> Make {
 
 const fn rule(pattern: &'static [El], make: Make) -> Rule {
     Rule { pattern, make }
+}
+
+/// The whole units `nearest` to `farthest` back ("two or three weeks ago").
+const fn back(unit: Unit, nearest: u32, farthest: u32) -> Make {
+    Fixed(Expr::Back {
+        unit,
+        nearest,
+        farthest,
+    })
 }
 
 const fn season(season: u32, ended: bool) -> Make {
@@ -798,6 +808,32 @@ const RULES: &[Rule] = &[
     rule(&[HOLIDAY_AFTER, Word(&["the"]), Word(&["holidays"])], days_of_year(12, 20, 15)),
     // Good Friday after a word that makes it a time, before the names below take it.
     rule(&[HOLIDAY_AFTER, Word(&["good"]), Word(&["friday"])], feast(Feast::Easter, -2, 1)),
+    // "the summer before last", "the October before last".
+    rule(&[THE, SPRING, Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::SeasonBeforeLast { season: 0 })),
+    rule(&[THE, SUMMER, Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::SeasonBeforeLast { season: 1 })),
+    rule(&[THE, AUTUMN, Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::SeasonBeforeLast { season: 2 })),
+    rule(&[THE, WINTER, Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::SeasonBeforeLast { season: 3 })),
+    rule(&[Word(&["the"]), Month(MONTHS_ALONE), Word(&["before"]), LAST, NOT_NAMED], With(month_before_last)),
+    // Thanksgiving week: its Monday to Sunday.
+    rule(&[Opt(&["in", "during", "over"]), Word(&["the"]), Word(&["week"]), Word(&["of"]), Word(&["thanksgiving"])], feast(Feast::Thanksgiving, -3, 7)),
+    rule(&[Opt(&["in", "during", "over"]), Word(&["thanksgiving"]), Word(&["week"])], feast(Feast::Thanksgiving, -3, 7)),
+    // "in the middle of the month", "early in the week"; "the early|latter part of October".
+    rule(&[Opt(&["in"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Word(&["the"]), Word(&["month"])], Fixed(Expr::PartOfMonthAgo { months_ago: 0, from_day: 11, to_day: 21 })),
+    rule(&[Word(&["early"]), Word(&["in"]), Word(&["the"]), Word(&["week"])], Fixed(Expr::PartOfWeek { weeks_ago: 0, from_day: 0, to_day: 3 })),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["early"]), Word(&["part"]), Word(&["of"]), Month(MONTHS)], With(early_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["latter", "later"]), Word(&["part"]), Word(&["of"]), Month(MONTHS)], With(late_month)),
+    // "since the 10th", "after the 3rd": the latest such day, opened by the word before.
+    rule(&[After(&["since", "after", "before", "until", "till"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
+    // "two or three months ago": the units 2 and 3 back.
+    rule(&[Word(&["one", "1"]), Word(&["or"]), Word(&["two", "2"]), DAYS, AGO], back(Unit::Day, 1, 2)),
+    rule(&[Word(&["two", "2"]), Word(&["or"]), Word(&["three", "3"]), DAYS, AGO], back(Unit::Day, 2, 3)),
+    rule(&[Word(&["one", "1"]), Word(&["or"]), Word(&["two", "2"]), WEEKS, AGO], back(Unit::Week, 1, 2)),
+    rule(&[Word(&["two", "2"]), Word(&["or"]), Word(&["three", "3"]), WEEKS, AGO], back(Unit::Week, 2, 3)),
+    rule(&[Word(&["one", "1"]), Word(&["or"]), Word(&["two", "2"]), MONTH_WORDS, AGO], back(Unit::Month, 1, 2)),
+    rule(&[Word(&["two", "2"]), Word(&["or"]), Word(&["three", "3"]), MONTH_WORDS, AGO], back(Unit::Month, 2, 3)),
+    rule(&[Word(&["three", "3"]), Word(&["or"]), Word(&["four", "4"]), MONTH_WORDS, AGO], back(Unit::Month, 3, 4)),
+    rule(&[Word(&["one", "1"]), Word(&["or"]), Word(&["two", "2"]), YEARS, AGO], back(Unit::Year, 1, 2)),
+    rule(&[Word(&["two", "2"]), Word(&["or"]), Word(&["three", "3"]), YEARS, AGO], back(Unit::Year, 2, 3)),
     // Black Friday and Cyber Monday, the day after Thanksgiving and the Monday after it, after
     // the holiday words (before the names below, which they win a tie against).
     rule(&[HOLIDAY_AFTER, Word(&["black"]), Word(&["friday"])], feast(Feast::Thanksgiving, 1, 1)),

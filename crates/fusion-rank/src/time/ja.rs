@@ -560,7 +560,7 @@ fn bare_season(text: &str) -> Option<(usize, Expr)> {
     let c = chars.next()?;
     let (_, which) = SEASONS.iter().find(|(s, _)| *s == c)?;
     let after = chars.as_str();
-    ["に", "ごろ", "頃", "の間"]
+    ["に", "ごろ", "頃", "の間", "から"]
         .iter()
         .any(|w| after.starts_with(w))
         .then_some((c.len_utf8(), season(*which, false)))
