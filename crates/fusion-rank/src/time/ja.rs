@@ -628,6 +628,29 @@ fn numeric(text: &str) -> Option<(usize, Expr)> {
         };
         return Some((consumed(after), expr));
     }
+    // "11/3のメモ", "2025/9に": a day or a month written with a slash, before a Japanese
+    // particle or mark ("1/2カップ" is half a cup; "9/11" and "24/7" are idioms; in English
+    // text "on 11/3" is the English rules').
+    if let Some(after_slash) = rest.strip_prefix('/')
+        && let Some((m, after)) = number(after_slash)
+        && !matches!((n, m), (9, 11) | (24, 7))
+        && !after.starts_with(|c: char| digit(c).is_some())
+        && [
+            "の", "に", "は", "から", "まで", "〜", "～", "（", "頃", "ごろ", "、", "。", "？",
+        ]
+        .iter()
+        .any(|p| after.starts_with(p))
+    {
+        if (1..=12).contains(&n) && (1..=max_day(n)).contains(&m) {
+            return Some((consumed(after), date(n, m, None)));
+        }
+        if let Ok(year) = i32::try_from(n)
+            && (1970..=2100).contains(&year)
+            && (1..=12).contains(&m)
+        {
+            return Some((consumed(after), named_month(m, Some(year))));
+        }
+    }
     if let Some(after_year) = rest.strip_prefix('年') {
         let year = i32::try_from(n)
             .ok()

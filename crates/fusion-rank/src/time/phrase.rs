@@ -715,11 +715,16 @@ impl Tokens {
         if !(1..=12).contains(&month) || !(1..=max_day(month)).contains(&day) {
             return Vec::new();
         }
+        // Four digits, or two ("11/14/25": 1970 to 2069).
         let year = self
             .tokens
             .get(at + 2)
-            .filter(|t| t.gap_before == Gap::Slash && t.lower.len() == 4)
-            .and_then(|t| year(&t.lower));
+            .filter(|t| t.gap_before == Gap::Slash)
+            .and_then(|t| match t.lower.len() {
+                4 => year(&t.lower),
+                2 => digits(&t.lower).and_then(|n| year_of(if n >= 70 { 1900 } else { 2000 } + n)),
+                _ => None,
+            });
         // Idioms, not days: "24/7", "9/11".
         if year.is_none() && matches!((first, second), (24, 7) | (9, 11)) {
             return Vec::new();

@@ -819,6 +819,11 @@ const CASES: &[(&str, &str, &str)] = &[
         "2026-11-28",
     ),
     ("since Cyber Monday", "2026-11-30", "2026-12-02T15:30"),
+    // Slashed dates with a two-digit year; in Japanese, before a particle.
+    ("on 11/14/25", "2025-11-14", "2025-11-15"),
+    ("11/3のメモは？", "2026-11-03", "2026-11-04"),
+    ("11/3（火）のメモ", "2026-11-03", "2026-11-04"),
+    ("2025/9のメモ", "2025-09-01", "2025-10-01"),
     // The season or month before last, Thanksgiving week, parts, pairs of counts.
     ("the summer before last", "2025-06-01", "2025-09-01"),
     ("the winter before last", "2024-12-01", "2025-03-01"),
@@ -1064,6 +1069,7 @@ const NO_TIME: &[&str] = &[
     "notes on Black Friday deals",
     "c'mon",
     "青春から学んだこと",
+    "1/2カップの砂糖",
     "בפסח הבא",
     "בראש השנה האזרחית",
     "בסוכות של השכנים",
