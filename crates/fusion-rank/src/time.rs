@@ -93,8 +93,8 @@ struct Found {
 ///   the reference's day: on a Monday, "on Monday" is the Monday a week back. "Monday last
 ///   week", "(on) Tuesday of last week", "Friday this week" and "this Friday" are that day of
 ///   that ISO week ("this Friday" on a Wednesday is to come: no period). A weekday before a
-///   date is the date: "Thursday, November 12", "on Thursday the 12th"; no period when the
-///   date falls on another weekday. "Friday two weeks ago" is that day of the ISO week two
+///   date is the date: "Thursday, November 12"; no period when the date falls on another
+///   weekday; "on Friday the 20th" is the latest 20th that fell on a Friday. "Friday two weeks ago" is that day of the ISO week two
 ///   back; "the Monday before last" and "two Mondays ago" the one before the latest; "the
 ///   first|…|fifth|last Monday of|in November" that day of the latest November that has
 ///   reached it; "the first|last day of October" that day.
@@ -307,7 +307,10 @@ struct Found {
 ///   few names that hold one ("Black Friday", "Taco Tuesday", "Sunday Times", "Sunday roast",
 ///   "Sunday Pot"), nor "USA Today". A weekday or month name alone after a determiner ("the",
 ///   "a", "my", "our", "every"…) is part of a name ("the Monday standup", "the April
-///   release"), and so is a month before "'s" ("June's birthday"). A year may be written
+///   release"), and so is a month before "'s" ("June's birthday") and every name listed after
+///   such a one ("the Monday and Tuesday sessions", "a Monday to Friday job"). A year written
+///   right after an expression no rule reads with one, or right before it, is its year ("the
+///   first day of November 2025", "2025 Q4"; a comma, "of" or של between). A year may be written
 ///   with two digits after an apostrophe, a space before it ("in Oct '25": 1970 to 2069).
 /// - Hebrew: the first word of a phrase may carry up to two of the prefixes ו ב ה ל מ ש כ
 ///   ("ובשבוע שעבר"), a month name only ו and ב ("במרץ"; "ממרץ", from March, is not a
@@ -319,7 +322,9 @@ struct Found {
 ///   "N月" is month N unless followed by 曜 or part of "N月N日" (that day).
 /// - An expression whose period would start after the reference is not a creation time and
 ///   is not recognised: "this evening" at 15:30, "in 2030" in 2026, "2026-12-25" on December 2.
-///   Such words stay in the query.
+///   Such words stay in the query. Neither is an expression next to one (nothing or "of",
+///   "in", "on", "at", "during", "over", "around" between): "in March next year", "next year
+///   in March", "on December 20 this year" on December 2 name no time.
 /// - Expressions listed together — "in January and February", "on Monday, Tuesday or
 ///   Wednesday", "1月と2月", "בינואר ובפברואר" (joined by "and", "or", "&", "/", a comma, と,
 ///   や, 、, או or the prefix ו; abbreviated month names after a month are listed too: "in
@@ -358,6 +363,8 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
     found.extend(ja::find(query));
     let listed = ranges::listed_months(query, &found);
     found.extend(listed);
+    // "the Monday and Tuesday sessions": the later names of a determined list are names too.
+    found.retain(|f| !en::in_named_list(query, &f.range));
     // Leftmost first, the longer of two that start together; overlapping ones are dropped.
     found.sort_by_key(|f| (f.range.start, std::cmp::Reverse(f.range.end)));
     let mut end = 0;
@@ -368,8 +375,11 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
     let mut range_ends: Vec<(bool, Option<calendar::Expr>, Option<calendar::Expr>)> = Vec::new();
     // The last expression, when a year right after it may place it ([`calendar::placed_in_year`]).
     let mut placeable: Option<calendar::Expr> = None;
+    // Where the last expression read as a time to come ends ("next year", "in 2030").
+    let mut to_come_end: Option<usize> = None;
+    let valid = |p: &Period| p.start_ms <= reference_ms && p.start_ms < p.end_ms;
     for Found {
-        range,
+        mut range,
         expr,
         ends_range,
     } in found
@@ -377,52 +387,86 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         if range.start < end {
             continue;
         }
-        let Some(resolved) = calendar::resolve(expr, reference_ms)
-            .filter(|p| p.start_ms <= reference_ms && p.start_ms < p.end_ms)
-        else {
+        let raw = calendar::resolve(expr, reference_ms);
+        // A time to come names no period, and neither does an expression next to one: "in
+        // March next year", "next year in March", "on Monday next week".
+        let to_come = matches!(expr, calendar::Expr::Future)
+            || raw.is_some_and(|p| p.start_ms > reference_ms);
+        let after_to_come = to_come_end.is_some_and(|at| next_to(&query[at..range.start]));
+        if to_come || after_to_come {
+            if to_come
+                && let Some((before, _)) = named.last()
+                && before.end == end
+                && next_to(&query[before.end..range.start])
+            {
+                named.pop();
+                range_ends.pop();
+            }
+            placeable = None;
+            to_come_end = Some(range.end);
+            end = range.end;
+            continue;
+        }
+        let Some(mut resolved) = raw.filter(valid) else {
             continue;
         };
         // A holiday, a day or a part of a month next to a year is that year's: with the year
         // after it ("over Easter last year", "at Christmas of 2024", "on March 3 last year",
         // "the first week of October 2025") or before it ("last year in October", "in 2025 at
         // Christmas").
-        if let Some((before, before_period)) = named.last() {
-            // The apostrophe of a two-digit year ("over Christmas '24") is no word between.
-            let between = query[before.end..range.start]
-                .trim()
-                .trim_end_matches(['\'', '\u{2019}'])
-                .trim();
+        if let Some((before, before_period)) = named.last()
+            && before.end == end
+        {
+            let between = query[before.end..range.start].trim();
             let placed = match (placeable, calendar::whole_year(resolved)) {
-                (Some(earlier), Some(year))
-                    if between.is_empty() || between.eq_ignore_ascii_case("of") =>
-                {
+                (Some(earlier), Some(year)) if between.is_empty() || is_of(between) => {
                     calendar::placed_in_year(earlier, year)
                 }
-                (_, None)
-                    if between.is_empty()
-                        || ["at", "on", "in", "during", "over", "around"]
-                            .iter()
-                            .any(|word| between.eq_ignore_ascii_case(word)) =>
-                {
-                    calendar::whole_year(*before_period)
-                        .and_then(|year| calendar::placed_in_year(expr, year))
-                }
+                (_, None) if next_to(between) => calendar::whole_year(*before_period)
+                    .and_then(|year| calendar::placed_in_year(expr, year)),
                 _ => None,
-            }
-            .filter(|p| p.start_ms <= reference_ms && p.start_ms < p.end_ms);
-            if let Some(placed) = placed {
-                // The first entry, read as it was (a range's end or not), in the year.
-                let start = before.start;
-                named.pop();
-                named.push((start..range.end, placed));
-                // Its year is named: a range or a list never reads it a year earlier.
-                if let Some((_, named_holiday, latest)) = range_ends.last_mut() {
-                    *named_holiday = None;
-                    *latest = None;
+            };
+            match placed {
+                // "on December 20 this year" on December 2: to come.
+                Some(p) if p.start_ms > reference_ms => {
+                    named.pop();
+                    range_ends.pop();
+                    placeable = None;
+                    to_come_end = Some(range.end);
+                    end = range.end;
+                    continue;
                 }
-                end = range.end;
+                Some(placed) if valid(&placed) => {
+                    // The first entry, read as it was (a range's end or not), in the year.
+                    let start = before.start;
+                    named.pop();
+                    named.push((start..range.end, placed));
+                    // Its year is named: a range or a list never reads it a year earlier.
+                    if let Some((_, named_holiday, latest)) = range_ends.last_mut() {
+                        *named_holiday = None;
+                        *latest = None;
+                    }
+                    end = range.end;
+                    placeable = None;
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        // A bare year right after it or before it that no rule read ("the first day of
+        // November 2025", "on Black Friday 2025", "2025 Q4").
+        if let Some((span, year)) = ranges::bare_year_around(query, &range)
+            && let Some(placed) = calendar::placed_in_year(expr, year)
+        {
+            if placed.start_ms > reference_ms {
                 placeable = None;
+                to_come_end = Some(span.end);
+                end = span.end;
                 continue;
+            }
+            if valid(&placed) {
+                range = span;
+                resolved = placed;
             }
         }
         let holiday = matches!(
@@ -560,6 +604,22 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         period: period?,
         spans,
     })
+}
+
+/// Whether the words between two expressions leave them next to each other: nothing, or a
+/// preposition ("next year in March", "last year at Christmas", "בקיץ של 2025").
+fn next_to(between: &str) -> bool {
+    let between = between.trim();
+    between.is_empty()
+        || is_of(between)
+        || ["at", "on", "in", "during", "over", "around"]
+            .iter()
+            .any(|word| between.eq_ignore_ascii_case(word))
+}
+
+/// "of" in the languages written with spaces ("March 3rd of last year", "הקיץ של 2025").
+fn is_of(word: &str) -> bool {
+    word.eq_ignore_ascii_case("of") || word == "של"
 }
 
 /// The range from `first` to `last` ("from A to B"): `last` may not start before `first`,

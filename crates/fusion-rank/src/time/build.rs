@@ -59,6 +59,14 @@ pub(super) fn month_before_last(caps: &Caps) -> Option<Expr> {
     Some(Expr::MonthBeforeLast { month: caps.month? })
 }
 
+/// The captured day of the month on the captured weekday ("on Friday the 20th").
+pub(super) fn day_of_month_on_weekday(caps: &Caps) -> Option<Expr> {
+    Some(Expr::DayOfMonthOnWeekday {
+        day: caps.day?,
+        weekday: caps.weekday?,
+    })
+}
+
 /// The reference's day `count` years back ("a year ago today").
 pub(super) fn years_ago_today(caps: &Caps) -> Option<Expr> {
     Some(Expr::AroundYearsAgo {

@@ -134,8 +134,8 @@ pub(super) enum Expr {
     /// The `days` days from `month`/`day` of the latest year in which that day is at or before
     /// the reference's day ("over Christmas": December 24 to 26).
     DaysOfYear { month: u32, day: u32, days: u32 },
-    /// The weekend `weeks_back` weeks before the latest one ([`Expr::Weekend`]): "the weekend
-    /// before last" is 1.
+    /// The weekend `weeks_back` weeks before the latest one that is over
+    /// ([`Expr::EndedWeekend`]): "the weekend before last" is 1.
     WeekendBack { weeks_back: u32 },
     /// Day `day` of the latest month that has it and starts at or before the reference, if
     /// that day is not after the reference's day ("on the 14th").
@@ -220,6 +220,10 @@ pub(super) enum Expr {
     /// `months` calendar months from month `from_month` (0 = January) of the latest year in
     /// which they have begun ("年末" in March is last year's end).
     LatestPartOfYear { from_month: u32, months: u32 },
+    /// Day `day` of the latest month in which it falls on `weekday`, at or before the
+    /// reference's day ("on Friday the 20th"); within the last 28 years, as the calendar
+    /// repeats.
+    DayOfMonthOnWeekday { day: u32, weekday: Weekday },
     /// The season before the latest one that is over ("the summer before last").
     SeasonBeforeLast { season: u32 },
     /// The month a year before the latest such one that is over ("the October before last").
@@ -352,6 +356,16 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             };
             day_span(day, 1)
         }
+        Expr::DayOfMonthOnWeekday { day, weekday } => {
+            let current = month_index(today.year(), today.month());
+            let date = (0..12 * 28)
+                .filter_map(|back| {
+                    let first = month_start(current - back)?;
+                    NaiveDate::from_ymd_opt(first.year(), first.month(), day)
+                })
+                .find(|date| *date <= today && date.weekday().num_days_from_monday() == weekday)?;
+            day_span(date, 1)
+        }
         Expr::SeasonBeforeLast { season } => {
             let last = resolve(
                 Expr::Season {
@@ -389,7 +403,10 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             meant.then_some(latest)
         }
         Expr::WeekendBack { weeks_back } => {
+            // Counted from the latest weekend that is over ([`Expr::EndedWeekend`]): on a
+            // Saturday, "the weekend before last" began two weeks back.
             let since_saturday = (today.weekday().num_days_from_monday() + 2) % 7;
+            let since_saturday = since_saturday + if since_saturday < 2 { 7 } else { 0 };
             let back_days = u64::from(since_saturday) + 7 * u64::from(weeks_back);
             day_span(back(today, back_days)?, 2)
         }
@@ -697,6 +714,10 @@ pub(super) fn placed_in_year(expr: Expr, year: i32) -> Option<Period> {
             month,
             year: Some(year),
         },
+        Expr::Season {
+            season,
+            ended: false,
+        } => Expr::SeasonOfYear { season, year },
         Expr::Quarter { quarter } => Expr::PartOfYear {
             year: Some(year),
             years_ago: 0,

@@ -1,15 +1,15 @@
 //! English time phrases (matched case-insensitively, word by word).
 
 use super::build::{
-    date, date_in_words, date_on_weekday, day_of_month, days_ago, days_between, early_month,
-    early_season, early_season_last_year, early_year, ended_month, first_day_of_month,
-    first_days_of_month, first_half_of_year, first_weeks_of_month, fourth_quarter_of_year,
-    half_of_month, half_of_year, hours_ago, iso, last_day_of_month, last_days_of_month,
-    last_week_of_month, last_weeks_of_month, late_month, late_season, late_season_last_year,
-    late_year, mid_month, mid_season, mid_season_last_year, mid_year, month_before_last,
-    month_last_year, month_part, month_this_year, months_ago, named_month, named_year,
-    nth_weekday_of_month, ordinal_quarter, past_days, past_hours, past_months, past_weeks,
-    past_years, quarter_last_year, quarter_of_year, quarter_this_year, season_begun,
+    date, date_in_words, date_on_weekday, day_of_month, day_of_month_on_weekday, days_ago,
+    days_between, early_month, early_season, early_season_last_year, early_year, ended_month,
+    first_day_of_month, first_days_of_month, first_half_of_year, first_weeks_of_month,
+    fourth_quarter_of_year, half_of_month, half_of_year, hours_ago, iso, last_day_of_month,
+    last_days_of_month, last_week_of_month, last_weeks_of_month, late_month, late_season,
+    late_season_last_year, late_year, mid_month, mid_season, mid_season_last_year, mid_year,
+    month_before_last, month_last_year, month_part, month_this_year, months_ago, named_month,
+    named_year, nth_weekday_of_month, ordinal_quarter, past_days, past_hours, past_months,
+    past_weeks, past_years, quarter_last_year, quarter_of_year, quarter_this_year, season_begun,
     season_last_year, season_of_year, season_this_year, second_half_of_year, slashed_with_year,
     week_of, week_of_day, week_of_in_words, week_of_month, weekday, weekday_before_last,
     weekday_last_week, weekday_this_week, weekday_weeks_ago, weekdays_ago, weekend_of_day,
@@ -210,6 +210,8 @@ pub(super) const AFTER_DAY: &[&str] = &[
     "for",
     "with",
     "to",
+    "onwards",
+    "onward",
     // Last, for [`SEASON_ENDS`], which leaves these three out.
     "of",
     "this",
@@ -322,10 +324,92 @@ const BACK_NOT_AFTER: El = NotAfter(&["first"]);
 
 /// Not after a determiner: a weekday or month name after one is part of a name ("the Monday
 /// standup", "our April release", "every Friday").
-const NOT_DETERMINED: El = NotAfter(&[
+const NOT_DETERMINED: El = NotAfter(DETERMINERS);
+
+const DETERMINERS: &[&str] = &[
     "the", "a", "an", "my", "our", "your", "their", "his", "her", "its", "every", "each", "that",
     "those", "these", "which", "whose", "any", "no",
-]);
+];
+
+/// Whether the word at `range` is a weekday or month name listed after another after a
+/// determiner, and so part of a name as that one is: "the Monday and Tuesday sessions", "every
+/// Monday, Wednesday and Friday", "the March/April issue", "a Monday to Friday job".
+pub(super) fn in_named_list(query: &str, range: &std::ops::Range<usize>) -> bool {
+    let is_name = |word: &str| {
+        let word = word.to_lowercase();
+        WEEKDAYS.iter().any(|(name, _)| *name == word)
+            || MONTHS.iter().any(|(name, _)| *name == word)
+    };
+    if !is_name(&query[range.clone()]) {
+        return false;
+    }
+    let mut head = &query[..range.start];
+    loop {
+        // The joiner before the name: "and", "or", "to", "through", "&", "/", "-" or a comma.
+        let trimmed = head.trim_end();
+        let Some(rest) = ["and", "or", "to", "through", "thru", "&", "/", "-", ","]
+            .iter()
+            .find_map(|joiner| {
+                let rest = trimmed.strip_suffix(joiner)?;
+                let whole =
+                    !joiner.starts_with(char::is_alphabetic) || rest.ends_with(char::is_whitespace);
+                whole.then_some(rest)
+            })
+        else {
+            return false;
+        };
+        let rest = rest.trim_end();
+        // A comma may come before "and" ("Monday, Tuesday, and Wednesday").
+        let rest = rest.strip_suffix(',').unwrap_or(rest).trim_end();
+        let start = rest
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_alphabetic())
+            .last()
+            .map(|(at, _)| at);
+        let Some(start) = start else { return false };
+        if !is_name(&rest[start..]) {
+            return false;
+        }
+        let before = rest[..start].trim_end();
+        let word_start = before
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_alphabetic())
+            .last()
+            .map_or(before.len(), |(at, _)| at);
+        let word = before[word_start..].to_lowercase();
+        if DETERMINERS.contains(&word.as_str()) && before.len() < rest[..start].len() {
+            return true;
+        }
+        head = &rest[..start];
+    }
+}
+
+/// Whether the text after a month name read as a list's later item lets it be the month:
+/// the end, punctuation, a year, or a word that ends a phrase ("in October and Jan said hi" is
+/// Jan the person).
+pub(super) fn month_item_ends(rest: &str) -> bool {
+    let rest = rest.strip_prefix('.').unwrap_or(rest);
+    let trimmed = rest.trim_start();
+    let Some(first) = trimmed.chars().next() else {
+        return true;
+    };
+    if !first.is_alphanumeric() || first.is_ascii_digit() {
+        return true;
+    }
+    if trimmed.len() == rest.len() {
+        return false;
+    }
+    let word: String = trimmed
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .flat_map(char::to_lowercase)
+        .collect();
+    AFTER_DAY.contains(&word.as_str())
+        && !["i", "we", "you", "he", "she", "they", "it"].contains(&word.as_str())
+        || ["and", "or", "last", "this"].contains(&word.as_str())
+}
 
 /// Words before a holiday that make it a time ("over Christmas"; "Christmas gifts" names
 /// none); they stay outside the phrase, so that "since", "before" and "after" open it.
@@ -770,7 +854,8 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Month(MONTHS), Day, Year], With(date_on_weekday)),
     rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS)], With(date_on_weekday)),
     rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS), Year], With(date_on_weekday)),
-    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
+    // "on Friday the 20th": the latest 20th that fell on a Friday.
+    rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month_on_weekday)),
     // "this Friday" is this week's: today's or a day before, or a day to come (no period).
     rule(&[THIS, Weekday(WEEKDAYS)], With(weekday_this_week)),
     // Thirds of this or last month: "the end of last month", "early this month".
@@ -816,7 +901,10 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["the"]), Month(MONTHS_ALONE), Word(&["before"]), LAST, NOT_NAMED], With(month_before_last)),
     // Thanksgiving week: its Monday to Sunday.
     rule(&[Opt(&["in", "during", "over"]), Word(&["the"]), Word(&["week"]), Word(&["of"]), Word(&["thanksgiving"])], feast(Feast::Thanksgiving, -3, 7)),
-    rule(&[Opt(&["in", "during", "over"]), Word(&["thanksgiving"]), Word(&["week"])], feast(Feast::Thanksgiving, -3, 7)),
+    rule(&[Word(&["in", "during", "over", "since", "after", "before"]), Word(&["thanksgiving"]), Word(&["week"])], feast(Feast::Thanksgiving, -3, 7)),
+    // "the Friday after Thanksgiving" (Black Friday), "the weekend after Thanksgiving".
+    rule(&[Opt(&["on"]), Word(&["the"]), Word(&["friday"]), Word(&["after"]), Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 1, 1)),
+    rule(&[Opt(&["on", "over"]), Word(&["the"]), Word(&["weekend"]), Word(&["after"]), Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 2, 2)),
     // "in the middle of the month", "early in the week"; "the early|latter part of October".
     rule(&[Opt(&["in"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Word(&["the"]), Word(&["month"])], Fixed(Expr::PartOfMonthAgo { months_ago: 0, from_day: 11, to_day: 21 })),
     rule(&[Word(&["early"]), Word(&["in"]), Word(&["the"]), Word(&["week"])], Fixed(Expr::PartOfWeek { weeks_ago: 0, from_day: 0, to_day: 3 })),
@@ -907,16 +995,18 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["in", "over", "during"]), Word(&["recent"]), Word(&["months"])], Fixed(Expr::TrailingMonths { months: 3 })),
     // "earlier in the year|month|week": this one.
     rule(&[Word(&["earlier"]), Word(&["in"]), Word(&["the"]), Word(&["year"])], Fixed(Expr::Year { years_ago: 0 })),
-    rule(&[Word(&["earlier"]), Word(&["in"]), Word(&["the"]), Word(&["month"])], Fixed(Expr::Month { months_ago: 0 })),
-    rule(&[Word(&["earlier"]), Word(&["in"]), Word(&["the"]), Word(&["week"])], Fixed(Expr::Week { weeks_ago: 0 })),
+    rule(&[Word(&["earlier"]), Word(&["in"]), Word(&["the"]), Word(&["month"]), NOT_OF], Fixed(Expr::Month { months_ago: 0 })),
+    rule(&[Word(&["earlier"]), Word(&["in"]), Word(&["the"]), Word(&["week"]), NOT_OF], Fixed(Expr::Week { weeks_ago: 0 })),
+    rule(&[Word(&["earlier"]), Word(&["in"]), Word(&["the"]), Word(&["year"]), Year], With(named_year)),
+    rule(&[Word(&["earlier"]), Word(&["in"]), Word(&["the"]), Word(&["month"]), Word(&["of"]), Month(MONTHS)], With(named_month)),
     // "in the year 2025", "throughout 2025".
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["year"]), Year], With(named_year)),
     rule(&[Word(&["throughout"]), Year], With(named_year)),
     // Short units and weekdays: "last wk|mo|yr", "on Thu", "last Fri" (after "on" or "last"
     // only: "c'mon" is no Monday).
-    rule(&[LAST, Word(&["wk"])], Fixed(Expr::Week { weeks_ago: 1 })),
-    rule(&[LAST, Word(&["mo"])], Fixed(Expr::Month { months_ago: 1 })),
-    rule(&[LAST, Word(&["yr"])], Fixed(Expr::Year { years_ago: 1 })),
+    rule(&[LAST, Word(&["wk"]), NOT_OF], Fixed(Expr::Week { weeks_ago: 1 })),
+    rule(&[LAST, Word(&["mo"]), NOT_OF], Fixed(Expr::Month { months_ago: 1 })),
+    rule(&[LAST, Word(&["yr"]), NOT_OF], Fixed(Expr::Year { years_ago: 1 })),
     rule(&[Word(&["on", "last"]), Weekday(SHORT_WEEKDAYS)], With(weekday)),
     // "last Christmas", "last Easter": the latest one, not "the last Christmas movie".
     // Not the song ("Last Christmas by Wham").

@@ -60,6 +60,13 @@ const WORDS: &[(&str, Expr)] = &[
             days: 14,
         },
     ),
+    (
+        "昨年の今ごろ",
+        Expr::AroundYearsAgo {
+            years_ago: 1,
+            days: 14,
+        },
+    ),
     ("去年の暮れ", year_part(1, 2)),
     ("昨年の暮れ", year_part(1, 2)),
     // 数 ("several") is vague, as "a few" is in English: the units 2 to 5 back.
@@ -315,7 +322,13 @@ const fn part(days_ago: u32, from_hour: u32, to_hour: u32) -> Expr {
 }
 
 /// Words naming a year relative to the reference's, before "の" and a month or a season.
-const RELATIVE_YEARS: &[(&str, u32)] = &[("今年", 0), ("去年", 1), ("昨年", 1), ("一昨年", 2)];
+const RELATIVE_YEARS: &[(&str, u32)] = &[
+    ("今年", 0),
+    ("去年", 1),
+    ("昨年", 1),
+    ("一昨年", 2),
+    ("おととし", 2),
+];
 
 /// Season characters (0 spring … 3 winter).
 const SEASONS: &[(char, u32)] = &[('春', 0), ('夏', 1), ('秋', 2), ('冬', 3)];
@@ -441,6 +454,8 @@ pub(super) fn find(query: &str) -> Vec<Found> {
         let after_number = before.is_some_and(is_numeral);
         // A season kanji after another one is part of a word (青春, 初夏, 立春).
         let after_kanji = before.is_some_and(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+        // A season kanji right after から ends a range ("春から夏").
+        let after_kara = query[..at].ends_with("から");
         let longest = [
             season_part(rest).map(|(len, month)| (len, latest_month(month))),
             month_ago_part(rest),
@@ -450,7 +465,7 @@ pub(super) fn find(query: &str) -> Vec<Found> {
             trailing(rest),
             numeric(rest).filter(|_| !after_number),
             of_year(rest).filter(|_| !after_number),
-            bare_season(rest).filter(|_| !after_kanji),
+            bare_season(rest, after_kara).filter(|_| !after_kanji || after_kara),
         ]
         .into_iter()
         .flatten()
@@ -555,15 +570,22 @@ fn of_year(text: &str) -> Option<(usize, Expr)> {
 
 /// A season kanji alone before に, ごろ, 頃 or の間 ("春に", "夏ごろ", "冬の間"): the latest such
 /// season that has begun, as "in the spring".
-fn bare_season(text: &str) -> Option<(usize, Expr)> {
+fn bare_season(text: &str, after_kara: bool) -> Option<(usize, Expr)> {
     let mut chars = text.chars();
     let c = chars.next()?;
     let (_, which) = SEASONS.iter().find(|(s, _)| *s == c)?;
     let after = chars.as_str();
-    ["に", "ごろ", "頃", "の間", "から"]
-        .iter()
-        .any(|w| after.starts_with(w))
-        .then_some((c.len_utf8(), season(*which, false)))
+    // After から, not where the kanji begins a word (から夏休み is its own word's).
+    let ends_range = after_kara
+        && after
+            .chars()
+            .next()
+            .is_none_or(|c| !('\u{4e00}'..='\u{9fff}').contains(&c));
+    (ends_range
+        || ["に", "ごろ", "頃", "の間", "から"]
+            .iter()
+            .any(|w| after.starts_with(w)))
+    .then_some((c.len_utf8(), season(*which, false)))
 }
 
 /// "月曜日", "月曜", "先週の月曜日" at the start of `text`.
@@ -616,6 +638,34 @@ fn numeric(text: &str) -> Option<(usize, Expr)> {
     let (n, rest) = number(text)?;
     let consumed = |rest: &str| text.len() - rest.len();
     // "3か月前", and "3か月くらい前", "2週間ほど前" (about…).
+    // Two counts: "2、3日前", "2～3か月前", "2週間か3週間前": the units from the first to the
+    // second back, as "two or three weeks ago".
+    let pair = |rest: &str| -> Option<(usize, Expr)> {
+        let (between_unit, rest) = match unit(rest) {
+            Some((after, unit)) => (Some(unit), after),
+            None => (None, rest),
+        };
+        let rest = ["、", "～", "〜", "~", "-", "か"]
+            .iter()
+            .find_map(|mark| rest.strip_prefix(mark))?;
+        let (m, rest) = number(rest)?;
+        let (after, unit) = unit(rest)?;
+        let after = ago(after)?;
+        if between_unit.is_some_and(|u| u != unit) || !(n + 1..=n + 3).contains(&m) || n == 0 {
+            return None;
+        }
+        Some((
+            text.len() - after.len(),
+            Expr::Back {
+                unit,
+                nearest: n,
+                farthest: m,
+            },
+        ))
+    };
+    if let Some(found) = pair(rest) {
+        return Some(found);
+    }
     if let Some((after, unit)) = unit(rest).and_then(|(after, unit)| Some((ago(after)?, unit))) {
         if n == 0 {
             return None;

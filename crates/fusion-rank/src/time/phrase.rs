@@ -226,10 +226,7 @@ impl Tokens {
             // A year written with two digits after an apostrophe ("Oct '25", "summer ’24"),
             // read as its four digits: 1970 to 2069.
             let short_year = gap_text
-                .and_then(|gap| {
-                    gap.strip_suffix('\'')
-                        .or_else(|| gap.strip_suffix('\u{2019}'))
-                })
+                .and_then(|gap| gap.strip_suffix(['\'', '\u{2018}', '\u{2019}']))
                 .filter(|spaces| !spaces.is_empty() && spaces.chars().all(char::is_whitespace))
                 .and_then(|_| {
                     let text = &query[range.clone()];
@@ -275,6 +272,14 @@ impl Tokens {
                     Gap::Space
                 }
                 Some(_) => Gap::Other,
+            };
+            // The apostrophe of a two-digit year is part of its token, so that a word before it
+            // opens it as it would a year ("since '24").
+            let range = match (&short_year, gap_text) {
+                (Some(_), Some(gap)) => {
+                    range.start - gap.chars().next_back().map_or(0, char::len_utf8)..range.end
+                }
+                _ => range,
             };
             tokens.push(Token {
                 lower: short_year.unwrap_or_else(|| query[range.clone()].to_lowercase()),

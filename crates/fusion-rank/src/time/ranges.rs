@@ -317,6 +317,65 @@ const LISTED_BY: &[&str] = &[
     "and", "or", "&", ",", "/", "と", "や", "か", "、", "・", "או",
 ];
 
+/// A year that no rule read, written right after the expression at `range` (", 2025", " of
+/// 2025", " של 2025", " '25") or right before it ("2025 Q4"): the span with it, and the year.
+pub(super) fn bare_year_around(query: &str, range: &Range<usize>) -> Option<(Range<usize>, i32)> {
+    let four = |digits: &str| {
+        (digits.len() == 4 && digits.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| digits.parse::<i32>().ok())
+            .flatten()
+            .filter(|year| (1970..=2100).contains(year))
+    };
+    let ends_word = |text: &str| !text.starts_with(|c: char| c.is_alphanumeric());
+    // After: a comma or spaces, "of" or של, then four digits or an apostrophe and two.
+    let rest = &query[range.end..];
+    let spaced = rest.strip_prefix(',').unwrap_or(rest);
+    let trimmed = spaced.trim_start();
+    if trimmed.len() < spaced.len() {
+        let after_of = ["of ", "של "]
+            .iter()
+            .find_map(|of| {
+                trimmed
+                    .get(..of.len())
+                    .filter(|head| head.eq_ignore_ascii_case(of))
+                    .map(|_| trimmed[of.len()..].trim_start())
+            })
+            .unwrap_or(trimmed);
+        let at = query.len() - after_of.len();
+        if let Some(year) = after_of.get(..4).and_then(four)
+            && ends_word(&after_of[4..])
+        {
+            return Some((range.start..at + 4, year));
+        }
+        let short = after_of.strip_prefix(['\'', '\u{2018}', '\u{2019}']);
+        if let Some(short) = short
+            && short.len() >= 2
+            && short.as_bytes()[..2].iter().all(u8::is_ascii_digit)
+            && ends_word(&short[2..])
+        {
+            let n: i32 = short[..2].parse().ok()?;
+            let year = if n >= 70 { 1900 + n } else { 2000 + n };
+            return Some((range.start..query.len() - short.len() + 2, year));
+        }
+    }
+    // Before: four digits, a space apart, that begin a word.
+    let head = &query[..range.start];
+    let trimmed = head.trim_end();
+    if trimmed.len() < head.len()
+        && trimmed.len() >= 4
+        && trimmed.is_char_boundary(trimmed.len() - 4)
+    {
+        let digits = &trimmed[trimmed.len() - 4..];
+        let before = &trimmed[..trimmed.len() - 4];
+        if let Some(year) = four(digits)
+            && !before.ends_with(|c: char| c.is_alphanumeric() || c == '-' || c == '/')
+        {
+            return Some((trimmed.len() - 4..range.end, year));
+        }
+    }
+    None
+}
+
 /// Abbreviated month names listed after a month ("in Sept and Oct", "in Oct/Nov", "in Sept,
 /// Oct and Nov"), which are no expressions alone ("Oct" may be a word of another language, or
 /// a name): each as the month, to be listed with the one before it. Not "may", nor a name
@@ -354,7 +413,9 @@ pub(super) fn listed_months(query: &str, found: &[Found]) -> Vec<Found> {
                 .map(char::len_utf8)
                 .sum();
             let word = &query[word_at..word_at + len];
-            let Some(month) = en::month_named(word).filter(|_| !word.eq_ignore_ascii_case("may"))
+            let Some(month) = en::month_named(word)
+                .filter(|_| !word.eq_ignore_ascii_case("may"))
+                .filter(|_| en::month_item_ends(&query[word_at + len..]))
             else {
                 break;
             };
@@ -426,11 +487,31 @@ pub(super) fn since(query: &str, range: &Range<usize>) -> Option<Range<usize>> {
             return Some(open..word.end);
         }
     }
-    matches!(
-        opener.as_deref(),
-        Some("since" | "מאז" | "starting" | "beginning")
-    )
-    .then_some(open..range.end)
+    match opener.as_deref() {
+        Some("since" | "מאז") => Some(open..range.end),
+        // "starting in October", "starting October", "starting from March"; not "the show
+        // starting Monday night" or "starting March Madness": after these words the
+        // expression opens with "in" or "on", or ends the phrase.
+        Some("starting" | "beginning") => {
+            let text = query[range.clone()].to_lowercase();
+            let after = &query[range.end..];
+            let ends = after
+                .trim_start()
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric())
+                || word_after(query, range.end)
+                    .is_some_and(|w| en::AFTER_DAY.contains(&query[w].to_lowercase().as_str()));
+            (text.starts_with("in ") || text.starts_with("on ") || ends).then_some(open..range.end)
+        }
+        Some("from") => {
+            let (at, word) = word_before(query, open)?;
+            ["starting", "beginning"]
+                .contains(&word.to_lowercase().as_str())
+                .then_some(at..range.end)
+        }
+        _ => None,
+    }
 }
 
 /// Which side of an expression a word before it (or a particle after it) keeps.

@@ -819,6 +819,39 @@ const CASES: &[(&str, &str, &str)] = &[
         "2026-11-28",
     ),
     ("since Cyber Monday", "2026-11-30", "2026-12-02T15:30"),
+    // A bare year next to an expression that no rule reads with one.
+    ("the first day of November 2025", "2025-11-01", "2025-11-02"),
+    (
+        "what did I buy on Black Friday 2025",
+        "2025-11-28",
+        "2025-11-29",
+    ),
+    ("during Thanksgiving week 2025", "2025-11-24", "2025-12-01"),
+    ("notes from 2025 Q4", "2025-10-01", "2026-01-01"),
+    ("בסוף הקיץ של 2025", "2025-08-01", "2025-09-01"),
+    ("במהלך הקיץ של 2025", "2025-06-01", "2025-09-01"),
+    ("בשבוע הראשון של נובמבר 2025", "2025-11-01", "2025-11-08"),
+    ("in 2025 in the summer", "2025-06-01", "2025-09-01"),
+    // Two-digit years opened and listed as four-digit ones are.
+    ("since '24", "2024-01-01", "2026-12-02T15:30"),
+    ("before '25", "1970-01-01", "2025-01-01"),
+    ("from '23 to '25", "2023-01-01", "2026-01-01"),
+    ("in March ‘25", "2025-03-01", "2025-04-01"),
+    // Openers, Thanksgiving's days, a weekday with its day of the month.
+    ("starting from March", "2026-03-01", "2026-12-02T15:30"),
+    ("from 2020 onwards", "2020-01-01", "2026-12-02T15:30"),
+    ("the Friday after Thanksgiving", "2026-11-27", "2026-11-28"),
+    ("the weekend after Thanksgiving", "2026-11-28", "2026-11-30"),
+    ("on Friday the 20th", "2026-11-20", "2026-11-21"),
+    ("earlier in the year 2025", "2025-01-01", "2026-01-01"),
+    ("earlier in the month of May", "2026-05-01", "2026-06-01"),
+    // Japanese years with おととし, pairs of counts, seasons joined by から.
+    ("おととしの夏", "2024-06-01", "2024-09-01"),
+    ("昨年の今ごろ", "2025-11-18", "2025-12-17"),
+    ("2、3日前", "2026-11-29", "2026-12-01"),
+    ("2～3か月前", "2026-09-01", "2026-11-01"),
+    ("2週間か3週間前", "2026-11-09", "2026-11-23"),
+    ("春から夏", "2026-03-01", "2026-09-01"),
     // Slashed dates with a two-digit year; in Japanese, before a particle.
     ("on 11/14/25", "2025-11-14", "2025-11-15"),
     ("11/3のメモは？", "2026-11-03", "2026-11-04"),
@@ -1070,6 +1103,21 @@ const NO_TIME: &[&str] = &[
     "c'mon",
     "青春から学んだこと",
     "1/2カップの砂糖",
+    // A year still to come makes what it places to come ("December 20" alone would be last
+    // year's).
+    "on December 20 this year",
+    "at Christmas this year",
+    "in March next year",
+    "next year in March",
+    "on Monday next week",
+    "in 2027 Q1",
+    // Weekday and month names listed after a determiner are names.
+    "the Monday and Tuesday sessions",
+    "every Monday, Wednesday and Friday",
+    "the March/April issue",
+    "a Monday to Friday job",
+    "Thanksgiving week travel tips",
+    "last yr of college",
     "בפסח הבא",
     "בראש השנה האזרחית",
     "בסוכות של השכנים",
@@ -1412,6 +1460,10 @@ fn on_the_named_weekday_itself_a_weekday_is_a_week_back() {
         let mention = resolve_time("this weekend", day).expect("a time");
         assert_eq!(mention.period, period("2026-11-28", "2026-11-30"));
     }
+    // "the weekend before last" is the one before that.
+    let saturday = ms("2026-12-05T10:00");
+    let mention = resolve_time("the weekend before last", saturday).expect("a time");
+    assert_eq!(mention.period, period("2026-11-21", "2026-11-23"));
     // On a Monday, the one just over.
     let monday = ms("2026-11-30T10:00");
     let mention = resolve_time("last weekend", monday).expect("a time");
