@@ -2055,4 +2055,30 @@ proptest! {
             "{}", query
         );
     }
+
+    /// A day or month placed in this year is this year's or, while it is to come, no time;
+    /// placed in next year, no time, in either order: never the latest such day of an
+    /// earlier year ("on December 20 this year" asked on December 2 was last year's).
+    #[test]
+    fn a_day_placed_in_this_or_next_year_is_never_an_earlier_years(
+        month in 1u32..13,
+        day in 1u32..29,
+        wording in 0usize..4,
+        reference in 946_684_800_000i64..4_102_358_400_000,
+    ) {
+        let today = date_of(reference);
+        let name = MONTH_NAMES[month as usize - 1];
+        let (query, next_year) = match wording {
+            0 => (format!("what did I note on {name} {day} this year?"), false),
+            1 => (format!("this year on {name} {day}"), false),
+            2 => (format!("what did I note on {name} {day} next year?"), true),
+            _ => (format!("next year in {name}"), true),
+        };
+        let got = resolve_time(&query, reference).map(|m| m.period);
+        let date = NaiveDate::from_ymd_opt(today.year(), month, day).unwrap();
+        let start = date.and_hms_opt(0, 0, 0).unwrap().and_utc().timestamp_millis();
+        let want = (!next_year && date <= today)
+            .then_some(Period { start_ms: start, end_ms: start + 86_400_000 });
+        prop_assert_eq!(got, want, "{}", query);
+    }
 }
