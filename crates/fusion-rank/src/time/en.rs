@@ -1163,4 +1163,7 @@ pub(super) const ENGLISH: Language = Language {
     month_prefixes: "",
     hyphen_words: &["mid", "twenty", "thirty"],
     vocabulary: &VOCABULARY,
+    starts: &STARTS,
 };
+
+static STARTS: std::sync::OnceLock<super::phrase::Starts> = std::sync::OnceLock::new();

@@ -333,4 +333,7 @@ pub(super) const HEBREW: Language = Language {
     month_prefixes: "וב",
     hyphen_words: &[],
     vocabulary: &VOCABULARY,
+    starts: &STARTS,
 };
+
+static STARTS: std::sync::OnceLock<super::phrase::Starts> = std::sync::OnceLock::new();

@@ -9,7 +9,7 @@
 use super::Found;
 use super::calendar::{Expr, Weekday, max_day};
 use super::en;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -128,9 +128,107 @@ pub(super) struct Language {
     /// Every word a rule's element may match as its first token, built once from the rules
     /// ([`Language::vocabulary`]).
     pub(super) vocabulary: &'static OnceLock<HashSet<&'static str>>,
+    /// Which rules may begin at a token, built once from the rules ([`Language::starts`]).
+    pub(super) starts: &'static OnceLock<Starts>,
+}
+
+/// The rules that may begin at a token, by what their first token must be: one of some words
+/// (with or without the language's prefixes), a token holding a digit, or anything. Matching
+/// tries only these, in the rules' order, which is what trying every rule gives.
+#[derive(Debug, Default)]
+pub(super) struct Starts {
+    by_word: HashMap<&'static str, Vec<usize>>,
+    numeric: Vec<usize>,
+    anywhere: Vec<usize>,
+}
+
+/// What the first token of a match of `pattern` may be: `(words, numeric)`, or `None` when it
+/// may be any token. Elements that match no token are passed over; an optional word may be
+/// left out, so the elements after it count too.
+fn first_tokens(pattern: &[El]) -> Option<(Vec<&'static str>, bool)> {
+    let first_words = |table: Table| {
+        table
+            .iter()
+            .filter_map(|(entry, _)| entry.split(' ').next())
+            .collect::<Vec<_>>()
+    };
+    let mut words = Vec::new();
+    for element in pattern {
+        match element {
+            El::After(_)
+            | El::AfterOrEnd { .. }
+            | El::NotAfter(_)
+            | El::NotBefore(_)
+            | El::EndsBefore(_) => {}
+            El::Opt(list) => words.extend(list.iter().copied()),
+            El::Word(list) | El::Tight(list) => {
+                words.extend(list.iter().copied());
+                return Some((words, false));
+            }
+            El::Entry(table)
+            | El::Few(table)
+            | El::Weekday(table)
+            | El::Month(table)
+            | El::Season(table)
+            | El::InMonth(table)
+            | El::BareMonth(table) => {
+                words.extend(first_words(table));
+                return Some((words, false));
+            }
+            El::Count(table) => {
+                words.extend(first_words(table));
+                return Some((words, true));
+            }
+            El::Day | El::Ordinal | El::FirstDay | El::Year | El::Iso | El::Slashed => {
+                return Some((words, true));
+            }
+        }
+    }
+    None
 }
 
 impl Language {
+    /// The rules by what their first token may be ([`Starts`]).
+    fn starts(&self) -> &Starts {
+        self.starts.get_or_init(|| {
+            let mut starts = Starts::default();
+            for (index, rule) in self.rules.iter().enumerate() {
+                match first_tokens(rule.pattern) {
+                    None => starts.anywhere.push(index),
+                    Some((words, numeric)) => {
+                        for word in words {
+                            let rules = starts.by_word.entry(word).or_default();
+                            if rules.last() != Some(&index) {
+                                rules.push(index);
+                            }
+                        }
+                        if numeric {
+                            starts.numeric.push(index);
+                        }
+                    }
+                }
+            }
+            starts
+        })
+    }
+
+    /// The indices of the rules that may begin at `token`, in order.
+    fn rules_at(&self, token: &str) -> Vec<usize> {
+        let starts = self.starts();
+        let mut rules = starts.anywhere.clone();
+        if token.bytes().any(|b| b.is_ascii_digit()) {
+            rules.extend_from_slice(&starts.numeric);
+        }
+        for form in stripped(token, self.prefixes) {
+            if let Some(more) = starts.by_word.get(form) {
+                rules.extend_from_slice(more);
+            }
+        }
+        rules.sort_unstable();
+        rules.dedup();
+        rules
+    }
+
     /// The words of every element of every rule (each table entry's first word): a token that
     /// is none of them, with or without the language's prefixes, and holds no digit cannot
     /// begin a phrase, so matching skips it without trying a rule.
@@ -318,8 +416,9 @@ impl Tokens {
         self.find_gated(language, true)
     }
 
-    /// [`Tokens::find`], skipping the tokens that cannot begin a phrase when `gate` is set, or
-    /// trying every rule at every token when not (what the gate must not change).
+    /// [`Tokens::find`], skipping the tokens that cannot begin a phrase and trying at the others
+    /// only the rules that may begin there ([`Starts`]) when `gate` is set, or trying every rule
+    /// at every token when not (what the gate must not change).
     fn find_gated(&self, language: &Language, gate: bool) -> Vec<Found> {
         let vocabulary = language.vocabulary();
         let mut found = Vec::new();
@@ -341,7 +440,16 @@ impl Tokens {
                 continue;
             }
             let mut best: Option<(usize, Expr, bool)> = None;
-            for rule in language.rules {
+            let candidates: Vec<&Rule> = if gate {
+                language
+                    .rules_at(token)
+                    .into_iter()
+                    .map(|index| &language.rules[index])
+                    .collect()
+            } else {
+                language.rules.iter().collect()
+            };
+            for rule in candidates {
                 let mut ends = Vec::new();
                 self.match_from(language, rule.pattern, at, true, Caps::default(), &mut ends);
                 for (end, caps) in ends {
