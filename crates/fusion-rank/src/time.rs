@@ -154,7 +154,12 @@ struct Found {
 ///   "the week of Thanksgiving" and "Thanksgiving week" its Monday to Sunday; "early in the
 ///   week" Monday to Wednesday; "in the middle of the month" the 11th to the 20th; "the
 ///   early|latter part of October" its thirds; "one or two|two or three weeks ago" both
-///   units; "since|after|before|until the 10th" the latest 10th, opened.
+///   units; "since|after|before|until the 10th" the latest 10th, opened. "the day|week
+///   before|after Thanksgiving|Christmas|Easter" and "the Sunday after Easter" are those days;
+///   "over the Christmas holidays|break" the holidays; "the week starting October 12" the seven
+///   days from it; "the first … fourth|last week of this|last month" its days (the last from
+///   the 25th); "early|late in 2025" its thirds; "two weekends ago" the weekend before last;
+///   "wk(s)", "mos", "yr(s)" are units after a count; "this June" is this year's June.
 /// - "last Christmas|Halloween|Easter|Thanksgiving" is the latest one, unless a word before
 ///   "last" makes it an adjective ("the last Christmas movie", "my last Easter egg hunt").
 ///   Not after an owner ("Mom's last Christmas"), "one", "every" or "final", nor the song
@@ -307,7 +312,8 @@ struct Found {
 ///   few names that hold one ("Black Friday", "Taco Tuesday", "Sunday Times", "Sunday roast",
 ///   "Sunday Pot"), nor "USA Today". A weekday or month name alone after a determiner ("the",
 ///   "a", "my", "our", "every"…) is part of a name ("the Monday standup", "the April
-///   release"), and so is a month before "'s" ("June's birthday") and every name listed after
+///   release"; after "for" too: "the picks for June"; a quarter also: "the Q3 roadmap"), and
+///   so is a month before "'s" ("June's birthday") and every name listed after
 ///   such a one ("the Monday and Tuesday sessions", "a Monday to Friday job"). A year written
 ///   right after an expression no rule reads with one, or right before it, is its year ("the
 ///   first day of November 2025", "2025 Q4"; a comma, "of" or של between). A year may be written
@@ -612,6 +618,9 @@ fn next_to(between: &str) -> bool {
     let between = between.trim();
     between.is_empty()
         || is_of(between)
+        // "last year's Q4", "this year's March".
+        || between == "'s"
+        || between == "\u{2019}s"
         || ["at", "on", "in", "during", "over", "around"]
             .iter()
             .any(|word| between.eq_ignore_ascii_case(word))

@@ -67,6 +67,44 @@ pub(super) fn day_of_month_on_weekday(caps: &Caps) -> Option<Expr> {
     })
 }
 
+/// The seven days from the captured date, of the latest year that has reached it ("the week
+/// starting October 12").
+pub(super) fn week_from_date(caps: &Caps) -> Option<Expr> {
+    let (month, day) = (caps.month?, caps.day?);
+    (day <= max_day(month)).then_some(Expr::DaysOfYear {
+        month,
+        day,
+        days: 7,
+    })
+}
+
+/// The captured count's week of this month ("the first week of this month").
+pub(super) fn week_of_month_ago_0(caps: &Caps) -> Option<Expr> {
+    week_of_month_ago(caps, 0)
+}
+
+/// The captured count's week of last month ("the second week of last month").
+pub(super) fn week_of_month_ago_1(caps: &Caps) -> Option<Expr> {
+    week_of_month_ago(caps, 1)
+}
+
+fn week_of_month_ago(caps: &Caps, months_ago: u32) -> Option<Expr> {
+    let week = caps.count.filter(|n| (1..=4).contains(n))?;
+    Some(Expr::PartOfMonthAgo {
+        months_ago,
+        from_day: 7 * week - 6,
+        to_day: 7 * week + 1,
+    })
+}
+
+/// The weekend the captured count of weekends back ("two weekends ago": the weekend before
+/// last).
+pub(super) fn weekends_ago(caps: &Caps) -> Option<Expr> {
+    Some(Expr::WeekendBack {
+        weeks_back: caps.count.filter(|n| (1..=52).contains(n))? - 1,
+    })
+}
+
 /// The reference's day `count` years back ("a year ago today").
 pub(super) fn years_ago_today(caps: &Caps) -> Option<Expr> {
     Some(Expr::AroundYearsAgo {

@@ -11,9 +11,10 @@ use super::build::{
     named_year, nth_weekday_of_month, ordinal_quarter, past_days, past_hours, past_months,
     past_weeks, past_years, quarter_last_year, quarter_of_year, quarter_this_year, season_begun,
     season_last_year, season_of_year, season_this_year, second_half_of_year, slashed_with_year,
-    week_of, week_of_day, week_of_in_words, week_of_month, weekday, weekday_before_last,
-    weekday_last_week, weekday_this_week, weekday_weeks_ago, weekdays_ago, weekend_of_day,
-    weeks_ago, year_half, year_part, years_ago, years_ago_today,
+    week_from_date, week_of, week_of_day, week_of_in_words, week_of_month, week_of_month_ago_0,
+    week_of_month_ago_1, weekday, weekday_before_last, weekday_last_week, weekday_this_week,
+    weekday_weeks_ago, weekdays_ago, weekend_of_day, weekends_ago, weeks_ago, year_half, year_part,
+    years_ago, years_ago_today,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
@@ -328,7 +329,7 @@ const NOT_DETERMINED: El = NotAfter(DETERMINERS);
 
 const DETERMINERS: &[&str] = &[
     "the", "a", "an", "my", "our", "your", "their", "his", "her", "its", "every", "each", "that",
-    "those", "these", "which", "whose", "any", "no",
+    "those", "these", "which", "whose", "any", "no", "for",
 ];
 
 /// Whether the word at `range` is a weekday or month name listed after another after a
@@ -532,9 +533,9 @@ const THIS: El = Word(&["this"]);
 const LAST: El = Word(&["last"]);
 const AGO: El = Word(&["ago"]);
 const DAYS: El = Word(&["day", "days"]);
-const WEEKS: El = Word(&["week", "weeks"]);
-const MONTH_WORDS: El = Word(&["month", "months"]);
-const YEARS: El = Word(&["year", "years"]);
+const WEEKS: El = Word(&["week", "weeks", "wk", "wks"]);
+const MONTH_WORDS: El = Word(&["month", "months", "mos"]);
+const YEARS: El = Word(&["year", "years", "yr", "yrs"]);
 const N: El = Count(COUNTS);
 /// Words before a season that make it a time: "in (the) summer", "during the winter".
 const IN_SEASON: El = Word(&["in", "during", "over", "throughout"]);
@@ -642,7 +643,8 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Entry(QUARTERS), Opt(&["of"]), LAST, Word(&["year"])], With(quarter_last_year)),
     rule(&[Opt(&["a"]), Word(&["fortnight"]), AGO], Fixed(Expr::Week { weeks_ago: 2 })),
     // Not "this" with "may" or an abbreviation: "this may help".
-    rule(&[THIS, Month(MONTHS_ALONE)], With(named_month)),
+    // "this June": this year's, no time while it is to come.
+    rule(&[THIS, Month(MONTHS_ALONE)], With(month_this_year)),
     rule(&[Opt(&["in", "during"]), Month(MONTHS), Opt(&["of"]), Year], With(named_month)),
     rule(&[Opt(&["on"]), Month(MONTHS), Day], With(date)),
     rule(&[Opt(&["on"]), Month(MONTHS), Day, Year], With(date)),
@@ -664,7 +666,7 @@ const RULES: &[Rule] = &[
     rule(&[THE, Word(&["month"]), Word(&["before"]), LAST], Fixed(Expr::Month { months_ago: 2 })),
     rule(&[THE, Word(&["year"]), Word(&["before"]), LAST], Fixed(Expr::Year { years_ago: 2 })),
     // Not "on the weekend of the 14th", another weekend.
-    rule(&[Word(&["over", "on", "at", "during"]), Word(&["the"]), Word(&["weekend"]), NOT_OF], Fixed(Expr::Weekend)),
+    rule(&[Word(&["over", "on", "at", "during"]), Word(&["the"]), Word(&["weekend"]), NotBefore(&["of", "trip", "trips", "getaway", "retreat", "shift", "shifts", "edition"])], Fixed(Expr::Weekend)),
     rule(&[N, Word(&["hour", "hours"]), AGO], With(hours_ago)),
     rule(&[IN_SEASON, THE, SPRING], season(0, false)),
     rule(&[IN_SEASON, THE, SUMMER], season(1, false)),
@@ -679,10 +681,10 @@ const RULES: &[Rule] = &[
     rule(&[LAST, SUMMER], season(1, true)),
     rule(&[LAST, AUTUMN], season(2, true)),
     rule(&[LAST, WINTER], season(3, true)),
-    rule(&[Opt(&["in", "during"]), Word(&["q1"]), NOT_OF], quarter(1)),
-    rule(&[Opt(&["in", "during"]), Word(&["q2"]), NOT_OF], quarter(2)),
-    rule(&[Opt(&["in", "during"]), Word(&["q3"]), NOT_OF], quarter(3)),
-    rule(&[Opt(&["in", "during"]), Word(&["q4"]), NOT_OF], quarter(4)),
+    rule(&[NOT_DETERMINED, Opt(&["in", "during"]), Word(&["q1"]), NOT_OF], quarter(1)),
+    rule(&[NOT_DETERMINED, Opt(&["in", "during"]), Word(&["q2"]), NOT_OF], quarter(2)),
+    rule(&[NOT_DETERMINED, Opt(&["in", "during"]), Word(&["q3"]), NOT_OF], quarter(3)),
+    rule(&[NOT_DETERMINED, Opt(&["in", "during"]), Word(&["q4"]), NOT_OF], quarter(4)),
     rule(&[THIS, Word(&["quarter"])], Fixed(Expr::QuarterAgo { quarters_ago: 0 })),
     rule(&[LAST, Word(&["quarter"]), NOT_OF], Fixed(Expr::QuarterAgo { quarters_ago: 1 })),
     rule(&[Opt(&["the"]), Word(&["past", "last"]), N, MONTH_WORDS, NOT_OF], With(past_months)),
@@ -891,6 +893,35 @@ const RULES: &[Rule] = &[
     rule(&[HOLIDAY_AFTER, Word(&["valentine", "valentines"])], days_of_year(2, 14, 1)),
     // "over the holidays": the winter holidays, December 20 to January 3.
     rule(&[HOLIDAY_AFTER, Word(&["the"]), Word(&["holidays"])], days_of_year(12, 20, 15)),
+    rule(&[HOLIDAY_AFTER, Word(&["the"]), Word(&["christmas", "xmas", "winter"]), Word(&["holidays", "break", "vacation"])], days_of_year(12, 20, 15)),
+    // Days and weeks before and after a holiday: "the day after Thanksgiving", "the week
+    // before Christmas", "the Sunday after Easter" (weeks after a Thursday or a Sunday run
+    // Monday to Sunday).
+    rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["day"]), Word(&["after"]), Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 1, 1)),
+    rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["day"]), Word(&["before"]), Word(&["thanksgiving"])], feast(Feast::Thanksgiving, -1, 1)),
+    rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["week"]), Word(&["after"]), Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 4, 7)),
+    rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["week"]), Word(&["before"]), Word(&["thanksgiving"])], feast(Feast::Thanksgiving, -10, 7)),
+    rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["day"]), Word(&["after"]), Word(&["christmas", "xmas"])], days_of_year(12, 26, 1)),
+    rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["day"]), Word(&["before"]), Word(&["christmas", "xmas"])], days_of_year(12, 24, 1)),
+    rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["week", "days"]), Word(&["after"]), Word(&["christmas", "xmas"])], days_of_year(12, 26, 7)),
+    rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["week", "days"]), Word(&["before"]), Word(&["christmas", "xmas"])], days_of_year(12, 17, 7)),
+    rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["week"]), Word(&["after"]), Word(&["easter"])], feast(Feast::Easter, 1, 7)),
+    rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["week"]), Word(&["before"]), Word(&["easter"])], feast(Feast::Easter, -6, 7)),
+    rule(&[Opt(&["on"]), Word(&["the"]), Word(&["sunday"]), Word(&["after"]), Word(&["easter"])], feast(Feast::Easter, 7, 1)),
+    rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["week"]), Word(&["after"]), Word(&["halloween"])], days_of_year(11, 1, 7)),
+    // "the week starting|beginning October 12": the seven days from that day.
+    rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["starting", "beginning", "commencing", "from"]), Opt(&["on"]), Month(MONTHS), Day], With(week_from_date)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["week"]), Word(&["starting", "beginning", "commencing", "from"]), Opt(&["on"]), Opt(&["the"]), Day, Opt(&["of"]), Month(MONTHS)], With(week_from_date)),
+    // Weeks of this and last month: "the first week of this month", "the last week of last
+    // month" (the 25th to the end).
+    rule(&[Opt(&["in", "during"]), THE, Count(ORDINALS), Word(&["week"]), Word(&["of"]), THIS, Word(&["month"])], With(week_of_month_ago_0)),
+    rule(&[Opt(&["in", "during"]), THE, Count(ORDINALS), Word(&["week"]), Word(&["of"]), LAST, Word(&["month"])], With(week_of_month_ago_1)),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["last", "final"]), Word(&["week"]), Word(&["of"]), THIS, Word(&["month"])], Fixed(Expr::PartOfMonthAgo { months_ago: 0, from_day: 25, to_day: 32 })),
+    rule(&[Opt(&["in", "during"]), THE, Word(&["last", "final"]), Word(&["week"]), Word(&["of"]), LAST, Word(&["month"])], Fixed(Expr::PartOfMonthAgo { months_ago: 1, from_day: 25, to_day: 32 })),
+    // "early|late in 2025", "two weekends ago".
+    rule(&[Word(&["early"]), Word(&["in"]), Year], With(early_year)),
+    rule(&[Word(&["late"]), Word(&["in"]), Year], With(late_year)),
+    rule(&[N, Word(&["weekends"]), AGO], With(weekends_ago)),
     // Good Friday after a word that makes it a time, before the names below take it.
     rule(&[HOLIDAY_AFTER, Word(&["good"]), Word(&["friday"])], feast(Feast::Easter, -2, 1)),
     // "the summer before last", "the October before last".

@@ -701,6 +701,19 @@ fn numeric(text: &str) -> Option<(usize, Expr)> {
             return Some((consumed(after), named_month(m, Some(year))));
         }
     }
+    // "2025年度": the fiscal year from that April.
+    if let Some(after) = rest.strip_prefix("年度")
+        && let Ok(year) = i32::try_from(n)
+        && (1970..=2100).contains(&year)
+    {
+        let fiscal = Expr::PartOfYear {
+            year: Some(year),
+            years_ago: 0,
+            from_month: 3,
+            months: 12,
+        };
+        return Some((consumed(after), fiscal));
+    }
     if let Some(after_year) = rest.strip_prefix('年') {
         let year = i32::try_from(n)
             .ok()

@@ -453,8 +453,14 @@ impl Tokens {
                 let mut ends = Vec::new();
                 self.match_from(language, rule.pattern, at, true, Caps::default(), &mut ends);
                 for (end, caps) in ends {
+                    // A match may end before a hyphen only where a day range goes on ("Nov
+                    // 1-15": the range is read around the date).
                     let compound_after = self.tokens.get(end).is_some_and(|t| {
-                        matches!(t.gap_before, Gap::Hyphen | Gap::Slash | Gap::Dot)
+                        let day_range = t.gap_before == Gap::Hyphen
+                            && digits(&self.tokens[end - 1].lower)
+                                .zip(digits(&t.lower))
+                                .is_some_and(|(from, to)| from < to && to <= 31);
+                        matches!(t.gap_before, Gap::Hyphen | Gap::Slash | Gap::Dot) && !day_range
                     });
                     if compound_after || best.is_some_and(|(longest, _, _)| end <= longest) {
                         continue;

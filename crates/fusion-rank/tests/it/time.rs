@@ -819,6 +819,51 @@ const CASES: &[(&str, &str, &str)] = &[
         "2026-11-28",
     ),
     ("since Cyber Monday", "2026-11-30", "2026-12-02T15:30"),
+    // A quarter or month after a determiner or "for" is the topic; the period is elsewhere.
+    (
+        "what did we decide about the Q3 roadmap last week?",
+        "2026-11-23",
+        "2026-11-30",
+    ),
+    ("the Q2 budget in March", "2026-03-01", "2026-04-01"),
+    (
+        "the plan for August in last week's meeting",
+        "2026-11-23",
+        "2026-11-30",
+    ),
+    (
+        "what did I write in last year's Q4?",
+        "2025-10-01",
+        "2026-01-01",
+    ),
+    // Days and weeks around a holiday.
+    (
+        "what did I write the week after Christmas?",
+        "2025-12-26",
+        "2026-01-02",
+    ),
+    ("the week after Easter", "2026-04-06", "2026-04-13"),
+    ("the day after Thanksgiving", "2026-11-27", "2026-11-28"),
+    ("the day before Thanksgiving", "2026-11-25", "2026-11-26"),
+    ("the week before Thanksgiving", "2026-11-16", "2026-11-23"),
+    ("the Sunday after Easter", "2026-04-12", "2026-04-13"),
+    (
+        "the week before Christmas last year",
+        "2025-12-17",
+        "2025-12-24",
+    ),
+    ("during the Christmas holidays", "2025-12-20", "2026-01-04"),
+    // Weeks of this and last month, weeks from a date, thirds of a named year.
+    ("the first week of this month", "2026-12-01", "2026-12-08"),
+    ("the second week of last month", "2026-11-08", "2026-11-15"),
+    ("the last week of last month", "2026-11-25", "2026-12-01"),
+    ("the week starting October 12", "2026-10-12", "2026-10-19"),
+    ("late in 2025", "2025-09-01", "2026-01-01"),
+    ("Nov 1-15", "2026-11-01", "2026-11-16"),
+    ("two weekends ago", "2026-11-21", "2026-11-23"),
+    ("2 wks ago", "2026-11-16", "2026-11-23"),
+    ("3 mos ago", "2026-09-01", "2026-10-01"),
+    ("2025年度の予算のメモは？", "2025-04-01", "2026-04-01"),
     // A bare year next to an expression that no rule reads with one.
     ("the first day of November 2025", "2025-11-01", "2025-11-02"),
     (
@@ -1118,6 +1163,9 @@ const NO_TIME: &[&str] = &[
     "a Monday to Friday job",
     "Thanksgiving week travel tips",
     "last yr of college",
+    "what did I write about the Q3 roadmap?",
+    "what are the book club picks for June?",
+    "what did we do on the weekend trip to the lake?",
     "בפסח הבא",
     "בראש השנה האזרחית",
     "בסוכות של השכנים",
@@ -1394,12 +1442,19 @@ fn the_leftmost_expression_gives_the_period_and_every_one_a_span() {
 }
 
 #[test]
-fn this_season_is_the_one_under_way_or_just_over_never_the_one_to_come() {
+fn this_season_or_month_is_the_one_under_way_or_over_never_the_one_to_come() {
     for (query, asked, want) in [
         ("this summer", "2026-03-15T09:00", None),
         ("this fall", "2026-07-01T09:00", None),
         ("this winter", "2026-11-03T09:00", None),
         ("今夏", "2026-03-15T09:00", None),
+        // A month after "this" is this year's, no time while to come.
+        ("this June", "2026-04-10T09:00", None),
+        (
+            "this March",
+            "2026-04-10T09:00",
+            Some(("2026-03-01", "2026-04-01")),
+        ),
         (
             "this summer",
             "2026-07-01T09:00",
