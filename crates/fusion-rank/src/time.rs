@@ -302,7 +302,8 @@ struct Found {
 ///   another by a hyphen is part of a compound and never matched ("Monday-morning
 ///   quarterback"), except in an ISO date, after "mid" ("mid-March") and in "twenty-one" …
 ///   "thirty-one".
-/// - "may" is the month only after "in", "during" or "last" or next to a day or a year ("in
+/// - "may" is the month only after "in", "during", "last" or "early|mid|late" (there ending the
+///   phrase, not before a pronoun) or next to a day or a year ("in
 ///   May", "May 3", "May 2025"); not after "this" ("this may help"). Abbreviations ("Jan",
 ///   "Sept", "Mar") follow the same rule; bare full month names ("March forward") are the
 ///   month; "May" as the last of a list ("in March and May", "in April or May?") where the

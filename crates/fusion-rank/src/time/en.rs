@@ -327,6 +327,9 @@ const BACK_NOT_AFTER: El = NotAfter(&["first"]);
 /// standup", "our April release", "every Friday").
 const NOT_DETERMINED: El = NotAfter(DETERMINERS);
 
+/// Not before a pronoun: "late may I go" is the verb.
+const NOT_PRONOUN: El = NotBefore(&["i", "we", "you", "he", "she", "they", "it"]);
+
 const DETERMINERS: &[&str] = &[
     "the", "a", "an", "my", "our", "your", "their", "his", "her", "its", "every", "each", "that",
     "those", "these", "which", "whose", "any", "no", "for",
@@ -918,6 +921,10 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), THE, Count(ORDINALS), Word(&["week"]), Word(&["of"]), LAST, Word(&["month"])], With(week_of_month_ago_1)),
     rule(&[Opt(&["in", "during"]), THE, Word(&["last", "final"]), Word(&["week"]), Word(&["of"]), THIS, Word(&["month"])], Fixed(Expr::PartOfMonthAgo { months_ago: 0, from_day: 25, to_day: 32 })),
     rule(&[Opt(&["in", "during"]), THE, Word(&["last", "final"]), Word(&["week"]), Word(&["of"]), LAST, Word(&["month"])], Fixed(Expr::PartOfMonthAgo { months_ago: 1, from_day: 25, to_day: 32 })),
+    // "early May", "mid-May", "late May": "may" next to a third is the month.
+    rule(&[Opt(&["in", "during"]), Word(&["early"]), Month(ONLY_MAY), EndsBefore(AFTER_DAY), NOT_PRONOUN], With(early_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["late"]), Month(ONLY_MAY), EndsBefore(AFTER_DAY), NOT_PRONOUN], With(late_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["mid"]), Month(ONLY_MAY), EndsBefore(AFTER_DAY), NOT_PRONOUN], With(mid_month)),
     // "early|late in 2025", "two weekends ago".
     rule(&[Word(&["early"]), Word(&["in"]), Year], With(early_year)),
     rule(&[Word(&["late"]), Word(&["in"]), Year], With(late_year)),

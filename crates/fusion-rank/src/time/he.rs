@@ -2,11 +2,11 @@
 //! ל מ ש כ ("ובשבוע שעבר"), a month name anywhere ו and ב ("במרץ", not "ממרץ", from March).
 
 use super::build::{
-    date, days_ago, early_month, early_season, ended_month, last_week_of_month, late_month,
-    late_season, mid_month, mid_season, month_last_year, month_part, months_ago, named_month,
-    named_year, past_days, past_months, past_weeks, past_years, season_begun, season_ended,
-    season_last_year, season_of_year, week_of_month, weekday, weekday_last_week, weeks_ago,
-    year_half, year_part, years_ago,
+    date, days_ago, early_month, early_season, early_year, ended_month, last_week_of_month,
+    late_month, late_season, late_year, mid_month, mid_season, mid_year, month_last_year,
+    month_part, months_ago, named_month, named_year, past_days, past_months, past_weeks,
+    past_years, season_begun, season_ended, season_last_year, season_of_year, week_of_month,
+    weekday, weekday_last_week, weeks_ago, year_half, year_part, years_ago,
 };
 use super::calendar::{Expr, Feast};
 use super::phrase::El::{
@@ -259,6 +259,18 @@ const RULES: &[Rule] = &[
     rule(&[Season(SEASONS), Word(&["אשתקד"])], With(season_last_year)),
     rule(&[Month(MONTHS), Word(&["שנה", "בשנה"]), PAST_F], With(month_last_year)),
     rule(&[Month(MONTHS), Word(&["אשתקד"])], With(month_last_year)),
+    // "עד עכשיו" (until now): today, to end a range ("מינואר עד עכשיו").
+    rule(&[After(&["עד", "ועד"]), Word(&["עכשיו"])], Fixed(Expr::Day { days_ago: 0 })),
+    // "מתחילת השנה|החודש|השבוע" (from the start of the year…): this one, up to now.
+    rule(&[Word(&["מתחילת"]), Word(&["השנה"]), NOT_ORDINAL], Fixed(Expr::Year { years_ago: 0 })),
+    rule(&[Word(&["מתחילת"]), Word(&["החודש"]), NOT_ORDINAL], Fixed(Expr::Month { months_ago: 0 })),
+    rule(&[Word(&["מתחילת"]), Word(&["השבוע"]), NOT_ORDINAL], Fixed(Expr::Week { weeks_ago: 0 })),
+    // "מאז הקיץ" (since the summer): the latest begun, opened by מאז.
+    rule(&[After(&["מאז"]), Season(THE_SEASONS)], With(season_begun)),
+    // Thirds of a named year: "בתחילת 2026", "באמצע 2025", "בסוף 2025".
+    rule(&[Word(&["תחילת"]), Year], With(early_year)),
+    rule(&[Word(&["אמצע"]), Year], With(mid_year)),
+    rule(&[Word(&["סוף"]), Year], With(late_year)),
     // "בקיץ של 2025", "בקיץ של השנה שעברה"; "בחורף האחרון", the latest one over.
     rule(&[Season(SEASONS), Word(&["של"]), Year], With(season_of_year)),
     rule(&[Season(SEASONS), Word(&["של"]), Word(&["השנה", "שנה"]), PAST_F], With(season_last_year)),

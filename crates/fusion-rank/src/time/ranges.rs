@@ -566,7 +566,7 @@ pub(super) fn open_ended(query: &str, range: &Range<usize>) -> Option<(Range<usi
     let side = match opener.to_lowercase().as_str() {
         "before" | "after" if measured() => return None,
         "before" | "לפני" => Side::Before,
-        "עד" => {
+        "עד" | "ועד" => {
             // "ממרץ עד מאי": the month the word before carries with מ ("from") opens it.
             let from = word_before(query, open).and_then(|(start, word)| {
                 let month = he::month_named(word.strip_prefix('מ')?)?;

@@ -836,6 +836,19 @@ const CASES: &[(&str, &str, &str)] = &[
         "2025-10-01",
         "2026-01-01",
     ),
+    // "early|mid|late May" where the phrase ends, not before a pronoun.
+    ("from early May to late June", "2026-05-01", "2026-07-01"),
+    (
+        "notes from mid-May about tomatoes",
+        "2026-05-11",
+        "2026-05-21",
+    ),
+    // Hebrew: from the start of this year, since the summer, to now, thirds of a named year.
+    ("מה כתבתי מתחילת השנה?", "2026-01-01", "2027-01-01"),
+    ("מה כתבתי מאז הקיץ?", "2026-06-01", "2026-12-02T15:30"),
+    ("מה כתבתי מאוקטובר ועד היום?", "2026-10-01", "2026-12-03"),
+    ("מה כתבתי מינואר עד עכשיו?", "2026-01-01", "2026-12-03"),
+    ("מה כתבתי בסוף 2025?", "2025-09-01", "2026-01-01"),
     // Days and weeks around a holiday.
     (
         "what did I write the week after Christmas?",
@@ -1166,6 +1179,9 @@ const NO_TIME: &[&str] = &[
     "what did I write about the Q3 roadmap?",
     "what are the book club picks for June?",
     "what did we do on the weekend trip to the lake?",
+    "it is late may I go",
+    "leaving early may help",
+    "עכשיו אני צריך",
     "בפסח הבא",
     "בראש השנה האזרחית",
     "בסוכות של השכנים",
