@@ -619,8 +619,9 @@ fn next_to(between: &str) -> bool {
     let between = between.trim();
     between.is_empty()
         || is_of(between)
-        // "last year's Q4", "this year's March".
+        // "last year's Q4", "this year's March", "2025年のお盆".
         || between == "'s"
+        || between == "の"
         || between == "\u{2019}s"
         || ["at", "on", "in", "during", "over", "around"]
             .iter()

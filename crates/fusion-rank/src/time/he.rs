@@ -118,6 +118,22 @@ const SEASONS: Table = &[
     ("חורף", 3),
 ];
 
+/// Month names with ל ("to"), as a date writes them: "3 לנובמבר".
+const TO_MONTHS: Table = &[
+    ("לינואר", 1),
+    ("לפברואר", 2),
+    ("למרץ", 3),
+    ("לאפריל", 4),
+    ("למאי", 5),
+    ("ליוני", 6),
+    ("ליולי", 7),
+    ("לאוגוסט", 8),
+    ("לספטמבר", 9),
+    ("לאוקטובר", 10),
+    ("לנובמבר", 11),
+    ("לדצמבר", 12),
+];
+
 /// Season names with the article, after a word that governs them ("בסוף הקיץ", "במהלך
 /// החורף").
 const THE_SEASONS: Table = &[("האביב", 0), ("הקיץ", 1), ("הסתיו", 2), ("החורף", 3)];
@@ -176,7 +192,23 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["שבוע"]), PAST_M], Fixed(Expr::Week { weeks_ago: 1 })),
     rule(&[Word(&["החודש"]), NOT_ORDINAL], Fixed(Expr::Month { months_ago: 0 })),
     rule(&[Word(&["חודש"]), PAST_M], Fixed(Expr::Month { months_ago: 1 })),
-    rule(&[NotAfter(&["ספר", "איש", "אשת", "מורה", "שיר"]), Word(&["השנה"]), NOT_ORDINAL], Fixed(Expr::Year { years_ago: 0 })),
+    rule(&[NotAfter(&["ספר", "איש", "אשת", "מורה", "שיר", "רכב", "מכונית", "משחק", "סרט", "אלבום"]), Word(&["השנה"]), NOT_ORDINAL], Fixed(Expr::Year { years_ago: 0 })),
+    // "בשבוע הזה", "בחודש הנוכחי", "בשנה הזאת": this one.
+    rule(&[Word(&["שבוע"]), Word(&["הזה", "הנוכחי"])], Fixed(Expr::Week { weeks_ago: 0 })),
+    rule(&[Word(&["חודש"]), Word(&["הזה", "הנוכחי"])], Fixed(Expr::Month { months_ago: 0 })),
+    rule(&[Word(&["שנה"]), Word(&["הזאת", "הזו", "הנוכחית"])], Fixed(Expr::Year { years_ago: 0 })),
+    // "בקיץ הזה": this summer, no time while it is to come.
+    rule(&[Word(&["באביב"]), Word(&["הזה", "הנוכחי"])], Fixed(Expr::ThisSeason { season: 0 })),
+    rule(&[Word(&["בקיץ"]), Word(&["הזה", "הנוכחי"])], Fixed(Expr::ThisSeason { season: 1 })),
+    rule(&[Word(&["בסתיו"]), Word(&["הזה", "הנוכחי"])], Fixed(Expr::ThisSeason { season: 2 })),
+    rule(&[Word(&["בחורף"]), Word(&["הזה", "הנוכחי"])], Fixed(Expr::ThisSeason { season: 3 })),
+    // "בשבוע שעבר ביום שלישי": the weekday of last week, the week named first.
+    rule(&[Word(&["שבוע"]), PAST_M, Word(&["ביום", "יום"]), Weekday(WEEKDAYS)], With(weekday_last_week)),
+    // "בשישי שעבר", "בשלישי שעבר": the latest such weekday, without יום.
+    rule(&[Weekday(WEEKDAYS), PAST_M], With(weekday)),
+    // Dates with ל before the month: "ב-3 לנובמבר".
+    rule(&[Opt(&["ב"]), Day, Month(TO_MONTHS)], With(date)),
+    rule(&[Opt(&["ב"]), Day, Month(TO_MONTHS), Year], With(date)),
     rule(&[Word(&["שנה"]), PAST_F], Fixed(Expr::Year { years_ago: 1 })),
     rule(&[Word(&["אשתקד"])], Fixed(Expr::Year { years_ago: 1 })),
     // Vague counts first, so that on a tie with כמה of [`COUNTS`] they win.

@@ -68,6 +68,102 @@ const WORDS: &[(&str, Expr)] = &[
         },
     ),
     ("去年の暮れ", year_part(1, 2)),
+    ("きょう", Expr::Day { days_ago: 0 }),
+    // This time a year ago, in other words.
+    (
+        "1年前の今頃",
+        Expr::AroundYearsAgo {
+            years_ago: 1,
+            days: 14,
+        },
+    ),
+    (
+        "1年前の今ごろ",
+        Expr::AroundYearsAgo {
+            years_ago: 1,
+            days: 14,
+        },
+    ),
+    (
+        "一年前の今頃",
+        Expr::AroundYearsAgo {
+            years_ago: 1,
+            days: 14,
+        },
+    ),
+    (
+        "一年前の今ごろ",
+        Expr::AroundYearsAgo {
+            years_ago: 1,
+            days: 14,
+        },
+    ),
+    (
+        "去年の同じ時期",
+        Expr::AroundYearsAgo {
+            years_ago: 1,
+            days: 14,
+        },
+    ),
+    (
+        "昨年の同じ時期",
+        Expr::AroundYearsAgo {
+            years_ago: 1,
+            days: 14,
+        },
+    ),
+    (
+        "去年の同時期",
+        Expr::AroundYearsAgo {
+            years_ago: 1,
+            days: 14,
+        },
+    ),
+    (
+        "昨年の同時期",
+        Expr::AroundYearsAgo {
+            years_ago: 1,
+            days: 14,
+        },
+    ),
+    // The year-end holidays of last or this year.
+    ("去年の年末年始", days_of_year_ago(1, 12, 29, 6)),
+    ("昨年の年末年始", days_of_year_ago(1, 12, 29, 6)),
+    ("今年の年末年始", days_of_year_ago(0, 12, 29, 6)),
+    // Halves of last and this week, and their weekend.
+    (
+        "先週の前半",
+        Expr::PartOfWeek {
+            weeks_ago: 1,
+            from_day: 0,
+            to_day: 3,
+        },
+    ),
+    (
+        "先週の後半",
+        Expr::PartOfWeek {
+            weeks_ago: 1,
+            from_day: 3,
+            to_day: 7,
+        },
+    ),
+    (
+        "今週の前半",
+        Expr::PartOfWeek {
+            weeks_ago: 0,
+            from_day: 0,
+            to_day: 3,
+        },
+    ),
+    (
+        "先週の土日",
+        Expr::PartOfWeek {
+            weeks_ago: 1,
+            from_day: 5,
+            to_day: 7,
+        },
+    ),
+    ("この土日", Expr::Weekend),
     ("昨年の暮れ", year_part(1, 2)),
     // 数 ("several") is vague, as "a few" is in English: the units 2 to 5 back.
     ("数日前", few_back(Unit::Day)),
@@ -270,7 +366,15 @@ fn month_ago_part(text: &str) -> Option<(usize, Expr)> {
     let (rest, months_ago) = [("先々月", 2), ("今月", 0), ("先月", 1)]
         .iter()
         .find_map(|(word, ago)| text.strip_prefix(word).map(|rest| (rest, *ago)))?;
-    let (after, from_day, to_day) = part_of_month(rest)?;
+    // A week of the month ("先月の第2週"; 最終週, whose month 先月 leaves open, is read as a
+    // 31-day January's: from the 25th), a day ("先月の15日"), or a part ([`PARTS`]).
+    let (after, from_day, to_day) = week_part(rest, 1)
+        .or_else(|| {
+            let after_no = rest.strip_prefix('の').unwrap_or(rest);
+            let (day, after) = day_number(after_no)?;
+            Some((after, day, day + 1))
+        })
+        .or_else(|| part_of_month(rest))?;
     let expr = Expr::PartOfMonthAgo {
         months_ago,
         from_day,
@@ -540,7 +644,7 @@ fn of_year(text: &str) -> Option<(usize, Expr)> {
         after
             .chars()
             .next()
-            .is_some_and(|c| ('\u{4e00}'..='\u{9fff}').contains(&c) && !"休頃場期".contains(c))
+            .is_some_and(|c| ('\u{4e00}'..='\u{9fff}').contains(&c) && !"休頃場期以".contains(c))
     };
     if let Some((_, season)) = chars
         .next()
@@ -582,9 +686,11 @@ fn bare_season(text: &str, after_kara: bool) -> Option<(usize, Expr)> {
             .next()
             .is_none_or(|c| !('\u{4e00}'..='\u{9fff}').contains(&c));
     (ends_range
-        || ["に", "ごろ", "頃", "の間", "から"]
-            .iter()
-            .any(|w| after.starts_with(w)))
+        || [
+            "に", "ごろ", "頃", "の間", "から", "以降", "以来", "まで", "以前",
+        ]
+        .iter()
+        .any(|w| after.starts_with(w)))
     .then_some((c.len_utf8(), season(*which, false)))
 }
 
@@ -607,6 +713,13 @@ fn weekday(text: &str) -> Option<(usize, Expr)> {
     let day = chars.next()?;
     let (_, weekday) = WEEKDAYS.iter().find(|(c, _)| *c == day)?;
     let after = chars.as_str().strip_prefix('曜')?;
+    // "曜" without 日 before a kanji or katakana is part of a name: 日曜大工, 金曜ロードショー.
+    if after.chars().next().is_some_and(|c| {
+        c != '日'
+            && (('\u{4e00}'..='\u{9fff}').contains(&c) || ('\u{30a0}'..='\u{30ff}').contains(&c))
+    }) {
+        return None;
+    }
     let len = text.len() - after.len()
         + if after.starts_with('日') {
             '日'.len_utf8()
@@ -738,7 +851,10 @@ fn numeric(text: &str) -> Option<(usize, Expr)> {
     }
     let (after, month, day) = month_day(text)?;
     // A month in a name: "3月生まれ" (born in March), "12月号" (the December issue), "5月病".
-    if ["生まれ", "号", "病"].iter().any(|w| after.starts_with(w)) {
+    if ["生まれ", "号", "病", "人形"]
+        .iter()
+        .any(|w| after.starts_with(w))
+    {
         return Some((consumed(after), Expr::NoTime));
     }
     let (after, expr) = match day {
@@ -758,6 +874,8 @@ const PARTS: &[(&str, u32, u32)] = &[
     ("頭", 1, 11),
     ("中旬", 11, 21),
     ("半ば", 11, 21),
+    ("中頃", 11, 21),
+    ("中ごろ", 11, 21),
     ("下旬", 21, 32),
     ("末", 21, 32),
     ("終わり", 21, 32),
