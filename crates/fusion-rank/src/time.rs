@@ -395,86 +395,75 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
             continue;
         }
         let raw = calendar::resolve(expr, reference_ms);
-        // A time to come names no period, and neither does an expression next to one: "in
-        // March next year", "next year in March", "on Monday next week".
-        let to_come = matches!(expr, calendar::Expr::Future)
-            || raw.is_some_and(|p| p.start_ms > reference_ms);
-        let after_to_come = to_come_end.is_some_and(|at| next_to(&query[at..range.start]));
-        if to_come || after_to_come {
-            if to_come
-                && let Some((before, _)) = named.last()
-                && before.end == end
-                && next_to(&query[before.end..range.start])
-            {
-                named.pop();
-                range_ends.pop();
-            }
-            placeable = None;
-            to_come_end = Some(range.end);
-            end = range.end;
-            continue;
-        }
-        let Some(mut resolved) = raw.filter(valid) else {
-            continue;
-        };
+        // The expression just before, when nothing but words that join them lies between.
+        let before = named
+            .last()
+            .filter(|(before, _)| before.end == end)
+            .map(|(before, period)| (before.clone(), *period));
+        let between = before
+            .as_ref()
+            .map_or("", |(before, _)| query[before.end..range.start].trim());
         // A holiday, a day or a part of a month next to a year is that year's: with the year
         // after it ("over Easter last year", "at Christmas of 2024", "on March 3 last year",
         // "the first week of October 2025") or before it ("last year in October", "in 2025 at
         // Christmas").
-        if let Some((before, before_period)) = named.last()
-            && before.end == end
-        {
-            let between = query[before.end..range.start].trim();
-            let placed = match (placeable, calendar::whole_year(resolved)) {
+        let placed = before.as_ref().and_then(|(_, before_period)| {
+            match (placeable, raw.and_then(calendar::whole_year)) {
                 (Some(earlier), Some(year)) if between.is_empty() || is_of(between) => {
                     calendar::placed_in_year(earlier, year)
                 }
                 (_, None) if next_to(between) => calendar::whole_year(*before_period)
                     .and_then(|year| calendar::placed_in_year(expr, year)),
                 _ => None,
-            };
-            match placed {
-                // "on December 20 this year" on December 2: to come.
-                Some(p) if p.start_ms > reference_ms => {
-                    named.pop();
-                    range_ends.pop();
-                    placeable = None;
-                    to_come_end = Some(range.end);
-                    end = range.end;
-                    continue;
-                }
-                Some(placed) if valid(&placed) => {
-                    // The first entry, read as it was (a range's end or not), in the year.
-                    let start = before.start;
-                    named.pop();
-                    named.push((start..range.end, placed));
-                    // Its year is named: a range or a list never reads it a year earlier.
-                    if let Some((_, named_holiday, latest)) = range_ends.last_mut() {
-                        *named_holiday = None;
-                        *latest = None;
-                    }
-                    end = range.end;
-                    placeable = None;
-                    continue;
-                }
-                _ => {}
             }
-        }
-        // A bare year right after it or before it that no rule read ("the first day of
+        });
+        // Else a bare year right after it or before it that no rule read ("the first day of
         // November 2025", "on Black Friday 2025", "2025 Q4").
-        if let Some((span, year)) = ranges::bare_year_around(query, &range)
-            && let Some(placed) = calendar::placed_in_year(expr, year)
-        {
-            if placed.start_ms > reference_ms {
-                placeable = None;
-                to_come_end = Some(span.end);
-                end = span.end;
-                continue;
+        let bare = ranges::bare_year_around(query, &range).and_then(|(span, year)| {
+            Some((span, calendar::placed_in_year(expr, year)?)).filter(|_| placed.is_none())
+        });
+        // A time to come names no period, and neither does an expression next to one: "in
+        // March next year", "next year in March", "on Monday next week", "on December 20 this
+        // year" on December 2, "on Black Friday 2030".
+        let later = |p: &Period| p.start_ms > reference_ms;
+        let to_come = matches!(expr, calendar::Expr::Future)
+            || raw.as_ref().is_some_and(later)
+            || placed.as_ref().is_some_and(later);
+        let bare_to_come = bare.as_ref().is_some_and(|(_, p)| later(p));
+        let after_to_come = to_come_end.is_some_and(|at| next_to(&query[at..range.start]));
+        if to_come || bare_to_come || after_to_come {
+            if to_come && before.is_some() && next_to(between) {
+                named.pop();
+                range_ends.pop();
             }
-            if valid(&placed) {
-                range = span;
-                resolved = placed;
+            let until = match &bare {
+                Some((span, _)) if bare_to_come => span.end,
+                _ => range.end,
+            };
+            placeable = None;
+            to_come_end = Some(until);
+            end = until;
+            continue;
+        }
+        let Some(mut resolved) = raw.filter(valid) else {
+            continue;
+        };
+        if let (Some(placed), Some((before, _))) = (placed.filter(valid), &before) {
+            // The first entry, read as it was (a range's end or not), in the year.
+            named.pop();
+            named.push((before.start..range.end, placed));
+            // Its year is named: a range or a list never reads it a year earlier.
+            if let Some((_, named_holiday, latest)) = range_ends.last_mut() {
+                *named_holiday = None;
+                *latest = None;
             }
+            end = range.end;
+            placeable = None;
+            continue;
+        }
+        if let Some((span, placed)) = bare.filter(|(_, placed)| valid(placed)) {
+            range = span;
+            resolved = placed;
         }
         let holiday = matches!(
             expr,

@@ -335,14 +335,15 @@ const DETERMINERS: &[&str] = &[
     "those", "these", "which", "whose", "any", "no", "for",
 ];
 
-/// Whether the word at `range` is a weekday or month name listed after another after a
-/// determiner, and so part of a name as that one is: "the Monday and Tuesday sessions", "every
-/// Monday, Wednesday and Friday", "the March/April issue", "a Monday to Friday job".
+/// Whether the word at `range` is a weekday, month or quarter name listed after another after
+/// a determiner, and so part of a name as that one is: "the Monday and Tuesday sessions",
+/// "every Monday, Wednesday and Friday", "the March/April issue", "the Q3 and Q4 plans".
 pub(super) fn in_named_list(query: &str, range: &std::ops::Range<usize>) -> bool {
     let is_name = |word: &str| {
         let word = word.to_lowercase();
-        WEEKDAYS.iter().any(|(name, _)| *name == word)
-            || MONTHS.iter().any(|(name, _)| *name == word)
+        [WEEKDAYS, MONTHS, QUARTERS]
+            .iter()
+            .any(|table| table.iter().any(|(name, _)| *name == word))
     };
     if !is_name(&query[range.clone()]) {
         return false;
@@ -368,7 +369,7 @@ pub(super) fn in_named_list(query: &str, range: &std::ops::Range<usize>) -> bool
         let start = rest
             .char_indices()
             .rev()
-            .take_while(|(_, c)| c.is_alphabetic())
+            .take_while(|(_, c)| c.is_alphanumeric())
             .last()
             .map(|(at, _)| at);
         let Some(start) = start else { return false };

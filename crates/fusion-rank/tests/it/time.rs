@@ -2179,4 +2179,40 @@ proptest! {
             .then_some(Period { start_ms: start, end_ms: start + 86_400_000 });
         prop_assert_eq!(got, want, "{}", query);
     }
+
+    /// A weekday, month or quarter named after a determiner or "for", alone or listed with
+    /// another, is part of a topic's name: the period is the real time phrase's, wherever it
+    /// stands ("what did I note about the Monday standup last week?" was last Monday).
+    #[test]
+    fn a_name_after_a_determiner_never_takes_the_period(
+        determiner in prop::sample::select(vec!["the", "my", "our", "every", "for the", "a"]),
+        first in 0usize..22,
+        second in prop::option::of(0usize..22),
+        joiner in prop::sample::select(vec![" and ", " or ", "/", " to ", ", "]),
+        noun in prop::sample::select(vec!["standup", "release", "review", "meeting", "issue", "plan"]),
+        time in prop::sample::select(vec![
+            "last week", "yesterday", "in March", "two days ago", "on 2026-11-03", "last month",
+        ]),
+        time_first in any::<bool>(),
+        reference in 946_684_800_000i64..4_102_358_400_000,
+    ) {
+        const NAMES: [&str; 22] = [
+            "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+            "January", "February", "March", "April", "June", "July", "August", "September",
+            "October", "November", "December", "Q1", "Q2", "Q3", "Q4",
+        ];
+        let names = match second {
+            Some(second) => format!("{}{joiner}{}", NAMES[first], NAMES[second]),
+            None => NAMES[first].to_owned(),
+        };
+        let topic = format!("{determiner} {names} {noun}");
+        let query = if time_first {
+            format!("what did I note {time} about {topic}?")
+        } else {
+            format!("what did I note about {topic} {time}?")
+        };
+        let want = resolve_time(time, reference).map(|m| m.period);
+        let got = resolve_time(&query, reference).map(|m| m.period);
+        prop_assert_eq!(got, want, "{}", query);
+    }
 }
