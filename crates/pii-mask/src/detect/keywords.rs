@@ -161,6 +161,27 @@ pub(crate) fn word_before(s: &str, pos: usize, window: usize, words: &Words) -> 
     false
 }
 
+/// Like [`word_before`], but only words on the same line as `pos` count. Words that make a
+/// value safe use this: a word on the line before says nothing about a value on a line of its
+/// own (`ver` closing one line never makes the address on the next a version).
+pub(crate) fn word_before_on_line(s: &str, pos: usize, window: usize, words: &Words) -> bool {
+    let line_start = s[..pos]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| is_line_break(c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    word_before(&s[line_start..], pos - line_start, window, words)
+}
+
+/// Characters that end a line: LF, CR, vertical tab, form feed, NEL and the Unicode line and
+/// paragraph separators.
+fn is_line_break(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
 /// True when `start..end` lies inside a placeholder such as `[BANK_ACCOUNT]`: the words in
 /// placeholders are ours, not context the user wrote.
 fn inside_placeholder(v: &[u8], start: usize, end: usize) -> bool {
@@ -181,6 +202,20 @@ mod tests {
     fn before(s: &str, words: &Words, window: usize) -> bool {
         let pos = s.find('#').unwrap();
         word_before(s, pos, window, words)
+    }
+
+    #[test]
+    fn a_safe_making_word_counts_only_on_its_own_line() {
+        let on_line = |s: &str| word_before_on_line(s, s.find('#').unwrap(), 12, &VERSION_WORDS);
+        assert!(on_line("firmware ver #"));
+        assert!(on_line("line one\nver #"));
+        for br in [
+            "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}",
+        ] {
+            let text = format!("ver{br}#");
+            assert!(before(&text, &VERSION_WORDS, 12));
+            assert!(!on_line(&text), "{br:?}");
+        }
     }
 
     #[test]

@@ -21,7 +21,9 @@
 //! Every unit is also reported to the caller so that a span found by any other rule (an email,
 //! an IBAN) that touches part of a unit grows to cover it.
 
-use super::keywords::{ACCOUNT_WORDS, CARD_WORDS, ID_WORDS, SSN_WORDS, VERSION_WORDS, word_before};
+use super::keywords::{
+    ACCOUNT_WORDS, CARD_WORDS, ID_WORDS, SSN_WORDS, VERSION_WORDS, word_before, word_before_on_line,
+};
 use super::{Sink, iban};
 use crate::Category;
 use crate::validate::{il_id_valid, il_id_valid_padded, luhn_valid, ssn_valid};
@@ -350,8 +352,8 @@ impl Group<'_> {
 
     /// Masks every IPv4 address in the group (`[IP]`) but loopback (`127.…`) and unspecified
     /// (`0.0.0.0`) ones, and those that read as versions: right after a letter or a `.`
-    /// (`v1.2.3.4`), or after a version word (`version 10.0.0.1`). The address stays a
-    /// distinctive shape that cuts the group.
+    /// (`v1.2.3.4`), or after a version word on the same line (`version 10.0.0.1`). The address
+    /// stays a distinctive shape that cuts the group.
     fn ip_addresses(&self, sink: &mut Sink) {
         if self.n() < 4 {
             return;
@@ -365,7 +367,7 @@ impl Group<'_> {
             let (start, end) = (self.chunks[i].start, self.chunks[j].end);
             let before = start.checked_sub(1).map(|p| self.v[p]);
             let versioned = before.is_some_and(|b| b.is_ascii_alphabetic() || b == b'.')
-                || word_before(self.s, start, 12, &VERSION_WORDS);
+                || word_before_on_line(self.s, start, 12, &VERSION_WORDS);
             let first = self.value(i);
             let unspecified = (i..=j).all(|k| self.value(k) == 0);
             if !versioned && first != 127 && !unspecified {

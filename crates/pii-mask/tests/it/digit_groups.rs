@@ -128,3 +128,33 @@ fn a_percent_forty_before_digits_is_part_of_the_number() {
         Category::Email
     ));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 1024, ..Default::default() })]
+
+    /// A word that makes a dotted quad a version (`ver 10.0.0.1`) counts on its own line only:
+    /// a public address on the next line is masked whole, whatever ends the line before and
+    /// whatever line break separates them.
+    #[test]
+    fn a_version_word_on_the_line_before_never_spares_an_address(
+        word in proptest::sample::select(
+            &["ver", "version", "release", "build", "firmware", "upgraded to", "updated to", "Bear\nver"][..],
+        ),
+        gap in proptest::sample::select(&["", " ", ": ", " \t"][..]),
+        br in proptest::sample::select(
+            &["\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}", "\n\n"][..],
+        ),
+        a in 1..224u32,
+        (b, c, d) in (0..256u32, 0..256u32, 0..256u32),
+    ) {
+        proptest::prop_assume!(a != 127);
+        let address = format!("{a}.{b}.{c}.{d}");
+        let text = format!("notes {word}{gap}{br}{address}\nmore");
+        proptest::prop_assert!(masked_as(&text, &address, Category::Ip), "{:?}: {:?}", text, mask(&text).spans);
+        // On the same line the word still makes it a version.
+        let same_line = format!("notes {word} {address}\nmore");
+        if !word.contains('\n') {
+            proptest::prop_assert!(untouched(&same_line), "{:?}", same_line);
+        }
+    }
+}
