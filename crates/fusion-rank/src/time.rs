@@ -364,7 +364,7 @@ struct Found {
 /// assert_eq!(resolve_time("weekly report", reference), None);
 /// ```
 pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
-    let tokens = phrase::Tokens::new(query);
+    let tokens = phrase::Tokens::new(query, en::month_named);
     let mut found = tokens.find(&en::ENGLISH);
     found.extend(tokens.find(&he::HEBREW));
     found.extend(ja::find(query));

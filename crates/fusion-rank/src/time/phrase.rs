@@ -8,7 +8,6 @@
 
 use super::Found;
 use super::calendar::{Expr, Weekday, max_day};
-use super::en;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -314,7 +313,9 @@ pub(super) struct Tokens {
 }
 
 impl Tokens {
-    pub(super) fn new(query: &str) -> Self {
+    /// `month_named` tells which words are month names: a hyphen between two of them is a
+    /// range's dash.
+    pub(super) fn new(query: &str, month_named: fn(&str) -> Option<u32>) -> Self {
         let mut tokens: Vec<Token> = Vec::new();
         let mut current: Option<usize> = None;
         let push = |tokens: &mut Vec<Token>, range: Range<usize>| {
@@ -340,9 +341,10 @@ impl Tokens {
                 // A hyphen between two months is a range's dash ("September-November"), not
                 // after "may" ("a may-june romance").
                 Some("-")
-                    if tokens.last().is_some_and(|t| {
-                        t.lower != "may" && en::month_named(&t.lower).is_some()
-                    }) && en::month_named(&query[range.clone()]).is_some() =>
+                    if tokens
+                        .last()
+                        .is_some_and(|t| t.lower != "may" && month_named(&t.lower).is_some())
+                        && month_named(&query[range.clone()]).is_some() =>
                 {
                     Gap::Other
                 }
@@ -998,7 +1000,7 @@ mod tests {
             )
         ) {
             let query = parts.join(" ");
-            let tokens = Tokens::new(&query);
+            let tokens = Tokens::new(&query, super::super::en::month_named);
             for language in [&ENGLISH, &HEBREW] {
                 prop_assert_eq!(
                     tokens.find_gated(language, true),
