@@ -160,6 +160,13 @@ struct Found {
 ///   days from it; "the first … fourth|last week of this|last month" its days (the last from
 ///   the 25th); "early|late in 2025" its thirds; "two weekends ago" the weekend before last;
 ///   "wk(s)", "mos", "yr(s)" are units after a count; "this June" is this year's June.
+/// - "a month ago today", "two months ago today" that day; "this time last month" the three
+///   days either side of the day a month back; "the first Monday of last|this|the month" that
+///   day; "yesterday or the day before", "last week or the week before", "a month or two ago"
+///   both units; "in the last week or two" two weeks up to the reference; "a year and a half
+///   ago" the month 18 back, "a month and a half ago" the fortnight around 46 days back, "two
+///   and a half weeks ago" the five days around 17 back; "the past year and a half" up to the
+///   reference; "July 1st until the 15th" the days 1 to 15.
 /// - "last Christmas|Halloween|Easter|Thanksgiving" is the latest one, unless a word before
 ///   "last" makes it an adjective ("the last Christmas movie", "my last Easter egg hunt").
 ///   Not after an owner ("Mom's last Christmas"), "one", "every" or "final", nor the song
@@ -494,7 +501,17 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
             .filter(|(_, days)| days.start_ms <= reference_ms);
         let (span, resolved) = match ranges::between(query, &range, next) {
             // "March 3-5", "March 3 to 5": days of one month, opened as any expression is.
-            _ if let Some((span, days)) = day_range => opened(query, span, days, reference_ms),
+            _ if let Some((span, days)) = day_range => {
+                // Its last day may read as an expression of its own ("July 1st until the
+                // 15th"): the range takes it.
+                while rest
+                    .peek()
+                    .is_some_and(|((next, _), _)| next.start >= range.end && next.end <= span.end)
+                {
+                    rest.next();
+                }
+                opened(query, span, days, reference_ms)
+            }
             Some(ranges::Joined::WithNext(span)) => {
                 let ((_, last), (_, _, last_latest)) = rest.peek().expect("peeked");
                 // The end, named without a year, is the first such after a start that names

@@ -113,6 +113,63 @@ pub(super) fn years_ago_today(caps: &Caps) -> Option<Expr> {
     })
 }
 
+/// The day `count` months back ("two months ago today").
+pub(super) fn months_ago_today(caps: &Caps) -> Option<Expr> {
+    Some(Expr::AroundMonthsAgo {
+        months_ago: caps.count.filter(|n| *n <= 1200)?,
+        days: 0,
+    })
+}
+
+/// The calendar month `count` and a half years back ("a year and a half ago": 18 months).
+pub(super) fn years_and_a_half_ago(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Month {
+        months_ago: caps.count.filter(|n| *n <= 100)? * 12 + 6,
+    })
+}
+
+/// The fortnight around `count` and a half months back ("a month and a half ago": the days
+/// 39 to 53 back, around the 46th).
+pub(super) fn months_and_a_half_ago(caps: &Caps) -> Option<Expr> {
+    let count = caps.count.filter(|n| *n <= 100)?;
+    // An average month of 30.44 days, in hundredths.
+    let middle = (count * 100 + 50) * 3044 / 10_000;
+    Some(Expr::Back {
+        unit: Unit::Day,
+        nearest: middle - 7,
+        farthest: middle + 7,
+    })
+}
+
+/// The days around `count` and a half weeks back ("a week and a half ago": the days 8 to 12
+/// back).
+pub(super) fn weeks_and_a_half_ago(caps: &Caps) -> Option<Expr> {
+    let count = caps.count.filter(|n| *n <= 520)?;
+    Some(Expr::Back {
+        unit: Unit::Day,
+        nearest: 7 * count + 1,
+        farthest: 7 * count + 5,
+    })
+}
+
+/// The captured `nth` weekday of this month ("the first Monday of this month").
+pub(super) fn nth_weekday_this_month(caps: &Caps) -> Option<Expr> {
+    nth_weekday_months_ago(caps, 0)
+}
+
+/// The captured `nth` weekday of last month ("the last Friday of last month").
+pub(super) fn nth_weekday_last_month(caps: &Caps) -> Option<Expr> {
+    nth_weekday_months_ago(caps, 1)
+}
+
+fn nth_weekday_months_ago(caps: &Caps, months_ago: u32) -> Option<Expr> {
+    Some(Expr::NthWeekdayMonthsAgo {
+        nth: caps.count.filter(|n| *n <= 5)?,
+        weekday: caps.weekday?,
+        months_ago,
+    })
+}
+
 /// The two hours around `count` hours back.
 pub(super) fn hours_ago(caps: &Caps) -> Option<Expr> {
     Some(Expr::HoursAgo { hours: caps.count? })

@@ -202,6 +202,16 @@ pub(super) enum Expr {
     /// The `days` days either side of the reference's day `years_ago` years back ("this time
     /// last year").
     AroundYearsAgo { years_ago: u32, days: u32 },
+    /// The `days` days either side of the reference's day `months_ago` months back ("this time
+    /// last month", "two months ago today").
+    AroundMonthsAgo { months_ago: u32, days: u32 },
+    /// The `nth` (1 to 5; 0 is the last) such weekday of the month `months_ago` months back
+    /// ("the first Monday of this month", "the last Friday of last month").
+    NthWeekdayMonthsAgo {
+        nth: u32,
+        weekday: Weekday,
+        months_ago: u32,
+    },
     /// The `nth` (1 to 5; 0 is the last) such weekday of a month: of `year`, or else of the
     /// latest month in which that day is at or before the reference's day ("the first Monday
     /// of November", "the last Friday of October").
@@ -521,9 +531,26 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             start_ms: reference_ms.checked_sub(i64::from(hours).checked_mul(MS_PER_HOUR)?)?,
             end_ms: reference_ms,
         }),
-        Expr::AroundYearsAgo { years_ago, days } => {
-            let then = today.checked_sub_months(Months::new(12 * years_ago))?;
+        Expr::AroundYearsAgo { years_ago, days } => resolve(
+            Expr::AroundMonthsAgo {
+                months_ago: years_ago.checked_mul(12)?,
+                days,
+            },
+            reference_ms,
+        ),
+        Expr::AroundMonthsAgo { months_ago, days } => {
+            let then = today.checked_sub_months(Months::new(months_ago))?;
             day_span(back(then, u64::from(days))?, 2 * u64::from(days) + 1)
+        }
+        Expr::NthWeekdayMonthsAgo {
+            nth,
+            weekday,
+            months_ago,
+        } => {
+            let month = today
+                .with_day(1)?
+                .checked_sub_months(Months::new(months_ago))?;
+            day_span(nth_weekday(month.year(), month.month(), weekday, nth)?, 1)
         }
         Expr::Date { month, day, year } => day_span(date_of(today, month, day, year)?, 1),
         Expr::DateOnWeekday {

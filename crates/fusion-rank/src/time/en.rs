@@ -7,14 +7,15 @@ use super::build::{
     fourth_quarter_of_year, half_of_month, half_of_year, hours_ago, iso, last_day_of_month,
     last_days_of_month, last_week_of_month, last_weeks_of_month, late_month, late_season,
     late_season_last_year, late_year, mid_month, mid_season, mid_season_last_year, mid_year,
-    month_before_last, month_last_year, month_part, month_this_year, months_ago, named_month,
-    named_year, nth_weekday_of_month, ordinal_quarter, past_days, past_hours, past_months,
-    past_weeks, past_years, quarter_last_year, quarter_of_year, quarter_this_year, season_begun,
+    month_before_last, month_last_year, month_part, month_this_year, months_ago, months_ago_today,
+    months_and_a_half_ago, named_month, named_year, nth_weekday_last_month, nth_weekday_of_month,
+    nth_weekday_this_month, ordinal_quarter, past_days, past_hours, past_months, past_weeks,
+    past_years, quarter_last_year, quarter_of_year, quarter_this_year, season_begun,
     season_last_year, season_of_year, season_this_year, second_half_of_year, slashed_with_year,
     week_from_date, week_of, week_of_day, week_of_in_words, week_of_month, week_of_month_ago_0,
     week_of_month_ago_1, weekday, weekday_before_last, weekday_last_week, weekday_this_week,
-    weekday_weeks_ago, weekdays_ago, weekend_of_day, weekends_ago, weeks_ago, year_half, year_part,
-    years_ago, years_ago_today,
+    weekday_weeks_ago, weekdays_ago, weekend_of_day, weekends_ago, weeks_ago, weeks_and_a_half_ago,
+    year_half, year_part, years_ago, years_ago_today, years_and_a_half_ago,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
@@ -1027,6 +1028,42 @@ const RULES: &[Rule] = &[
     // "a year ago today": that day; "a week ago today" the day seven back.
     rule(&[N, YEARS, AGO, Word(&["today"])], With(years_ago_today)),
     rule(&[Word(&["a", "one"]), Word(&["week"]), AGO, Word(&["today"])], day(7)),
+    rule(&[N, MONTH_WORDS, AGO, Word(&["today"])], With(months_ago_today)),
+    // "(around) this time last month": the three days either side of the day a month back.
+    rule(&[Opt(&["around", "about", "at"]), Word(&["this"]), Word(&["time"]), Tight(&["last"]), Word(&["month"]), NOT_OWNER], Fixed(Expr::AroundMonthsAgo { months_ago: 1, days: 3 })),
+    rule(&[Opt(&["around", "about", "at"]), Opt(&["the"]), Word(&["same"]), Word(&["time"]), Tight(&["last"]), Word(&["month"]), NOT_OWNER], Fixed(Expr::AroundMonthsAgo { months_ago: 1, days: 3 })),
+    // "the first Monday of this|the month", "the last Friday of last month".
+    rule(&[Opt(&["on"]), Word(&["the"]), Entry(NTH), Weekday(WEEKDAYS), Word(&["of", "in"]), Word(&["this", "the"]), Word(&["month"]), NOT_OWNER], With(nth_weekday_this_month)),
+    rule(&[Opt(&["on"]), Word(&["the"]), Entry(NTH), Weekday(WEEKDAYS), Word(&["of", "in"]), Opt(&["the"]), Word(&["last", "previous", "prior"]), Word(&["month"]), NOT_OWNER], With(nth_weekday_last_month)),
+    // "yesterday or the day before", "last week or the week before": both.
+    rule(&[Word(&["yesterday"]), Word(&["or"]), Word(&["the"]), Word(&["day"]), Word(&["before"])], back(Unit::Day, 1, 2)),
+    rule(&[Word(&["today"]), Word(&["or"]), Word(&["yesterday"])], back(Unit::Day, 0, 1)),
+    rule(&[Word(&["yesterday"]), Word(&["or"]), Word(&["today"])], back(Unit::Day, 0, 1)),
+    rule(&[LAST, Word(&["week"]), Word(&["or"]), Word(&["the"]), Word(&["week"]), Word(&["before"])], back(Unit::Week, 1, 2)),
+    rule(&[LAST, Word(&["month"]), Word(&["or"]), Word(&["the"]), Word(&["month"]), Word(&["before"])], back(Unit::Month, 1, 2)),
+    rule(&[LAST, Word(&["year"]), Word(&["or"]), Word(&["the"]), Word(&["year"]), Word(&["before"])], back(Unit::Year, 1, 2)),
+    // "a day or two ago", "a month or two ago".
+    rule(&[Word(&["a"]), Word(&["day"]), Word(&["or"]), Word(&["two", "2"]), AGO], back(Unit::Day, 1, 2)),
+    rule(&[Word(&["a"]), Word(&["week"]), Word(&["or"]), Word(&["two", "2"]), AGO], back(Unit::Week, 1, 2)),
+    rule(&[Word(&["a"]), Word(&["month"]), Word(&["or"]), Word(&["two", "2"]), AGO], back(Unit::Month, 1, 2)),
+    rule(&[Word(&["a"]), Word(&["year"]), Word(&["or"]), Word(&["two", "2"]), AGO], back(Unit::Year, 1, 2)),
+    // "in the last month or two", "over the past week or two": the longer.
+    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), Word(&["day"]), Word(&["or"]), Word(&["two", "2"]), NOT_OTHER], Fixed(Expr::Trailing { days: 2 })),
+    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), Word(&["week"]), Word(&["or"]), Word(&["two", "2"]), NOT_OTHER], Fixed(Expr::Trailing { days: 14 })),
+    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), Word(&["month"]), Word(&["or"]), Word(&["two", "2"]), NOT_OTHER], Fixed(Expr::TrailingMonths { months: 2 })),
+    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), Word(&["year"]), Word(&["or"]), Word(&["two", "2"]), NOT_OTHER], Fixed(Expr::TrailingMonths { months: 24 })),
+    // "a year and a half ago" (the month 18 back), "a month and a half ago", "two and a half
+    // weeks ago" (the days around that many back).
+    rule(&[N, Word(&["and"]), Word(&["a"]), Word(&["half"]), YEARS, AGO], With(years_and_a_half_ago)),
+    rule(&[N, Word(&["and"]), Word(&["a"]), Word(&["half"]), MONTH_WORDS, AGO], With(months_and_a_half_ago)),
+    rule(&[N, Word(&["and"]), Word(&["a"]), Word(&["half"]), WEEKS, AGO], With(weeks_and_a_half_ago)),
+    rule(&[N, YEARS, Word(&["and"]), Word(&["a"]), Word(&["half"]), AGO], With(years_and_a_half_ago)),
+    rule(&[N, MONTH_WORDS, Word(&["and"]), Word(&["a"]), Word(&["half"]), AGO], With(months_and_a_half_ago)),
+    rule(&[N, WEEKS, Word(&["and"]), Word(&["a"]), Word(&["half"]), AGO], With(weeks_and_a_half_ago)),
+    // "in the past year and a half", "the last month and a half", "the past week and a half".
+    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), Word(&["year"]), Word(&["and"]), Word(&["a"]), Word(&["half"]), NOT_OTHER], Fixed(Expr::TrailingMonths { months: 18 })),
+    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), Word(&["month"]), Word(&["and"]), Word(&["a"]), Word(&["half"]), NOT_OTHER], Fixed(Expr::Trailing { days: 46 })),
+    rule(&[Opt(&["in", "within", "over", "during"]), Opt(&["the"]), Word(&["past", "last"]), Word(&["week"]), Word(&["and"]), Word(&["a"]), Word(&["half"]), NOT_OTHER], Fixed(Expr::Trailing { days: 11 })),
     // "in recent weeks|months|days": as the Hebrew "in the last weeks", three weeks or months,
     // or seven days, up to the reference.
     rule(&[Word(&["in", "over", "during"]), Word(&["recent"]), Word(&["days"])], Fixed(Expr::Trailing { days: 7 })),

@@ -218,7 +218,13 @@ pub(super) fn day_range(
             (!j.chars().all(char::is_alphabetic) || tail.starts_with(char::is_whitespace))
                 .then_some(tail)
         })?;
-    let (to_day, tail) = number(joined.trim_start())?;
+    // "July 1st through the 15th": "the" may come before the last day.
+    let joined = joined.trim_start();
+    let joined = joined
+        .get(..4)
+        .filter(|the| the.eq_ignore_ascii_case("the "))
+        .map_or(joined, |_| joined[4..].trim_start());
+    let (to_day, tail) = number(joined)?;
     // The last day ends the phrase, as "on the 14th" must: at the end, before punctuation
     // (not a time's "5:30" or another number) or before a word such as "about" — not "to 5 pm",
     // "1-2 people".
@@ -239,7 +245,8 @@ pub(super) fn day_range(
                     && !next.starts_with(['-', ':', '/', '%']))
                 || en::AFTER_DAY.contains(&next_word.as_str())
         });
-    if !ends {
+    // "from March 3 until the 5th of April" names another month's day.
+    if !ends || next_word == "of" {
         return None;
     }
     let day_of = |p: Period| {

@@ -804,6 +804,67 @@ const CASES: &[(&str, &str, &str)] = &[
     ("same time last year", "2025-11-18", "2025-12-17"),
     ("a year ago today", "2025-12-02", "2025-12-03"),
     ("a week ago today", "2026-11-25", "2026-11-26"),
+    // A day or a week a month back, an ordinal weekday of this or last month, "A or the one
+    // before", "the last N or two", "and a half", and a range of days ending in "the 15th".
+    ("this time last month", "2026-10-30", "2026-11-06"),
+    (
+        "around the same time last month",
+        "2026-10-30",
+        "2026-11-06",
+    ),
+    ("a month ago today", "2026-11-02", "2026-11-03"),
+    ("two months ago today", "2026-10-02", "2026-10-03"),
+    ("the first Monday of last month", "2026-11-02", "2026-11-03"),
+    (
+        "the last Friday of the previous month",
+        "2026-11-27",
+        "2026-11-28",
+    ),
+    ("the first Tuesday of the month", "2026-12-01", "2026-12-02"),
+    ("yesterday or the day before", "2026-11-30", "2026-12-02"),
+    ("today or yesterday", "2026-12-01", "2026-12-03"),
+    ("last week or the week before", "2026-11-16", "2026-11-30"),
+    ("last month or the month before", "2026-10-01", "2026-12-01"),
+    ("last year or the year before", "2024-01-01", "2026-01-01"),
+    ("a month or two ago", "2026-10-01", "2026-12-01"),
+    ("a day or two ago", "2026-11-30", "2026-12-02"),
+    (
+        "in the last month or two",
+        "2026-10-02T15:30",
+        "2026-12-02T15:30",
+    ),
+    (
+        "over the past week or two",
+        "2026-11-18T15:30",
+        "2026-12-02T15:30",
+    ),
+    (
+        "in the last day or two",
+        "2026-11-30T15:30",
+        "2026-12-02T15:30",
+    ),
+    (
+        "the past year or two",
+        "2024-12-02T15:30",
+        "2026-12-02T15:30",
+    ),
+    ("a year and a half ago", "2025-06-01", "2025-07-01"),
+    ("two years and a half ago", "2024-06-01", "2024-07-01"),
+    ("a month and a half ago", "2026-10-11", "2026-10-26"),
+    ("two and a half weeks ago", "2026-11-13", "2026-11-18"),
+    (
+        "in the past year and a half",
+        "2025-06-02T15:30",
+        "2026-12-02T15:30",
+    ),
+    (
+        "the last month and a half",
+        "2026-10-17T15:30",
+        "2026-12-02T15:30",
+    ),
+    ("July 1st until the 15th", "2026-07-01", "2026-07-16"),
+    ("between July 1st and the 15th", "2026-07-01", "2026-07-16"),
+    ("March 3 through the 5th", "2026-03-03", "2026-03-06"),
     ("in recent weeks", "2026-11-11T15:30", "2026-12-02T15:30"),
     ("over recent months", "2026-09-02T15:30", "2026-12-02T15:30"),
     ("earlier in the year", "2026-01-01", "2027-01-01"),
@@ -1164,6 +1225,8 @@ const CASES: &[(&str, &str, &str)] = &[
 
 /// Queries that name no time (at [`REFERENCE`]).
 const NO_TIME: &[&str] = &[
+    // To come: the first Monday of December is the 7th.
+    "the first Monday of this month",
     "",
     "the week of the first meeting",
     "the weekend of the first game",
