@@ -820,13 +820,25 @@ fn opened(
             start_ms: first.end_ms,
             end_ms: reference_ms,
         },
-        ranges::Side::FromMonth(month) => match calendar::month_until(first.start_ms, month) {
-            Some(from) => Period {
-                start_ms: from.start_ms,
-                end_ms: first.end_ms,
-            },
-            None => return (range, first),
-        },
+        ranges::Side::FromMonth(month) => {
+            // An end month named without a year from a start that is over is a range still
+            // running ("ממרץ עד מאי" in April: this March to May), as "from March to May" is.
+            let bare_end = !query[range.clone()].bytes().any(|b| b.is_ascii_digit());
+            let running = calendar::whole_month(first)
+                .filter(|_| bare_end)
+                .and_then(|end| {
+                    let from = calendar::month_until(reference_ms, month)
+                        .filter(|from| from.end_ms <= reference_ms)?;
+                    let end = calendar::month_from(from.start_ms, end)?;
+                    Some(from.through(end))
+                });
+            match running.or_else(|| {
+                calendar::month_until(first.start_ms, month).map(|from| from.through(first))
+            }) {
+                Some(period) => period,
+                None => return (range, first),
+            }
+        }
     };
     if period.start_ms < period.end_ms && period.start_ms <= reference_ms {
         (span, period)

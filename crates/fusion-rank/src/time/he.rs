@@ -279,6 +279,8 @@ const RULES: &[Rule] = &[
     // ראש השנה, the new year's holiday, is no "this year".
     rule(&[Word(&["ראש"]), Word(&["השנה"])], Fixed(Expr::NoTime)),
     rule(&[Month(MONTHS_ALONE)], With(named_month)),
+    // יוני after "until" is the month ("ממרץ עד יוני", "עד יוני").
+    rule(&[After(&["עד", "ועד"]), Month(&[("יוני", 6)])], With(named_month)),
     rule(&[InMonth(MONTHS)], With(named_month)),
     rule(&[Month(MONTHS), Year], With(named_month)),
     rule(&[Opt(&["ב"]), Day, Month(MONTHS)], With(date)),

@@ -539,6 +539,29 @@ fn trailing(text: &str) -> Option<(usize, Expr)> {
     Some((text.len() - after.len(), expr))
 }
 
+/// "N日以内", "2週間以内", "1か月以内" at the start of `text`: the N units up to the reference, as
+/// [`trailing`]'s. Not before に, a deadline ("3日以内に返信する").
+fn within(text: &str) -> Option<(usize, Expr)> {
+    let (n, rest) = number(text)?;
+    let (after, unit) = unit(rest)?;
+    let after = after.strip_prefix('間').unwrap_or(after);
+    let after = after.strip_prefix("以内")?;
+    if after.starts_with('に') || n == 0 {
+        return None;
+    }
+    let expr = match unit {
+        Unit::Day => Expr::Trailing { days: n },
+        Unit::Week => Expr::Trailing {
+            days: n.checked_mul(7)?,
+        },
+        Unit::Month => Expr::TrailingMonths { months: n },
+        Unit::Year => Expr::TrailingMonths {
+            months: n.checked_mul(12)?,
+        },
+    };
+    Some((text.len() - after.len(), expr))
+}
+
 /// Every Japanese expression of `query`, left to right; at each position the longest wins.
 pub(super) fn find(query: &str) -> Vec<Found> {
     let mut found = Vec::new();
@@ -567,6 +590,7 @@ pub(super) fn find(query: &str) -> Vec<Found> {
             word(rest).filter(|_| !(after_number && rest.starts_with('数'))),
             weekday(rest),
             trailing(rest),
+            within(rest).filter(|_| !after_number),
             numeric(rest).filter(|_| !after_number),
             of_year(rest).filter(|_| !after_number),
             bare_season(rest, after_kara).filter(|_| !after_kanji || after_kara),

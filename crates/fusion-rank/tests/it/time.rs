@@ -804,6 +804,10 @@ const CASES: &[(&str, &str, &str)] = &[
     ("same time last year", "2025-11-18", "2025-12-17"),
     ("a year ago today", "2025-12-02", "2025-12-03"),
     ("a week ago today", "2026-11-25", "2026-11-26"),
+    // Japanese "within N units" (not a deadline with に).
+    ("2週間以内のメモ", "2026-11-18T15:30", "2026-12-02T15:30"),
+    ("1か月以内", "2026-11-02T15:30", "2026-12-02T15:30"),
+    ("ממרץ עד יוני", "2026-03-01", "2026-07-01"),
     // A day or a week a month back, an ordinal weekday of this or last month, "A or the one
     // before", "the last N or two", "and a half", and a range of days ending in "the 15th".
     ("this time last month", "2026-10-30", "2026-11-06"),
@@ -1227,6 +1231,7 @@ const CASES: &[(&str, &str, &str)] = &[
 const NO_TIME: &[&str] = &[
     // To come: the first Monday of December is the 7th.
     "the first Monday of this month",
+    "3日以内に返信する",
     "",
     "the week of the first meeting",
     "the weekend of the first game",
@@ -2277,5 +2282,68 @@ proptest! {
         let want = resolve_time(time, reference).map(|m| m.period);
         let got = resolve_time(&query, reference).map(|m| m.period);
         prop_assert_eq!(got, want, "{}", query);
+    }
+}
+
+/// A range of two months named without a year reads the same in the three languages, asked on
+/// any day of any month: "from March to May", "ממרץ עד מאי", "3月から5月まで" (a range still
+/// running is this year's; one whose start is to come is the latest one begun).
+#[test]
+fn a_range_of_two_months_reads_the_same_in_every_language() {
+    const ENGLISH: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    const HEBREW: [&str; 12] = [
+        "ינואר",
+        "פברואר",
+        "מרץ",
+        "אפריל",
+        "מאי",
+        "יוני",
+        "יולי",
+        "אוגוסט",
+        "ספטמבר",
+        "אוקטובר",
+        "נובמבר",
+        "דצמבר",
+    ];
+    for asked_month in 1..=12 {
+        for asked_day in [1, 15, 28] {
+            let asked = ms(&format!("2026-{asked_month:02}-{asked_day:02}T12:00"));
+            for from in 0..12 {
+                for to in 0..12 {
+                    let japanese = format!("{}月から{}月まで", from + 1, to + 1);
+                    let want = resolve_time(&japanese, asked).map(|m| m.period);
+                    let first = want.expect("a range of months names a time");
+                    assert!(
+                        first.start_ms <= asked,
+                        "{japanese} at 2026-{asked_month}-{asked_day}"
+                    );
+                    let mut others = vec![format!("מ{} עד {}", HEBREW[from], HEBREW[to])];
+                    // "from May" is read as a name ("suggestions from May").
+                    if from != 4 {
+                        others.push(format!("from {} to {}", ENGLISH[from], ENGLISH[to]));
+                    }
+                    for query in others {
+                        assert_eq!(
+                            resolve_time(&query, asked).map(|m| m.period),
+                            want,
+                            "{query} at 2026-{asked_month}-{asked_day} (as {japanese})"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
