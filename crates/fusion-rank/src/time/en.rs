@@ -844,6 +844,9 @@ const RULES: &[Rule] = &[
     rule(&[AfterOrEnd { after: &[], ends: &["to", "and", "or", "through", "thru"] }, Year, EndsBefore(AFTER_DAY)], With(named_year)),
     // Not "may": "what I wrote before may be outdated".
     rule(&[OPENERS, Month(MONTHS_NOT_MAY)], With(named_month)),
+    // "since May", "before May, what…": where the phrase ends ("before may be outdated" and
+    // "since May left" are no month).
+    rule(&[SIDE_OPENERS, Month(ONLY_MAY), EndsBefore(AFTER_DAY)], With(named_month)),
     // Not before "of": "after the fall of Rome".
     rule(&[SIDE_OPENERS, THE, SPRING, NOT_OF], season(0, false)),
     rule(&[SIDE_OPENERS, THE, SUMMER, NOT_OF], season(1, false)),

@@ -10,8 +10,8 @@ use super::build::{
 };
 use super::calendar::{Expr, Feast};
 use super::phrase::El::{
-    After, BareMonth, Count, Day, Entry, Few, InMonth, Month, NotAfter, NotBefore, Opt, Season,
-    Weekday, Word, Year,
+    After, BareMonth, Count, Day, EndsBefore, Entry, Few, InMonth, Month, NotAfter, NotBefore, Opt,
+    Season, Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
@@ -90,6 +90,9 @@ const MONTHS_ALONE: Table = &[
     ("נובמבר", 11),
     ("דצמבר", 12),
 ];
+
+/// יוני alone, where a word around it makes it the month.
+const JUNE: Table = &[("יוני", 6)];
 
 /// Every month name, for "ב" + month ("ביוני") and months next to a day or a year.
 const MONTHS: Table = &[
@@ -279,8 +282,13 @@ const RULES: &[Rule] = &[
     // ראש השנה, the new year's holiday, is no "this year".
     rule(&[Word(&["ראש"]), Word(&["השנה"])], Fixed(Expr::NoTime)),
     rule(&[Month(MONTHS_ALONE)], With(named_month)),
-    // יוני after "until" is the month ("ממרץ עד יוני", "עד יוני").
-    rule(&[After(&["עד", "ועד"]), Month(&[("יוני", 6)])], With(named_month)),
+    // יוני after "until" is the month ("ממרץ עד יוני", "עד יוני"), and after "since",
+    // "before" or "after" where the phrase ends ("מאז יוני", not "מאז יוני עזב").
+    rule(&[After(&["עד", "ועד"]), Month(JUNE)], With(named_month)),
+    rule(&[After(&["מאז", "לפני", "אחרי"]), Month(JUNE), EndsBefore(&[])], With(named_month)),
+    // A year after "since", "before", "after" or "until" where the phrase ends ("מאז 2025";
+    // not "לפני 2025 שנה").
+    rule(&[After(&["מאז", "לפני", "אחרי", "עד", "ועד"]), Year, EndsBefore(&[])], With(named_year)),
     rule(&[InMonth(MONTHS)], With(named_month)),
     rule(&[Month(MONTHS), Year], With(named_month)),
     rule(&[Opt(&["ב"]), Day, Month(MONTHS)], With(date)),
@@ -361,6 +369,11 @@ const RULES: &[Rule] = &[
     // The month with no prefix and no comma ("בסוף, במרץ" is "in the end, in March"); יוני
     // only with a year.
     rule(&[Word(&["תחילת"]), BareMonth(MONTHS_ALONE)], With(early_month)),
+    // The beginning or middle of Yoni is no phrase: יוני there is the month; "בסוף יוני" only
+    // where the phrase ends ("בסוף יוני הגיע" is "in the end Yoni came").
+    rule(&[Word(&["תחילת"]), BareMonth(JUNE)], With(early_month)),
+    rule(&[Word(&["אמצע"]), BareMonth(JUNE)], With(mid_month)),
+    rule(&[Word(&["סוף"]), BareMonth(JUNE), EndsBefore(&[])], With(late_month)),
     rule(&[Word(&["תחילת"]), BareMonth(MONTHS), Year], With(early_month)),
     rule(&[Word(&["אמצע"]), BareMonth(MONTHS_ALONE)], With(mid_month)),
     rule(&[Word(&["אמצע"]), BareMonth(MONTHS), Year], With(mid_month)),

@@ -2290,34 +2290,6 @@ proptest! {
 /// running is this year's; one whose start is to come is the latest one begun).
 #[test]
 fn a_range_of_two_months_reads_the_same_in_every_language() {
-    const ENGLISH: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    const HEBREW: [&str; 12] = [
-        "ינואר",
-        "פברואר",
-        "מרץ",
-        "אפריל",
-        "מאי",
-        "יוני",
-        "יולי",
-        "אוגוסט",
-        "ספטמבר",
-        "אוקטובר",
-        "נובמבר",
-        "דצמבר",
-    ];
     for asked_month in 1..=12 {
         for asked_day in [1, 15, 28] {
             let asked = ms(&format!("2026-{asked_month:02}-{asked_day:02}T12:00"));
@@ -2330,10 +2302,14 @@ fn a_range_of_two_months_reads_the_same_in_every_language() {
                         first.start_ms <= asked,
                         "{japanese} at 2026-{asked_month}-{asked_day}"
                     );
-                    let mut others = vec![format!("מ{} עד {}", HEBREW[from], HEBREW[to])];
+                    let mut others =
+                        vec![format!("מ{} עד {}", HEBREW_MONTHS[from], HEBREW_MONTHS[to])];
                     // "from May" is read as a name ("suggestions from May").
                     if from != 4 {
-                        others.push(format!("from {} to {}", ENGLISH[from], ENGLISH[to]));
+                        others.push(format!(
+                            "from {} to {}",
+                            ENGLISH_MONTHS[from], ENGLISH_MONTHS[to]
+                        ));
                     }
                     for query in others {
                         assert_eq!(
@@ -2344,6 +2320,198 @@ fn a_range_of_two_months_reads_the_same_in_every_language() {
                     }
                 }
             }
+        }
+    }
+}
+
+const ENGLISH_MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+const HEBREW_MONTHS: [&str; 12] = [
+    "ינואר",
+    "פברואר",
+    "מרץ",
+    "אפריל",
+    "מאי",
+    "יוני",
+    "יולי",
+    "אוגוסט",
+    "ספטמבר",
+    "אוקטובר",
+    "נובמבר",
+    "דצמבר",
+];
+
+/// The same period named in English, Hebrew and Japanese: months and their thirds, days,
+/// "since" and "before" a month, a month of last year or of 2025, units back, weekdays (alone
+/// and of last week) and the common fixed words. Each triple reads one period, asked at five
+/// instants (the ends of months and years among them).
+#[test]
+fn the_same_period_reads_the_same_in_every_language() {
+    const EN_WEEKDAYS: [&str; 7] = [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ];
+    const HE_WEEKDAYS: [&str; 7] = ["שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"];
+    const JA_WEEKDAYS: [&str; 7] = ["月", "火", "水", "木", "金", "土", "日"];
+    const EN_COUNTS: [&str; 12] = [
+        "", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    ];
+    let mut triples: Vec<[String; 3]> = Vec::new();
+    for m in 0..12 {
+        let (en, he, n) = (ENGLISH_MONTHS[m], HEBREW_MONTHS[m], m + 1);
+        triples.push([format!("in {en}"), format!("ב{he}"), format!("{n}月")]);
+        triples.push([
+            format!("in early {en}"),
+            format!("בתחילת {he}"),
+            format!("{n}月上旬"),
+        ]);
+        triples.push([
+            format!("in mid-{en}"),
+            format!("באמצע {he}"),
+            format!("{n}月中旬"),
+        ]);
+        triples.push([
+            format!("in late {en}"),
+            format!("בסוף {he}"),
+            format!("{n}月下旬"),
+        ]);
+        triples.push([
+            format!("since {en}"),
+            format!("מאז {he}"),
+            format!("{n}月以降"),
+        ]);
+        triples.push([
+            format!("before {en}"),
+            format!("לפני {he}"),
+            format!("{n}月より前"),
+        ]);
+        triples.push([
+            format!("in {en} last year"),
+            format!("ב{he} שנה שעברה"),
+            format!("去年の{n}月"),
+        ]);
+        triples.push([
+            format!("in {en} 2025"),
+            format!("ב{he} 2025"),
+            format!("2025年{n}月"),
+        ]);
+        for d in [1, 10, 20, 28] {
+            triples.push([
+                format!("on {en} {d}"),
+                format!("ב-{d} ב{he}"),
+                format!("{n}月{d}日"),
+            ]);
+        }
+    }
+    for n in 1..12 {
+        let count = EN_COUNTS[n];
+        let (days, weeks, months, years) = match n {
+            1 => ("יום".into(), "שבוע".into(), "חודש".into(), "שנה".into()),
+            2 => (
+                "יומיים".into(),
+                "שבועיים".into(),
+                "חודשיים".into(),
+                "שנתיים".into(),
+            ),
+            _ => (
+                format!("{n} ימים"),
+                format!("{n} שבועות"),
+                format!("{n} חודשים"),
+                format!("{n} שנים"),
+            ),
+        };
+        let plural = if n == 1 { "" } else { "s" };
+        triples.push([
+            format!("{count} day{plural} ago"),
+            format!("לפני {days}"),
+            format!("{n}日前"),
+        ]);
+        triples.push([
+            format!("{count} week{plural} ago"),
+            format!("לפני {weeks}"),
+            format!("{n}週間前"),
+        ]);
+        triples.push([
+            format!("{count} month{plural} ago"),
+            format!("לפני {months}"),
+            format!("{n}か月前"),
+        ]);
+        triples.push([
+            format!("{count} year{plural} ago"),
+            format!("לפני {years}"),
+            format!("{n}年前"),
+        ]);
+    }
+    for w in 0..7 {
+        let (en, he, ja) = (EN_WEEKDAYS[w], HE_WEEKDAYS[w], JA_WEEKDAYS[w]);
+        triples.push([
+            format!("on {en}"),
+            format!("ביום {he}"),
+            format!("{ja}曜日"),
+        ]);
+        triples.push([
+            format!("on {en} last week"),
+            format!("ביום {he} בשבוע שעבר"),
+            format!("先週の{ja}曜日"),
+        ]);
+    }
+    for [en, he, ja] in [
+        ["in the summer", "בקיץ", "夏に"],
+        ["last week", "בשבוע שעבר", "先週"],
+        ["last month", "בחודש שעבר", "先月"],
+        ["last year", "בשנה שעברה", "去年"],
+        ["this week", "השבוע", "今週"],
+        ["this month", "החודש", "今月"],
+        ["this year", "השנה", "今年"],
+        ["yesterday", "אתמול", "昨日"],
+        ["the day before yesterday", "שלשום", "一昨日"],
+        ["in 2025", "ב-2025", "2025年"],
+        ["since 2025", "מאז 2025", "2025年以降"],
+        ["early last month", "בתחילת החודש שעבר", "先月上旬"],
+        ["late last month", "בסוף החודש שעבר", "先月下旬"],
+        ["the week before last", "לפני שבועיים", "先々週"],
+        ["the past week", "בשבוע האחרון", "過去1週間"],
+        ["the past month", "בחודש האחרון", "過去1か月"],
+        [
+            "the first half of the year",
+            "המחצית הראשונה של השנה",
+            "上半期",
+        ],
+        ["in Q1", "ברבעון הראשון", "第1四半期"],
+        ["last quarter", "ברבעון הקודם", "前四半期"],
+    ] {
+        triples.push([en.into(), he.into(), ja.into()]);
+    }
+    for asked in [
+        "2026-12-02T15:30",
+        "2026-03-10T09:00",
+        "2027-01-05T12:00",
+        "2026-06-30T20:00",
+        "2026-02-28T23:00",
+    ] {
+        for [en, he, ja] in &triples {
+            let read = |q: &str| resolve_time(q, ms(asked)).map(|m| m.period);
+            let want = read(ja);
+            assert_eq!(read(en), want, "{en} / {ja} at {asked}");
+            assert_eq!(read(he), want, "{he} / {ja} at {asked}");
         }
     }
 }
