@@ -964,7 +964,9 @@ mod tests {
                     El::InMonth(table) => format!("ב{}", table[pick(table.len())].0),
                     El::Day | El::FirstDay => (1 + pick(31)).to_string(),
                     El::Ordinal => format!("{}th", 1 + pick(31)),
-                    El::EndsBefore(list) if pick(2) == 0 => list[pick(list.len())].to_owned(),
+                    El::EndsBefore(list) if !list.is_empty() && pick(2) == 0 => {
+                        list[pick(list.len())].to_owned()
+                    }
                     El::EndsBefore(_) => continue,
                     El::NotBefore(list) if pick(2) == 0 => list[pick(list.len())].to_owned(),
                     El::NotBefore(_) => continue,

@@ -2421,8 +2421,7 @@ fn the_same_period_reads_the_same_in_every_language() {
             ]);
         }
     }
-    for n in 1..12 {
-        let count = EN_COUNTS[n];
+    for (n, count) in EN_COUNTS.iter().enumerate().skip(1) {
         let (days, weeks, months, years) = match n {
             1 => ("יום".into(), "שבוע".into(), "חודש".into(), "שנה".into()),
             2 => (
