@@ -590,6 +590,7 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["today"])], day(0)),
     rule(&[Word(&["yesterday"])], day(1)),
     rule(&[Opt(&["the"]), Word(&["day"]), Word(&["before"]), Word(&["yesterday"])], day(2)),
+    rule(&[Word(&["the"]), Word(&["day"]), Word(&["before"]), Word(&["today"])], day(1)),
     rule(&[THIS, Word(&["morning"])], part(0, 0, 12)),
     rule(&[THIS, Word(&["afternoon"])], part(0, 12, 18)),
     rule(&[THIS, Word(&["evening"])], part(0, 18, 24)),
@@ -643,6 +644,8 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["this"]), Word(&["next", "coming"]), Season(FALL)], Fixed(Expr::Future)),
     // "Monday last week", "on Tuesday of last week", "Friday this week".
     rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Opt(&["of"]), LAST, Word(&["week"])], With(weekday_last_week)),
+    // "last week on Monday", "last week's Monday".
+    rule(&[LAST, Word(&["week"]), Word(&["on", "s"]), Weekday(WEEKDAYS)], With(weekday_last_week)),
     rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Opt(&["of"]), THIS, Word(&["week"])], With(weekday_this_week)),
     rule(&[Opt(&["in", "during"]), Entry(QUARTERS), Opt(&["of"]), Year], With(quarter_of_year)),
     rule(&[Opt(&["in", "during"]), Entry(QUARTERS), Opt(&["of"]), LAST, Word(&["year"])], With(quarter_last_year)),
@@ -951,8 +954,9 @@ const RULES: &[Rule] = &[
     // "in the middle of the month", "early in the week"; "the early|latter part of October".
     rule(&[Opt(&["in"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), Word(&["the"]), Word(&["month"])], Fixed(Expr::PartOfMonthAgo { months_ago: 0, from_day: 11, to_day: 21 })),
     rule(&[Word(&["early"]), Word(&["in"]), Word(&["the"]), Word(&["week"])], Fixed(Expr::PartOfWeek { weeks_ago: 0, from_day: 0, to_day: 3 })),
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["early"]), Word(&["part"]), Word(&["of"]), Month(MONTHS)], With(early_month)),
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["latter", "later"]), Word(&["part"]), Word(&["of"]), Month(MONTHS)], With(late_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["early", "first", "beginning"]), Word(&["part"]), Word(&["of"]), Month(MONTHS)], With(early_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["part"]), Word(&["of"]), Month(MONTHS)], With(mid_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["latter", "later", "last", "final"]), Word(&["part"]), Word(&["of"]), Month(MONTHS)], With(late_month)),
     // "since the 10th", "after the 3rd": the latest such day, opened by the word before.
     rule(&[After(&["since", "after", "before", "until", "till"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
     // "two or three months ago": the units 2 and 3 back.
@@ -1081,6 +1085,7 @@ const RULES: &[Rule] = &[
     // "in the year 2025", "throughout 2025".
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["year"]), Year], With(named_year)),
     rule(&[Word(&["throughout"]), Year], With(named_year)),
+    rule(&[Word(&["all"]), Word(&["of"]), Year], With(named_year)),
     // Short units and weekdays: "last wk|mo|yr", "on Thu", "last Fri" (after "on" or "last"
     // only: "c'mon" is no Monday).
     rule(&[LAST, Word(&["wk"]), NOT_OF], Fixed(Expr::Week { weeks_ago: 1 })),

@@ -2514,3 +2514,185 @@ fn the_same_period_reads_the_same_in_every_language() {
         }
     }
 }
+
+/// English paraphrases of one period read the same: a month ("in", "during", "back in", "the
+/// month of", abbreviated, "throughout"), its thirds ("early", "at the beginning of", "the
+/// first part of"…), a month of last year or 2025 in either order, a day in seven spellings
+/// (with and without a year), units back ("two", "2", "back", "wks", "mos"), a weekday of last
+/// week in four orders, and common fixed phrases; asked at four instants.
+#[test]
+fn paraphrases_of_one_period_read_the_same() {
+    const WEEKDAYS: [&str; 7] = [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ];
+    let ordinal = |d: u32| match d {
+        1 | 21 => format!("{d}st"),
+        2 | 22 => format!("{d}nd"),
+        3 => format!("{d}rd"),
+        _ => format!("{d}th"),
+    };
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    for (m, e) in ENGLISH_MONTHS.iter().enumerate() {
+        // "May" alone is mostly the verb; its rules are tested on their own.
+        if *e == "May" {
+            continue;
+        }
+        let a = &e[..3];
+        let n = m + 1;
+        groups.push(vec![
+            format!("in {e}"),
+            format!("during {e}"),
+            format!("back in {e}"),
+            format!("in the month of {e}"),
+            format!("in {a}"),
+            format!("what happened in {e}?"),
+            format!("{e}: what did I note"),
+            format!("throughout {e}"),
+        ]);
+        groups.push(vec![
+            format!("in early {e}"),
+            format!("at the beginning of {e}"),
+            format!("at the start of {e}"),
+            format!("early in {e}"),
+            format!("in the first part of {e}"),
+            format!("early {e}"),
+        ]);
+        groups.push(vec![
+            format!("in late {e}"),
+            format!("at the end of {e}"),
+            format!("late in {e}"),
+            format!("towards the end of {e}"),
+            format!("the last part of {e}"),
+            format!("late {e}"),
+        ]);
+        groups.push(vec![
+            format!("in mid-{e}"),
+            format!("in the middle of {e}"),
+            format!("mid {e}"),
+            format!("the middle part of {e}"),
+        ]);
+        groups.push(vec![
+            format!("in {e} last year"),
+            format!("last year in {e}"),
+            format!("in {e} of last year"),
+            format!("{e} last year"),
+        ]);
+        groups.push(vec![
+            format!("in {e} 2025"),
+            format!("in {e} of 2025"),
+            format!("in {e}, 2025"),
+            format!("in {a} 2025"),
+            format!("2025 in {e}"),
+        ]);
+        for d in [1, 3, 10, 21, 22, 28] {
+            let o = ordinal(d);
+            groups.push(vec![
+                format!("on {e} {d}"),
+                format!("on {e} {o}"),
+                format!("on {d} {e}"),
+                format!("on the {o} of {e}"),
+                format!("{a} {d}"),
+                format!("on {n}/{d}"),
+            ]);
+            groups.push(vec![
+                format!("on {e} {d}, 2025"),
+                format!("on {e} {d} 2025"),
+                format!("on {d} {e} 2025"),
+                format!("on the {o} of {e} 2025"),
+                format!("on 2025-{n:02}-{d:02}"),
+                format!("on {n}/{d}/2025"),
+                format!("on {n}/{d}/25"),
+            ]);
+        }
+    }
+    for (word, digits) in [("two", 2), ("three", 3), ("five", 5), ("six", 6)] {
+        for (unit, short) in [("days", "days"), ("weeks", "wks"), ("months", "mos")] {
+            groups.push(vec![
+                format!("{word} {unit} ago"),
+                format!("{digits} {unit} ago"),
+                format!("{word} {unit} back"),
+                format!("{digits} {short} ago"),
+            ]);
+        }
+    }
+    for w in WEEKDAYS {
+        groups.push(vec![
+            format!("on {w} last week"),
+            format!("last week on {w}"),
+            format!("on {w} of last week"),
+            format!("last week's {w}"),
+        ]);
+    }
+    for group in [
+        &["last week", "the previous week", "the prior week"][..],
+        &[
+            "last month",
+            "the previous month",
+            "in the prior month",
+            "during last month",
+        ],
+        &[
+            "last year",
+            "the previous year",
+            "in the prior year",
+            "during last year",
+        ],
+        &["yesterday", "the day before today"],
+        &[
+            "the week before last",
+            "two weeks ago",
+            "a couple of weeks ago",
+            "a fortnight ago",
+        ],
+        &[
+            "in the last 7 days",
+            "in the past 7 days",
+            "in the past week",
+            "within the last week",
+            "the past seven days",
+        ],
+        &[
+            "in the last 30 days",
+            "over the past 30 days",
+            "in the past thirty days",
+        ],
+        &["last weekend", "over the weekend", "this past weekend"],
+        &[
+            "in Q3",
+            "in the third quarter",
+            "during Q3",
+            "in the 3rd quarter",
+        ],
+        &[
+            "in 2025",
+            "during 2025",
+            "back in 2025",
+            "in the year 2025",
+            "throughout 2025",
+            "all of 2025",
+        ],
+    ] {
+        groups.push(group.iter().map(|s| s.to_string()).collect());
+    }
+    for asked in [
+        "2026-12-02T15:30",
+        "2026-03-10T09:00",
+        "2027-01-05T12:00",
+        "2026-06-30T20:00",
+    ] {
+        for group in &groups {
+            let read = |q: &str| resolve_time(q, ms(asked)).map(|m| m.period);
+            let want = read(&group[0]);
+            assert!(want.is_some(), "{} at {asked}", group[0]);
+            for query in &group[1..] {
+                assert_eq!(read(query), want, "{query} / {} at {asked}", group[0]);
+            }
+        }
+    }
+}
