@@ -170,6 +170,52 @@ fn nth_weekday_months_ago(caps: &Caps, months_ago: u32) -> Option<Expr> {
     })
 }
 
+/// The captured day of last month ("the 2nd of last month").
+pub(super) fn day_of_last_month(caps: &Caps) -> Option<Expr> {
+    day_of_month_ago(caps, 1)
+}
+
+/// The captured day of this month ("the 15th of this month"); no period while to come.
+pub(super) fn day_of_this_month(caps: &Caps) -> Option<Expr> {
+    day_of_month_ago(caps, 0)
+}
+
+fn day_of_month_ago(caps: &Caps, months_ago: u32) -> Option<Expr> {
+    let day = caps.day.filter(|d| (1..=31).contains(d))?;
+    Some(Expr::PartOfMonthAgo {
+        months_ago,
+        from_day: day,
+        to_day: day + 1,
+    })
+}
+
+/// Everything before `count` days back ("more than 3 days ago").
+pub(super) fn earlier_than_days(caps: &Caps) -> Option<Expr> {
+    earlier_than(caps, Unit::Day)
+}
+
+/// Everything before `count` weeks back ("over two weeks ago").
+pub(super) fn earlier_than_weeks(caps: &Caps) -> Option<Expr> {
+    earlier_than(caps, Unit::Week)
+}
+
+/// Everything before `count` months back ("more than a month ago").
+pub(super) fn earlier_than_months(caps: &Caps) -> Option<Expr> {
+    earlier_than(caps, Unit::Month)
+}
+
+/// Everything before `count` years back ("over a year ago").
+pub(super) fn earlier_than_years(caps: &Caps) -> Option<Expr> {
+    earlier_than(caps, Unit::Year)
+}
+
+fn earlier_than(caps: &Caps, unit: Unit) -> Option<Expr> {
+    Some(Expr::EarlierThan {
+        unit,
+        count: caps.count.filter(|n| *n <= 1200)?,
+    })
+}
+
 /// The two hours around `count` hours back.
 pub(super) fn hours_ago(caps: &Caps) -> Option<Expr> {
     Some(Expr::HoursAgo { hours: caps.count? })

@@ -202,6 +202,9 @@ pub(super) enum Expr {
     /// The `days` days either side of the reference's day `years_ago` years back ("this time
     /// last year").
     AroundYearsAgo { years_ago: u32, days: u32 },
+    /// Everything before the instant `count` units before the reference ("more than a month
+    /// ago").
+    EarlierThan { unit: Unit, count: u32 },
     /// The `days` days either side of the reference's day `months_ago` months back ("this time
     /// last month", "two months ago today").
     AroundMonthsAgo { months_ago: u32, days: u32 },
@@ -538,6 +541,19 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             },
             reference_ms,
         ),
+        Expr::EarlierThan { unit, count } => {
+            let then = DateTime::from_timestamp_millis(reference_ms)?.naive_utc();
+            let then = match unit {
+                Unit::Day => then.checked_sub_days(Days::new(u64::from(count)))?,
+                Unit::Week => then.checked_sub_days(Days::new(7 * u64::from(count)))?,
+                Unit::Month => then.checked_sub_months(Months::new(count))?,
+                Unit::Year => then.checked_sub_months(Months::new(count.checked_mul(12)?))?,
+            };
+            Some(Period {
+                start_ms: 0,
+                end_ms: then.and_utc().timestamp_millis(),
+            })
+        }
         Expr::AroundMonthsAgo { months_ago, days } => {
             let then = today.checked_sub_months(Months::new(months_ago))?;
             day_span(back(then, u64::from(days))?, 2 * u64::from(days) + 1)

@@ -385,8 +385,9 @@ pub(super) fn bare_year_around(query: &str, range: &Range<usize>) -> Option<(Ran
 
 /// Abbreviated month names listed after a month ("in Sept and Oct", "in Oct/Nov", "in Sept,
 /// Oct and Nov"), which are no expressions alone ("Oct" may be a word of another language, or
-/// a name): each as the month, to be listed with the one before it. Not "may", nor a name
-/// where an expression already starts ("in Sept and Oct 3").
+/// a name): each as the month, to be listed with the one before it. Not "may" unless another
+/// month follows it ("April, May and June"), nor a name where an expression already starts
+/// ("in Sept and Oct 3").
 pub(super) fn listed_months(query: &str, found: &[Found]) -> Vec<Found> {
     let mut more = Vec::new();
     for first in found {
@@ -420,8 +421,26 @@ pub(super) fn listed_months(query: &str, found: &[Found]) -> Vec<Found> {
                 .map(char::len_utf8)
                 .sum();
             let word = &query[word_at..word_at + len];
+            // "may" only between two months ("April, May and June").
+            let may_between = || {
+                let after = query[word_at + len..]
+                    .trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+                let after = ["and ", "or ", "& ", "/"]
+                    .iter()
+                    .find_map(|w| {
+                        after
+                            .get(..w.len())
+                            .filter(|head| head.eq_ignore_ascii_case(w))
+                            .map(|_| &after[w.len()..])
+                    })
+                    .unwrap_or(after)
+                    .trim_start();
+                let next: String = after.chars().take_while(|c| c.is_alphabetic()).collect();
+                after.len() < query[word_at + len..].len()
+                    && en::month_named(&next).is_some_and(|m| m != 5)
+            };
             let Some(month) = en::month_named(word)
-                .filter(|_| !word.eq_ignore_ascii_case("may"))
+                .filter(|_| !word.eq_ignore_ascii_case("may") || may_between())
                 .filter(|_| en::month_item_ends(&query[word_at + len..]))
             else {
                 break;

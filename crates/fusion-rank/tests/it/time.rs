@@ -804,6 +804,20 @@ const CASES: &[(&str, &str, &str)] = &[
     ("same time last year", "2025-11-18", "2025-12-17"),
     ("a year ago today", "2025-12-02", "2025-12-03"),
     ("a week ago today", "2026-11-25", "2026-11-26"),
+    // A day of last or this month, "more|less than … ago", names beside a time, "May" inside
+    // a list of months, parts of a month and a weekday of last week in other orders.
+    ("what did I write on the 2nd of last month?", "2026-11-02", "2026-11-03"),
+    ("what did I note on the 1st of this month?", "2026-12-01", "2026-12-02"),
+    ("last month on the 15th, what did I note?", "2026-11-15", "2026-11-16"),
+    ("what did I note more than a month ago", "1970-01-01", "2026-11-02T15:30"),
+    ("anything over a year ago", "1970-01-01", "2025-12-02T15:30"),
+    ("notes from less than a week ago", "2026-11-25T15:30", "2026-12-02T15:30"),
+    ("did April call me back in June?", "2026-06-01", "2026-07-01"),
+    ("what did June say on Friday?", "2026-11-27", "2026-11-28"),
+    ("April, May and June", "2026-04-01", "2026-07-01"),
+    ("in Mar, May and Jul", "2026-03-01", "2026-08-01"),
+    ("the first part of March", "2026-03-01", "2026-03-11"),
+    ("last week on Thursday", "2026-11-26", "2026-11-27"),
     // Japanese "within N units" (not a deadline with に).
     ("2週間以内のメモ", "2026-11-18T15:30", "2026-12-02T15:30"),
     ("1か月以内", "2026-11-02T15:30", "2026-12-02T15:30"),
@@ -1231,6 +1245,16 @@ const CASES: &[(&str, &str, &str)] = &[
 const NO_TIME: &[&str] = &[
     // To come: the first Monday of December is the 7th.
     "the first Monday of this month",
+    "what did I note on the 10th of this month?",
+    "how did I feel later today",
+    "what did April say about the flat?",
+    "what did June think of the new sofa?",
+    "Wednesday Addams costume ideas",
+    "the Today programme interview",
+    "October Sky",
+    "the Women's March organisers",
+    "Shrove Tuesday pancakes",
+    "Super Bowl Sunday party",
     "3日以内に返信する",
     "",
     "the week of the first meeting",
