@@ -574,7 +574,8 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
             None => {
                 let (span, opened_period) = opened(query, range.clone(), first, reference_ms);
                 // A word that opens the first ("before March or April") keeps it alone.
-                if span != range {
+                // Opened by a word around it, or by a prefix inside it ("מתחילת מרץ").
+                if span != range || opened_period != first {
                     (span, opened_period)
                 } else if let Some((items, span, all)) =
                     listed_from_the_right(query, &range, (first, first_latest), rest.clone())

@@ -8,7 +8,7 @@ use super::build::{
     past_years, season_begun, season_ended, season_last_year, season_of_year, week_of_month,
     weekday, weekday_last_week, weeks_ago, year_half, year_part, years_ago,
 };
-use super::calendar::{Expr, Feast};
+use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
     After, BareMonth, Count, Day, EndsBefore, Entry, Few, InMonth, Month, NotAfter, NotBefore, Opt,
     Season, Weekday, Word, Year,
@@ -317,6 +317,24 @@ const RULES: &[Rule] = &[
     rule(&[Season(SEASONS), Word(&["של"]), Year], With(season_of_year)),
     rule(&[Season(SEASONS), Word(&["של"]), Word(&["השנה", "שנה"]), PAST_F], With(season_last_year)),
     rule(&[Season(SEASONS), Word(&["האחרון"])], With(season_ended)),
+    // "בדצמבר האחרון": the latest December over, as "בדצמבר שעבר".
+    rule(&[Month(MONTHS), Word(&["האחרון"]), NotBefore(&["של"])], With(ended_month)),
+    rule(&[InMonth(MONTHS), Word(&["האחרון"]), NotBefore(&["של"])], With(ended_month)),
+    // Still to come: "ביום שני הבא", "בקיץ הבא", "במרץ הבא", "בשבוע הבא", "בשנה הבאה".
+    rule(&[Word(&["יום"]), Weekday(WEEKDAYS), Word(&["הבא", "הקרוב"])], Fixed(Expr::Future)),
+    rule(&[Weekday(WEEKDAYS), Word(&["הבא", "הקרוב"])], Fixed(Expr::Future)),
+    rule(&[Season(SEASONS), Word(&["הבא", "הקרוב"])], Fixed(Expr::Future)),
+    rule(&[Month(MONTHS), Word(&["הבא", "הקרוב"])], Fixed(Expr::Future)),
+    rule(&[InMonth(MONTHS), Word(&["הבא", "הקרוב"])], Fixed(Expr::Future)),
+    rule(&[Word(&["שבוע", "חודש", "רבעון"]), Word(&["הבא", "הקרוב"])], Fixed(Expr::Future)),
+    rule(&[Word(&["שנה"]), Word(&["הבאה", "הקרובה"])], Fixed(Expr::Future)),
+    rule(&[Word(&["מחר", "מחרתיים"])], Fixed(Expr::Future)),
+    // "לפני שנה וחצי" (the month 18 back), "לפני חודש וחצי" (the fortnight around 46 days
+    // back), as in English.
+    rule(&[BEFORE, Word(&["שנה"]), Word(&["וחצי"])], Fixed(Expr::Month { months_ago: 18 })),
+    rule(&[BEFORE, Word(&["שנתיים"]), Word(&["וחצי"])], Fixed(Expr::Month { months_ago: 30 })),
+    rule(&[BEFORE, Word(&["חודש"]), Word(&["וחצי"])], Fixed(Expr::Back { unit: Unit::Day, nearest: 38, farthest: 52 })),
+    rule(&[BEFORE, Word(&["שבוע"]), Word(&["וחצי"])], Fixed(Expr::Back { unit: Unit::Day, nearest: 8, farthest: 12 })),
     // Thirds of a season ("בסוף הקיץ", "בתחילת הסתיו", "באמצע החורף"), and a season "during"
     // ("במהלך הקיץ", "במשך החורף"), the latest begun.
     rule(&[Word(&["תחילת"]), Season(THE_SEASONS)], With(early_season)),

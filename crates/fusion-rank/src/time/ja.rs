@@ -67,7 +67,7 @@ const WORDS: &[(&str, Expr)] = &[
             days: 14,
         },
     ),
-    ("去年の暮れ", year_part(1, 2)),
+    ("去年の暮れ", last_years_december()),
     ("きょう", Expr::Day { days_ago: 0 }),
     // This time a year ago, in other words.
     (
@@ -164,7 +164,7 @@ const WORDS: &[(&str, Expr)] = &[
         },
     ),
     ("この土日", Expr::Weekend),
-    ("昨年の暮れ", year_part(1, 2)),
+    ("昨年の暮れ", last_years_december()),
     // 数 ("several") is vague, as "a few" is in English: the units 2 to 5 back.
     ("数日前", few_back(Unit::Day)),
     ("数週間前", few_back(Unit::Week)),
@@ -176,21 +176,17 @@ const WORDS: &[(&str, Expr)] = &[
     ("半年くらい前", Expr::Month { months_ago: 6 }),
     ("半年ぐらい前", Expr::Month { months_ago: 6 }),
     ("半年ほど前", Expr::Month { months_ago: 6 }),
-    // The start and the end of a year: its first and last thirds, as in English.
-    ("年初", year_part(0, 0)),
-    ("年始", year_part(0, 0)),
-    // The latest year's end that has begun: in March, last year's.
-    (
-        "年末",
-        Expr::LatestPartOfYear {
-            from_month: 8,
-            months: 4,
-        },
-    ),
-    ("昨年末", year_part(1, 2)),
-    ("去年末", year_part(1, 2)),
-    ("去年の年末", year_part(1, 2)),
-    ("昨年の年末", year_part(1, 2)),
+    // The start and the end of a year as the Japanese words mean them: January and December
+    // (年末 is the year-end rush, 年始 and 年明け the first days of the year), the latest begun:
+    // 年末 in March is last year's December.
+    ("年初", latest_month_of_year(0)),
+    ("年始", latest_month_of_year(0)),
+    ("年明け", latest_month_of_year(0)),
+    ("年末", latest_month_of_year(11)),
+    ("昨年末", last_years_december()),
+    ("去年末", last_years_december()),
+    ("去年の年末", last_years_december()),
+    ("昨年の年末", last_years_december()),
     ("上半期", half_year(0)),
     ("下半期", half_year(1)),
     ("去年の上半期", half_of_year(1, 0)),
@@ -248,9 +244,97 @@ const WORDS: &[(&str, Expr)] = &[
     // Names that hold a time word and name no time: the year-end tax adjustment, a magazine's
     // issue of last or this month.
     ("年末調整", Expr::NoTime),
+    // Still to come: what comes after them names no past time either ("来週の月曜日").
+    ("明日", Expr::Future),
+    ("あした", Expr::Future),
+    ("明後日", Expr::Future),
+    ("あさって", Expr::Future),
+    ("来週", Expr::Future),
+    ("再来週", Expr::Future),
+    ("来月", Expr::Future),
+    ("再来月", Expr::Future),
+    ("来年", Expr::Future),
+    ("再来年", Expr::Future),
+    ("次の", Expr::Future),
+    ("今度の", Expr::Future),
+    // This weekend: no time until it begins.
+    (
+        "今週末",
+        Expr::PartOfWeek {
+            weeks_ago: 0,
+            from_day: 5,
+            to_day: 7,
+        },
+    ),
+    // A day or a part of last week, and the week before last's days.
+    ("先週の今日", Expr::Day { days_ago: 7 }),
+    (
+        "先週の週末",
+        Expr::PartOfWeek {
+            weeks_ago: 1,
+            from_day: 5,
+            to_day: 7,
+        },
+    ),
+    (
+        "今週の初め",
+        Expr::PartOfWeek {
+            weeks_ago: 0,
+            from_day: 0,
+            to_day: 3,
+        },
+    ),
+    (
+        "先週の初め",
+        Expr::PartOfWeek {
+            weeks_ago: 1,
+            from_day: 0,
+            to_day: 3,
+        },
+    ),
+    (
+        "先週の終わり",
+        Expr::PartOfWeek {
+            weeks_ago: 1,
+            from_day: 3,
+            to_day: 7,
+        },
+    ),
+    // "some days|weeks|months|years ago", as 数日前.
+    ("何日か前", few_back(Unit::Day)),
+    ("何週間か前", few_back(Unit::Week)),
+    ("何か月か前", few_back(Unit::Month)),
+    ("何ヶ月か前", few_back(Unit::Month)),
+    ("何カ月か前", few_back(Unit::Month)),
+    ("何年か前", few_back(Unit::Year)),
+    // A year and a half, a month and a half ago, as in English.
+    ("1年半前", Expr::Month { months_ago: 18 }),
+    ("一年半前", Expr::Month { months_ago: 18 }),
+    (
+        "1か月半前",
+        Expr::Back {
+            unit: Unit::Day,
+            nearest: 38,
+            farthest: 52,
+        },
+    ),
+    (
+        "1ヶ月半前",
+        Expr::Back {
+            unit: Unit::Day,
+            nearest: 38,
+            farthest: 52,
+        },
+    ),
+    // Names that hold a time word: a given name, a word, TV shows, a song.
+    ("今日子", Expr::NoTime),
+    ("五月蝿", Expr::NoTime),
+    ("水曜どうでしょう", Expr::NoTime),
+    ("月曜から夜ふかし", Expr::NoTime),
+    ("日曜日よりの使者", Expr::NoTime),
     ("先月号", Expr::NoTime),
     ("今月号", Expr::NoTime),
-    // Seasons: 今夏 and この夏 (this summer), 昨夏 (last summer, the latest one over).
+    // Seasons: 今夏 and この夏 (this summer), 昨夏 (last year's summer, as 去年の夏).
     ("今春", this_season(0)),
     ("今夏", this_season(1)),
     ("今秋", this_season(2)),
@@ -259,10 +343,34 @@ const WORDS: &[(&str, Expr)] = &[
     ("この夏", this_season(1)),
     ("この秋", this_season(2)),
     ("この冬", this_season(3)),
-    ("昨春", season(0, true)),
-    ("昨夏", season(1, true)),
-    ("昨秋", season(2, true)),
-    ("昨冬", season(3, true)),
+    (
+        "昨春",
+        Expr::SeasonYearsAgo {
+            season: 0,
+            years_ago: 1,
+        },
+    ),
+    (
+        "昨夏",
+        Expr::SeasonYearsAgo {
+            season: 1,
+            years_ago: 1,
+        },
+    ),
+    (
+        "昨秋",
+        Expr::SeasonYearsAgo {
+            season: 2,
+            years_ago: 1,
+        },
+    ),
+    (
+        "昨冬",
+        Expr::SeasonYearsAgo {
+            season: 3,
+            years_ago: 1,
+        },
+    ),
     // Parts of this or last year with their year word; the start and the end of a year.
     ("今年の上半期", half_of_year(0, 0)),
     ("今年の下半期", half_of_year(0, 1)),
@@ -275,12 +383,19 @@ const WORDS: &[(&str, Expr)] = &[
     ("今年の初め", year_part(0, 0)),
     ("今年初め", year_part(0, 0)),
     ("今年の始め", year_part(0, 0)),
-    ("今年の年末", year_part(0, 2)),
+    (
+        "今年の年末",
+        Expr::PartOfYear {
+            year: None,
+            years_ago: 0,
+            from_month: 11,
+            months: 1,
+        },
+    ),
     ("年の初め", year_part(0, 0)),
     ("年のはじめ", year_part(0, 0)),
-    ("年明け", year_part(0, 0)),
     ("年の半ば", year_part(0, 1)),
-    ("年の暮れ", year_part(0, 2)),
+    ("年の暮れ", latest_month_of_year(11)),
     ("去年の第1四半期", quarter_ago_year(1, 1)),
     ("去年の第2四半期", quarter_ago_year(1, 2)),
     ("去年の第3四半期", quarter_ago_year(1, 3)),
@@ -330,6 +445,24 @@ const WORDS: &[(&str, Expr)] = &[
 
 /// A third of the year `years_ago` back: `part` 0 is January to April, 2 September to
 /// December.
+/// Month `month` (0 = January) of the latest year in which it has begun.
+const fn latest_month_of_year(month: u32) -> Expr {
+    Expr::LatestPartOfYear {
+        from_month: month,
+        months: 1,
+    }
+}
+
+/// December of last year (年末 and 暮れ with 去年 or 昨年).
+const fn last_years_december() -> Expr {
+    Expr::PartOfYear {
+        year: None,
+        years_ago: 1,
+        from_month: 11,
+        months: 1,
+    }
+}
+
 const fn year_part(years_ago: u32, part: u32) -> Expr {
     Expr::PartOfYear {
         year: None,
@@ -479,7 +612,14 @@ const WEEKDAYS: &[(char, u32)] = &[
 ];
 
 /// A week before a weekday ("先週の月曜日"): how many weeks back.
-const WEEK_PREFIXES: &[(&str, u32)] = &[("今週の", 0), ("今週", 0), ("先週の", 1), ("先週", 1)];
+const WEEK_PREFIXES: &[(&str, u32)] = &[
+    ("今週の", 0),
+    ("今週", 0),
+    ("先週の", 1),
+    ("先週", 1),
+    ("先々週の", 2),
+    ("先々週", 2),
+];
 
 /// The units after a number: "N日前" (with 前, ago), "過去N日" (after [`TRAILING`]). Longer
 /// spellings first: 週間 before 週.

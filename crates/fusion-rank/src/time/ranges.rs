@@ -480,12 +480,41 @@ pub(super) fn listed(query: &str, range: &Range<usize>, next: &Range<usize>) -> 
         .any(|w| gap.eq_ignore_ascii_case(w) || word.eq_ignore_ascii_case(w))
 }
 
-/// The span of "since A" ("מאז A", "Aから", "A以降"), when the expression at `range` is opened up
-/// to the reference.
+/// Hebrew words with מ ("from") that open a range up to the reference ([`since`]).
+const HE_FROM: &[&str] = &[
+    "מתחילת",
+    "מאמצע",
+    "מסוף",
+    "מהחודש",
+    "מהשבוע",
+    "מהשנה",
+    "מהקיץ",
+    "מהחורף",
+    "מהאביב",
+    "מהסתיו",
+];
+
+/// The span of "since A" ("מאז A", "Aから", "A以降", "מתחילת A"), when the expression at
+/// `range` is opened up to the reference.
 pub(super) fn since(query: &str, range: &Range<usize>) -> Option<Range<usize>> {
     let after = query.get(range.end..)?;
     if let Some(particle) = JA_SINCE.iter().find(|p| after.starts_with(**p)) {
         return Some(range.start..range.end + particle.len());
+    }
+    // Hebrew "from" is מ on the expression's first word: "מתחילת מרץ" (from the beginning of
+    // March), "מהחודש שעבר" (from last month); not a month that begins with מ (מרץ, מאי).
+    let text = &query[range.clone()];
+    if HE_FROM.iter().any(|word| text.starts_with(word)) {
+        return Some(range.clone());
+    }
+    // The prefix may lie outside the expression's span.
+    if let Some(start) = range.start.checked_sub('מ'.len_utf8())
+        && query.get(start..range.start) == Some("מ")
+        && HE_FROM
+            .iter()
+            .any(|word| text.starts_with(&word['מ'.len_utf8()..]))
+    {
+        return Some(start..range.end);
     }
     let before = word_before(query, range.start);
     let opener = before.map(|(_, word)| word.to_lowercase());
