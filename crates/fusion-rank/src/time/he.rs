@@ -2,16 +2,17 @@
 //! ל מ ש כ ("ובשבוע שעבר"), a month name anywhere ו and ב ("במרץ", not "ממרץ", from March).
 
 use super::build::{
-    date, days_ago, early_month, early_season, early_year, ended_month, last_week_of_month,
-    late_month, late_season, late_year, mid_month, mid_season, mid_year, month_last_year,
-    month_part, months_ago, named_month, named_year, past_days, past_months, past_weeks,
-    past_years, season_begun, season_ended, season_last_year, season_of_year, week_of_month,
-    weekday, weekday_last_week, weeks_ago, year_half, year_part, years_ago,
+    date, day_of_last_month, day_of_this_month, days_ago, early_month, early_season, early_year,
+    ended_month, last_week_of_month, late_month, late_season, late_year, mid_month, mid_season,
+    mid_year, month_last_year, month_part, months_ago, named_month, named_year, past_days,
+    past_months, past_weeks, past_years, season_begun, season_ended, season_last_year,
+    season_of_year, week_of_month, weekday, weekday_last_week, weeks_ago, year_half, year_part,
+    years_ago,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
-    After, BareMonth, Count, Day, EndsBefore, Entry, Few, InMonth, Month, NotAfter, NotBefore, Opt,
-    Season, Weekday, Word, Year,
+    After, BareMonth, Count, Day, DayFirst, EndsBefore, Entry, Few, InMonth, Month, NotAfter,
+    NotBefore, Opt, Season, Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
@@ -294,6 +295,11 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["ב"]), Day, Month(MONTHS)], With(date)),
     rule(&[Opt(&["ב"]), Day, Month(MONTHS), Year], With(date)),
     rule(&[Word(&["ב", "שנת"]), Year], With(named_year)),
+    // "ב-15 לחודש שעבר" (the 15th of last month), "ב-3 לחודש הזה|הנוכחי".
+    rule(&[Word(&["ב", "ה"]), Day, Word(&["לחודש", "בחודש"]), PAST_M], With(day_of_last_month)),
+    rule(&[Word(&["ב", "ה"]), Day, Word(&["לחודש", "בחודש"]), Word(&["הזה", "הנוכחי"])], With(day_of_this_month)),
+    // Dates written with digits, the day first: "ב-20/11", "ב-15/03/2025", "ב-5.1.2026".
+    rule(&[Word(&["ב", "ה", "מה", "עד"]), DayFirst], With(date)),
     // A season needs "that passed" or a year: קיץ alone is just the word.
     rule(&[Season(SEASONS), PAST_M], With(season_ended)),
     rule(&[Season(SEASONS), Year], With(season_of_year)),

@@ -80,6 +80,9 @@ pub(super) enum El {
     /// November 3, "25/12" December 25), with an optional four-digit year after another slash
     /// ("11/3/2026").
     Slashed,
+    /// A day and a month, the day first, as Hebrew writes them: `D/M` or `D/M/YYYY` (also a
+    /// two-digit year), and `D.M.YYYY` (a dot only with a year: "2.5" is a number).
+    DayFirst,
 }
 
 /// What the elements of a rule captured.
@@ -178,7 +181,13 @@ fn first_tokens(pattern: &[El]) -> Option<(Vec<&'static str>, bool)> {
                 words.extend(first_words(table));
                 return Some((words, true));
             }
-            El::Day | El::Ordinal | El::FirstDay | El::Year | El::Iso | El::Slashed => {
+            El::Day
+            | El::Ordinal
+            | El::FirstDay
+            | El::Year
+            | El::Iso
+            | El::Slashed
+            | El::DayFirst => {
                 return Some((words, true));
             }
         }
@@ -262,6 +271,7 @@ impl Language {
                         | El::Year
                         | El::Iso
                         | El::Slashed
+                        | El::DayFirst
                         | El::EndsBefore(_)
                         | El::NotBefore(_)
                         | El::NotAfter(_)
@@ -682,6 +692,7 @@ impl Tokens {
             },
             El::Iso => self.iso(at, caps),
             El::Slashed => self.slashed(at, caps),
+            El::DayFirst => self.day_first(at, caps),
             // Handled by `match_from`: they match no token.
             El::EndsBefore(_)
             | El::NotBefore(_)
@@ -868,6 +879,60 @@ impl Tokens {
     }
 }
 
+impl Tokens {
+    /// `D/M`, `D/M/YY(YY)` or `D.M.YYYY` from token `at` ([`El::DayFirst`]); a day the month
+    /// does not have is no date.
+    fn day_first(&self, at: usize, caps: Caps) -> Vec<(usize, Caps)> {
+        let Some(gap) = self.tokens.get(at + 1).map(|t| t.gap_before) else {
+            return Vec::new();
+        };
+        if !matches!(gap, Gap::Slash | Gap::Dot) {
+            return Vec::new();
+        }
+        let part = |i: usize| {
+            let token = self.tokens.get(i)?;
+            (token.lower.len() <= 2 && (i == at || token.gap_before == gap))
+                .then(|| digits(&token.lower))?
+        };
+        let (Some(day), Some(month @ 1..=12)) = (part(at), part(at + 1)) else {
+            return Vec::new();
+        };
+        if !(1..=max_day(month)).contains(&day) {
+            return Vec::new();
+        }
+        let year =
+            self.tokens
+                .get(at + 2)
+                .filter(|t| t.gap_before == gap)
+                .and_then(|t| match t.lower.len() {
+                    4 => year(&t.lower),
+                    2 if gap == Gap::Slash => digits(&t.lower)
+                        .and_then(|n| year_of(if n >= 70 { 1900 } else { 2000 } + n)),
+                    _ => None,
+                });
+        // Without a year only a slash makes a date ("15/3"; "15.3" is a number), and not the
+        // idioms "24/7" and "9/11".
+        if year.is_none() && (gap == Gap::Dot || matches!((day, month), (24, 7) | (9, 11))) {
+            return Vec::new();
+        }
+        let caps = Caps {
+            month: Some(month),
+            day: Some(day),
+            ..caps
+        };
+        match year {
+            Some(year) => vec![(
+                at + 3,
+                Caps {
+                    year: Some(year),
+                    ..caps
+                },
+            )],
+            None => vec![(at + 2, caps)],
+        }
+    }
+}
+
 /// `token` itself, then `token` without one and two leading letters of `prefixes`.
 fn stripped<'a>(token: &'a str, prefixes: &'a str) -> impl Iterator<Item = &'a str> + 'a {
     let mut rest = Some(token);
@@ -980,7 +1045,7 @@ mod tests {
                     El::BareMonth(table) => table[pick(table.len())].0.to_owned(),
                     El::Year => (1960 + pick(150)).to_string(),
                     El::Iso => format!("{}-{:02}-{:02}", 1990 + pick(50), 1 + pick(13), pick(33)),
-                    El::Slashed => format!("{}/{}", 1 + pick(32), 1 + pick(32)),
+                    El::Slashed | El::DayFirst => format!("{}/{}", 1 + pick(32), 1 + pick(32)),
                 };
                 words.push(word);
             }

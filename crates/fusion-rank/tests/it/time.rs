@@ -804,6 +804,17 @@ const CASES: &[(&str, &str, &str)] = &[
     ("same time last year", "2025-11-18", "2025-12-17"),
     ("a year ago today", "2025-12-02", "2025-12-03"),
     ("a week ago today", "2026-11-25", "2026-11-26"),
+    // Hebrew dates in digits, the day first, and a day of last or this month.
+    ("מה החלטתי על השכירות ב-20/11?", "2026-11-20", "2026-11-21"),
+    ("מה קניתי ב-5.1.2026?", "2026-01-05", "2026-01-06"),
+    ("ב-15/03/2025", "2025-03-15", "2025-03-16"),
+    ("ב-20/12", "2025-12-20", "2025-12-21"),
+    (
+        "מה החלטתי על השכירות ב-15 לחודש שעבר?",
+        "2026-11-15",
+        "2026-11-16",
+    ),
+    ("ב-1 לחודש הזה", "2026-12-01", "2026-12-02"),
     // 昨夏 is last year's summer; 年末 and 年始 are December and January; days and parts of
     // last week; Hebrew "the last December", "a year and a half ago" and "from the beginning
     // of March" (up to now).
@@ -1293,6 +1304,10 @@ const CASES: &[(&str, &str, &str)] = &[
 const NO_TIME: &[&str] = &[
     // To come: the first Monday of December is the 7th.
     "the first Monday of this month",
+    "עלה ב-2.5 אחוז",
+    "ב-15.3",
+    "ב-24/7",
+    "ב-31/2",
     "来週の月曜日、歯医者について",
     "次の日曜日に誰と会ったっけ",
     "今週末に読んだ本",
