@@ -401,7 +401,17 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         if range.start < end {
             continue;
         }
-        let raw = calendar::resolve(expr, reference_ms);
+        let mut raw = calendar::resolve(expr, reference_ms);
+        // A holiday right before a year is that year's: "Christmas 2025", "Halloween last year"
+        // (after "at", "over"… the holiday rules read it, and the year places it below).
+        if let Some(year) = raw.and_then(calendar::whole_year)
+            && let Some((start, holiday)) =
+                ranges::holiday_before(query, &range).filter(|(start, _)| *start >= end)
+            && let Some(placed) = calendar::placed_in_year(holiday, year)
+        {
+            range.start = start;
+            raw = Some(placed);
+        }
         // The expression just before, when nothing but words that join them lies between.
         let before = named
             .last()

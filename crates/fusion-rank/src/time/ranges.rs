@@ -324,6 +324,74 @@ const LISTED_BY: &[&str] = &[
     "and", "or", "&", ",", "/", "と", "や", "か", "、", "・", "או",
 ];
 
+/// A holiday named right before the expression at `range`, with no word that makes it a time
+/// before it ("Christmas 2025", "Halloween last year", "Christmas of 2024"): where its name
+/// starts, and the holiday. The caller places it in the year the expression names.
+pub(super) fn holiday_before(query: &str, range: &Range<usize>) -> Option<(usize, Expr)> {
+    const HOLIDAYS: &[(&str, Expr)] = &[
+        (
+            "christmas",
+            Expr::DaysOfYear {
+                month: 12,
+                day: 24,
+                days: 3,
+            },
+        ),
+        (
+            "xmas",
+            Expr::DaysOfYear {
+                month: 12,
+                day: 24,
+                days: 3,
+            },
+        ),
+        (
+            "halloween",
+            Expr::DaysOfYear {
+                month: 10,
+                day: 31,
+                days: 1,
+            },
+        ),
+        (
+            "thanksgiving",
+            Expr::Feast {
+                feast: super::calendar::Feast::Thanksgiving,
+                offset: 0,
+                days: 4,
+            },
+        ),
+        (
+            "easter",
+            Expr::Feast {
+                feast: super::calendar::Feast::Easter,
+                offset: -2,
+                days: 4,
+            },
+        ),
+    ];
+    let before = query[..range.start].trim_end();
+    let before = before
+        .strip_suffix(" of")
+        .or_else(|| before.strip_suffix(" Of"))
+        .map_or(before, str::trim_end);
+    // The name is a word of its own ("Christmas", not "prechristmas"), apart from the year.
+    if before.len() == range.start {
+        return None;
+    }
+    let start = before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphabetic())
+        .last()
+        .map(|(i, _)| i)?;
+    let word = before[start..].to_lowercase();
+    HOLIDAYS
+        .iter()
+        .find(|(name, _)| *name == word)
+        .map(|(_, holiday)| (start, *holiday))
+}
+
 /// A year that no rule read, written right after the expression at `range` (", 2025", " of
 /// 2025", " של 2025", " '25") or right before it ("2025 Q4"): the span with it, and the year.
 pub(super) fn bare_year_around(query: &str, range: &Range<usize>) -> Option<(Range<usize>, i32)> {

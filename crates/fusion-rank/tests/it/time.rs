@@ -804,6 +804,18 @@ const CASES: &[(&str, &str, &str)] = &[
     ("same time last year", "2025-11-18", "2025-12-17"),
     ("a year ago today", "2025-12-02", "2025-12-03"),
     ("a week ago today", "2026-11-25", "2026-11-26"),
+    // A holiday named right before a year is that year's.
+    (
+        "what did I write Christmas 2025",
+        "2025-12-24",
+        "2025-12-27",
+    ),
+    (
+        "what did I buy Christmas last year?",
+        "2025-12-24",
+        "2025-12-27",
+    ),
+    ("for Halloween 2025?", "2025-10-31", "2025-11-01"),
     // Hebrew dates in digits, the day first, and a day of last or this month.
     ("מה החלטתי על השכירות ב-20/11?", "2026-11-20", "2026-11-21"),
     ("מה קניתי ב-5.1.2026?", "2026-01-05", "2026-01-06"),
@@ -1304,6 +1316,7 @@ const CASES: &[(&str, &str, &str)] = &[
 const NO_TIME: &[&str] = &[
     // To come: the first Monday of December is the 7th.
     "the first Monday of this month",
+    "Christmas this year",
     "עלה ב-2.5 אחוז",
     "ב-15.3",
     "ב-24/7",
