@@ -442,6 +442,12 @@ const ON_HOLIDAY_ENDS: &[&str] = &[
     "about",
     "regarding",
     "concerning",
+    // Where and when on the day: "on Christmas Day at grandma's", "on Halloween night".
+    "at",
+    "morning",
+    "afternoon",
+    "evening",
+    "night",
     "i",
     "we",
     "you",
@@ -455,6 +461,31 @@ const ON_HOLIDAY_ENDS: &[&str] = &[
     "last",
     "this",
 ];
+
+/// Words before a holiday's name that make it a time: "on" and [`HOLIDAY_AFTER`]'s.
+const HOLIDAY_WORDS: El = After(&[
+    "on", "at", "over", "around", "during", "since", "after", "from", "between",
+]);
+
+/// The `nth` Sunday of `month` (a holiday of that date, the latest begun).
+const fn nth_sunday(nth: u32, month: u32) -> Make {
+    Fixed(Expr::NthWeekdayOfMonth {
+        nth,
+        weekday: 6,
+        month,
+        year: None,
+    })
+}
+
+/// The `nth` Monday of `month` (a holiday of that date, the latest begun).
+const fn nth_monday(nth: u32, month: u32) -> Make {
+    Fixed(Expr::NthWeekdayOfMonth {
+        nth,
+        weekday: 0,
+        month,
+        year: None,
+    })
+}
 
 /// The words a month and a day with a slash may stand before (besides the end and
 /// punctuation): not "of" or "for" ("on 1/2 of the pages", "10/10 for the movie": fractions and
@@ -940,6 +971,7 @@ const RULES: &[Rule] = &[
     rule(&[N, Word(&["weekends"]), AGO], With(weekends_ago)),
     // Good Friday after a word that makes it a time, before the names below take it.
     rule(&[HOLIDAY_AFTER, Word(&["good"]), Word(&["friday"])], feast(Feast::Easter, -2, 1)),
+    rule(&[ON_HOLIDAY, Word(&["good"]), Word(&["friday"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Easter, -2, 1)),
     // "the summer before last", "the October before last".
     rule(&[THE, SPRING, Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::SeasonBeforeLast { season: 0 })),
     rule(&[THE, SUMMER, Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::SeasonBeforeLast { season: 1 })),
@@ -1221,6 +1253,49 @@ const RULES: &[Rule] = &[
     rule(&[ON_HOLIDAY, Word(&["boxing"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(12, 26, 1)),
     rule(&[ON_HOLIDAY, Word(&["valentine"]), Word(&["s"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(2, 14, 1)),
     rule(&[ON_HOLIDAY, Word(&["valentines"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(2, 14, 1)),
+    // A day's own name without "on", where the phrase ends: "did I go out New Year's Eve?",
+    // "what did I do Christmas Day?" (not "New Year's Eve party ideas").
+    rule(&[NOT_OWNED, Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["eve"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(12, 31, 1)),
+    rule(&[NOT_OWNED, Word(&["new"]), Word(&["years"]), Word(&["eve"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(12, 31, 1)),
+    rule(&[NOT_OWNED, Word(&["new"]), Word(&["year"]), Word(&["s"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(1, 1, 1)),
+    rule(&[NOT_OWNED, Word(&["new"]), Word(&["years"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(1, 1, 1)),
+    rule(&[NOT_OWNED, Word(&["christmas", "xmas"]), Word(&["eve"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(12, 24, 1)),
+    rule(&[NOT_OWNED, Word(&["christmas", "xmas"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(12, 25, 1)),
+    // The Easter weekend: Good Friday to Easter Monday, as "over Easter".
+    rule(&[Opt(&["over", "during", "on", "at"]), Opt(&["the"]), Word(&["easter"]), Word(&["weekend"])], feast(Feast::Easter, -2, 4)),
+    // Days named by their place in a month, after "on" or the holiday words: Mother's Day
+    // (the second Sunday of May, as in the United States), Father's Day (the third Sunday of
+    // June), Presidents' Day and MLK Day (the third Monday of February and of January);
+    // St Patrick's Day, Juneteenth and Bonfire Night have a date.
+    rule(&[HOLIDAY_WORDS, Word(&["mother", "mothers"]), Opt(&["s"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], nth_sunday(2, 5)),
+    rule(&[HOLIDAY_WORDS, Word(&["father", "fathers"]), Opt(&["s"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], nth_sunday(3, 6)),
+    rule(&[HOLIDAY_WORDS, Word(&["presidents", "president"]), Opt(&["s"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], nth_monday(3, 2)),
+    rule(&[HOLIDAY_WORDS, Word(&["mlk"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], nth_monday(3, 1)),
+    rule(&[HOLIDAY_WORDS, Word(&["st", "saint"]), Word(&["patrick", "patricks", "paddy", "paddys"]), Opt(&["s"]), Word(&["day"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(3, 17, 1)),
+    rule(&[HOLIDAY_WORDS, Word(&["juneteenth"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(6, 19, 1)),
+    rule(&[HOLIDAY_WORDS, Word(&["bonfire", "guy"]), Opt(&["fawkes"]), Word(&["night"]), EndsBefore(ON_HOLIDAY_ENDS)], days_of_year(11, 5, 1)),
+    // "since the weekend", "the previous weekend": the latest one over.
+    rule(&[After(&["since"]), Word(&["the"]), Word(&["weekend"])], Fixed(Expr::EndedWeekend)),
+    rule(&[Opt(&["on", "over", "during"]), Word(&["the"]), PREVIOUS, Word(&["weekend"]), NOT_OF], Fixed(Expr::EndedWeekend)),
+    // "the other week": the weeks 1 to 3 back, as "the other day" is days.
+    rule(&[Word(&["the"]), Word(&["other"]), Word(&["week"]), NotBefore(&["of", "off", "too", "shift"])], Fixed(Expr::Back { unit: Unit::Week, nearest: 1, farthest: 3 })),
+    // "in the month of May", "late in the month of July".
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["month"]), Word(&["of"]), Month(MONTHS)], With(named_month)),
+    rule(&[Word(&["early"]), Word(&["in"]), Word(&["the"]), Word(&["month"]), Word(&["of"]), Month(MONTHS)], With(early_month)),
+    rule(&[Word(&["late"]), Word(&["in"]), Word(&["the"]), Word(&["month"]), Word(&["of"]), Month(MONTHS)], With(late_month)),
+    // "in the middle of last week": Tuesday to Thursday.
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["of"]), LAST, Word(&["week"]), NOT_OWNER], week_part(1, 1, 4)),
+    // "start|beginning|end of last month" without "the".
+    rule(&[Word(&["start", "beginning"]), Word(&["of"]), LAST, Word(&["month"]), NOT_OWNER], Fixed(Expr::PartOfMonthAgo { months_ago: 1, from_day: 1, to_day: 11 })),
+    rule(&[Word(&["end"]), Word(&["of"]), LAST, Word(&["month"]), NOT_OWNER], Fixed(Expr::PartOfMonthAgo { months_ago: 1, from_day: 21, to_day: 32 })),
+    // "just over a month ago", "slightly more than a week ago": about that long, as without.
+    rule(&[Word(&["just", "slightly"]), Word(&["over", "more"]), Opt(&["than"]), N, DAYS, AGO], With(days_ago)),
+    rule(&[Word(&["just", "slightly"]), Word(&["over", "more"]), Opt(&["than"]), N, WEEKS, AGO], With(weeks_ago)),
+    rule(&[Word(&["just", "slightly"]), Word(&["over", "more"]), Opt(&["than"]), N, MONTH_WORDS, AGO], With(months_ago)),
+    rule(&[Word(&["just", "slightly"]), Word(&["over", "more"]), Opt(&["than"]), N, YEARS, AGO], With(years_ago)),
+    // "from the 5th to the 12th", "between the 5th and the 12th": the first day as the latest
+    // such day; the range of days reads the rest.
+    rule(&[After(&["from", "between"]), Word(&["the"]), Ordinal, EndsBefore(&["to", "and", "through", "thru", "until", "till"])], With(day_of_month)),
     // A list's or a range's later season without a word before it: "last summer and fall",
     // "in the spring or summer"; alone it names none.
     rule(&[LATER_ITEM, Season(SEASONS), NOT_OF], With(season_begun)),

@@ -804,6 +804,115 @@ const CASES: &[(&str, &str, &str)] = &[
     ("same time last year", "2025-11-18", "2025-12-17"),
     ("a year ago today", "2025-12-02", "2025-12-03"),
     ("a week ago today", "2026-11-25", "2026-11-26"),
+    // Holidays with a place or a time of day after them, named without "on", or by their
+    // place in a month; the weekend since or before; "the other week"; "the month of May";
+    // "just over … ago" (about that long); a range of days of the latest month.
+    (
+        "what did I eat on Christmas Day at grandma's?",
+        "2025-12-25",
+        "2025-12-26",
+    ),
+    (
+        "what did I do on Halloween night?",
+        "2026-10-31",
+        "2026-11-01",
+    ),
+    (
+        "what did I do on Christmas morning?",
+        "2025-12-24",
+        "2025-12-27",
+    ),
+    ("did I go out New Year's Eve?", "2025-12-31", "2026-01-01"),
+    ("what did I do Christmas Day?", "2025-12-25", "2025-12-26"),
+    (
+        "On Good Friday, what was the plan for the bathroom?",
+        "2026-04-03",
+        "2026-04-04",
+    ),
+    ("over the Easter weekend", "2026-04-03", "2026-04-07"),
+    (
+        "Easter weekend: notes about the school application",
+        "2026-04-03",
+        "2026-04-07",
+    ),
+    (
+        "did I write anything about the dentist on Mother's Day?",
+        "2026-05-10",
+        "2026-05-11",
+    ),
+    (
+        "what did I note on Father's Day about my back pain?",
+        "2026-06-21",
+        "2026-06-22",
+    ),
+    (
+        "On St Patrick's Day, what did I decide about the lease?",
+        "2026-03-17",
+        "2026-03-18",
+    ),
+    ("what did I do on Juneteenth?", "2026-06-19", "2026-06-20"),
+    (
+        "what did I do on Bonfire Night?",
+        "2026-11-05",
+        "2026-11-06",
+    ),
+    ("what did I do on MLK Day?", "2026-01-19", "2026-01-20"),
+    (
+        "what did I note since the weekend?",
+        "2026-11-28",
+        "2026-12-02T15:30",
+    ),
+    (
+        "what did I note the previous weekend?",
+        "2026-11-28",
+        "2026-11-30",
+    ),
+    (
+        "The other week, what was the plan for the bathroom?",
+        "2026-11-09",
+        "2026-11-30",
+    ),
+    (
+        "did I mention in the month of May that the roof was leaking?",
+        "2026-05-01",
+        "2026-06-01",
+    ),
+    (
+        "Late in the month of July, what did the doctor tell me?",
+        "2026-07-21",
+        "2026-08-01",
+    ),
+    (
+        "what did I note in the middle of last week?",
+        "2026-11-24",
+        "2026-11-27",
+    ),
+    (
+        "what did I note start of last month?",
+        "2026-11-01",
+        "2026-11-11",
+    ),
+    (
+        "what did I decide just over a month ago about the car?",
+        "2026-11-01",
+        "2026-12-01",
+    ),
+    (
+        "Between the 5th and the 12th, what was the plan for the bathroom?",
+        "2026-11-05",
+        "2026-11-13",
+    ),
+    (
+        "what did I learn from the 5th to the 12th at the pottery class?",
+        "2026-11-05",
+        "2026-11-13",
+    ),
+    (
+        "what did I note from the 1st to the 7th?",
+        "2026-12-01",
+        "2026-12-08",
+    ),
+    ("notes from the 5th", "2026-11-05", "2026-11-06"),
     // A holiday named right before a year is that year's.
     (
         "what did I write Christmas 2025",
@@ -1316,6 +1425,10 @@ const CASES: &[(&str, &str, &str)] = &[
 const NO_TIME: &[&str] = &[
     // To come: the first Monday of December is the 7th.
     "the first Monday of this month",
+    "New Year's Eve party ideas",
+    "Mother's Day gift ideas",
+    "Good Friday deals",
+    "the other week of the trip",
     "Christmas this year",
     "עלה ב-2.5 אחוז",
     "ב-15.3",
