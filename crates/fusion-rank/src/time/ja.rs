@@ -201,6 +201,7 @@ const WORDS: &[(&str, Expr)] = &[
     ("正月", days_of_year(1, 1, 3)),
     ("三が日", days_of_year(1, 1, 3)),
     ("ゴールデンウィーク", days_of_year(4, 29, 7)),
+    // Fixed-date holidays and breaks, where a particle or a mark follows them ([`holiday`]).
     // お盆 alone is also a tray ("お盆を買った"): only with 休み, の時期 or 期間.
     ("お盆休み", days_of_year(8, 13, 4)),
     ("お盆の時期", days_of_year(8, 13, 4)),
@@ -702,17 +703,74 @@ fn within(text: &str) -> Option<(usize, Expr)> {
     Some((text.len() - after.len(), expr))
 }
 
+/// Holidays and school breaks with a fixed date, the latest begun: read only before a
+/// particle, a mark or the end ("クリスマスに", "GWは"), not inside a longer word
+/// ("クリスマスプレゼント", "七夕祭り"). 夏休み, 冬休み and 春休み are the usual school breaks.
+const HOLIDAYS: &[(&str, Expr)] = &[
+    ("クリスマスイブ", days_of_year(12, 24, 1)),
+    ("クリスマスイヴ", days_of_year(12, 24, 1)),
+    ("クリスマス", days_of_year(12, 24, 3)),
+    ("大晦日", days_of_year(12, 31, 1)),
+    ("大みそか", days_of_year(12, 31, 1)),
+    ("元旦", days_of_year(1, 1, 1)),
+    ("元日", days_of_year(1, 1, 1)),
+    ("バレンタインデー", days_of_year(2, 14, 1)),
+    ("バレンタイン", days_of_year(2, 14, 1)),
+    ("ホワイトデー", days_of_year(3, 14, 1)),
+    ("ひな祭り", days_of_year(3, 3, 1)),
+    ("ひなまつり", days_of_year(3, 3, 1)),
+    ("こどもの日", days_of_year(5, 5, 1)),
+    ("七夕", days_of_year(7, 7, 1)),
+    ("ハロウィン", days_of_year(10, 31, 1)),
+    ("ハロウィーン", days_of_year(10, 31, 1)),
+    ("GW", days_of_year(4, 29, 7)),
+    ("夏休み", days_of_year(7, 20, 43)),
+    ("冬休み", days_of_year(12, 25, 14)),
+    ("春休み", days_of_year(3, 20, 19)),
+];
+
+/// What may follow a holiday's name in [`HOLIDAYS`].
+const AFTER_HOLIDAY: &[&str] = &[
+    "に", "は", "の", "も", "ごろ", "頃", "、", "。", "？", "?", "！", "!", "で", "中", "前後",
+];
+
+/// A holiday of [`HOLIDAYS`] at the start of `text`.
+fn holiday(text: &str) -> Option<(usize, Expr)> {
+    let (name, expr) = HOLIDAYS.iter().find(|(name, _)| text.starts_with(name))?;
+    let after = &text[name.len()..];
+    // "クリスマスにぴったりのレシピ", "ハロウィンに向けて": for the holiday, not on it.
+    let for_it = [
+        "にぴったり",
+        "に向け",
+        "に合う",
+        "におすすめ",
+        "に最適",
+        "用",
+    ]
+    .iter()
+    .any(|p| after.starts_with(p));
+    (!for_it && (after.is_empty() || AFTER_HOLIDAY.iter().any(|p| after.starts_with(p))))
+        .then_some((name.len(), *expr))
+}
+
 /// Every Japanese expression of `query`, left to right; at each position the longest wins.
 pub(super) fn find(query: &str) -> Vec<Found> {
     let mut found = Vec::new();
     let mut at = 0;
     while at < query.len() {
         let rest = &query[at..];
-        // Every expression begins with a CJK character or a digit.
-        if rest
-            .as_bytes()
-            .first()
-            .is_some_and(|b| b.is_ascii() && !b.is_ascii_digit())
+        // Every expression begins with a CJK character or a digit, or is GW (after no other
+        // letter: "XGW" is no holiday).
+        let gw = rest.starts_with("GW")
+            && !query[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric());
+        if !gw
+            && rest
+                .as_bytes()
+                .first()
+                .is_some_and(|b| b.is_ascii() && !b.is_ascii_digit())
         {
             at += 1;
             continue;
@@ -731,6 +789,7 @@ pub(super) fn find(query: &str) -> Vec<Found> {
             weekday(rest),
             trailing(rest),
             within(rest).filter(|_| !after_number),
+            holiday(rest),
             numeric(rest).filter(|_| !after_number),
             of_year(rest).filter(|_| !after_number),
             bare_season(rest, after_kara).filter(|_| !after_kanji || after_kara),

@@ -804,6 +804,14 @@ const CASES: &[(&str, &str, &str)] = &[
     ("same time last year", "2025-11-18", "2025-12-17"),
     ("a year ago today", "2025-12-02", "2025-12-03"),
     ("a week ago today", "2026-11-25", "2026-11-26"),
+    // Japanese holidays before a particle or a mark.
+    ("クリスマスに決めた旅行の予定", "2025-12-24", "2025-12-27"),
+    ("GWに決めた旅行の予定", "2026-04-29", "2026-05-06"),
+    ("去年のクリスマス", "2025-12-24", "2025-12-27"),
+    ("大晦日は何をした", "2025-12-31", "2026-01-01"),
+    ("ハロウィンに作った料理のレシピ", "2026-10-31", "2026-11-01"),
+    ("元旦に書いた目標", "2026-01-01", "2026-01-02"),
+    ("今年のGWに", "2026-04-29", "2026-05-06"),
     // Holidays with a place or a time of day after them, named without "on", or by their
     // place in a month; the weekend since or before; "the other week"; "the month of May";
     // "just over … ago" (about that long); a range of days of the latest month.
@@ -1425,6 +1433,9 @@ const CASES: &[(&str, &str, &str)] = &[
 const NO_TIME: &[&str] = &[
     // To come: the first Monday of December is the 7th.
     "the first Monday of this month",
+    "クリスマスプレゼント",
+    "七夕祭り",
+    "10GWの発電所",
     "New Year's Eve party ideas",
     "Mother's Day gift ideas",
     "Good Friday deals",
