@@ -436,9 +436,12 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         });
         // Else a bare year right after it or before it that no rule read ("the first day of
         // November 2025", "on Black Friday 2025", "2025 Q4").
-        let bare = ranges::bare_year_around(query, &range).and_then(|(span, year)| {
-            Some((span, calendar::placed_in_year(expr, year)?)).filter(|_| placed.is_none())
-        });
+        // Not a year an expression before already took ("ממרץ 2025 ממרץ").
+        let bare = ranges::bare_year_around(query, &range)
+            .filter(|(span, _)| span.start >= end)
+            .and_then(|(span, year)| {
+                Some((span, calendar::placed_in_year(expr, year)?)).filter(|_| placed.is_none())
+            });
         // A time to come names no period, and neither does an expression next to one: "in
         // March next year", "next year in March", "on Monday next week", "on December 20 this
         // year" on December 2, "on Black Friday 2030".

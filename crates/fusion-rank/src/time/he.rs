@@ -2,12 +2,12 @@
 //! ל מ ש כ ("ובשבוע שעבר"), a month name anywhere ו and ב ("במרץ", not "ממרץ", from March).
 
 use super::build::{
-    date, day_of_last_month, day_of_this_month, days_ago, early_month, early_season, early_year,
-    ended_month, last_week_of_month, late_month, late_season, late_year, mid_month, mid_season,
-    mid_year, month_last_year, month_part, months_ago, named_month, named_year, past_days,
-    past_months, past_weeks, past_years, season_begun, season_ended, season_last_year,
-    season_of_year, week_of_month, weekday, weekday_last_week, weeks_ago, year_half, year_part,
-    years_ago,
+    date, day_of_last_month, day_of_month, day_of_this_month, days_ago, early_month, early_season,
+    early_year, ended_month, half_of_month, last_week_of_month, late_month, late_season, late_year,
+    mid_month, mid_season, mid_year, month_last_year, month_part, months_ago, named_month,
+    named_year, past_days, past_months, past_weeks, past_years, season_begun, season_ended,
+    season_last_year, season_of_year, week_of_month, weekday, weekday_last_week, weeks_ago,
+    year_half, year_part, years_ago,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
@@ -91,6 +91,26 @@ const MONTHS_ALONE: Table = &[
     ("נובמבר", 11),
     ("דצמבר", 12),
 ];
+
+/// Months with מ ("from"): "ממרץ" is "from March" ([`super::ranges::since`] opens them).
+pub(super) const FROM_MONTHS: Table = &[
+    ("מינואר", 1),
+    ("מפברואר", 2),
+    ("ממרץ", 3),
+    ("ממרס", 3),
+    ("מאפריל", 4),
+    ("ממאי", 5),
+    ("מיוני", 6),
+    ("מיולי", 7),
+    ("מאוגוסט", 8),
+    ("מספטמבר", 9),
+    ("מאוקטובר", 10),
+    ("מנובמבר", 11),
+    ("מדצמבר", 12),
+];
+
+/// The halves of a month: "הראשון|הראשונה" and "השני|השנייה".
+const HALVES: Table = &[("הראשון", 1), ("הראשונה", 1), ("השני", 2), ("השנייה", 2)];
 
 /// יוני alone, where a word around it makes it the month.
 const JUNE: Table = &[("יוני", 6)];
@@ -283,6 +303,38 @@ const RULES: &[Rule] = &[
     // ראש השנה, the new year's holiday, is no "this year".
     rule(&[Word(&["ראש"]), Word(&["השנה"])], Fixed(Expr::NoTime)),
     rule(&[Month(MONTHS_ALONE)], With(named_month)),
+    // Friday and Thursday with ב alone, where the phrase ends ("מה בישלתי בשישי?").
+    rule(&[Word(&["בשישי"]), EndsBefore(&[])], Fixed(Expr::Weekday(4))),
+    rule(&[Word(&["בחמישי"]), EndsBefore(&[])], Fixed(Expr::Weekday(3))),
+    // יוני after "between" opens a range ("בין יוני לאוגוסט").
+    rule(&[After(&["בין"]), Month(JUNE)], With(named_month)),
+    // "בתחילת|באמצע|בסוף חודש מאי".
+    rule(&[Word(&["תחילת"]), Word(&["חודש"]), Month(MONTHS)], With(early_month)),
+    rule(&[Word(&["אמצע"]), Word(&["חודש"]), Month(MONTHS)], With(mid_month)),
+    rule(&[Word(&["סוף"]), Word(&["חודש"]), Month(MONTHS)], With(late_month)),
+    // "בחצי הראשון|השני של מרץ".
+    rule(&[Word(&["חצי", "מחצית"]), Entry(HALVES), Word(&["של"]), Month(MONTHS)], With(half_of_month)),
+    rule(&[Word(&["חצי", "מחצית"]), Entry(HALVES), InMonth(MONTHS)], With(half_of_month)),
+    // "באותו זמן|בתקופה הזאת בשנה שעברה": this time last year.
+    rule(&[Word(&["אותו", "אותה"]), Word(&["זמן", "תקופה"]), Word(&["בשנה", "שנה"]), PAST_F], Fixed(Expr::AroundYearsAgo { years_ago: 1, days: 14 })),
+    rule(&[Word(&["תקופה"]), Word(&["הזאת", "הזו"]), Word(&["בשנה", "שנה"]), PAST_F], Fixed(Expr::AroundYearsAgo { years_ago: 1, days: 14 })),
+    // "לפני שבוע|חודש|שנה בדיוק": that day.
+    rule(&[BEFORE, Word(&["שבוע"]), Word(&["בדיוק"])], Fixed(Expr::Day { days_ago: 7 })),
+    rule(&[BEFORE, Word(&["חודש"]), Word(&["בדיוק"])], Fixed(Expr::AroundMonthsAgo { months_ago: 1, days: 0 })),
+    rule(&[BEFORE, Word(&["שנה"]), Word(&["בדיוק"])], Fixed(Expr::AroundYearsAgo { years_ago: 1, days: 0 })),
+    // "לפני שבוע-שבועיים", "לפני יומיים-שלושה": both units.
+    rule(&[BEFORE, Word(&["יום"]), Word(&["יומיים"])], Fixed(Expr::Back { unit: Unit::Day, nearest: 1, farthest: 2 })),
+    rule(&[BEFORE, Word(&["יומיים"]), Word(&["שלושה"])], Fixed(Expr::Back { unit: Unit::Day, nearest: 2, farthest: 3 })),
+    rule(&[BEFORE, Word(&["שבוע"]), Word(&["שבועיים"])], Fixed(Expr::Back { unit: Unit::Week, nearest: 1, farthest: 2 })),
+    rule(&[BEFORE, Word(&["חודש"]), Word(&["חודשיים"])], Fixed(Expr::Back { unit: Unit::Month, nearest: 1, farthest: 2 })),
+    // "ב-25 לחודש": the latest 25th.
+    rule(&[Word(&["ב", "ה"]), Day, Word(&["לחודש"]), EndsBefore(&[])], With(day_of_month)),
+    // "בתחילת השבוע": this week's Monday to Wednesday.
+    rule(&[Word(&["תחילת"]), Word(&["השבוע"]), NotBefore(&["של", "שעבר", "הקודם"])], Fixed(Expr::PartOfWeek { weeks_ago: 0, from_day: 0, to_day: 3 })),
+    // "לפני הקיץ", "אחרי הקיץ": the latest begun, opened on one side.
+    rule(&[After(&["לפני", "אחרי"]), Season(THE_SEASONS)], With(season_begun)),
+    // "ממרץ" (from March), up to now ([`super::ranges::since`]); before עד it opens a range.
+    rule(&[Month(FROM_MONTHS), NotBefore(&["עד", "ועד"])], With(named_month)),
     // יוני after "until" is the month ("ממרץ עד יוני", "עד יוני"), and after "since",
     // "before" or "after" where the phrase ends ("מאז יוני", not "מאז יוני עזב").
     rule(&[After(&["עד", "ועד"]), Month(JUNE)], With(named_month)),

@@ -575,6 +575,13 @@ pub(super) fn since(query: &str, range: &Range<usize>) -> Option<Range<usize>> {
     if HE_FROM.iter().any(|word| text.starts_with(word)) {
         return Some(range.clone());
     }
+    // "ממרץ": a month with מ.
+    if super::he::FROM_MONTHS
+        .iter()
+        .any(|(name, _)| text.starts_with(name))
+    {
+        return Some(range.clone());
+    }
     // The prefix may lie outside the expression's span.
     if let Some(start) = range.start.checked_sub('מ'.len_utf8())
         && query.get(start..range.start) == Some("מ")
