@@ -2975,3 +2975,86 @@ fn paraphrases_of_one_period_read_the_same() {
         }
     }
 }
+
+/// A time to come names no period in any language, alone or in a sentence, and takes with it
+/// what it names next to it ("on Monday next week", "来週の月曜日", "ביום שני הבא"): asked at
+/// four instants.
+#[test]
+fn a_time_to_come_names_no_period_in_any_language() {
+    const EN_WEEKDAYS: [&str; 7] = [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ];
+    const HE_WEEKDAYS: [&str; 7] = ["שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"];
+    const JA_WEEKDAYS: [&str; 7] = ["月", "火", "水", "木", "金", "土", "日"];
+    let mut phrases: Vec<String> = Vec::new();
+    for w in 0..7 {
+        let (en, he, ja) = (EN_WEEKDAYS[w], HE_WEEKDAYS[w], JA_WEEKDAYS[w]);
+        phrases.extend([
+            format!("next {en}"),
+            format!("this coming {en}"),
+            format!("on {en} next week"),
+            format!("next week on {en}"),
+            format!("来週の{ja}曜日"),
+            format!("次の{ja}曜日"),
+            format!("今度の{ja}曜日"),
+            format!("ביום {he} הבא"),
+            format!("ביום {he} הקרוב"),
+            format!("ביום {he} בשבוע הבא"),
+        ]);
+    }
+    for m in 0..12 {
+        let (en, he, n) = (ENGLISH_MONTHS[m], HEBREW_MONTHS[m], m + 1);
+        phrases.extend([
+            format!("next {en}"),
+            format!("in {en} next year"),
+            format!("next year in {en}"),
+            format!("来年の{n}月"),
+            format!("来年{n}月"),
+            format!("ב{he} הבא"),
+            format!("ב{he} בשנה הבאה"),
+        ]);
+    }
+    for fixed in [
+        "tomorrow",
+        "the day after tomorrow",
+        "next week",
+        "next month",
+        "next year",
+        "later this week",
+        "later today",
+        "next summer",
+        "this coming weekend",
+        "明日",
+        "明後日",
+        "来週",
+        "来月",
+        "来年",
+        "再来週",
+        "מחר",
+        "מחרתיים",
+        "בשבוע הבא",
+        "בחודש הבא",
+        "בשנה הבאה",
+        "בקיץ הבא",
+    ] {
+        phrases.push(fixed.to_string());
+    }
+    for asked in [
+        "2026-12-02T15:30",
+        "2026-03-10T09:00",
+        "2027-01-05T12:00",
+        "2026-06-30T20:00",
+    ] {
+        for phrase in &phrases {
+            for query in [phrase.clone(), format!("remind me what I planned {phrase}")] {
+                assert_eq!(resolve_time(&query, ms(asked)), None, "{query} at {asked}");
+            }
+        }
+    }
+}
