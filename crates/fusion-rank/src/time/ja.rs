@@ -667,7 +667,12 @@ fn trailing(text: &str) -> Option<(usize, Expr)> {
     if n == 0 {
         return None;
     }
-    let expr = match unit {
+    Some((text.len() - after.len(), up_to_now(n, unit)?))
+}
+
+/// The `n` units up to the reference.
+fn up_to_now(n: u32, unit: Unit) -> Option<Expr> {
+    Some(match unit {
         Unit::Day => Expr::Trailing { days: n },
         Unit::Week => Expr::Trailing {
             days: n.checked_mul(7)?,
@@ -676,8 +681,7 @@ fn trailing(text: &str) -> Option<(usize, Expr)> {
         Unit::Year => Expr::TrailingMonths {
             months: n.checked_mul(12)?,
         },
-    };
-    Some((text.len() - after.len(), expr))
+    })
 }
 
 /// "N日以内", "2週間以内", "1か月以内" at the start of `text`: the N units up to the reference, as
@@ -690,17 +694,7 @@ fn within(text: &str) -> Option<(usize, Expr)> {
     if after.starts_with('に') || n == 0 {
         return None;
     }
-    let expr = match unit {
-        Unit::Day => Expr::Trailing { days: n },
-        Unit::Week => Expr::Trailing {
-            days: n.checked_mul(7)?,
-        },
-        Unit::Month => Expr::TrailingMonths { months: n },
-        Unit::Year => Expr::TrailingMonths {
-            months: n.checked_mul(12)?,
-        },
-    };
-    Some((text.len() - after.len(), expr))
+    Some((text.len() - after.len(), up_to_now(n, unit)?))
 }
 
 /// Holidays and school breaks with a fixed date, the latest begun: read only before a

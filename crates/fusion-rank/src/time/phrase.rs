@@ -848,15 +848,7 @@ impl Tokens {
             return Vec::new();
         }
         // Four digits, or two ("11/14/25": 1970 to 2069).
-        let year = self
-            .tokens
-            .get(at + 2)
-            .filter(|t| t.gap_before == Gap::Slash)
-            .and_then(|t| match t.lower.len() {
-                4 => year(&t.lower),
-                2 => digits(&t.lower).and_then(|n| year_of(if n >= 70 { 1900 } else { 2000 } + n)),
-                _ => None,
-            });
+        let year = self.year_after(at + 2, Gap::Slash);
         // Idioms, not days: "24/7", "9/11".
         if year.is_none() && matches!((first, second), (24, 7) | (9, 11)) {
             return Vec::new();
@@ -880,6 +872,19 @@ impl Tokens {
 }
 
 impl Tokens {
+    /// The year of token `at` when `gap` joins it to the token before: four digits, or two
+    /// (1970 to 2069).
+    fn year_after(&self, at: usize, gap: Gap) -> Option<i32> {
+        self.tokens
+            .get(at)
+            .filter(|t| t.gap_before == gap)
+            .and_then(|t| match t.lower.len() {
+                4 => year(&t.lower),
+                2 => digits(&t.lower).and_then(|n| year_of(if n >= 70 { 1900 } else { 2000 } + n)),
+                _ => None,
+            })
+    }
+
     /// `D/M`, `D/M/YY(YY)` or `D.M.YYYY` from token `at` ([`El::DayFirst`]); a day the month
     /// does not have is no date.
     fn day_first(&self, at: usize, caps: Caps) -> Vec<(usize, Caps)> {
@@ -900,16 +905,10 @@ impl Tokens {
         if !(1..=max_day(month)).contains(&day) {
             return Vec::new();
         }
-        let year =
-            self.tokens
-                .get(at + 2)
-                .filter(|t| t.gap_before == gap)
-                .and_then(|t| match t.lower.len() {
-                    4 => year(&t.lower),
-                    2 if gap == Gap::Slash => digits(&t.lower)
-                        .and_then(|n| year_of(if n >= 70 { 1900 } else { 2000 } + n)),
-                    _ => None,
-                });
+        // Two digits only after a slash: "1.12.25" is a version.
+        let year = self
+            .year_after(at + 2, gap)
+            .filter(|_| gap == Gap::Slash || self.tokens[at + 2].lower.len() == 4);
         // Without a year only a slash makes a date ("15/3"; "15.3" is a number), and not the
         // idioms "24/7" and "9/11".
         if year.is_none() && (gap == Gap::Dot || matches!((day, month), (24, 7) | (9, 11))) {

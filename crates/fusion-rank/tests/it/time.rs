@@ -2639,17 +2639,6 @@ const HEBREW_MONTHS: [&str; 12] = [
 /// instants (the ends of months and years among them).
 #[test]
 fn the_same_period_reads_the_same_in_every_language() {
-    const EN_WEEKDAYS: [&str; 7] = [
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-    ];
-    const HE_WEEKDAYS: [&str; 7] = ["שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"];
-    const JA_WEEKDAYS: [&str; 7] = ["月", "火", "水", "木", "金", "土", "日"];
     const EN_COUNTS: [&str; 12] = [
         "", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
     ];
@@ -2801,15 +2790,6 @@ fn the_same_period_reads_the_same_in_every_language() {
 /// week in four orders, and common fixed phrases; asked at four instants.
 #[test]
 fn paraphrases_of_one_period_read_the_same() {
-    const WEEKDAYS: [&str; 7] = [
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-    ];
     let ordinal = |d: u32| match d {
         1 | 21 => format!("{d}st"),
         2 | 22 => format!("{d}nd"),
@@ -2900,7 +2880,7 @@ fn paraphrases_of_one_period_read_the_same() {
             ]);
         }
     }
-    for w in WEEKDAYS {
+    for w in EN_WEEKDAYS {
         groups.push(vec![
             format!("on {w} last week"),
             format!("last week on {w}"),
@@ -2981,17 +2961,6 @@ fn paraphrases_of_one_period_read_the_same() {
 /// four instants.
 #[test]
 fn a_time_to_come_names_no_period_in_any_language() {
-    const EN_WEEKDAYS: [&str; 7] = [
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-    ];
-    const HE_WEEKDAYS: [&str; 7] = ["שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"];
-    const JA_WEEKDAYS: [&str; 7] = ["月", "火", "水", "木", "金", "土", "日"];
     let mut phrases: Vec<String> = Vec::new();
     for w in 0..7 {
         let (en, he, ja) = (EN_WEEKDAYS[w], HE_WEEKDAYS[w], JA_WEEKDAYS[w]);
@@ -3058,3 +3027,17 @@ fn a_time_to_come_names_no_period_in_any_language() {
         }
     }
 }
+
+const EN_WEEKDAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
+const HE_WEEKDAYS: [&str; 7] = ["שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"];
+
+const JA_WEEKDAYS: [&str; 7] = ["月", "火", "水", "木", "金", "土", "日"];
