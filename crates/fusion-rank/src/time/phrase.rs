@@ -853,21 +853,7 @@ impl Tokens {
         if year.is_none() && matches!((first, second), (24, 7) | (9, 11)) {
             return Vec::new();
         }
-        let caps = Caps {
-            month: Some(month),
-            day: Some(day),
-            ..caps
-        };
-        match year {
-            Some(year) => vec![(
-                at + 3,
-                Caps {
-                    year: Some(year),
-                    ..caps
-                },
-            )],
-            None => vec![(at + 2, caps)],
-        }
+        dated(at, caps, month, day, year)
     }
 }
 
@@ -914,22 +900,20 @@ impl Tokens {
         if year.is_none() && (gap == Gap::Dot || matches!((day, month), (24, 7) | (9, 11))) {
             return Vec::new();
         }
-        let caps = Caps {
-            month: Some(month),
-            day: Some(day),
-            ..caps
-        };
-        match year {
-            Some(year) => vec![(
-                at + 3,
-                Caps {
-                    year: Some(year),
-                    ..caps
-                },
-            )],
-            None => vec![(at + 2, caps)],
-        }
+        dated(at, caps, month, day, year)
     }
+}
+
+/// A date of two or three tokens from `at` ([`Tokens::slashed`], [`Tokens::day_first`]): the
+/// captures with its month, day and year, and the token after it.
+fn dated(at: usize, caps: Caps, month: u32, day: u32, year: Option<i32>) -> Vec<(usize, Caps)> {
+    let caps = Caps {
+        month: Some(month),
+        day: Some(day),
+        year: year.or(caps.year),
+        ..caps
+    };
+    vec![(if year.is_some() { at + 3 } else { at + 2 }, caps)]
 }
 
 /// `token` itself, then `token` without one and two leading letters of `prefixes`.

@@ -2585,10 +2585,7 @@ fn a_range_of_two_months_reads_the_same_in_every_language() {
                         vec![format!("מ{} עד {}", HEBREW_MONTHS[from], HEBREW_MONTHS[to])];
                     // "from May" is read as a name ("suggestions from May").
                     if from != 4 {
-                        others.push(format!(
-                            "from {} to {}",
-                            ENGLISH_MONTHS[from], ENGLISH_MONTHS[to]
-                        ));
+                        others.push(format!("from {} to {}", MONTH_NAMES[from], MONTH_NAMES[to]));
                     }
                     for query in others {
                         assert_eq!(
@@ -2602,21 +2599,6 @@ fn a_range_of_two_months_reads_the_same_in_every_language() {
         }
     }
 }
-
-const ENGLISH_MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 
 const HEBREW_MONTHS: [&str; 12] = [
     "ינואר",
@@ -2644,7 +2626,7 @@ fn the_same_period_reads_the_same_in_every_language() {
     ];
     let mut triples: Vec<[String; 3]> = Vec::new();
     for m in 0..12 {
-        let (en, he, n) = (ENGLISH_MONTHS[m], HEBREW_MONTHS[m], m + 1);
+        let (en, he, n) = (MONTH_NAMES[m], HEBREW_MONTHS[m], m + 1);
         triples.push([format!("in {en}"), format!("ב{he}"), format!("{n}月")]);
         triples.push([
             format!("in early {en}"),
@@ -2797,7 +2779,7 @@ fn paraphrases_of_one_period_read_the_same() {
         _ => format!("{d}th"),
     };
     let mut groups: Vec<Vec<String>> = Vec::new();
-    for (m, e) in ENGLISH_MONTHS.iter().enumerate() {
+    for (m, e) in MONTH_NAMES.iter().enumerate() {
         // "May" alone is mostly the verb; its rules are tested on their own.
         if *e == "May" {
             continue;
@@ -2978,7 +2960,7 @@ fn a_time_to_come_names_no_period_in_any_language() {
         ]);
     }
     for m in 0..12 {
-        let (en, he, n) = (ENGLISH_MONTHS[m], HEBREW_MONTHS[m], m + 1);
+        let (en, he, n) = (MONTH_NAMES[m], HEBREW_MONTHS[m], m + 1);
         phrases.extend([
             format!("next {en}"),
             format!("in {en} next year"),
