@@ -676,8 +676,10 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["this"]), Word(&["next", "coming"]), Season(FALL)], Fixed(Expr::Future)),
     // "Monday last week", "on Tuesday of last week", "Friday this week".
     rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Opt(&["of"]), LAST, Word(&["week"])], With(weekday_last_week)),
-    // "last week on Monday", "last week's Monday".
-    rule(&[LAST, Word(&["week"]), Word(&["on", "s"]), Weekday(WEEKDAYS)], With(weekday_last_week)),
+    // "last week on Monday", "last week's Monday", "last week Friday".
+    rule(&[LAST, Word(&["week"]), Opt(&["on", "s"]), Weekday(WEEKDAYS)], With(weekday_last_week)),
+    // "notes from the weekend": the latest weekend begun.
+    rule(&[After(&["from"]), Word(&["the"]), Word(&["weekend"]), NOT_OF], Fixed(Expr::Weekend)),
     rule(&[Opt(&["on"]), Weekday(WEEKDAYS), Opt(&["of"]), THIS, Word(&["week"])], With(weekday_this_week)),
     rule(&[Opt(&["in", "during"]), Entry(QUARTERS), Opt(&["of"]), Year], With(quarter_of_year)),
     rule(&[Opt(&["in", "during"]), Entry(QUARTERS), Opt(&["of"]), LAST, Word(&["year"])], With(quarter_last_year)),

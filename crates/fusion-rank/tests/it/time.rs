@@ -804,6 +804,16 @@ const CASES: &[(&str, &str, &str)] = &[
     ("same time last year", "2025-11-18", "2025-12-17"),
     ("a year ago today", "2025-12-02", "2025-12-03"),
     ("a week ago today", "2026-11-25", "2026-11-26"),
+    (
+        "Any notes from the weekend about the lease?",
+        "2026-11-28",
+        "2026-11-30",
+    ),
+    (
+        "What did I write last week Friday about the lease?",
+        "2026-11-27",
+        "2026-11-28",
+    ),
     // More Hebrew: Friday and Thursday with ב alone, parts and halves of a named month, this
     // time last year, "exactly a week ago", the 25th, before or after the summer, "from March".
     ("מה בישלתי בשישי?", "2026-11-27", "2026-11-28"),
