@@ -404,13 +404,21 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         let mut raw = calendar::resolve(expr, reference_ms);
         // A holiday right before a year is that year's: "Christmas 2025", "Halloween last year"
         // (after "at", "over"… the holiday rules read it, and the year places it below).
-        if let Some(year) = raw.and_then(calendar::whole_year)
-            && let Some((start, holiday)) =
-                ranges::holiday_before(query, &range).filter(|(start, _)| *start >= end)
-            && let Some(placed) = calendar::placed_in_year(holiday, year)
-        {
-            range.start = start;
-            raw = Some(placed);
+        if let Some(year) = raw.and_then(calendar::whole_year) {
+            let before = ranges::holiday_before(query, &range)
+                .filter(|(start, _)| *start >= end)
+                .and_then(|(start, holiday)| {
+                    Some((start..range.end, calendar::placed_in_year(holiday, year)?))
+                });
+            // Or right after it with "'s": "last year's Christmas".
+            let after = || {
+                let (end, holiday) = ranges::holiday_after(query, &range)?;
+                Some((range.start..end, calendar::placed_in_year(holiday, year)?))
+            };
+            if let Some((span, placed)) = before.or_else(after) {
+                range = span;
+                raw = Some(placed);
+            }
         }
         // The expression just before, when nothing but words that join them lies between.
         let before = named

@@ -324,52 +324,54 @@ const LISTED_BY: &[&str] = &[
     "and", "or", "&", ",", "/", "と", "や", "か", "、", "・", "או",
 ];
 
+/// Holidays a year next to them places ([`holiday_before`], [`holiday_after`]).
+const HOLIDAYS: &[(&str, Expr)] = &[
+    (
+        "christmas",
+        Expr::DaysOfYear {
+            month: 12,
+            day: 24,
+            days: 3,
+        },
+    ),
+    (
+        "xmas",
+        Expr::DaysOfYear {
+            month: 12,
+            day: 24,
+            days: 3,
+        },
+    ),
+    (
+        "halloween",
+        Expr::DaysOfYear {
+            month: 10,
+            day: 31,
+            days: 1,
+        },
+    ),
+    (
+        "thanksgiving",
+        Expr::Feast {
+            feast: super::calendar::Feast::Thanksgiving,
+            offset: 0,
+            days: 4,
+        },
+    ),
+    (
+        "easter",
+        Expr::Feast {
+            feast: super::calendar::Feast::Easter,
+            offset: -2,
+            days: 4,
+        },
+    ),
+];
+
 /// A holiday named right before the expression at `range`, with no word that makes it a time
 /// before it ("Christmas 2025", "Halloween last year", "Christmas of 2024"): where its name
 /// starts, and the holiday. The caller places it in the year the expression names.
 pub(super) fn holiday_before(query: &str, range: &Range<usize>) -> Option<(usize, Expr)> {
-    const HOLIDAYS: &[(&str, Expr)] = &[
-        (
-            "christmas",
-            Expr::DaysOfYear {
-                month: 12,
-                day: 24,
-                days: 3,
-            },
-        ),
-        (
-            "xmas",
-            Expr::DaysOfYear {
-                month: 12,
-                day: 24,
-                days: 3,
-            },
-        ),
-        (
-            "halloween",
-            Expr::DaysOfYear {
-                month: 10,
-                day: 31,
-                days: 1,
-            },
-        ),
-        (
-            "thanksgiving",
-            Expr::Feast {
-                feast: super::calendar::Feast::Thanksgiving,
-                offset: 0,
-                days: 4,
-            },
-        ),
-        (
-            "easter",
-            Expr::Feast {
-                feast: super::calendar::Feast::Easter,
-                offset: -2,
-                days: 4,
-            },
-        ),
-    ];
     let before = query[..range.start].trim_end();
     let before = before
         .strip_suffix(" of")
@@ -390,6 +392,24 @@ pub(super) fn holiday_before(query: &str, range: &Range<usize>) -> Option<(usize
         .iter()
         .find(|(name, _)| *name == word)
         .map(|(_, holiday)| (start, *holiday))
+}
+
+/// A holiday named right after the expression at `range` with an owner's "'s" ("last year's
+/// Christmas", "2025's Halloween"): where its name ends, and the holiday. The caller places it
+/// in the year the expression names.
+pub(super) fn holiday_after(query: &str, range: &Range<usize>) -> Option<(usize, Expr)> {
+    let after = query.get(range.end..)?;
+    let after = ["'s ", "\u{2019}s "]
+        .iter()
+        .find_map(|owner| after.strip_prefix(owner))?;
+    let len: usize = after
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .map(char::len_utf8)
+        .sum();
+    let word = after[..len].to_lowercase();
+    let (_, holiday) = HOLIDAYS.iter().find(|(name, _)| *name == word)?;
+    Some((query.len() - after.len() + len, *holiday))
 }
 
 /// A year that no rule read, written right after the expression at `range` (", 2025", " of
@@ -715,6 +735,16 @@ pub(super) fn open_ended(query: &str, range: &Range<usize>) -> Option<(Range<usi
             let side = match word.to_lowercase().as_str() {
                 "prior" => Side::Before,
                 "up" => Side::Until,
+                _ => return None,
+            };
+            return Some((first..range.end, side));
+        }
+        // "earlier than A", "later than A".
+        "than" => {
+            let (first, word) = word_before(query, open)?;
+            let side = match word.to_lowercase().as_str() {
+                "earlier" | "sooner" => Side::Before,
+                "later" => Side::After,
                 _ => return None,
             };
             return Some((first..range.end, side));

@@ -805,6 +805,17 @@ const CASES: &[(&str, &str, &str)] = &[
     ("a year ago today", "2025-12-02", "2025-12-03"),
     ("a week ago today", "2026-11-25", "2026-11-26"),
     (
+        "anything about the trip earlier than September?",
+        "1970-01-01",
+        "2026-09-01",
+    ),
+    ("later than March", "2026-04-01", "2026-12-02T15:30"),
+    (
+        "last year's Christmas trip notes",
+        "2025-12-24",
+        "2025-12-27",
+    ),
+    (
         "Any notes from the weekend about the lease?",
         "2026-11-28",
         "2026-11-30",
@@ -1491,6 +1502,7 @@ const CASES: &[(&str, &str, &str)] = &[
 const NO_TIME: &[&str] = &[
     // To come: the first Monday of December is the 7th.
     "the first Monday of this month",
+    "this year's Christmas",
     "クリスマスプレゼント",
     "七夕祭り",
     "10GWの発電所",
