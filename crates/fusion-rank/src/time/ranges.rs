@@ -372,22 +372,11 @@ const HOLIDAYS: &[(&str, Expr)] = &[
 /// before it ("Christmas 2025", "Halloween last year", "Christmas of 2024"): where its name
 /// starts, and the holiday. The caller places it in the year the expression names.
 pub(super) fn holiday_before(query: &str, range: &Range<usize>) -> Option<(usize, Expr)> {
-    let before = query[..range.start].trim_end();
-    let before = before
-        .strip_suffix(" of")
-        .or_else(|| before.strip_suffix(" Of"))
-        .map_or(before, str::trim_end);
-    // The name is a word of its own ("Christmas", not "prechristmas"), apart from the year.
-    if before.len() == range.start {
-        return None;
+    let (mut start, mut word) = word_before(query, range.start)?;
+    if word.eq_ignore_ascii_case("of") {
+        (start, word) = word_before(query, start)?;
     }
-    let start = before
-        .char_indices()
-        .rev()
-        .take_while(|(_, c)| c.is_alphabetic())
-        .last()
-        .map(|(i, _)| i)?;
-    let word = before[start..].to_lowercase();
+    let word = word.to_lowercase();
     HOLIDAYS
         .iter()
         .find(|(name, _)| *name == word)

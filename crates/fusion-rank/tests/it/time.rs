@@ -3045,3 +3045,47 @@ const EN_WEEKDAYS: [&str; 7] = [
 const HE_WEEKDAYS: [&str; 7] = ["שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת", "ראשון"];
 
 const JA_WEEKDAYS: [&str; 7] = ["月", "火", "水", "木", "金", "土", "日"];
+
+/// A holiday next to "last year" (before it, or after it with "'s") or before a year is that
+/// year's holiday, never the whole year and never another year's: every name, both orders,
+/// asked at four instants.
+#[test]
+fn a_holiday_next_to_a_year_is_that_years_holiday() {
+    // Name, the months it may fall in, its length in days.
+    const HOLIDAYS: [(&str, &[u32], i64); 4] = [
+        ("Christmas", &[12], 3),
+        ("Halloween", &[10], 1),
+        ("Thanksgiving", &[11], 4),
+        ("Easter", &[3, 4], 4),
+    ];
+    for asked in [
+        "2026-12-02T15:30",
+        "2026-03-10T09:00",
+        "2027-01-05T12:00",
+        "2026-06-30T20:00",
+    ] {
+        let reference = ms(asked);
+        let this_year = NaiveDateTime::parse_from_str(asked, "%Y-%m-%dT%H:%M")
+            .unwrap()
+            .year();
+        for (name, months, days) in HOLIDAYS {
+            for (query, year) in [
+                (format!("what did I buy {name} last year?"), this_year - 1),
+                (format!("last year's {name} notes"), this_year - 1),
+                (format!("what did I write {name} 2025"), 2025),
+            ] {
+                let period = resolve_time(&query, reference)
+                    .unwrap_or_else(|| panic!("{query} at {asked}"))
+                    .period;
+                let start = chrono::DateTime::from_timestamp_millis(period.start_ms).unwrap();
+                assert_eq!(start.year(), year, "{query} at {asked}");
+                assert!(months.contains(&start.month()), "{query} at {asked}");
+                assert_eq!(
+                    period.end_ms - period.start_ms,
+                    days * 86_400_000,
+                    "{query} at {asked}"
+                );
+            }
+        }
+    }
+}
