@@ -377,6 +377,8 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
     found.extend(ja::find(query));
     let listed = ranges::listed_months(query, &found);
     found.extend(listed);
+    let paired = ranges::paired_months(query, &found);
+    found.extend(paired);
     // "the Monday and Tuesday sessions": the later names of a determined list are names too.
     found.retain(|f| !en::in_named_list(query, &f.range));
     // Leftmost first, the longer of two that start together; overlapping ones are dropped.
@@ -550,7 +552,7 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
                 } else {
                     *last
                 };
-                match joined(first, last, first_holiday) {
+                match joined(first, last, first_holiday, first_latest) {
                     Some(both) => {
                         rest.next();
                         (span, both)
@@ -570,6 +572,14 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
             // person.
             Some(ranges::Joined::ToMonth(_, _, true)) if calendar::whole_month(first).is_none() => {
                 opened(query, range.clone(), first, reference_ms)
+            }
+            Some(ranges::Joined::ToMonth(span, month, _))
+                if let Some((next, both)) =
+                    months_in_year_after(query, &span, first, month, rest.peek())
+                    && both.start_ms <= reference_ms =>
+            {
+                rest.next();
+                (span.start..next.end, both)
             }
             Some(ranges::Joined::ToMonth(span, month, _)) => {
                 // As a range of two expressions: from a start that is over, a range still
@@ -664,11 +674,24 @@ fn is_of(word: &str) -> bool {
 /// The range from `first` to `last` ("from A to B"): `last` may not start before `first`,
 /// unless `first` is a month or a holiday (`holiday`), read then as the latest such month or
 /// holiday at or before `last` ("from December to February" in March is December to February
-/// of this winter; "from Thanksgiving to Christmas" in early December is last year's). `None`
-/// when the two make no range.
-fn joined(first: Period, last: Period, holiday: Option<calendar::Expr>) -> Option<Period> {
+/// of this winter; "from Thanksgiving to Christmas" in early December is last year's), or
+/// names the latest of a kind (`latest`: "between Monday and Wednesday last week" is last
+/// week's Monday). `None` when the two make no range.
+fn joined(
+    first: Period,
+    last: Period,
+    holiday: Option<calendar::Expr>,
+    latest: Option<calendar::Expr>,
+) -> Option<Period> {
     if last.start_ms >= first.start_ms {
         return Some(first.through(last));
+    }
+    if holiday.is_none()
+        && let Some(earlier) = latest
+            .and_then(|expr| calendar::resolve(expr, last.end_ms - 1))
+            .filter(|p| p.start_ms < p.end_ms && p.start_ms <= last.start_ms)
+    {
+        return Some(earlier.through(last));
     }
     if let Some(holiday) = holiday {
         let year = calendar::year_of(last.start_ms)?;
@@ -704,6 +727,30 @@ fn first_after(first: Period, last: Period, latest: Option<calendar::Expr>) -> P
         .filter_map(|at| calendar::resolve(expr, at))
         .find(|p| p.start_ms >= first.start_ms && p.start_ms < p.end_ms)
         .unwrap_or(last)
+}
+
+/// The range from the month `first` names to month `month` of the year that the expression
+/// after them (`next`) names, and where that expression lies: "in Sep-Nov last year", "Oct to
+/// Dec of 2025". The year is the last month's, as it is when written with it ("Nov-Jan 2025"
+/// starts in November 2024). `None` unless a year comes right after the range's span.
+fn months_in_year_after<T>(
+    query: &str,
+    span: &Range<usize>,
+    first: Period,
+    month: u32,
+    next: Option<&((Range<usize>, Period), T)>,
+) -> Option<(Range<usize>, Period)> {
+    let ((next, period), _) = next?;
+    let end = span.end + usize::from(query[span.end..].starts_with('.'));
+    if !next_to(query.get(end..next.start)?) {
+        return None;
+    }
+    let last = calendar::placed_in_year(
+        calendar::Expr::NamedMonth { month, year: None },
+        calendar::whole_year(*period)?,
+    )?;
+    let first = calendar::month_until(last.start_ms, calendar::whole_month(first)?)?;
+    Some((next.clone(), first.through(last)))
 }
 
 /// A day in milliseconds.

@@ -54,6 +54,51 @@ pub(super) fn years_ago(caps: &Caps) -> Option<Expr> {
     })
 }
 
+/// The whole units from the first count back to the second ("two to three weeks ago").
+fn back_between(caps: &Caps, unit: Unit) -> Option<Expr> {
+    Some(Expr::Back {
+        unit,
+        nearest: caps.first?,
+        farthest: caps.count?,
+    })
+}
+
+/// The days from the first count back to the second ("3 to 5 days ago").
+pub(super) fn days_back_between(caps: &Caps) -> Option<Expr> {
+    back_between(caps, Unit::Day)
+}
+
+/// The ISO weeks from the first count back to the second ("2-3 weeks ago").
+pub(super) fn weeks_back_between(caps: &Caps) -> Option<Expr> {
+    back_between(caps, Unit::Week)
+}
+
+/// The calendar months from the first count back to the second ("two or three months ago").
+pub(super) fn months_back_between(caps: &Caps) -> Option<Expr> {
+    back_between(caps, Unit::Month)
+}
+
+/// The calendar years from the first count back to the second ("between 2 and 4 years ago").
+pub(super) fn years_back_between(caps: &Caps) -> Option<Expr> {
+    back_between(caps, Unit::Year)
+}
+
+/// The captured season `count` seasons of its kind back: the latest one over for one, a year
+/// before it for two ("two summers ago").
+pub(super) fn seasons_ago(caps: &Caps) -> Option<Expr> {
+    let season = caps.season?;
+    match caps.count? {
+        1 => Some(Expr::Season {
+            season,
+            ended: true,
+        }),
+        count => Some(Expr::SeasonBack {
+            season,
+            years: count - 1,
+        }),
+    }
+}
+
 /// The captured month a year before the latest one over ("the October before last").
 pub(super) fn month_before_last(caps: &Caps) -> Option<Expr> {
     Some(Expr::MonthBeforeLast { month: caps.month? })

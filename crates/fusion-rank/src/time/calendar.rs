@@ -237,8 +237,9 @@ pub(super) enum Expr {
     /// reference's day ("on Friday the 20th"); within the last 28 years, as the calendar
     /// repeats.
     DayOfMonthOnWeekday { day: u32, weekday: Weekday },
-    /// The season before the latest one that is over ("the summer before last").
-    SeasonBeforeLast { season: u32 },
+    /// The season `years` years before the latest one that is over ("the summer before last"
+    /// and "two summers ago" are 1).
+    SeasonBack { season: u32, years: u32 },
     /// The month a year before the latest such one that is over ("the October before last").
     MonthBeforeLast { month: u32 },
     /// A season "this" names (numbered as in [`Expr::Season`]): the latest one begun while it
@@ -379,7 +380,7 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
                 .find(|date| *date <= today && date.weekday().num_days_from_monday() == weekday)?;
             day_span(date, 1)
         }
-        Expr::SeasonBeforeLast { season } => {
+        Expr::SeasonBack { season, years } => {
             let last = resolve(
                 Expr::Season {
                     season,
@@ -387,10 +388,10 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
                 },
                 reference_ms,
             )?;
-            year_earlier(last)
+            years_earlier(last, years)
         }
         Expr::MonthBeforeLast { month } => {
-            year_earlier(resolve(Expr::EndedMonth { month }, reference_ms)?)
+            years_earlier(resolve(Expr::EndedMonth { month }, reference_ms)?, 1)
         }
         Expr::LatestPartOfYear { from_month, months } => {
             let this_year = month_index(today.year(), 1) + i64::from(from_month);
@@ -820,11 +821,12 @@ fn date_of(today: NaiveDate, month: u32, day: u32, year: Option<i32>) -> Option<
     }
 }
 
-/// `period`, whole months, twelve months earlier.
-fn year_earlier(period: Period) -> Option<Period> {
+/// `period`, whole months, `years` years earlier.
+fn years_earlier(period: Period, years: u32) -> Option<Period> {
+    let months = Months::new(years.checked_mul(12)?);
     let shift = |ms: i64| -> Option<i64> {
         let date = DateTime::from_timestamp_millis(ms)?.date_naive();
-        Some(start_ms(date.checked_sub_months(Months::new(12))?))
+        Some(start_ms(date.checked_sub_months(months)?))
     };
     Some(Period {
         start_ms: shift(period.start_ms)?,

@@ -2,26 +2,28 @@
 
 use super::build::{
     date, date_in_words, date_on_weekday, day_of_last_month, day_of_month, day_of_month_on_weekday,
-    day_of_this_month, days_ago, days_between, earlier_than_days, earlier_than_months,
-    earlier_than_weeks, earlier_than_years, early_month, early_season, early_season_last_year,
-    early_year, ended_month, first_day_of_month, first_days_of_month, first_half_of_year,
-    first_weeks_of_month, fourth_quarter_of_year, half_of_month, half_of_year, hours_ago, iso,
-    last_day_of_month, last_days_of_month, last_week_of_month, last_weeks_of_month, late_month,
-    late_season, late_season_last_year, late_year, mid_month, mid_season, mid_season_last_year,
-    mid_year, month_before_last, month_last_year, month_part, month_this_year, months_ago,
-    months_ago_today, months_and_a_half_ago, named_month, named_year, nth_weekday_last_month,
-    nth_weekday_of_month, nth_weekday_this_month, ordinal_quarter, past_days, past_hours,
-    past_months, past_weeks, past_years, quarter_last_year, quarter_of_year, quarter_this_year,
-    season_begun, season_last_year, season_of_year, season_this_year, second_half_of_year,
-    slashed_with_year, week_from_date, week_of, week_of_day, week_of_in_words, week_of_month,
-    week_of_month_ago_0, week_of_month_ago_1, weekday, weekday_before_last, weekday_last_week,
-    weekday_this_week, weekday_weeks_ago, weekdays_ago, weekend_of_day, weekends_ago, weeks_ago,
-    weeks_and_a_half_ago, year_half, year_part, years_ago, years_ago_today, years_and_a_half_ago,
+    day_of_this_month, days_ago, days_back_between, days_between, earlier_than_days,
+    earlier_than_months, earlier_than_weeks, earlier_than_years, early_month, early_season,
+    early_season_last_year, early_year, ended_month, first_day_of_month, first_days_of_month,
+    first_half_of_year, first_weeks_of_month, fourth_quarter_of_year, half_of_month, half_of_year,
+    hours_ago, iso, last_day_of_month, last_days_of_month, last_week_of_month, last_weeks_of_month,
+    late_month, late_season, late_season_last_year, late_year, mid_month, mid_season,
+    mid_season_last_year, mid_year, month_before_last, month_last_year, month_part,
+    month_this_year, months_ago, months_ago_today, months_and_a_half_ago, months_back_between,
+    named_month, named_year, nth_weekday_last_month, nth_weekday_of_month, nth_weekday_this_month,
+    ordinal_quarter, past_days, past_hours, past_months, past_weeks, past_years, quarter_last_year,
+    quarter_of_year, quarter_this_year, season_begun, season_last_year, season_of_year,
+    season_this_year, seasons_ago, second_half_of_year, slashed_with_year, week_from_date, week_of,
+    week_of_day, week_of_in_words, week_of_month, week_of_month_ago_0, week_of_month_ago_1,
+    weekday, weekday_before_last, weekday_last_week, weekday_this_week, weekday_weeks_ago,
+    weekdays_ago, weekend_of_day, weekends_ago, weeks_ago, weeks_and_a_half_ago,
+    weeks_back_between, year_half, year_part, years_ago, years_ago_today, years_and_a_half_ago,
+    years_back_between,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
-    After, AfterOrEnd, Count, Day, EndsBefore, Entry, Few, FirstDay, Iso, Month, NotAfter,
-    NotBefore, Opt, Ordinal, Season, Slashed, Tight, Weekday, Word, Year,
+    After, AfterOrEnd, Count, CountRange, Day, EndsBefore, Entry, Few, FirstDay, Iso, Month,
+    NotAfter, NotBefore, Opt, Ordinal, Season, Slashed, Tight, Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
@@ -186,6 +188,20 @@ const RANGE_OPENERS: El = After(&["from", "between"]);
 /// Season names next to a year ("the summer of 2025", "winter last year"); "fall" needs a
 /// word before it ([`FALL`]): "did sales fall last year" is last year.
 const SEASONS: Table = &[("spring", 0), ("summer", 1), ("autumn", 2), ("winter", 3)];
+
+/// Season names after a count ("two summers ago", "one winter ago").
+const COUNTED_SEASONS: Table = &[
+    ("spring", 0),
+    ("springs", 0),
+    ("summer", 1),
+    ("summers", 1),
+    ("autumn", 2),
+    ("autumns", 2),
+    ("fall", 2),
+    ("falls", 2),
+    ("winter", 3),
+    ("winters", 3),
+];
 
 /// "fall" as the season, after "the", "in", "during" or "over".
 const FALL: Table = &[("fall", 2)];
@@ -975,11 +991,13 @@ const RULES: &[Rule] = &[
     rule(&[HOLIDAY_AFTER, Word(&["good"]), Word(&["friday"])], feast(Feast::Easter, -2, 1)),
     rule(&[ON_HOLIDAY, Word(&["good"]), Word(&["friday"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Easter, -2, 1)),
     // "the summer before last", "the October before last".
-    rule(&[THE, SPRING, Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::SeasonBeforeLast { season: 0 })),
-    rule(&[THE, SUMMER, Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::SeasonBeforeLast { season: 1 })),
-    rule(&[THE, AUTUMN, Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::SeasonBeforeLast { season: 2 })),
-    rule(&[THE, WINTER, Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::SeasonBeforeLast { season: 3 })),
+    rule(&[THE, SPRING, Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::SeasonBack { season: 0, years: 1 })),
+    rule(&[THE, SUMMER, Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::SeasonBack { season: 1, years: 1 })),
+    rule(&[THE, AUTUMN, Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::SeasonBack { season: 2, years: 1 })),
+    rule(&[THE, WINTER, Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::SeasonBack { season: 3, years: 1 })),
     rule(&[Word(&["the"]), Month(MONTHS_ALONE), Word(&["before"]), LAST, NOT_NAMED], With(month_before_last)),
+    // "two summers ago": the summer before last; "a summer ago" is the last one.
+    rule(&[N, Season(COUNTED_SEASONS), AGO], With(seasons_ago)),
     // Thanksgiving week: its Monday to Sunday.
     rule(&[Opt(&["in", "during", "over"]), Word(&["the"]), Word(&["week"]), Word(&["of"]), Word(&["thanksgiving"])], feast(Feast::Thanksgiving, -3, 7)),
     rule(&[Word(&["in", "during", "over", "since", "after", "before"]), Word(&["thanksgiving"]), Word(&["week"])], feast(Feast::Thanksgiving, -3, 7)),
@@ -994,16 +1012,12 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["latter", "later", "last", "final"]), Word(&["part"]), Word(&["of"]), Month(MONTHS)], With(late_month)),
     // "since the 10th", "after the 3rd": the latest such day, opened by the word before.
     rule(&[After(&["since", "after", "before", "until", "till"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
-    // "two or three months ago": the units 2 and 3 back.
-    rule(&[Word(&["one", "1"]), Word(&["or"]), Word(&["two", "2"]), DAYS, AGO], back(Unit::Day, 1, 2)),
-    rule(&[Word(&["two", "2"]), Word(&["or"]), Word(&["three", "3"]), DAYS, AGO], back(Unit::Day, 2, 3)),
-    rule(&[Word(&["one", "1"]), Word(&["or"]), Word(&["two", "2"]), WEEKS, AGO], back(Unit::Week, 1, 2)),
-    rule(&[Word(&["two", "2"]), Word(&["or"]), Word(&["three", "3"]), WEEKS, AGO], back(Unit::Week, 2, 3)),
-    rule(&[Word(&["one", "1"]), Word(&["or"]), Word(&["two", "2"]), MONTH_WORDS, AGO], back(Unit::Month, 1, 2)),
-    rule(&[Word(&["two", "2"]), Word(&["or"]), Word(&["three", "3"]), MONTH_WORDS, AGO], back(Unit::Month, 2, 3)),
-    rule(&[Word(&["three", "3"]), Word(&["or"]), Word(&["four", "4"]), MONTH_WORDS, AGO], back(Unit::Month, 3, 4)),
-    rule(&[Word(&["one", "1"]), Word(&["or"]), Word(&["two", "2"]), YEARS, AGO], back(Unit::Year, 1, 2)),
-    rule(&[Word(&["two", "2"]), Word(&["or"]), Word(&["three", "3"]), YEARS, AGO], back(Unit::Year, 2, 3)),
+    // "two or three months ago", "2-3 weeks ago", "between 3 and 5 days ago": the units from
+    // the first count back to the second.
+    rule(&[Opt(&["between"]), CountRange(COUNTS), DAYS, AGO], With(days_back_between)),
+    rule(&[Opt(&["between"]), CountRange(COUNTS), WEEKS, AGO], With(weeks_back_between)),
+    rule(&[Opt(&["between"]), CountRange(COUNTS), MONTH_WORDS, AGO], With(months_back_between)),
+    rule(&[Opt(&["between"]), CountRange(COUNTS), YEARS, AGO], With(years_back_between)),
     // Black Friday and Cyber Monday, the day after Thanksgiving and the Monday after it, after
     // the holiday words (before the names below, which they win a tie against).
     rule(&[HOLIDAY_AFTER, Word(&["black"]), Word(&["friday"])], feast(Feast::Thanksgiving, 1, 1)),

@@ -28,6 +28,10 @@ pub(super) enum El {
     Tight(&'static [&'static str]),
     /// A count ≥ 1: ASCII digits or an entry of the table.
     Count(Table),
+    /// Two counts as [`El::Count`] reads them, the first smaller, joined by a dash ("2-3",
+    /// "2 – 3") or by "to", "or" or "and" ("two to three", "between 2 and 4"): the first
+    /// captured as [`Caps::first`], the second as the count.
+    CountRange(Table),
     /// An entry of the table, captured as the count; never digits ("q1").
     Entry(Table),
     /// An entry of the table that counts vaguely ("a few", "several"), captured as the count
@@ -89,6 +93,8 @@ pub(super) enum El {
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Caps {
     pub(super) count: Option<u32>,
+    /// The first count of a [`El::CountRange`].
+    pub(super) first: Option<u32>,
     /// Whether the count was vague ([`El::Few`]).
     pub(super) few: bool,
     /// Whether the phrase was read after a word that joins a range ([`El::AfterOrEnd`]).
@@ -177,7 +183,7 @@ fn first_tokens(pattern: &[El]) -> Option<(Vec<&'static str>, bool)> {
                 words.extend(first_words(table));
                 return Some((words, false));
             }
-            El::Count(table) => {
+            El::Count(table) | El::CountRange(table) => {
                 words.extend(first_words(table));
                 return Some((words, true));
             }
@@ -260,6 +266,14 @@ impl Language {
                                 .iter()
                                 .filter_map(|(entry, _)| entry.split(' ').next()),
                         ),
+                        El::CountRange(table) => {
+                            words.extend(
+                                table
+                                    .iter()
+                                    .filter_map(|(entry, _)| entry.split(' ').next()),
+                            );
+                            words.extend(COUNT_JOINERS.iter().copied());
+                        }
                         El::BareMonth(table) => words.extend(
                             table
                                 .iter()
@@ -315,7 +329,15 @@ struct Token {
     gap_before: Gap,
     /// Whether the gap before it holds a comma.
     comma_before: bool,
+    /// Whether the gap before it is one dash, with or without spaces around it ("2-3",
+    /// "2 – 3"): what joins the counts of a [`El::CountRange`].
+    dash_before: bool,
 }
+
+/// The words that join the two counts of a [`El::CountRange`].
+const COUNT_JOINERS: &[&str] = &["to", "or", "and"];
+/// The marks that join them.
+const COUNT_DASHES: &[&str] = &["-", "\u{2013}", "\u{2014}", "~", "\u{301c}", "\u{ff5e}"];
 
 /// The query as tokens, ready to be matched against any language's rules.
 pub(super) struct Tokens {
@@ -394,6 +416,7 @@ impl Tokens {
             tokens.push(Token {
                 lower: short_year.unwrap_or_else(|| query[range.clone()].to_lowercase()),
                 comma_before: gap_text.is_some_and(|gap| gap.contains(',')),
+                dash_before: gap_text.is_some_and(|gap| COUNT_DASHES.contains(&gap.trim())),
                 range,
                 gap_before,
             });
@@ -617,18 +640,15 @@ impl Tokens {
                     Vec::new()
                 }
             }
-            El::Count(table) => {
-                let mut ways = Vec::new();
-                if let Some(n) = digits(token).filter(|n| *n >= 1) {
+            El::Count(table) => self
+                .counts(language, table, at, strip)
+                .into_iter()
+                .map(|(next, n)| {
                     caps.count = Some(n);
-                    ways.push((at + 1, caps));
-                }
-                for (next, n) in self.entries(language, table, at, strip) {
-                    caps.count = Some(n);
-                    ways.push((next, caps));
-                }
-                ways
-            }
+                    (next, caps)
+                })
+                .collect(),
+            El::CountRange(table) => self.count_range(language, table, at, strip, caps),
             El::Entry(table) | El::Few(table) => self
                 .entries(language, table, at, strip)
                 .map(|(next, n)| {
@@ -706,6 +726,71 @@ impl Tokens {
             }
             El::BareMonth(_) => Vec::new(),
         }
+    }
+
+    /// The ways a count matches from token `at` ([`El::Count`]): the token after it and the
+    /// count.
+    fn counts(
+        &self,
+        language: &Language,
+        table: Table,
+        at: usize,
+        strip: &str,
+    ) -> Vec<(usize, u32)> {
+        let mut ways: Vec<(usize, u32)> = self
+            .tokens
+            .get(at)
+            .and_then(|token| digits(&token.lower))
+            .filter(|n| *n >= 1)
+            .map(|n| (at + 1, n))
+            .into_iter()
+            .collect();
+        ways.extend(self.entries(language, table, at, strip));
+        ways
+    }
+
+    /// The ways two counts joined into a range match from token `at` ([`El::CountRange`]).
+    fn count_range(
+        &self,
+        language: &Language,
+        table: Table,
+        at: usize,
+        strip: &str,
+        caps: Caps,
+    ) -> Vec<(usize, Caps)> {
+        let mut ways = Vec::new();
+        for (after_first, first) in self.counts(language, table, at, strip) {
+            let Some(next) = self.tokens.get(after_first) else {
+                continue;
+            };
+            let second_at = if next.dash_before {
+                after_first
+            } else if next.gap_before == Gap::Space
+                && !next.comma_before
+                && COUNT_JOINERS.contains(&next.lower.as_str())
+                && self
+                    .tokens
+                    .get(after_first + 1)
+                    .is_some_and(|t| t.gap_before == Gap::Space && !t.comma_before)
+            {
+                after_first + 1
+            } else {
+                continue;
+            };
+            for (end, count) in self.counts(language, table, second_at, "") {
+                if first < count {
+                    ways.push((
+                        end,
+                        Caps {
+                            first: Some(first),
+                            count: Some(count),
+                            ..caps
+                        },
+                    ));
+                }
+            }
+        }
+        ways
     }
 
     /// The ways an entry of `table` matches from token `at`, each with its value set into
@@ -1003,6 +1088,11 @@ mod tests {
                     El::Opt(list) if pick(2) == 0 => continue,
                     El::Opt(list) => list[pick(list.len())].to_owned(),
                     El::Count(table) if pick(3) == 0 => (1 + pick(40)).to_string(),
+                    El::CountRange(_) => {
+                        let joiner = [" to ", " or ", "-", " - ", "\u{2013}"][pick(5)];
+                        let first = 1 + pick(10);
+                        format!("{first}{joiner}{}", first + 1 + pick(10))
+                    }
                     El::Count(table)
                     | El::Entry(table)
                     | El::Few(table)

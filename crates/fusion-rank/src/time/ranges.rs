@@ -537,6 +537,79 @@ pub(super) fn listed_months(query: &str, found: &[Found]) -> Vec<Found> {
     more
 }
 
+/// A month name that starts a range of two months with no word before that makes it a time
+/// ("Jan-Mar", "Sept to Nov 2025", "Jan through March"): alone it names none ("Jan" may be a
+/// name), so it is found here as the month, for [`between`] to join to the second. The second
+/// must be a month name too, after a word ending the item as a month does; "may" neither
+/// starts nor closes one, as [`between`] reads it ("Jan - may I see them").
+pub(super) fn paired_months(query: &str, found: &[Found]) -> Vec<Found> {
+    const TO: &[&str] = &["to", "through", "thru", "till", "until"];
+    let mut more = Vec::new();
+    let mut words = query.char_indices().peekable();
+    while let Some((start, c)) = words.next() {
+        if !c.is_alphabetic() {
+            continue;
+        }
+        let mut end = start + c.len_utf8();
+        while let Some((at, c)) = words.next_if(|(_, c)| c.is_alphabetic()) {
+            end = at + c.len_utf8();
+        }
+        let word = &query[start..end];
+        let Some(month) = en::month_named(word).filter(|_| !word.eq_ignore_ascii_case("may"))
+        else {
+            continue;
+        };
+        let glued = query[..start]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric);
+        if glued
+            || found
+                .iter()
+                .any(|f| f.range.start < end && start < f.range.end)
+        {
+            continue;
+        }
+        let stop = end + abbreviation_stop(query, &(start..end));
+        let after = &query[stop..];
+        let spaced = after.trim_start();
+        let (second_at, dashed) = match DASHES.iter().find(|m| spaced.starts_with(**m)) {
+            Some(mark) => {
+                let rest = &spaced[mark.len()..];
+                (query.len() - rest.trim_start().len(), true)
+            }
+            None => match word_after(query, stop) {
+                Some(joiner) if TO.contains(&query[joiner.clone()].to_lowercase().as_str()) => {
+                    match word_after(query, joiner.end) {
+                        Some(second) => (second.start, false),
+                        None => continue,
+                    }
+                }
+                _ => continue,
+            },
+        };
+        let len: usize = query[second_at..]
+            .chars()
+            .take_while(|c| c.is_alphabetic())
+            .map(char::len_utf8)
+            .sum();
+        let second = &query[second_at..second_at + len];
+        let closes = en::month_named(second).is_some()
+            && !second.eq_ignore_ascii_case("may")
+            // A dash between two month names makes them a range whatever follows ("Jan-Mar
+            // notes").
+            && (dashed || en::month_item_ends(&query[second_at + len..]));
+        if closes {
+            more.push(Found {
+                range: start..end,
+                expr: Expr::NamedMonth { month, year: None },
+                ends_range: false,
+            });
+        }
+    }
+    more
+}
+
 /// Whether the expression (or list) at `range` and the next expression at `next` are listed
 /// together: nothing but one listing word or mark between them, or, in Hebrew, the next one's
 /// prefix ו.

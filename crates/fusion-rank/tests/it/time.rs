@@ -1285,6 +1285,50 @@ const CASES: &[(&str, &str, &str)] = &[
     ("the latter part of October", "2026-10-21", "2026-11-01"),
     ("two or three months ago", "2026-09-01", "2026-11-01"),
     ("one or two weeks ago", "2026-11-16", "2026-11-30"),
+    // Any two counts: joined by a dash, "to", "or", or "between … and".
+    ("what did I do 2-3 weeks ago", "2026-11-09", "2026-11-23"),
+    ("2 – 3 weeks ago", "2026-11-09", "2026-11-23"),
+    ("two to three weeks ago", "2026-11-09", "2026-11-23"),
+    ("notes from 3 to 5 days ago", "2026-11-27", "2026-11-30"),
+    (
+        "between two and three months ago",
+        "2026-09-01",
+        "2026-11-01",
+    ),
+    ("between 2 and 4 weeks ago", "2026-11-02", "2026-11-23"),
+    ("1-2 years ago", "2024-01-01", "2026-01-01"),
+    ("page 12-14 weeks ago", "2026-08-24", "2026-09-14"),
+    // Seasons counted back.
+    ("what did we do two summers ago", "2025-06-01", "2025-09-01"),
+    ("two winters ago", "2024-12-01", "2025-03-01"),
+    ("one summer ago", "2026-06-01", "2026-09-01"),
+    ("three springs ago", "2024-03-01", "2024-06-01"),
+    // A range whose end names its week: the start is that week's.
+    (
+        "between Monday and Wednesday last week",
+        "2026-11-23",
+        "2026-11-26",
+    ),
+    (
+        "from Monday to Wednesday last week",
+        "2026-11-23",
+        "2026-11-26",
+    ),
+    // Two month names joined with no word before them.
+    ("what did I note Jan-Mar?", "2026-01-01", "2026-04-01"),
+    ("Jan-Mar notes", "2026-01-01", "2026-04-01"),
+    ("notes Jan through March", "2026-01-01", "2026-04-01"),
+    ("notes Sept to Nov 2025", "2025-09-01", "2025-12-01"),
+    ("Sept. to Nov. 2025", "2025-09-01", "2025-12-01"),
+    ("Jan–Mar 2025 notes", "2025-01-01", "2025-04-01"),
+    ("Jun-Jul 2024 photos", "2024-06-01", "2024-08-01"),
+    (
+        "what happened in Sep-Nov last year",
+        "2025-09-01",
+        "2025-12-01",
+    ),
+    ("in Oct to Dec of 2025", "2025-10-01", "2026-01-01"),
+    ("Dec-Feb trips", "2025-12-01", "2026-03-01"),
     ("since the 10th", "2026-11-10", "2026-12-02T15:30"),
     ("春から夏にかけて", "2026-03-01", "2026-09-01"),
     // Japanese "about … ago", the other day, this time last year, lists with か.
@@ -1500,6 +1544,11 @@ const CASES: &[(&str, &str, &str)] = &[
 
 /// Queries that name no time (at [`REFERENCE`]).
 const NO_TIME: &[&str] = &[
+    // Month abbreviations and counts that join nothing.
+    "Jan went to Mar-a-Lago",
+    "what did Jan tell me",
+    "Jan to May budget",
+    "I have 2 or 3 notes about the days ago",
     // To come: the first Monday of December is the 7th.
     "the first Monday of this month",
     "this year's Christmas",
@@ -2609,6 +2658,14 @@ fn a_range_of_two_months_reads_the_same_in_every_language() {
                     if from != 4 {
                         others.push(format!("from {} to {}", MONTH_NAMES[from], MONTH_NAMES[to]));
                     }
+                    // Abbreviations with no word before them: never "may" ("Jan - may I").
+                    if from != 4 && to != 4 {
+                        let (a, b) = (MONTH_ABBREVIATIONS[from], MONTH_ABBREVIATIONS[to]);
+                        others.push(format!("{a}-{b}"));
+                        others.push(format!("{a} – {b} notes"));
+                        others.push(format!("{a} to {b}"));
+                        others.push(format!("in {a}-{b}"));
+                    }
                     for query in others {
                         assert_eq!(
                             resolve_time(&query, asked).map(|m| m.period),
@@ -2621,6 +2678,40 @@ fn a_range_of_two_months_reads_the_same_in_every_language() {
         }
     }
 }
+
+/// A range of two months with a year after it reads the year as the last month's, however the
+/// months are written: "in Sep-Nov last year" is "from September to November last year", and
+/// "Nov-Jan 2025" is "from November to January 2025" (November 2024 to January 2025).
+#[test]
+fn a_year_after_a_range_of_months_is_the_last_months() {
+    for asked in ["2026-01-15T12:00", "2026-06-01T12:00", "2026-12-02T15:30"] {
+        let asked = ms(asked);
+        for from in (0..12).filter(|m| *m != 4) {
+            for to in (0..12).filter(|m| *m != 4) {
+                let (a, b) = (MONTH_ABBREVIATIONS[from], MONTH_ABBREVIATIONS[to]);
+                let (full_a, full_b) = (MONTH_NAMES[from], MONTH_NAMES[to]);
+                for year in ["last year", "2025", "of 2024"] {
+                    let want = resolve_time(&format!("from {full_a} to {full_b} {year}"), asked)
+                        .map(|m| m.period)
+                        .expect("a range in a past year names a time");
+                    for query in [
+                        format!("in {a}-{b} {year}"),
+                        format!("{a}-{b} {year}"),
+                        format!("{a} to {b} {year}"),
+                        format!("between {full_a} and {full_b} {year}"),
+                    ] {
+                        let got = resolve_time(&query, asked);
+                        assert_eq!(got.map(|m| m.period), Some(want), "{query} at {asked}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+const MONTH_ABBREVIATIONS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
 
 const HEBREW_MONTHS: [&str; 12] = [
     "ינואר",
