@@ -456,9 +456,13 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         // March next year", "next year in March", "on Monday next week", "on December 20 this
         // year" on December 2, "on Black Friday 2030".
         let later = |p: &Period| p.start_ms > reference_ms;
+        // Placed in a named year, the expression is that year's, whether or not this year's
+        // is still to come ("2025年の下半期" in March).
         let to_come = matches!(expr, calendar::Expr::Future)
-            || raw.as_ref().is_some_and(later)
-            || placed.as_ref().is_some_and(later);
+            || match placed.or(bare.as_ref().map(|(_, p)| *p)) {
+                Some(placed) => later(&placed),
+                None => raw.as_ref().is_some_and(later),
+            };
         let bare_to_come = bare.as_ref().is_some_and(|(_, p)| later(p));
         let after_to_come = to_come_end.is_some_and(|at| next_to(&query[at..range.start]));
         if to_come || bare_to_come || after_to_come {
@@ -475,7 +479,11 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
             end = until;
             continue;
         }
-        let Some(mut resolved) = raw.filter(valid) else {
+        let Some(mut resolved) = raw
+            .filter(valid)
+            .or(placed.filter(valid))
+            .or(bare.as_ref().map(|(_, p)| *p).filter(valid))
+        else {
             continue;
         };
         if let (Some(placed), Some((before, _))) = (placed.filter(valid), &before) {

@@ -768,6 +768,19 @@ pub(super) fn placed_in_year(expr: Expr, year: i32) -> Option<Period> {
             from_month: 3 * (quarter - 1),
             months: 3,
         },
+        // "2026年上半期", "2025年の年末": this year's part, or the latest begun, in that year.
+        Expr::PartOfYear {
+            year: None,
+            years_ago: 0,
+            from_month,
+            months,
+        }
+        | Expr::LatestPartOfYear { from_month, months } => Expr::PartOfYear {
+            year: Some(year),
+            years_ago: 0,
+            from_month,
+            months,
+        },
         _ => return holiday_in_year(expr, year),
     };
     // The expression names its year now: the reference no longer chooses one.

@@ -2,17 +2,18 @@
 //! ל מ ש כ ("ובשבוע שעבר"), a month name anywhere ו and ב ("במרץ", not "ממרץ", from March).
 
 use super::build::{
-    date, day_of_last_month, day_of_month, day_of_this_month, days_ago, early_month, early_season,
-    early_year, ended_month, half_of_month, last_week_of_month, late_month, late_season, late_year,
-    mid_month, mid_season, mid_year, month_last_year, month_part, months_ago, named_month,
-    named_year, past_days, past_months, past_weeks, past_years, season_begun, season_ended,
-    season_last_year, season_of_year, week_of_month, weekday, weekday_last_week, weeks_ago,
-    year_half, year_part, years_ago,
+    date, day_of_last_month, day_of_month, day_of_this_month, days_ago, days_back_between,
+    early_month, early_season, early_year, ended_month, half_of_month, half_of_year,
+    last_week_of_month, late_month, late_season, late_year, mid_month, mid_season, mid_year,
+    month_last_year, month_part, months_ago, months_back_between, named_month, named_year,
+    past_days, past_months, past_weeks, past_years, season_begun, season_ended, season_last_year,
+    season_of_year, week_of_month, weekday, weekday_last_week, weeks_ago, weeks_back_between,
+    year_half, year_part, years_ago, years_back_between,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
-    After, BareMonth, Count, Day, DayFirst, EndsBefore, Entry, Few, InMonth, Month, NotAfter,
-    NotBefore, Opt, Season, Weekday, Word, Year,
+    After, BareMonth, Count, CountRange, Day, DayFirst, EndsBefore, Entry, Few, InMonth, Month,
+    NotAfter, NotBefore, Opt, Season, Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
@@ -75,6 +76,9 @@ const WEEKDAYS: Table = &[
     ("שישי", 4),
     ("שבת", 5),
 ];
+
+/// The day letters after יום ("יום ה'", Thursday); Saturday is written שבת.
+const LETTER_WEEKDAYS: Table = &[("א", 6), ("ב", 0), ("ג", 1), ("ד", 2), ("ה", 3), ("ו", 4)];
 
 /// Month names that stand alone: all but יוני, which is also a given name (Yoni).
 const MONTHS_ALONE: Table = &[
@@ -244,6 +248,11 @@ const RULES: &[Rule] = &[
     rule(&[BEFORE, N, Word(&["שבועות", "שבוע"])], With(weeks_ago)),
     rule(&[BEFORE, N, Word(&["חודשים", "חודש"])], With(months_ago)),
     rule(&[BEFORE, N, Word(&["שנים", "שנה"])], With(years_ago)),
+    // "לפני 2-3 שבועות", "לפני שניים עד שלושה חודשים": the units from the first back to the second.
+    rule(&[BEFORE, CountRange(COUNTS), Word(&["ימים", "יום"])], With(days_back_between)),
+    rule(&[BEFORE, CountRange(COUNTS), Word(&["שבועות", "שבוע"])], With(weeks_back_between)),
+    rule(&[BEFORE, CountRange(COUNTS), Word(&["חודשים", "חודש"])], With(months_back_between)),
+    rule(&[BEFORE, CountRange(COUNTS), Word(&["שנים", "שנה"])], With(years_back_between)),
     // With כ ("about"): "לפני כשבוע".
     rule(&[BEFORE, Word(&["יום", "כיום"])], Fixed(Expr::Day { days_ago: 1 })),
     rule(&[BEFORE, Word(&["יומיים", "כיומיים"])], Fixed(Expr::Day { days_ago: 2 })),
@@ -322,11 +331,15 @@ const RULES: &[Rule] = &[
     rule(&[BEFORE, Word(&["שבוע"]), Word(&["בדיוק"])], Fixed(Expr::Day { days_ago: 7 })),
     rule(&[BEFORE, Word(&["חודש"]), Word(&["בדיוק"])], Fixed(Expr::AroundMonthsAgo { months_ago: 1, days: 0 })),
     rule(&[BEFORE, Word(&["שנה"]), Word(&["בדיוק"])], Fixed(Expr::AroundYearsAgo { years_ago: 1, days: 0 })),
-    // "לפני שבוע-שבועיים", "לפני יומיים-שלושה": both units.
-    rule(&[BEFORE, Word(&["יום"]), Word(&["יומיים"])], Fixed(Expr::Back { unit: Unit::Day, nearest: 1, farthest: 2 })),
-    rule(&[BEFORE, Word(&["יומיים"]), Word(&["שלושה"])], Fixed(Expr::Back { unit: Unit::Day, nearest: 2, farthest: 3 })),
-    rule(&[BEFORE, Word(&["שבוע"]), Word(&["שבועיים"])], Fixed(Expr::Back { unit: Unit::Week, nearest: 1, farthest: 2 })),
-    rule(&[BEFORE, Word(&["חודש"]), Word(&["חודשיים"])], Fixed(Expr::Back { unit: Unit::Month, nearest: 1, farthest: 2 })),
+    // "לפני שבוע-שבועיים", "לפני יומיים-שלושה", "לפני שבוע או שבועיים": both units.
+    rule(&[BEFORE, Word(&["יום"]), Opt(&["או"]), Word(&["יומיים"])], Fixed(Expr::Back { unit: Unit::Day, nearest: 1, farthest: 2 })),
+    rule(&[BEFORE, Word(&["יומיים"]), Opt(&["או"]), Word(&["שלושה"])], Fixed(Expr::Back { unit: Unit::Day, nearest: 2, farthest: 3 })),
+    rule(&[BEFORE, Word(&["שבוע"]), Opt(&["או"]), Word(&["שבועיים"])], Fixed(Expr::Back { unit: Unit::Week, nearest: 1, farthest: 2 })),
+    rule(&[BEFORE, Word(&["חודש"]), Opt(&["או"]), Word(&["חודשיים"])], Fixed(Expr::Back { unit: Unit::Month, nearest: 1, farthest: 2 })),
+    rule(&[BEFORE, Word(&["שבועיים"]), Opt(&["או"]), Word(&["שלושה"])], Fixed(Expr::Back { unit: Unit::Week, nearest: 2, farthest: 3 })),
+    rule(&[BEFORE, Word(&["חודשיים"]), Opt(&["או"]), Word(&["שלושה"])], Fixed(Expr::Back { unit: Unit::Month, nearest: 2, farthest: 3 })),
+    rule(&[BEFORE, Word(&["שנה"]), Opt(&["או"]), Word(&["שנתיים"])], Fixed(Expr::Back { unit: Unit::Year, nearest: 1, farthest: 2 })),
+    rule(&[BEFORE, Word(&["שנתיים"]), Opt(&["או"]), Word(&["שלוש"])], Fixed(Expr::Back { unit: Unit::Year, nearest: 2, farthest: 3 })),
     // "ב-25 לחודש": the latest 25th.
     rule(&[Word(&["ב", "ה"]), Day, Word(&["לחודש"]), EndsBefore(&[])], With(day_of_month)),
     // "בתחילת השבוע": this week's Monday to Wednesday.
@@ -412,6 +425,11 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["בחורף"]), NotBefore(&["שעבר", "הקודם"])], Fixed(Expr::Season { season: 3, ended: false })),
     // "בסוף השבוע" is the weekend, the latest one ("בסוף השבוע שעבר|האחרון" too), not this week.
     rule(&[Word(&["סוף"]), Word(&["השבוע"]), Opt(&["שעבר", "האחרון"]), NotBefore(&["של"])], Fixed(Expr::Weekend)),
+    // "בסופ"ש" (the acronym of סוף שבוע): the same weekend.
+    rule(&[Word(&["סופ\"ש", "סופ\u{05f4}ש", "סופש"]), Opt(&["שעבר", "האחרון"]), NotBefore(&["של"])], Fixed(Expr::Weekend)),
+    // "ביום ה'", "ביום א' שעבר": a weekday by its letter, the latest one; only where the
+    // letter ends the phrase ("ביום ה-15 לחודש" is a day of the month).
+    rule(&[Word(&["יום"]), Weekday(LETTER_WEEKDAYS), EndsBefore(&["שעבר", "הקודם", "האחרון"])], With(weekday)),
     // "בשבת" (on Saturday) without יום; "בשבת שעברה".
     rule(&[Word(&["בשבת"]), Opt(&["שעברה", "האחרונה"])], Fixed(Expr::Weekday(5))),
     // Quarters: "ברבעון השלישי", "ברבעון הקודם|שעבר|האחרון", "ברבעון הזה|הנוכחי".
@@ -441,6 +459,8 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["סוף"]), Word(&["החודש"]), PAST_M], month_part(1, 21, 32)),
     rule(&[Word(&["מחצית", "חצי"]), Word(&["הראשונה", "הראשון"]), Word(&["של"]), Word(&["השנה"]), NOT_ORDINAL], year_half(0, 0)),
     rule(&[Word(&["מחצית", "חצי"]), Word(&["השנייה", "השני"]), Word(&["של"]), Word(&["השנה"]), NOT_ORDINAL], year_half(0, 1)),
+    // "במחצית הראשונה של 2025", "בחצי השני של 2025": that year's half.
+    rule(&[Word(&["מחצית", "חצי"]), Entry(HALVES), Word(&["של"]), Year], With(half_of_year)),
     // "(ב)תחילת מרץ", "(ב)אמצע מרץ", "(ב)סוף מרץ", with or without a year.
     // The month with no prefix and no comma ("בסוף, במרץ" is "in the end, in March"); יוני
     // only with a year.
@@ -466,7 +486,17 @@ pub(super) const HEBREW: Language = Language {
     rules: RULES,
     prefixes: "ובהלמשכ",
     month_prefixes: "וב",
-    hyphen_words: &[],
+    // "שבוע-שבועיים", "יומיים-שלושה": a unit and the next count, joined by a hyphen or a maqaf.
+    hyphen_words: &[
+        "יום",
+        "יומיים",
+        "שבוע",
+        "שבועיים",
+        "חודש",
+        "חודשיים",
+        "שנה",
+        "שנתיים",
+    ],
     vocabulary: &VOCABULARY,
     starts: &STARTS,
 };

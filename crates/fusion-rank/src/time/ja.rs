@@ -960,7 +960,9 @@ fn ago(text: &str) -> Option<&str> {
         .iter()
         .find_map(|about| text.strip_prefix(about))
         .unwrap_or(text);
+    // Not 前半 ("the first half": "2026年前半").
     text.strip_prefix('前')
+        .filter(|after| !after.starts_with('半'))
 }
 
 /// "N日前" and the other "ago" forms, "YYYY年", "YYYY年N月", "YYYY年N月N日", "N月", "N月N日".
@@ -1054,7 +1056,23 @@ fn numeric(text: &str) -> Option<(usize, Expr)> {
                 let (after, expr) = with_part(after, month, Some(year));
                 (consumed(after), expr)
             }
-            None => (consumed(after_year), Expr::NamedYear(year)),
+            None => match YEAR_PARTS
+                .iter()
+                .find(|(w, _, _)| after_year.starts_with(w))
+            {
+                // "2025年末", "2025年前半": a part of that year, as 年末 and 上半期 are of this
+                // one.
+                Some((w, from_month, months)) => (
+                    consumed(&after_year[w.len()..]),
+                    Expr::PartOfYear {
+                        year: Some(year),
+                        years_ago: 0,
+                        from_month: *from_month,
+                        months: *months,
+                    },
+                ),
+                None => (consumed(after_year), Expr::NamedYear(year)),
+            },
         });
     }
     // "7〜9月": the first month of a range written with one 月 ([`super::ranges`] joins it).
@@ -1080,6 +1098,16 @@ fn numeric(text: &str) -> Option<(usize, Expr)> {
     };
     Some((consumed(after), expr))
 }
+
+/// Parts of a year written right after "N年": the first month and how many months.
+const YEAR_PARTS: &[(&str, u32, u32)] = &[
+    ("末", 11, 1),
+    ("初め", 0, 1),
+    ("始め", 0, 1),
+    ("初頭", 0, 1),
+    ("前半", 0, 6),
+    ("後半", 6, 6),
+];
 
 /// Parts of a month after "N月", 今月 or 先月 (with or without の): the days from and to
 /// (exclusive; past the end is the end).

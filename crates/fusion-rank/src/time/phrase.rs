@@ -334,8 +334,9 @@ struct Token {
     dash_before: bool,
 }
 
-/// The words that join the two counts of a [`El::CountRange`].
-const COUNT_JOINERS: &[&str] = &["to", "or", "and"];
+/// The words that join the two counts of a [`El::CountRange`]: English "to", "or", "and",
+/// Hebrew "עד" (to) and "או" (or).
+const COUNT_JOINERS: &[&str] = &["to", "or", "and", "עד", "או"];
 /// The marks that join them.
 const COUNT_DASHES: &[&str] = &["-", "\u{2013}", "\u{2014}", "~", "\u{301c}", "\u{ff5e}"];
 
@@ -422,8 +423,15 @@ impl Tokens {
             });
         };
         let mut previous_ascii = false;
+        let hebrew = |c: Option<char>| c.is_some_and(|c| ('\u{05d0}'..='\u{05ea}').contains(&c));
         for (at, c) in query.char_indices() {
-            match (c.is_alphanumeric(), current) {
+            // Gershayim between two Hebrew letters belong to the word: an acronym ("סופ"ש").
+            let acronym = matches!(c, '"' | '\u{05f4}')
+                && hebrew(query[..at].chars().next_back())
+                && hebrew(query[at + c.len_utf8()..].chars().next());
+            // The mark is written in Hebrew, whatever its code.
+            let ascii = c.is_ascii() && !acronym;
+            match (c.is_alphanumeric() || acronym, current) {
                 (true, None) => current = Some(at),
                 (false, Some(start)) => {
                     push(&mut tokens, start..at);
@@ -431,13 +439,13 @@ impl Tokens {
                 }
                 // Latin letters or digits written against another script end a word there:
                 // "2026/11/03のメモ", "Q3の予算" (Japanese writes no space).
-                (true, Some(start)) if c.is_ascii() != previous_ascii => {
+                (true, Some(start)) if ascii != previous_ascii => {
                     push(&mut tokens, start..at);
                     current = Some(at);
                 }
                 _ => {}
             }
-            previous_ascii = c.is_ascii();
+            previous_ascii = ascii;
         }
         if let Some(start) = current {
             push(&mut tokens, start..query.len());

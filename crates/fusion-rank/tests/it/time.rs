@@ -1298,6 +1298,31 @@ const CASES: &[(&str, &str, &str)] = &[
     ("between 2 and 4 weeks ago", "2026-11-02", "2026-11-23"),
     ("1-2 years ago", "2024-01-01", "2026-01-01"),
     ("page 12-14 weeks ago", "2026-08-24", "2026-09-14"),
+    // Hebrew counts joined by a hyphen, "עד" or "או"; weekdays by their letter; the weekend's
+    // acronym; halves of a named year.
+    ("מה עשיתי לפני שבוע-שבועיים", "2026-11-16", "2026-11-30"),
+    ("לפני שבוע או שבועיים", "2026-11-16", "2026-11-30"),
+    ("מה היה לפני שבועיים-שלושה", "2026-11-09", "2026-11-23"),
+    ("מה כתבתי לפני 2-3 שבועות", "2026-11-09", "2026-11-23"),
+    ("לפני 2 עד 3 שבועות", "2026-11-09", "2026-11-23"),
+    ("לפני יומיים-שלושה", "2026-11-29", "2026-12-01"),
+    ("לפני שנה-שנתיים", "2024-01-01", "2026-01-01"),
+    ("לפני חודשיים-שלושה", "2026-09-01", "2026-11-01"),
+    ("מה עשיתי ביום ה' שעבר", "2026-11-26", "2026-11-27"),
+    ("מה כתבתי ביום ג'", "2026-12-01", "2026-12-02"),
+    ("ביום א׳ האחרון", "2026-11-29", "2026-11-30"),
+    ("ביום ה-15 לחודש", "2026-11-15", "2026-11-16"),
+    ("מה היה בסופ\"ש", "2026-11-28", "2026-11-30"),
+    ("מה היה בסופ״ש שעבר", "2026-11-28", "2026-11-30"),
+    ("במחצית השנייה של 2025", "2025-07-01", "2026-01-01"),
+    // Japanese parts of a named year.
+    ("2026年上半期のメモ", "2026-01-01", "2026-07-01"),
+    ("2025年の下半期", "2025-07-01", "2026-01-01"),
+    ("2025年の年末", "2025-12-01", "2026-01-01"),
+    ("2025年末に何をした", "2025-12-01", "2026-01-01"),
+    ("2026年前半のメモ", "2026-01-01", "2026-07-01"),
+    ("2025年後半", "2025-07-01", "2026-01-01"),
+    ("2026年初めに", "2026-01-01", "2026-02-01"),
     // Seasons counted back.
     ("what did we do two summers ago", "2025-06-01", "2025-09-01"),
     ("two winters ago", "2024-12-01", "2025-03-01"),
@@ -1546,6 +1571,7 @@ const CASES: &[(&str, &str, &str)] = &[
 const NO_TIME: &[&str] = &[
     // Month abbreviations and counts that join nothing.
     "Jan went to Mar-a-Lago",
+    "מה אמר צה\"ל על זה",
     "what did Jan tell me",
     "Jan to May budget",
     "I have 2 or 3 notes about the days ago",
@@ -2834,6 +2860,37 @@ fn the_same_period_reads_the_same_in_every_language() {
             format!("ביום {he} בשבוע שעבר"),
             format!("先週の{ja}曜日"),
         ]);
+        // Hebrew writes a weekday by its letter too ("יום ה'"); Saturday only as שבת.
+        if let Some(letter) = ["ב", "ג", "ד", "ה", "ו", "", "א"]
+            .get(w)
+            .filter(|l| !l.is_empty())
+        {
+            triples.push([
+                format!("on {en}"),
+                format!("ביום {letter}'"),
+                format!("{ja}曜日"),
+            ]);
+        }
+    }
+    // Two counts back, the smaller first.
+    for (a, b) in [(1, 2), (2, 3), (2, 4), (3, 5)] {
+        for (en, he, ja) in [
+            ("days", "ימים", "日"),
+            ("weeks", "שבועות", "週間"),
+            ("months", "חודשים", "か月"),
+            ("years", "שנים", "年"),
+        ] {
+            triples.push([
+                format!("{a}-{b} {en} ago"),
+                format!("לפני {a}-{b} {he}"),
+                format!("{a}〜{b}{ja}前"),
+            ]);
+            triples.push([
+                format!("between {a} and {b} {en} ago"),
+                format!("לפני {a} עד {b} {he}"),
+                format!("{a}、{b}{ja}前"),
+            ]);
+        }
     }
     for [en, he, ja] in [
         ["in the summer", "בקיץ", "夏に"],
@@ -2858,6 +2915,22 @@ fn the_same_period_reads_the_same_in_every_language() {
             "上半期",
         ],
         ["in Q1", "ברבעון הראשון", "第1四半期"],
+        [
+            "the first half of 2025",
+            "במחצית הראשונה של 2025",
+            "2025年上半期",
+        ],
+        [
+            "the second half of 2025",
+            "בחצי השני של 2025",
+            "2025年の下半期",
+        ],
+        [
+            "two to three weeks ago",
+            "לפני שבועיים-שלושה",
+            "二、三週間前",
+        ],
+        ["a week or two ago", "לפני שבוע-שבועיים", "1、2週間前"],
         ["last quarter", "ברבעון הקודם", "前四半期"],
     ] {
         triples.push([en.into(), he.into(), ja.into()]);
