@@ -164,6 +164,25 @@ const WORDS: &[(&str, Expr)] = &[
         },
     ),
     ("この土日", Expr::Weekend),
+    // "前の週" (the week before this one), "週明け" (the start of this week: Monday and
+    // Tuesday), "月初" and "月初め" (the first ten days of this month).
+    ("前の週", Expr::Week { weeks_ago: 1 }),
+    (
+        "週明け",
+        Expr::PartOfWeek {
+            weeks_ago: 0,
+            from_day: 0,
+            to_day: 2,
+        },
+    ),
+    (
+        "月初",
+        Expr::PartOfMonthAgo {
+            months_ago: 0,
+            from_day: 1,
+            to_day: 11,
+        },
+    ),
     ("昨年の暮れ", last_years_december()),
     // 数 ("several") is vague, as "a few" is in English: the units 2 to 5 back.
     ("数日前", few_back(Unit::Day)),
@@ -718,6 +737,21 @@ const HOLIDAYS: &[(&str, Expr)] = &[
     ("ハロウィン", days_of_year(10, 31, 1)),
     ("ハロウィーン", days_of_year(10, 31, 1)),
     ("GW", days_of_year(4, 29, 7)),
+    // お盆 before a particle ("お盆に", "お盆の出費"): August 13 to 16. Alone it may be a tray,
+    // which a question about notes hardly puts that way.
+    ("お盆", days_of_year(8, 13, 4)),
+    // The rainy season, about June 1 to July 20.
+    ("梅雨", days_of_year(6, 1, 50)),
+    // Coming of Age Day, the second Monday of January.
+    (
+        "成人の日",
+        Expr::NthWeekdayOfMonth {
+            nth: 2,
+            weekday: 0,
+            month: 1,
+            year: None,
+        },
+    ),
     ("夏休み", days_of_year(7, 20, 43)),
     ("冬休み", days_of_year(12, 25, 14)),
     ("春休み", days_of_year(3, 20, 19)),
@@ -775,6 +809,9 @@ pub(super) fn find(query: &str) -> Vec<Found> {
         let after_kanji = before.is_some_and(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
         // A season kanji right after から ends a range ("春から夏").
         let after_kara = query[..at].ends_with("から");
+        // At the start of the query or of a clause ("夏は…", "、秋の…").
+        let starts_clause =
+            before.is_none_or(|c| c.is_whitespace() || "、。，,？！?!「」（）()".contains(c));
         let longest = [
             season_part(rest).map(|(len, month)| (len, latest_month(month))),
             month_ago_part(rest),
@@ -786,7 +823,9 @@ pub(super) fn find(query: &str) -> Vec<Found> {
             holiday(rest),
             numeric(rest).filter(|_| !after_number),
             of_year(rest).filter(|_| !after_number),
-            bare_season(rest, after_kara).filter(|_| !after_kanji || after_kara),
+            bare_season(rest, after_kara, starts_clause).filter(|_| !after_kanji || after_kara),
+            reiwa(rest),
+            day_of_month(rest).filter(|_| !after_number),
         ]
         .into_iter()
         .flatten()
@@ -891,11 +930,16 @@ fn of_year(text: &str) -> Option<(usize, Expr)> {
 
 /// A season kanji alone before に, ごろ, 頃 or の間 ("春に", "夏ごろ", "冬の間"): the latest such
 /// season that has begun, as "in the spring".
-fn bare_season(text: &str, after_kara: bool) -> Option<(usize, Expr)> {
+fn bare_season(text: &str, after_kara: bool, starts_clause: bool) -> Option<(usize, Expr)> {
     let mut chars = text.chars();
     let c = chars.next()?;
     let (_, which) = SEASONS.iter().find(|(s, _)| *s == c)?;
     let after = chars.as_str();
+    // Opening a clause, a season before は, の or a comma is the time it talks about ("夏は何
+    // をしてた？", "夏の会議のメモ", "秋、…"); inside one it is a word's part ("真夏の").
+    if starts_clause && ["は", "の", "、", ","].iter().any(|w| after.starts_with(w)) {
+        return Some((c.len_utf8(), season(*which, false)));
+    }
     // After から, not where the kanji begins a word (から夏休み is its own word's).
     let ends_range = after_kara
         && after
@@ -909,6 +953,45 @@ fn bare_season(text: &str, after_kara: bool) -> Option<(usize, Expr)> {
         .iter()
         .any(|w| after.starts_with(w)))
     .then_some((c.len_utf8(), season(*which, false)))
+}
+
+/// A year of the Reiwa era at the start of `text` ("令和7年" is 2025; 令和元年 is 2019), read
+/// as the Western year is, with the month and day after it.
+fn reiwa(text: &str) -> Option<(usize, Expr)> {
+    let rest = text.strip_prefix("令和")?;
+    let (n, after) = match rest.strip_prefix("元") {
+        Some(after) => (1, after),
+        None => number(rest)?,
+    };
+    if !(1..=80).contains(&n) || !after.starts_with('年') {
+        return None;
+    }
+    let western = format!("{}{after}", 2018 + n);
+    let (len, expr) = numeric(&western)?;
+    let digits = western.len() - after.len();
+    Some((text.len() - after.len() + len - digits, expr))
+}
+
+/// A day of the month in digits alone before a particle ("25日に", "15日の出費"): the latest
+/// such day. Not a count of days: "3日に一度" and "1日に3回" (so often in so many days),
+/// "1日の予算" (a day's budget), 一日 in kanji (one day, more often than the 1st), "3日間".
+fn day_of_month(text: &str) -> Option<(usize, Expr)> {
+    if !text.starts_with(|c: char| digit(c).is_some()) {
+        return None;
+    }
+    let (n, rest) = number(text)?;
+    let after = rest.strip_prefix('日')?;
+    let particle = ["に", "の", "は", "、"]
+        .iter()
+        .find(|p| after.starts_with(**p))?;
+    let then = &after[particle.len()..];
+    let counted = then.starts_with(is_numeral)
+        || ["何回", "何度", "おき", "一遍"]
+            .iter()
+            .any(|w| then.starts_with(w))
+        || (n == 1 && *particle == "の");
+    ((1..=31).contains(&n) && !counted)
+        .then_some((text.len() - after.len(), Expr::DayOfMonth { day: n }))
 }
 
 /// "月曜日", "月曜", "先週の月曜日" at the start of `text`.
