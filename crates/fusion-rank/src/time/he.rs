@@ -309,12 +309,42 @@ const RULES: &[Rule] = &[
     // Purim, 14 Adar (Adar II in a leap year): thirty days before Passover.
     rule(&[Word(&["בפורים"])], feast(Feast::Passover, -30, 1)),
     rule(&[HOLIDAY_OPENERS, Word(&["פורים"])], feast(Feast::Passover, -30, 1)),
+    // Holidays counted from Passover (15 Nisan): Shavuot (6 Sivan), Lag BaOmer (18 Iyar),
+    // Independence Day (5 Iyar, moved a day or two to spare the Sabbath: four days around
+    // it), the Seder night and the eve of Passover (14 Nisan), the intermediate days.
+    rule(&[Word(&["בשבועות"]), EndsBefore(&[])], feast(Feast::Passover, 50, 1)),
+    rule(&[Word(&["בחג"]), Word(&["השבועות"])], feast(Feast::Passover, 50, 1)),
+    rule(&[HOLIDAY_OPENERS, Word(&["שבועות"]), EndsBefore(&[])], feast(Feast::Passover, 50, 1)),
+    rule(&[Word(&["בל\"ג", "בל\u{05f4}ג"]), Word(&["בעומר"])], feast(Feast::Passover, 33, 1)),
+    rule(&[Word(&["ביום"]), Word(&["העצמאות"])], feast(Feast::Passover, 18, 4)),
+    rule(&[HOLIDAY_OPENERS, Word(&["יום"]), Word(&["העצמאות"])], feast(Feast::Passover, 18, 4)),
+    rule(&[Word(&["בליל"]), Word(&["הסדר"])], feast(Feast::Passover, -1, 1)),
+    rule(&[Word(&["בערב"]), Word(&["פסח", "החג"])], feast(Feast::Passover, -1, 1)),
+    rule(&[Word(&["בחול"]), Word(&["המועד"]), Word(&["פסח"])], feast(Feast::Passover, 1, 5)),
+    // From Rosh Hashanah (1 Tishrei): the intermediate days of Sukkot, and the holidays of
+    // Tishrei through Simchat Torah (22 Tishrei).
+    rule(&[Word(&["בחול"]), Word(&["המועד"]), Word(&["סוכות"])], feast(Feast::RoshHashanah, 15, 5)),
+    rule(&[Word(&["בחגי"]), Word(&["תשרי"])], feast(Feast::RoshHashanah, 0, 23)),
+    rule(&[Word(&["בחגים"]), EndsBefore(&[])], feast(Feast::RoshHashanah, 0, 23)),
+    // Tu BiShvat (15 Shevat), 48 or 49 days after the first day of Hanukkah (25 Kislev).
+    rule(&[Word(&["בט\"ו", "בט\u{05f4}ו"]), Word(&["בשבט"])], feast(Feast::Hanukkah, 48, 2)),
+    // The civil year's last day, the summer school break (July and August), Saturday night.
+    rule(&[Word(&["בסילבסטר"])], Fixed(Expr::DaysOfYear { month: 12, day: 31, days: 1 })),
+    rule(&[Word(&["בחופש"]), Word(&["הגדול"])], Fixed(Expr::DaysOfYear { month: 7, day: 1, days: 62 })),
+    rule(&[Word(&["במוצאי"]), Word(&["שבת"])], Fixed(Expr::Weekday(5))),
+    rule(&[Word(&["במוצ\"ש", "במוצ\u{05f4}ש"])], Fixed(Expr::Weekday(5))),
     // ראש השנה, the new year's holiday, is no "this year".
     rule(&[Word(&["ראש"]), Word(&["השנה"])], Fixed(Expr::NoTime)),
     rule(&[Month(MONTHS_ALONE)], With(named_month)),
     // Friday and Thursday with ב alone, where the phrase ends ("מה בישלתי בשישי?").
     rule(&[Word(&["בשישי"]), EndsBefore(&[])], Fixed(Expr::Weekday(4))),
     rule(&[Word(&["בחמישי"]), EndsBefore(&[])], Fixed(Expr::Weekday(3))),
+    rule(&[Word(&["ברביעי"]), EndsBefore(&[])], Fixed(Expr::Weekday(2))),
+    rule(&[Word(&["בשלישי"]), EndsBefore(&[])], Fixed(Expr::Weekday(1))),
+    // "בשני" may be "in two", "בראשון" "in the first": as the others, only where the phrase
+    // ends ("בשני חלקים" is in two parts).
+    rule(&[Word(&["בשני"]), EndsBefore(&[])], Fixed(Expr::Weekday(0))),
+    rule(&[Word(&["בראשון"]), EndsBefore(&[])], Fixed(Expr::Weekday(6))),
     // יוני after "between" opens a range ("בין יוני לאוגוסט").
     rule(&[After(&["בין"]), Month(JUNE)], With(named_month)),
     // "בתחילת|באמצע|בסוף חודש מאי".

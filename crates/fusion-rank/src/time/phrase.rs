@@ -369,6 +369,16 @@ impl Tokens {
                 });
             let gap_before = match gap_text {
                 _ if short_year.is_some() => Gap::Space,
+                // Digits right after Hebrew prefix letters are joined as with a hyphen
+                // ("ב2025" as "ב-2025").
+                Some("")
+                    if query[range.clone()].starts_with(|c: char| c.is_ascii_digit())
+                        && tokens
+                            .last()
+                            .is_some_and(|t| t.lower.chars().all(|c| "ובהלמשכ".contains(c))) =>
+                {
+                    Gap::Hyphen
+                }
                 // Another script begins: as punctuation would, it ends a phrase.
                 None | Some("") => Gap::Other,
                 // A hyphen between two months is a range's dash ("September-November"), not
