@@ -291,9 +291,27 @@ fn bank_account(rng: &mut Rng) -> Value {
     }
 }
 
+/// `YYYYMMDDhhmm` or `YYYYMMDDhhmmss` with a year from 1900 to 2099: a compact timestamp, which
+/// is a safe shape when written in one piece.
+fn compact_timestamp(d: &str) -> bool {
+    let num = |a: usize, b: usize| d[a..b].parse::<u32>().unwrap_or(u32::MAX);
+    (d.len() == 12 || d.len() == 14)
+        && (1900..=2099).contains(&num(0, 4))
+        && (1..=12).contains(&num(4, 6))
+        && (1..=31).contains(&num(6, 8))
+        && num(8, 10) <= 23
+        && num(10, 12) <= 59
+        && (d.len() == 12 || num(12, 14) <= 59)
+}
+
 fn long_number(rng: &mut Rng) -> Value {
     let n = rng.range(10, 20) as usize;
-    let d = rng.digits(n);
+    let d = loop {
+        let d = rng.digits(n);
+        if !compact_timestamp(&d) {
+            break d;
+        }
+    };
     let text = if rng.chance(50) {
         d
     } else {

@@ -352,6 +352,11 @@ mod tests {
             Some("openai-project-key")
         );
         assert_eq!(find("sk-proj-your-key-here-1234567890"), None);
+        // Found by a generated test: a random body that starts with the letters of "your".
+        assert_eq!(
+            find("sk_live_YOUR4E5l6QIZDVeSKZEEHARd"),
+            Some("stripe-secret-key")
+        );
         assert_eq!(
             find("xoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"),
             Some("slack-bot-token")

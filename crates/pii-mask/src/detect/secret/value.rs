@@ -49,15 +49,13 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "placeholder",
 ];
 
-/// Pieces that mark a documentation placeholder wherever they stand in a value.
+/// Marks of a documentation placeholder wherever they stand in a value.
+const PLACEHOLDER_MARKS: &[&str] = &["...", "***", "<", ">", "{{", "${"];
+
+/// Words that mark a documentation placeholder where they are written as words
+/// ([`written_as_word`]): "YOUR_KEY", "sk-your-key-here", "replaceme".
 const PLACEHOLDER_PIECES: &[&str] = &[
-    "...",
-    "***",
     "your",
-    "<",
-    ">",
-    "{{",
-    "${",
     "_here",
     "-here",
     "placeholder",
@@ -127,14 +125,29 @@ pub(super) fn is_placeholder(value: &[u8]) -> bool {
     if PLACEHOLDER_WORDS.iter().any(|w| eq_ignore_case(value, w)) {
         return true;
     }
-    if PLACEHOLDER_PIECES
+    if PLACEHOLDER_MARKS
         .iter()
         .any(|p| contains_ignore_case(value, p))
+        || PLACEHOLDER_PIECES
+            .iter()
+            .any(|p| contains_word_ignore_case(value, p))
     {
         return true;
     }
-    // A run of four `x` or `X` (`sk-xxxx`, `XXXX-XXXX`), not a mixed-case chance (`cxXXY`).
-    if value.windows(4).any(|w| w == b"xxxx" || w == b"XXXX") {
+    // A run of four `x` or `X` (`sk-xxxx`, `XXXX-XXXX`, `AKIAXXXXXXXXXXXXXXXX`), not a
+    // mixed-case chance (`cxXXY`) nor four in a row among random characters (`ab3XXXXd9`).
+    let x_run = value.chunk_by(|a, b| a == b).scan(0, |at, run| {
+        let start = *at;
+        *at += run.len();
+        Some((start, run))
+    });
+    if x_run
+        .filter(|(_, run)| run.len() >= 4 && matches!(run[0], b'x' | b'X'))
+        .any(|(at, run)| {
+            (run.len() >= 8 || at == 0 || !value[at - 1].is_ascii_alphanumeric())
+                && no_digit_after(value, at + run.len())
+        })
+    {
         return true;
     }
     // `EXAMPLE_PASSWORD`, `dummy-token`: letters only around a placeholder word.
@@ -282,15 +295,39 @@ pub(super) fn plausible_body(body: &[u8]) -> bool {
             .any(|w| contains_word_ignore_case(body, w))
 }
 
-/// Whether `needle` starts a word of `hay`: at its start or after a character that is not a
-/// letter or a digit ("sk-your-key", "YOUR_KEY", "replaceme"). Inside a run of random
-/// characters ("…BYOuROe…") the letters spell nothing.
+/// Whether `needle` stands in `hay` written as a word ([`written_as_word`]).
 fn contains_word_ignore_case(hay: &[u8], needle: &str) -> bool {
     let n = needle.as_bytes();
     hay.len() >= n.len()
-        && hay.windows(n.len()).enumerate().any(|(at, w)| {
-            w.eq_ignore_ascii_case(n) && (at == 0 || !hay[at - 1].is_ascii_alphanumeric())
-        })
+        && hay
+            .windows(n.len())
+            .enumerate()
+            .any(|(at, w)| w.eq_ignore_ascii_case(n) && written_as_word(hay, at, n))
+}
+
+/// Whether the placeholder word `needle`, found at `at` in `hay`, is written as a word: its
+/// letters start a word (at the start, or after a character that is no letter or digit) and
+/// the letters and digits right after it hold no digit ("sk-your-key", "YOUR_KEY",
+/// "replaceme", "YOURKEYHERE"). Random characters that happen to spell it — inside a run
+/// ("…BYOuROe…") or at a run's start before more random ones ("YOUR4E5l6QIZ…") — spell
+/// nothing, and the key is still a key.
+fn written_as_word(hay: &[u8], at: usize, needle: &[u8]) -> bool {
+    let word_at = at
+        + needle
+            .iter()
+            .take_while(|b| !b.is_ascii_alphanumeric())
+            .count();
+    (word_at == 0 || !hay[word_at - 1].is_ascii_alphanumeric())
+        && no_digit_after(hay, at + needle.len())
+}
+
+/// Whether the letters and digits of `hay` from `at` up to the next other character hold no
+/// digit.
+fn no_digit_after(hay: &[u8], at: usize) -> bool {
+    !hay[at.min(hay.len())..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .any(u8::is_ascii_digit)
 }
 
 /// A canonical UUID (8-4-4-4-12 hex digits).
@@ -382,8 +419,21 @@ mod tests {
             "hunter2",
             "Summer2024!",
             "AKIAIOSFODNN7EXAMPLE",
+            // Random characters that spell a placeholder word or a run of x.
+            "YOUR4E5l6QIZDVeSKZEEHARd",
+            "a9Kq_here7Zt2LmW",
+            "ab3XXXXd9QpL2mTz",
         ] {
             assert!(!is_placeholder(s.as_bytes()), "{s}");
+        }
+        for p in [
+            "sk-xxxx",
+            "XXXX-XXXX",
+            "AKIAXXXXXXXXXXXXXXXX",
+            "yourkeyhere",
+            "sk_live_YOUR_KEY_HERE",
+        ] {
+            assert!(is_placeholder(p.as_bytes()), "{p}");
         }
     }
 
