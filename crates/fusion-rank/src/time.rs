@@ -379,6 +379,12 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
     found.extend(listed);
     let paired = ranges::paired_months(query, &found);
     found.extend(paired);
+    // A label that opens the query ("Summer trip notes"), where nothing else starts.
+    if !found.iter().any(|f| f.range.start == 0)
+        && let Some(label) = en::label(query)
+    {
+        found.push(label);
+    }
     // "the Monday and Tuesday sessions": the later names of a determined list are names too.
     found.retain(|f| !en::in_named_list(query, &f.range));
     // Leftmost first, the longer of two that start together; overlapping ones are dropped.

@@ -1,5 +1,6 @@
 //! English time phrases (matched case-insensitively, word by word).
 
+use super::Found;
 use super::build::{
     date, date_in_words, date_on_weekday, day_of_last_month, day_of_month, day_of_month_on_weekday,
     day_of_this_month, days_ago, days_back_between, days_between, earlier_than_days,
@@ -26,7 +27,7 @@ use super::phrase::El::{
     NotAfter, NotBefore, Opt, Ordinal, Season, Slashed, Tight, Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
-use super::phrase::{El, Language, Make, Rule, Table};
+use super::phrase::{El, Language, Make, Rule, Table, Tokens};
 
 const COUNTS: Table = &[
     ("a", 1),
@@ -352,6 +353,58 @@ const DETERMINERS: &[&str] = &[
     "the", "a", "an", "my", "our", "your", "their", "his", "her", "its", "every", "each", "that",
     "those", "these", "which", "whose", "any", "no", "for",
 ];
+
+/// Nouns that close a label of what happened: "Summer trip notes", "Dec dentist notes". Not
+/// what looks ahead ("New Year's Eve party ideas", "Thanksgiving plans", "Christmas list").
+const LABEL_NOUNS: &[&str] = &[
+    "notes", "note", "memos", "memo", "entries", "entry", "log", "logs", "journal", "diary",
+    "photos", "pictures", "receipts", "expenses", "recap", "summary", "minutes",
+];
+
+/// The time that opens a label, as a preposition before it would read it: the query's first
+/// words, before a noun of [`LABEL_NOUNS`] that ends the query ("Summer trip notes", "Christmas
+/// 2025 notes", "Memorial Day trip notes") or before a colon ("late Jan: interview
+/// feedback?"). Written as a label, with no word before it that makes it a time, a month
+/// abbreviation, a season or a holiday names none alone; here the longest run of first words
+/// that "in" or "on" would make one expression of, whole, is that expression.
+pub(super) fn label(query: &str) -> Option<Found> {
+    let head = query.trim_end_matches(|c: char| c.is_whitespace() || "?.!".contains(c));
+    let label_end = match head.find(':') {
+        Some(colon) => colon,
+        None => {
+            let last = head.rsplit(char::is_whitespace).next()?;
+            LABEL_NOUNS
+                .contains(&last.to_lowercase().as_str())
+                .then(|| head.len() - last.len())?
+        }
+    };
+    let words: Vec<(usize, usize)> = query[..label_end]
+        .split_whitespace()
+        .map(|w| {
+            let start = w.as_ptr() as usize - query.as_ptr() as usize;
+            (start, start + w.len())
+        })
+        .collect();
+    if words.is_empty() || words.len() > 4 || words[0].0 != 0 {
+        return None;
+    }
+    (1..=words.len()).rev().find_map(|n| {
+        let end = words[n - 1].1;
+        ["in", "on"].iter().find_map(|preposition| {
+            let written = format!("{preposition} {}", &query[..end]);
+            let shift = preposition.len() + 1;
+            Tokens::new(&written, month_named)
+                .find(&ENGLISH)
+                .into_iter()
+                // With the preposition or right after it: from the label's first word.
+                .find(|f| f.range.start <= shift && f.range.end == written.len())
+                .map(|f| Found {
+                    range: 0..f.range.end - shift,
+                    ..f
+                })
+        })
+    })
+}
 
 /// Whether the word at `range` is a weekday, month or quarter name listed after another after
 /// a determiner, and so part of a name as that one is: "the Monday and Tuesday sessions",
@@ -1010,8 +1063,9 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["early", "first", "beginning"]), Word(&["part"]), Word(&["of"]), Month(MONTHS)], With(early_month)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["middle"]), Word(&["part"]), Word(&["of"]), Month(MONTHS)], With(mid_month)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["latter", "later", "last", "final"]), Word(&["part"]), Word(&["of"]), Month(MONTHS)], With(late_month)),
-    // "since the 10th", "after the 3rd": the latest such day, opened by the word before.
-    rule(&[After(&["since", "after", "before", "until", "till"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
+    // "since the 10th", "after the 3rd", "notes from the 15th": the latest such day, opened by
+    // the word before ("from" opens nothing alone).
+    rule(&[After(&["since", "after", "before", "until", "till", "from"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
     // "two or three months ago", "2-3 weeks ago", "between 3 and 5 days ago": the units from
     // the first count back to the second.
     rule(&[Opt(&["between"]), CountRange(COUNTS), DAYS, AGO], With(days_back_between)),

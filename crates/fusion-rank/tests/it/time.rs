@@ -1373,6 +1373,19 @@ const CASES: &[(&str, &str, &str)] = &[
     ("2026年前半のメモ", "2026-01-01", "2026-07-01"),
     ("2025年後半", "2025-07-01", "2026-01-01"),
     ("2026年初めに", "2026-01-01", "2026-02-01"),
+    // A time that opens a label, and a day "from" which notes are.
+    ("Dec dentist notes", "2026-12-01", "2027-01-01"),
+    ("late Jan: interview feedback?", "2026-01-21", "2026-02-01"),
+    ("Summer trip notes", "2026-06-01", "2026-09-01"),
+    ("New Year's Day notes", "2026-01-01", "2026-01-02"),
+    ("Memorial Day trip notes", "2026-05-25", "2026-05-26"),
+    ("Christmas 2025 notes", "2025-12-24", "2025-12-27"),
+    ("November 3: dentist", "2026-11-03", "2026-11-04"),
+    (
+        "Notes from the 15th about the dentist",
+        "2026-11-15",
+        "2026-11-16",
+    ),
     // Seasons counted back.
     ("what did we do two summers ago", "2025-06-01", "2025-09-01"),
     ("two winters ago", "2024-12-01", "2025-03-01"),
@@ -1621,6 +1634,11 @@ const CASES: &[(&str, &str, &str)] = &[
 const NO_TIME: &[&str] = &[
     // Month abbreviations and counts that join nothing.
     "Jan went to Mar-a-Lago",
+    "Dana notes",
+    "Thanksgiving plans",
+    "Christmas gift list",
+    "What did I write: dentist",
+    "feedback from the 3rd floor",
     "一日の予算はいくら？",
     "1日の予算",
     "1日に3回飲む薬",
@@ -2790,6 +2808,47 @@ fn a_year_after_a_range_of_months_is_the_last_months() {
                         assert_eq!(got.map(|m| m.period), Some(want), "{query} at {asked}");
                     }
                 }
+            }
+        }
+    }
+}
+
+/// A month, a season or a holiday that opens a label ("Dec dentist notes", "Summer trip
+/// notes") reads as it would after "in" or "on", whatever the topic words between.
+#[test]
+fn a_label_reads_its_time_as_a_preposition_would() {
+    let mut times: Vec<(String, &str)> = Vec::new();
+    for m in (0..12).filter(|m| *m != 4) {
+        times.push((MONTH_ABBREVIATIONS[m].to_owned(), "in"));
+        times.push((MONTH_NAMES[m].to_owned(), "in"));
+    }
+    for season in ["Spring", "Summer", "Autumn", "Winter"] {
+        times.push((season.to_owned(), "in"));
+    }
+    for holiday in [
+        "Christmas 2025",
+        "New Year's Day",
+        "Memorial Day",
+        "Halloween",
+    ] {
+        times.push((holiday.to_owned(), "on"));
+    }
+    times.push(("late Jan".to_owned(), "in"));
+    let labels = [
+        "{} notes",
+        "{} dentist notes",
+        "{} trip photos",
+        "{} budget recap",
+        "{}: rent",
+    ];
+    for asked in ["2026-12-02T15:30", "2026-03-10T09:00", "2027-01-05T12:00"] {
+        let asked = ms(asked);
+        for (time, preposition) in &times {
+            let want = resolve_time(&format!("{preposition} {time}"), asked).map(|m| m.period);
+            for label in labels {
+                let query = label.replacen("{}", time, 1);
+                let got = resolve_time(&query, asked).map(|m| m.period);
+                assert_eq!(got, want, "{query} at {asked}");
             }
         }
     }
