@@ -535,6 +535,7 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         let next = rest.peek().map(|(next, _)| next);
         let day_range = ranges::day_range(query, &range, first, reference_ms)
             .or_else(|| ranges::ja_day_range(query, &range, first))
+            .or_else(|| ranges::he_day_range(query, &range, first, reference_ms))
             .filter(|(_, days)| days.start_ms <= reference_ms);
         let (span, resolved) = match ranges::between(query, &range, next) {
             // "March 3-5", "March 3 to 5": days of one month, opened as any expression is.

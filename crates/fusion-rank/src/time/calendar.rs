@@ -514,12 +514,11 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
                 let day = feast_day(feast, year)?;
                 day.checked_add_signed(chrono::TimeDelta::days(i64::from(offset)))
             };
-            let this_year = first(today.year())?;
-            let start = if this_year <= today {
-                this_year
-            } else {
-                first(today.year() - 1)?
-            };
+            // The feast of this year or of the two before: an offset may carry a feast late
+            // in the year into the next one (Tu BiShvat, 48 days after Hanukkah).
+            let start = (0..=2)
+                .filter_map(|back| first(today.year().checked_sub(back)?))
+                .find(|start| *start <= today)?;
             day_span(start, u64::from(days))
         }
         Expr::PartOfWeek {

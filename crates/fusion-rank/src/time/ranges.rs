@@ -297,6 +297,124 @@ pub(super) fn ja_day_range(
     Some((range.start..query.len() - tail.len(), period))
 }
 
+/// The span and period of a Hebrew range of days written before the month at `range`, which
+/// names the whole month `first`: "מה-5 עד ה-10 במרץ" (from, until), "בין ה-1 ל-15 בחודש
+/// שעבר" (between, to); the days in digits, each with its ה or ל and an optional hyphen. Or
+/// written before a day, `first`, that ends it: "מ-5 עד 10 במרץ".
+pub(super) fn he_day_range(
+    query: &str,
+    range: &Range<usize>,
+    first: Period,
+    reference_ms: i64,
+) -> Option<(Range<usize>, Period)> {
+    // A day with its prefixes, the prefixes the first one may take, and its number.
+    let day = |word: &str, prefixes: &[&str]| -> Option<u32> {
+        let rest = prefixes
+            .iter()
+            .find_map(|p| word.strip_prefix(p))
+            .unwrap_or(word);
+        let rest = rest.strip_prefix('-').unwrap_or(rest);
+        match number(rest)? {
+            (n, "") => Some(n),
+            _ => None,
+        }
+    };
+    let head = query.get(..range.start)?;
+    let mut words = head
+        .split_whitespace()
+        .rev()
+        .map(|w| (w.as_ptr() as usize - query.as_ptr() as usize, w));
+    let (_, last) = words.next()?;
+    let (second_at, second) = words.next()?;
+    // "מ-5 עד 10 במרץ": the last day is an expression of its own, March 10.
+    if first.end_ms - first.start_ms == 86_400_000 {
+        let to_day =
+            chrono::Datelike::day(&chrono::DateTime::from_timestamp_millis(first.start_ms)?);
+        let from_day = day(second.strip_prefix('מ')?, &["ה"])?;
+        if last != "עד" || from_day >= to_day {
+            return None;
+        }
+        let days_before = i64::from(to_day - from_day) * 86_400_000;
+        let period = |last: Period| Period {
+            start_ms: last.start_ms - days_before,
+            end_ms: last.end_ms,
+        };
+        // Read with no year, the last day is the latest such; the range is the latest begun,
+        // as a month's days are ("מ-1 עד 10 בדצמבר" on December 2 is running).
+        let a_year_later = || {
+            let day = chrono::DateTime::from_timestamp_millis(first.start_ms)?
+                .date_naive()
+                .checked_add_months(chrono::Months::new(12))?;
+            let start_ms = day
+                .and_time(chrono::NaiveTime::MIN)
+                .and_utc()
+                .timestamp_millis();
+            Some(period(Period {
+                start_ms,
+                end_ms: start_ms + 86_400_000,
+            }))
+        };
+        let later = (!year_named(query, range))
+            .then(a_year_later)
+            .flatten()
+            .filter(|p| p.start_ms <= reference_ms);
+        return Some((second_at..range.end, later.unwrap_or(period(first))));
+    }
+    let (start, from_day, to_day) = if let Some(rest) = last.strip_prefix('ל') {
+        // "בין ה-1 ל-15".
+        let to_day = day(rest, &[])?;
+        let from_day = day(second, &["ה"])?;
+        let (start, between) = words.next()?;
+        (between == "בין").then_some((start, from_day, to_day))?
+    } else {
+        // "מה-5 עד ה-10".
+        let to_day = day(last, &["ה"])?;
+        if second != "עד" {
+            return None;
+        }
+        let (start, from) = words.next()?;
+        let from_day = day(from.strip_prefix('מ')?, &["ה"])?;
+        (start, from_day, to_day)
+    };
+    let period = super::calendar::days_in_month_of(first, from_day, to_day)?;
+    // Days of a month named without a year that have not begun are last year's, as in "3月5日
+    // 〜20日" ("מה-5 עד ה-20 בדצמבר" on December 2).
+    let year_earlier = || {
+        let month = chrono::DateTime::from_timestamp_millis(first.start_ms)?
+            .date_naive()
+            .checked_sub_months(chrono::Months::new(12))?;
+        let start_ms = month
+            .and_time(chrono::NaiveTime::MIN)
+            .and_utc()
+            .timestamp_millis();
+        let days = super::calendar::days_in_month_of(
+            super::calendar::month_from(start_ms, chrono::Datelike::month(&month))?,
+            from_day,
+            to_day,
+        )?;
+        Some(days)
+    };
+    let period = if period.start_ms > reference_ms && !year_named(query, range) {
+        year_earlier()?
+    } else {
+        period
+    };
+    Some((start..range.end, period))
+}
+
+/// Whether the expression at `range` names its month by name alone, as the latest such: no
+/// year in digits, and no "this month" ("בין ה-5 ל-20 החודש" stays this month's).
+fn year_named(query: &str, range: &Range<usize>) -> bool {
+    let text = &query[range.clone()];
+    let month_named = text
+        .split_whitespace()
+        .last()
+        .map(|w| w.strip_prefix('ב').unwrap_or(w))
+        .and_then(he::month_named)
+        .is_some();
+    !month_named || text.bytes().filter(u8::is_ascii_digit).count() > 2
+}
+
 /// A day number of one or two digits at the start of `text`, with an optional English ordinal
 /// suffix ("5", "20th"), and the text after it.
 fn number(text: &str) -> Option<(u32, &str)> {

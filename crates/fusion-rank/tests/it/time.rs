@@ -1365,6 +1365,19 @@ const CASES: &[(&str, &str, &str)] = &[
         "2026-01-12",
         "2026-01-13",
     ),
+    // Hebrew days of a month, before it.
+    ("מה בישלתי מה-5 עד ה-10 במרץ?", "2026-03-05", "2026-03-11"),
+    (
+        "מה החלטתי על השכירות בין ה-1 ל-10 בדצמבר?",
+        "2026-12-01",
+        "2026-12-11",
+    ),
+    (
+        "מה קניתי בין ה-1 ל-15 בחודש שעבר?",
+        "2026-11-01",
+        "2026-11-16",
+    ),
+    ("איפה היינו מ-5 עד 10 במרץ?", "2026-03-05", "2026-03-11"),
     // Japanese parts of a named year.
     ("2026年上半期のメモ", "2026-01-01", "2026-07-01"),
     ("2025年の下半期", "2025-07-01", "2026-01-01"),
@@ -2854,6 +2867,51 @@ fn a_label_reads_its_time_as_a_preposition_would() {
     }
 }
 
+/// A holiday, asked on any day, is always the latest one begun: it names a period, and that
+/// period has started. Every day of two years, for holidays of every calendar the resolver
+/// knows (Gregorian dates, Easter, Thanksgiving, the Hebrew calendar's from Passover, Rosh
+/// Hashanah and Hanukkah, Japanese ones).
+#[test]
+fn a_holiday_asked_on_any_day_is_the_latest_begun() {
+    let holidays = [
+        "on Christmas",
+        "over Easter",
+        "on Thanksgiving",
+        "on Memorial Day",
+        "on Halloween",
+        "בפסח",
+        "בחנוכה",
+        "בראש השנה",
+        "בסוכות",
+        "בשבועות",
+        "בל\"ג בעומר",
+        "ביום העצמאות",
+        "בליל הסדר",
+        "בט\"ו בשבט",
+        "בחגי תשרי",
+        "בפורים",
+        "お盆に",
+        "成人の日に",
+        "クリスマスに",
+        "GWに",
+    ];
+    let start = ms("2026-01-01T12:00");
+    for day in 0..730 {
+        let asked = start + day * 86_400_000;
+        for holiday in holidays {
+            let period = resolve_time(holiday, asked)
+                .unwrap_or_else(|| panic!("{holiday} names no time at {asked}"))
+                .period;
+            assert!(period.start_ms <= asked, "{holiday} at {asked}: {period:?}");
+            // A Hebrew leap year has up to 385 days.
+            assert!(
+                asked - period.start_ms < 386 * 86_400_000,
+                "{holiday} at {asked}: {period:?} is not the latest"
+            );
+        }
+    }
+}
+
 const MONTH_ABBREVIATIONS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
@@ -2927,6 +2985,20 @@ fn the_same_period_reads_the_same_in_every_language() {
                 format!("ב-{d} ב{he}"),
                 format!("{n}月{d}日"),
             ]);
+        }
+        // Days of the month, in each language's order.
+        for (a, b) in [(1, 10), (5, 20), (11, 28)] {
+            for he_range in [
+                format!("מה-{a} עד ה-{b} ב{he}"),
+                format!("בין ה-{a} ל-{b} ב{he}"),
+                format!("מ-{a} עד {b} ב{he}"),
+            ] {
+                triples.push([
+                    format!("{en} {a}-{b}"),
+                    he_range,
+                    format!("{n}月{a}日〜{b}日"),
+                ]);
+            }
         }
     }
     for (n, count) in EN_COUNTS.iter().enumerate().skip(1) {
