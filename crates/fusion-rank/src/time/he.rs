@@ -335,7 +335,11 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["במוצ\"ש", "במוצ\u{05f4}ש"])], Fixed(Expr::Weekday(5))),
     // ראש השנה, the new year's holiday, is no "this year".
     rule(&[Word(&["ראש"]), Word(&["השנה"])], Fixed(Expr::NoTime)),
-    rule(&[Month(MONTHS_ALONE)], With(named_month)),
+    // A month's bare name is a time after a word that makes it one ("מאז מרץ", "עד מאי",
+    // "בחודש מרץ") or before a year ("מרץ 2025"); alone it is as often a name ("מה אמרה לי
+    // יולי", "איפה גרה אפריל") or a word ("מרץ", energy). With ב it always is (below).
+    rule(&[After(&["מאז", "עד", "ועד", "אחרי", "לפני", "בין", "חודש", "בחודש", "של", "מתחילת", "מסוף", "מאמצע"]), BareMonth(MONTHS_ALONE)], With(named_month)),
+    rule(&[BareMonth(MONTHS_ALONE), Year], With(named_month)),
     // Friday and Thursday with ב alone, where the phrase ends ("מה בישלתי בשישי?").
     rule(&[Word(&["בשישי"]), EndsBefore(&[])], Fixed(Expr::Weekday(4))),
     rule(&[Word(&["בחמישי"]), EndsBefore(&[])], Fixed(Expr::Weekday(3))),
