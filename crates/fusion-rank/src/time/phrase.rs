@@ -70,6 +70,13 @@ pub(super) enum El {
     /// apart, is one of these words, which stays outside the phrase ("2025" after "since": the
     /// range that word opens is read around the phrase).
     After(&'static [&'static str]),
+    /// As [`El::After`] with `after`; where the word before that one is none of `topics` (a
+    /// verb: "what did I do on Halloween"), the phrase may end anywhere ([`Caps::loose_end`]),
+    /// where it is one ("notes on Halloween") only where an [`El::EndsBefore`] says.
+    AfterUnlessTopic {
+        after: &'static [&'static str],
+        topics: &'static [&'static str],
+    },
     /// A month name of the table, with no prefix and no comma before it (Hebrew "בסוף מרץ";
     /// "בסוף, במרץ" is "in the end, in March").
     BareMonth(Table),
@@ -99,6 +106,8 @@ pub(super) struct Caps {
     pub(super) few: bool,
     /// Whether the phrase was read after a word that joins a range ([`El::AfterOrEnd`]).
     pub(super) ends_range: bool,
+    /// Whether [`El::EndsBefore`] holds wherever the phrase ends ([`El::AfterUnlessTopic`]).
+    pub(super) loose_end: bool,
     pub(super) weekday: Option<Weekday>,
     pub(super) month: Option<u32>,
     pub(super) season: Option<u32>,
@@ -164,6 +173,7 @@ fn first_tokens(pattern: &[El]) -> Option<(Vec<&'static str>, bool)> {
     for element in pattern {
         match element {
             El::After(_)
+            | El::AfterUnlessTopic { .. }
             | El::AfterOrEnd { .. }
             | El::NotAfter(_)
             | El::NotBefore(_)
@@ -290,6 +300,7 @@ impl Language {
                         | El::NotBefore(_)
                         | El::NotAfter(_)
                         | El::AfterOrEnd { .. }
+                        | El::AfterUnlessTopic { .. }
                         | El::After(_) => {}
                     }
                 }
@@ -572,6 +583,23 @@ impl Tokens {
             }
             return;
         }
+        if let El::AfterUnlessTopic { after, topics } = element {
+            let holds = first
+                && at > 0
+                && self.tokens[at].gap_before == Gap::Space
+                && after.contains(&self.tokens[at - 1].lower.as_str());
+            if holds {
+                let topical = at > 1
+                    && self.tokens[at - 1].gap_before == Gap::Space
+                    && topics.contains(&self.tokens[at - 2].lower.as_str());
+                let caps = Caps {
+                    loose_end: !topical,
+                    ..caps
+                };
+                self.match_from(language, rest, at, first, caps, ends);
+            }
+            return;
+        }
         if let El::After(words) = element {
             let holds = first
                 && at > 0
@@ -621,7 +649,7 @@ impl Tokens {
                     // A year that names the phrase's own ("on Christmas 2024", read together).
                     || (next.lower.len() == 4 && year(&next.lower).is_some())
             });
-            if !first && ends_here {
+            if !first && (ends_here || caps.loose_end) {
                 self.match_from(language, rest, at, first, caps, ends);
             }
             return;
@@ -736,6 +764,7 @@ impl Tokens {
             | El::NotBefore(_)
             | El::NotAfter(_)
             | El::After(_)
+            | El::AfterUnlessTopic { .. }
             | El::AfterOrEnd { .. } => Vec::new(),
             El::BareMonth(table) if !self.tokens[at].comma_before => {
                 self.capture(language, table, at, "", caps, |c, month| {
@@ -1127,7 +1156,9 @@ mod tests {
                     El::NotBefore(list) if pick(2) == 0 => list[pick(list.len())].to_owned(),
                     El::NotBefore(_) => continue,
                     // Written before the phrase, so that it holds.
-                    El::After(list) => list[pick(list.len())].to_owned(),
+                    El::After(list) | El::AfterUnlessTopic { after: list, .. } => {
+                        list[pick(list.len())].to_owned()
+                    }
                     El::NotAfter(_) => continue,
                     El::AfterOrEnd { after, ends } => {
                         let words = if after.is_empty() { ends } else { after };

@@ -1388,6 +1388,32 @@ const CASES: &[(&str, &str, &str)] = &[
     ("2026年前半のメモ", "2026-01-01", "2026-07-01"),
     ("2025年後半", "2025-07-01", "2026-01-01"),
     ("2026年初めに", "2026-01-01", "2026-02-01"),
+    // A holiday after a verb and "on" may be followed by anything.
+    (
+        "what did I do on Christmas Day with the kids?",
+        "2025-12-25",
+        "2025-12-26",
+    ),
+    (
+        "what did I learn on Thanksgiving with family?",
+        "2026-11-26",
+        "2026-11-30",
+    ),
+    (
+        "what did I plan on Valentine's Day for dinner?",
+        "2026-02-14",
+        "2026-02-15",
+    ),
+    (
+        "which recipes did I save on New Year's Day for later?",
+        "2026-01-01",
+        "2026-01-02",
+    ),
+    (
+        "On Christmas Day with the kids - what did we do?",
+        "2025-12-25",
+        "2025-12-26",
+    ),
     // A time that opens a label, and a day "from" which notes are.
     ("Dec dentist notes", "2026-12-01", "2027-01-01"),
     ("late Jan: interview feedback?", "2026-01-21", "2026-02-01"),
@@ -1649,6 +1675,11 @@ const CASES: &[(&str, &str, &str)] = &[
 const NO_TIME: &[&str] = &[
     // Month abbreviations and counts that join nothing.
     "Jan went to Mar-a-Lago",
+    // After a topic word or a place, "on" a holiday is what the words are about.
+    "notes on Halloween costumes",
+    "how much I spent on Christmas presents for the team",
+    "a post on Boxing Day deals",
+    "who lives on Easter Road?",
     // A Hebrew month's bare name, with no word that makes it a time: a name, or מרץ (energy).
     "מה אמרה לי יולי על הדירה?",
     "איפה גרה אפריל עכשיו?",
