@@ -204,6 +204,9 @@ const COUNTED_SEASONS: Table = &[
     ("winters", 3),
 ];
 
+/// Seasons written with "time" ("in the summertime").
+const SEASON_TIMES: Table = &[("springtime", 0), ("summertime", 1), ("wintertime", 3)];
+
 /// "fall" as the season, after "the", "in", "during" or "over".
 const FALL: Table = &[("fall", 2)];
 
@@ -1370,6 +1373,27 @@ const RULES: &[Rule] = &[
     rule(&[HOLIDAY_AFTER, Word(&["easter"]), Word(&["sunday"])], feast(Feast::Easter, 0, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["easter"]), Word(&["monday"])], feast(Feast::Easter, 1, 1)),
     rule(&[HOLIDAY_AFTER, Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 0, 4)),
+    // Jewish holidays named in English, as the Hebrew ones are read (the days kept in Israel).
+    rule(&[HOLIDAY_AFTER, Word(&["hanukkah", "chanukah", "hanukah"])], feast(Feast::Hanukkah, 0, 8)),
+    rule(&[ON_HOLIDAY, Word(&["hanukkah", "chanukah", "hanukah"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Hanukkah, 0, 8)),
+    rule(&[HOLIDAY_AFTER, Word(&["passover", "pesach"])], feast(Feast::Passover, 0, 7)),
+    rule(&[ON_HOLIDAY, Word(&["passover", "pesach"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Passover, 0, 7)),
+    rule(&[HOLIDAY_AFTER, Word(&["rosh"]), Word(&["hashanah", "hashana"])], feast(Feast::RoshHashanah, 0, 2)),
+    rule(&[ON_HOLIDAY, Word(&["rosh"]), Word(&["hashanah", "hashana"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::RoshHashanah, 0, 2)),
+    rule(&[HOLIDAY_AFTER, Word(&["yom"]), Word(&["kippur"])], feast(Feast::RoshHashanah, 9, 1)),
+    rule(&[ON_HOLIDAY, Word(&["yom"]), Word(&["kippur"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::RoshHashanah, 9, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["sukkot"])], feast(Feast::RoshHashanah, 14, 7)),
+    rule(&[ON_HOLIDAY, Word(&["sukkot"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::RoshHashanah, 14, 7)),
+    rule(&[HOLIDAY_AFTER, Word(&["purim"])], feast(Feast::Passover, -30, 1)),
+    rule(&[ON_HOLIDAY, Word(&["purim"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Passover, -30, 1)),
+    rule(&[HOLIDAY_AFTER, Word(&["shavuot"])], feast(Feast::Passover, 50, 1)),
+    rule(&[ON_HOLIDAY, Word(&["shavuot"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Passover, 50, 1)),
+    // Shrove Tuesday and Mardi Gras, 47 days before Easter.
+    rule(&[HOLIDAY_AFTER, Word(&["mardi"]), Word(&["gras"])], feast(Feast::Easter, -47, 1)),
+    rule(&[ON_HOLIDAY, Word(&["mardi"]), Word(&["gras"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Easter, -47, 1)),
+    rule(&[ON_HOLIDAY, Word(&["shrove", "pancake"]), Word(&["tuesday", "day"]), EndsBefore(ON_HOLIDAY_ENDS)], feast(Feast::Easter, -47, 1)),
+    // "in the summertime", as "in the summer".
+    rule(&[IN_SEASON, THE, Season(SEASON_TIMES)], With(season_begun)),
     rule(&[HOLIDAY_AFTER, Word(&["thanksgiving"]), Word(&["day"])], feast(Feast::Thanksgiving, 0, 1)),
     // "the last few days of March", "the last days of February 2025": the month's last week,
     // as "the last week of March" (not the few days up to now).

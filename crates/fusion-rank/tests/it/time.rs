@@ -1388,6 +1388,21 @@ const CASES: &[(&str, &str, &str)] = &[
     ("2026年前半のメモ", "2026-01-01", "2026-07-01"),
     ("2025年後半", "2025-07-01", "2026-01-01"),
     ("2026年初めに", "2026-01-01", "2026-02-01"),
+    // Jewish holidays named in English; Shrove Tuesday; the summertime.
+    ("what did I do over Hanukkah?", "2025-12-15", "2025-12-23"),
+    ("what did I do on Passover?", "2026-04-02", "2026-04-09"),
+    ("during Rosh Hashanah", "2026-09-12", "2026-09-14"),
+    ("on Yom Kippur", "2026-09-21", "2026-09-22"),
+    (
+        "what did I eat on Shrove Tuesday?",
+        "2026-02-17",
+        "2026-02-18",
+    ),
+    (
+        "what did I read in the summertime?",
+        "2026-06-01",
+        "2026-09-01",
+    ),
     // A holiday after a verb and "on" may be followed by anything.
     (
         "what did I do on Christmas Day with the kids?",
@@ -1677,6 +1692,8 @@ const NO_TIME: &[&str] = &[
     "Jan went to Mar-a-Lago",
     // After a topic word or a place, "on" a holiday is what the words are about.
     "notes on Halloween costumes",
+    "recipes for Hanukkah",
+    "notes on Passover traditions",
     "how much I spent on Christmas presents for the team",
     "a post on Boxing Day deals",
     "who lives on Easter Road?",
@@ -1930,6 +1947,8 @@ const NO_TIME: &[&str] = &[
     "24/7 support",
     "add 1/2 cup of sugar",
     "notes on Halloween costumes",
+    "recipes for Hanukkah",
+    "notes on Passover traditions",
     "notes on Christmas gifts",
     "version 2025.1 notes",
     "page 2026/11",
@@ -2916,6 +2935,10 @@ fn a_holiday_asked_on_any_day_is_the_latest_begun() {
         "on Thanksgiving",
         "on Memorial Day",
         "on Halloween",
+        "over Hanukkah",
+        "on Passover",
+        "on Yom Kippur",
+        "on Shrove Tuesday",
         "בפסח",
         "בחנוכה",
         "בראש השנה",
