@@ -97,6 +97,34 @@ const WEEKDAYS: Table = &[
 /// Short weekday names read only after "on" or "last" ("on Thu", "last Fri").
 const SHORT_WEEKDAYS: Table = &[("mon", 0), ("tue", 1), ("thu", 3), ("fri", 4)];
 
+/// Words of a trip taken before "for" a holiday ("where did we go for Thanksgiving?", "home for
+/// Christmas"): past or asked about with "did", not "going for" (to come).
+const TRAVELLED_FOR: El = Word(&[
+    "go",
+    "went",
+    "gone",
+    "came",
+    "home",
+    "traveled",
+    "travelled",
+    "flew",
+    "drove",
+    "stayed",
+    "away",
+    "visited",
+]);
+
+/// Every short weekday name, read only before a part of the day ("Sat morning").
+const ALL_SHORT_WEEKDAYS: Table = &[
+    ("mon", 0),
+    ("tue", 1),
+    ("wed", 2),
+    ("thu", 3),
+    ("fri", 4),
+    ("sat", 5),
+    ("sun", 6),
+];
+
 /// Weekday names counted back ("two Mondays ago").
 const WEEKDAYS_PLURAL: Table = &[
     ("mondays", 0),
@@ -1330,6 +1358,14 @@ const RULES: &[Rule] = &[
     rule(&[LAST, Word(&["mo"]), NOT_OF], Fixed(Expr::Month { months_ago: 1 })),
     rule(&[LAST, Word(&["yr"]), NOT_OF], Fixed(Expr::Year { years_ago: 1 })),
     rule(&[Word(&["on", "last"]), Weekday(SHORT_WEEKDAYS)], With(weekday)),
+    // Before a part of the day, any short name is the weekday ("Sat morning", "Wed night"),
+    // the day whole, as "Saturday morning" is read.
+    rule(&[Opt(&["on", "last"]), Weekday(ALL_SHORT_WEEKDAYS), Word(&["morning", "afternoon", "evening", "night"])], With(weekday)),
+    // Travel "for" a holiday is at it ("where did we go for Thanksgiving?", "home for
+    // Christmas"); "recipes for Thanksgiving" is about it.
+    rule(&[TRAVELLED_FOR, Word(&["for"]), Word(&["thanksgiving"])], feast(Feast::Thanksgiving, 0, 4)),
+    rule(&[TRAVELLED_FOR, Word(&["for"]), Word(&["christmas", "xmas"])], days_of_year(12, 24, 3)),
+    rule(&[TRAVELLED_FOR, Word(&["for"]), Word(&["easter"])], feast(Feast::Easter, -2, 4)),
     // "last Christmas", "last Easter": the latest one, not "the last Christmas movie".
     // Not the song ("Last Christmas by Wham").
     rule(&[NOT_OWNED, LAST, Word(&["christmas", "xmas"]), NotBefore(&["eve", "day", "by", "lyrics", "song"])], days_of_year(12, 24, 3)),

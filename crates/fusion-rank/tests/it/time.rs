@@ -1403,6 +1403,15 @@ const CASES: &[(&str, &str, &str)] = &[
         "2026-06-01",
         "2026-09-01",
     ),
+    // A short weekday before a part of the day; a trip "for" a holiday.
+    ("what did I note Sat morning?", "2026-11-28", "2026-11-29"),
+    ("Wed night notes", "2026-11-25", "2026-11-26"),
+    (
+        "where did we go for Thanksgiving?",
+        "2026-11-26",
+        "2026-11-30",
+    ),
+    ("we went home for Christmas", "2025-12-24", "2025-12-27"),
     // A holiday after a verb and "on" may be followed by anything.
     (
         "what did I do on Christmas Day with the kids?",
@@ -1693,6 +1702,8 @@ const NO_TIME: &[&str] = &[
     // After a topic word or a place, "on" a holiday is what the words are about.
     "notes on Halloween costumes",
     "recipes for Hanukkah",
+    "recipes for Thanksgiving",
+    "I am going for Christmas shopping",
     "notes on Passover traditions",
     "how much I spent on Christmas presents for the team",
     "a post on Boxing Day deals",
@@ -1948,6 +1959,8 @@ const NO_TIME: &[&str] = &[
     "add 1/2 cup of sugar",
     "notes on Halloween costumes",
     "recipes for Hanukkah",
+    "recipes for Thanksgiving",
+    "I am going for Christmas shopping",
     "notes on Passover traditions",
     "notes on Christmas gifts",
     "version 2025.1 notes",
