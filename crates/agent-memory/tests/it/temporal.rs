@@ -1728,7 +1728,9 @@ fn first_is_the_answer(
         .rate_limited(false)
         .candidate_window(CandidateWindow::All)
         .embedder(Arc::clone(embedder))
-        .weights(weights),
+        .weights(weights)
+        // Ranking, not speed: a loaded machine must not drop the semantic ranker.
+        .semantic_budget(std::time::Duration::from_secs(120)),
     );
     // A year of notes: the longest retention.
     service

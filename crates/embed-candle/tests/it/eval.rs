@@ -29,6 +29,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use agent_memory::backends::InMemoryBackend;
 use agent_memory::{
@@ -40,6 +41,12 @@ use serde::Deserialize;
 
 use crate::facade::agent;
 use crate::minilm;
+
+/// What the evaluations allow a query's embedding: they measure what the rankers find, not how
+/// fast. With the service's 800 ms budget a loaded machine (the other model tests run in
+/// threads beside these) drops the semantic ranker for some questions, and the scores measure
+/// the machine; the budget itself is tested in `facade.rs` and timed in criterion.
+pub(crate) const QUALITY_BUDGET: Duration = Duration::from_secs(120);
 
 const LONG_HISTORY: &str = include_str!("../../../fusion-rank/tests/data/long-history.json");
 const SHORT_FACTS: &str = include_str!("../../../fusion-rank/tests/data/short-facts.json");
@@ -131,6 +138,7 @@ fn remember_all(
     let service = MemoryService::builder(backend.clone(), Arc::new(InMemoryPassageSource::new()))
         .clock(clock.clone())
         .embedder(embedder)
+        .semantic_budget(QUALITY_BUDGET)
         .build()
         .unwrap();
     let owner = MemberCaller {
@@ -219,6 +227,7 @@ pub(crate) fn evaluate(
                     .embedder(embedder.clone())
                     .candidate_window(window)
                     .weights(weights)
+                    .semantic_budget(QUALITY_BUDGET)
                     .build()
                     .unwrap();
             let s = measure(&service, &set, &ids);

@@ -98,6 +98,7 @@ fn history(
     .clock(clock.clone())
     .embedder(embedder)
     .candidate_window(window)
+    .semantic_budget(crate::eval::QUALITY_BUDGET)
     .build()
     .unwrap();
     let owner = MemberCaller {
