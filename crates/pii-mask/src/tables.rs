@@ -137,6 +137,24 @@ pub(crate) fn is_format(c: char) -> bool {
     in_ranges(FORMAT, c as u32)
 }
 
+/// Characters that render as nothing but are no format characters: the combining grapheme
+/// joiner (U+034F), the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) and the Khmer
+/// inherent vowels (U+17B4, U+17B5), all default-ignorable. Written inside a value they would
+/// split it as a space does not.
+const INVISIBLE_LETTERS_AND_MARKS: &[(u32, u32)] = &[
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x3164, 0x3164),
+    (0xFFA0, 0xFFA0),
+];
+
+/// True for a character that renders as nothing: a format character or one of
+/// [`INVISIBLE_LETTERS_AND_MARKS`].
+pub(crate) fn is_invisible(c: char) -> bool {
+    is_format(c) || in_ranges(INVISIBLE_LETTERS_AND_MARKS, c as u32)
+}
+
 /// True for combining marks (`M*`).
 pub(crate) fn is_mark(c: char) -> bool {
     in_ranges(MARKS, c as u32)
@@ -207,6 +225,11 @@ mod tests {
         assert_eq!(decimal_value('²'), None);
         assert!(is_format('\u{200B}') && is_format('\u{200E}') && is_format('\u{FEFF}'));
         assert!(is_format('\u{00AD}'));
+        for c in [
+            '\u{034F}', '\u{115F}', '\u{1160}', '\u{17B4}', '\u{3164}', '\u{FFA0}',
+        ] {
+            assert!(is_invisible(c) && !is_format(c), "{c:?}");
+        }
         assert!(is_mark('\u{0301}') && is_mark('\u{20E3}'));
         assert!(is_space_separator('\u{00A0}') && is_space_separator('\u{3000}'));
         assert!(is_dash('\u{2013}') && is_dash('\u{2212}') && is_dash('\u{05BE}'));

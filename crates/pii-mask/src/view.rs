@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use crate::tables::{
-    decimal_value, is_dash, is_format, is_mark, is_space_separator, is_variation_selector,
+    decimal_value, is_dash, is_invisible, is_mark, is_space_separator, is_variation_selector,
 };
 
 /// Bytes that may start something worth scanning: ASCII digits, `@`, `a`/`A` (the obfuscated
@@ -88,7 +88,7 @@ fn might_be_hotspot(c: char) -> bool {
     }
     // Invisible characters can split an `at` or a spelled-out at sign; text that has them is
     // scanned through the view, which drops them.
-    if is_format(c) {
+    if is_invisible(c) {
         return true;
     }
     // No decimal digit block lies between the Ol Chiki digits and Vai digits, which covers
@@ -122,7 +122,7 @@ fn fold(c: char, after_digit: bool) -> Fold {
     {
         return Fold::Keep;
     }
-    if is_format(c) || is_variation_selector(c) || (after_digit && is_mark(c)) {
+    if is_invisible(c) || is_variation_selector(c) || (after_digit && is_mark(c)) {
         return Fold::Drop;
     }
     if let Some(d) = decimal_value(c) {

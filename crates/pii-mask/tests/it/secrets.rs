@@ -310,3 +310,97 @@ fn carriers_mask_the_value_only() {
         assert_eq!(mask(text).text, want, "{text:?}");
     }
 }
+
+/// Letters of other alphabets that people put in passwords, and ASCII password characters.
+const FOREIGN_LETTERS: &[&str] = &[
+    "é", "ü", "ß", "ñ", "ø", "ç", "ł", "ş", "α", "λ", "ж", "щ", "ש", "ל", "ם", "ع",
+];
+const PASSWORD_ASCII: &[u8] =
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#%*+?@^~";
+
+/// Sentences and assignments that introduce a password.
+const PASSWORD_CARRIERS: &[(&str, &str)] = &[
+    ("password: ", ""),
+    ("pwd: ", " thanks"),
+    ("DB_PASSWORD=", "\n"),
+    ("the wifi password is ", "."),
+    ("סיסמה: ", ""),
+    ("הסיסמה שלי היא ", " ותודה"),
+    ("\"password\": \"", "\""),
+];
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// A password that mixes letters of another alphabet with ASCII letters, digits and
+    /// symbols is masked whole: none of its characters stays beside the placeholder (they
+    /// once did: `pwd: Kx9#mPévL7` became `[SECRET]évL7`, and `Grüße2024!` stayed).
+    #[test]
+    fn a_password_with_letters_of_another_alphabet_is_masked_whole(
+        parts in proptest::collection::vec(
+            prop_oneof![
+                3 => select(PASSWORD_ASCII).prop_map(|b| char::from(b).to_string()),
+                1 => select(FOREIGN_LETTERS).prop_map(str::to_owned),
+            ],
+            6..16,
+        ),
+        digit in 0u8..10,
+        carrier in select(PASSWORD_CARRIERS),
+    ) {
+        // At least one digit and one letter of another alphabet, inside the password.
+        let mut parts = parts;
+        parts.insert(parts.len() / 2, FOREIGN_LETTERS[usize::from(digit) % FOREIGN_LETTERS.len()].to_owned());
+        parts.insert(1, char::from(b'0' + digit).to_string());
+        let password: String = parts.concat();
+        let (before, after) = carrier;
+        let text = format!("{before}{password}{after}");
+        let m = mask(&text);
+        prop_assert_eq!(&m.text, &format!("{before}[SECRET]{after}"), "{:?}", text);
+    }
+
+    /// Letters that spell a placeholder or credential word inside another word leave a
+    /// password a password: `ProtestMarch`, `HockeyFanatic`, `ContestWinner` (they were kept as
+    /// placeholders or variable names).
+    #[test]
+    fn a_word_inside_another_word_is_no_placeholder(
+        head in "[A-Z][a-z]{2,6}",
+        inner in select(&["test", "key", "pass", "token", "sample", "dummy", "example", "secret"][..]),
+        tail in "[a-z]{1,4}[A-Z][a-z]{3,7}",
+        carrier in select(&[("DB_PASSWORD=", ""), ("pwd: ", ""), ("\"password\": \"", "\"")][..]),
+    ) {
+        let password = format!("{head}{inner}{tail}");
+        let (before, after) = carrier;
+        let text = format!("{before}{password}{after}");
+        prop_assert_eq!(mask(&text).text, format!("{before}[SECRET]{after}"), "{:?}", text);
+    }
+}
+
+#[test]
+fn placeholders_and_references_stay_while_their_look_alikes_go() {
+    for (text, want) in [
+        // Brackets of a template are closed; one alone is a password's character.
+        ("token: <token>", "token: <token>"),
+        ("KEY=${TOKEN}", "KEY=${TOKEN}"),
+        ("password: 9x<Kq2!Lm", "password: [SECRET]"),
+        // A call closes its bracket.
+        ("password = get_password()", "password = get_password()"),
+        ("password: Kx9m(P2vLqW3r", "password: [SECRET]"),
+        ("API_KEY=Kx9m[P2vLqW3r", "API_KEY=[SECRET]"),
+        // A credential or placeholder word as a word of the name.
+        ("password: userPassword", "password: userPassword"),
+        ("password: EXAMPLE_PASSWORD", "password: EXAMPLE_PASSWORD"),
+        (
+            "API_KEY=qWeRtKEYzXcVbNmAsDfGhJkLpOiUyTrE",
+            "API_KEY=[SECRET]",
+        ),
+        ("DB_PASSWORD=HockeyFanatic", "DB_PASSWORD=[SECRET]"),
+        // Characters that render as nothing split no value.
+        ("card 4111 1111\u{3164} 1111 1111", "card [CARD]"),
+        ("sk_live_4eC39HqLyj\u{034f}WDarjtT1zdp7dc", "[SECRET]"),
+        ("dana.levi\u{3164}@gmail.com", "[EMAIL]"),
+        // A sentence in a script without spaces goes on after the value.
+        ("パスワードはabc123です", "パスワードは[SECRET]です"),
+    ] {
+        assert_eq!(mask(text).text, want, "{text:?}");
+    }
+}

@@ -264,7 +264,21 @@ pub(super) fn value_at(v: &[u8], p: usize, stop_at: &[u8]) -> Option<(usize, usi
         return (len > 0).then_some((from, from + len, true));
     }
     let mut end = p;
-    while end < v.len() && v[end] > b' ' && v[end] < 0x7F {
+    while end < v.len() {
+        if v[end] >= 0x80 {
+            // A letter of another alphabet is part of the value (`Grüße2024!`, `Kx9#mPévL7`):
+            // stopping there would leave the rest of it visible.
+            match glued_letter(v, end) {
+                Some(len) => {
+                    end += len;
+                    continue;
+                }
+                None => break,
+            }
+        }
+        if v[end] <= b' ' || v[end] == 0x7F {
+            break;
+        }
         if stop_at.contains(&v[end]) {
             // In a URL query, `&` ends the value only where the next parameter starts.
             let next_param = v[end] != b'&' || {
@@ -298,6 +312,44 @@ pub(super) fn value_at(v: &[u8], p: usize, stop_at: &[u8]) -> Option<(usize, usi
         end -= 1;
     }
     (end > p).then_some((p, end, false))
+}
+
+/// The length of the character at `at` when it is a letter or digit of an alphabet written
+/// with spaces between words (Latin, Greek, Cyrillic, Hebrew, Arabic…), which a value may hold;
+/// `None` for anything else, and for the scripts written without spaces (Han, kana, Hangul),
+/// where the sentence goes on right after a value (`パスワードはabc123です`).
+pub(super) fn glued_letter(v: &[u8], at: usize) -> Option<usize> {
+    let len = match v.get(at)? {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => return None,
+    };
+    let c = std::str::from_utf8(v.get(at..at + len)?)
+        .ok()?
+        .chars()
+        .next()?;
+    let unspaced = matches!(c as u32,
+        0x2E80..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF | 0xFF00..=0xFFEF | 0x20000..=0x3FFFF);
+    (c.is_alphanumeric() && !unspaced).then_some(len)
+}
+
+/// The start of the letters of [`glued_letter`]'s kind written right before `at`, or `at`.
+pub(super) fn glued_start(v: &[u8], at: usize) -> usize {
+    let mut start = at;
+    loop {
+        let mut before = start;
+        while before > 0 {
+            before -= 1;
+            if v[before] & 0xC0 != 0x80 {
+                break;
+            }
+        }
+        if before == start || v[before] < 0x80 || glued_letter(v, before) != Some(start - before) {
+            return start;
+        }
+        start = before;
+    }
 }
 
 /// The end of the parameter name starting at `from`.
@@ -726,6 +778,9 @@ pub(super) fn foreign(s: &str, me: usize, strength: Strength, sink: &mut Sink) {
                 k += 1;
                 continue;
             };
+            // Letters of the sentence's alphabet written against the value are part of it
+            // (`סיסמה: שלום123!`).
+            let vs = if q { vs } else { glued_start(v, vs) };
             if accept(strength, &v[vs..ve], q, explicit) && !is_placeholder(&v[vs..ve]) {
                 sink.push(vs, ve, Category::Secret, true);
                 return;

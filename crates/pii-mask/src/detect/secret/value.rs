@@ -50,7 +50,11 @@ const PLACEHOLDER_WORDS: &[&str] = &[
 ];
 
 /// Marks of a documentation placeholder wherever they stand in a value.
-const PLACEHOLDER_MARKS: &[&str] = &["...", "***", "<", ">", "{{", "${"];
+const PLACEHOLDER_MARKS: &[&str] = &["...", "***"];
+
+/// Brackets of a template, a placeholder where the opening one is closed after it (`<token>`,
+/// `{{ token }}`, `${TOKEN}`); one alone is a character of a password (`9x<Kq2!Lm`).
+const PLACEHOLDER_BRACKETS: &[(&str, &str)] = &[("<", ">"), ("{{", "}}"), ("${", "}")];
 
 /// Words that mark a documentation placeholder where they are written as words
 /// ([`written_as_word`]): "YOUR_KEY", "sk-your-key-here", "replaceme".
@@ -125,9 +129,21 @@ pub(super) fn is_placeholder(value: &[u8]) -> bool {
     if PLACEHOLDER_WORDS.iter().any(|w| eq_ignore_case(value, w)) {
         return true;
     }
+    let closed = |(open, close): &(&str, &str)| {
+        let (open, close) = (open.as_bytes(), close.as_bytes());
+        value
+            .windows(open.len())
+            .position(|w| w == open)
+            .is_some_and(|at| {
+                value[at + open.len()..]
+                    .windows(close.len())
+                    .any(|w| w == close)
+            })
+    };
     if PLACEHOLDER_MARKS
         .iter()
         .any(|p| contains_ignore_case(value, p))
+        || PLACEHOLDER_BRACKETS.iter().any(closed)
         || PLACEHOLDER_PIECES
             .iter()
             .any(|p| contains_word_ignore_case(value, p))
@@ -150,14 +166,54 @@ pub(super) fn is_placeholder(value: &[u8]) -> bool {
     {
         return true;
     }
-    // `EXAMPLE_PASSWORD`, `dummy-token`: letters only around a placeholder word.
+    // `EXAMPLE_PASSWORD`, `dummy-token`, `TestSecret`: letters only, one of whose words is a
+    // placeholder word (not inside another word: `ProtestMarch` is a password).
     let wordy = value
         .iter()
         .all(|b| b.is_ascii_alphabetic() || matches!(b, b'_' | b'-'));
     wordy
-        && ["example", "dummy", "sample", "fake", "test", "changeme"]
-            .iter()
-            .any(|w| contains_ignore_case(value, w))
+        && words(value).any(|word| {
+            ["example", "dummy", "sample", "fake", "test", "changeme"]
+                .iter()
+                .any(|w| eq_ignore_case(word, w))
+        })
+}
+
+/// The words of an identifier: runs of letters, split where a capital starts a word
+/// (`userPassword` is `user`, `Password`; `APIKey` is `API`, `Key`; `HockeyFanatic` is
+/// `Hockey`, `Fanatic`).
+fn words(value: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut starts = Vec::new();
+    let mut ends = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, &b) in value.iter().enumerate() {
+        if !b.is_ascii_alphabetic() {
+            if let Some(s) = start.take() {
+                starts.push(s);
+                ends.push(i);
+            }
+            continue;
+        }
+        let capital_starts = b.is_ascii_uppercase()
+            && i > 0
+            && (value[i - 1].is_ascii_lowercase()
+                || (value[i - 1].is_ascii_uppercase()
+                    && value.get(i + 1).is_some_and(u8::is_ascii_lowercase)));
+        match start {
+            Some(s) if capital_starts => {
+                starts.push(s);
+                ends.push(i);
+                start = Some(i);
+            }
+            Some(_) => {}
+            None => start = Some(i),
+        }
+    }
+    if let Some(s) = start {
+        starts.push(s);
+        ends.push(value.len());
+    }
+    starts.into_iter().zip(ends).map(move |(s, e)| &value[s..e])
 }
 
 /// True when an unquoted value reads as a reference to something else: a call
@@ -192,12 +248,15 @@ pub(super) fn is_variable(value: &[u8]) -> bool {
     let rest = &value[head..];
     // A call or an index closes what it opens: `get_password()`, `os.environ["TOKEN"]`,
     // `std::env::var("TOKEN")?`.
-    if rest.first().is_some_and(|&b| b == b'(' || b == b'[') {
+    if let Some(&open) = rest.first().filter(|&&b| b == b'(' || b == b'[') {
         // What follows the bracket is an argument (a string, a name) or nothing; a digit after
-        // it is the rest of a password (`hunter2(2023)`).
-        return rest.get(1).is_none_or(|&b| {
-            matches!(b, b'"' | b'\'' | b')' | b']' | b'_') || b.is_ascii_alphabetic()
-        });
+        // it is the rest of a password (`hunter2(2023)`), and so is a bracket never closed
+        // (`Kx9m(P2vLqW3r`).
+        let close = if open == b'(' { b')' } else { b']' };
+        return rest.contains(&close)
+            && rest.get(1).is_none_or(|&b| {
+                matches!(b, b'"' | b'\'' | b')' | b']' | b'_') || b.is_ascii_alphabetic()
+            });
     }
     if rest.starts_with(b"::") {
         return rest.contains(&b'(') && rest.contains(&b')');
@@ -220,9 +279,25 @@ pub(super) fn is_variable(value: &[u8]) -> bool {
                 || part.iter().all(|b| !b.is_ascii_lowercase())
         });
     }
-    ["pass", "pwd", "secret", "token", "key", "auth", "cred"]
-        .iter()
-        .any(|w| contains_ignore_case(value, w))
+    // Camel case that names a credential in one of its words (`userPassword`, `apiKey`), not
+    // letters that happen to spell one (`HockeyFanatic`, `qWeRtKEYzXcV`).
+    const CREDENTIAL_WORDS: &[&str] = &[
+        "pass",
+        "password",
+        "passwd",
+        "pwd",
+        "secret",
+        "token",
+        "key",
+        "auth",
+        "cred",
+        "creds",
+        "credential",
+        "credentials",
+        "passphrase",
+        "apikey",
+    ];
+    words(value).any(|word| CREDENTIAL_WORDS.iter().any(|w| eq_ignore_case(word, w)))
         && value[1..].iter().any(u8::is_ascii_uppercase)
 }
 
@@ -242,6 +317,10 @@ pub(super) fn classes(value: &[u8]) -> Classes {
             b'a'..=b'z' => c.lower = true,
             b'A'..=b'Z' => c.upper = true,
             b'0'..=b'9' => c.digit = true,
+            // A byte of a non-ASCII character: in an unquoted value a letter of another
+            // alphabet ([`super::assign::glued_letter`]), in a quoted one what the quotes hold,
+            // read as letters are.
+            0x80.. => c.lower = true,
             _ => c.symbol = true,
         }
     }
