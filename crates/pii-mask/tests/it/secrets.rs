@@ -398,6 +398,19 @@ fn placeholders_and_references_stay_while_their_look_alikes_go() {
         ("card 4111 1111\u{3164} 1111 1111", "card [CARD]"),
         ("sk_live_4eC39HqLyj\u{034f}WDarjtT1zdp7dc", "[SECRET]"),
         ("dana.levi\u{3164}@gmail.com", "[EMAIL]"),
+        // Letters in a random case are a password; a word is not.
+        ("my password is qWeRtYuIoPaS", "my password is [SECRET]"),
+        ("my password is sunshine", "my password is sunshine"),
+        // A placeholder word beside a long random run is a chance piece of a key.
+        (
+            "Authorization: Bearer Kx9mP2vLqW3rT5yU7iO9-here-aB3dE5gH7j",
+            "Authorization: Bearer [SECRET]",
+        ),
+        (
+            "API_KEY=Kx9mP2vLqW3rT5yU7iO9_xxxx_aB3dE5gH7j",
+            "API_KEY=[SECRET]",
+        ),
+        ("sk_live_YOUR_KEY_HERE", "sk_live_YOUR_KEY_HERE"),
         // A sentence in a script without spaces goes on after the value.
         ("パスワードはabc123です", "パスワードは[SECRET]です"),
     ] {

@@ -144,9 +144,10 @@ pub(super) fn is_placeholder(value: &[u8]) -> bool {
         .iter()
         .any(|p| contains_ignore_case(value, p))
         || PLACEHOLDER_BRACKETS.iter().any(closed)
-        || PLACEHOLDER_PIECES
+        || (PLACEHOLDER_PIECES
             .iter()
             .any(|p| contains_word_ignore_case(value, p))
+            && !random_run(value))
     {
         return true;
     }
@@ -163,6 +164,7 @@ pub(super) fn is_placeholder(value: &[u8]) -> bool {
             (run.len() >= 8 || at == 0 || !value[at - 1].is_ascii_alphanumeric())
                 && no_digit_after(value, at + run.len())
         })
+        && !random_run(value)
     {
         return true;
     }
@@ -369,9 +371,22 @@ pub(super) fn plausible_body(body: &[u8]) -> bool {
         .unwrap_or(0);
     longest_run < 8
         && distinct(body) >= (body.len() / 3).clamp(1, 8)
-        && !["your", "replace", "insert", "redacted", "placeholder"]
-            .iter()
-            .any(|w| contains_word_ignore_case(body, w))
+        && (random_run(body)
+            || !["your", "replace", "insert", "redacted", "placeholder"]
+                .iter()
+                .any(|w| contains_word_ignore_case(body, w)))
+}
+
+/// Whether `value` holds a run of twelve or more letters and digits that mixes both: beside
+/// one, a placeholder word written as a word is a chance piece of a key
+/// (`sk-ant-api03-NqVwYS81…-youra-…`), not documentation (`sk_live_YOUR_KEY_HERE`,
+/// `sk-proj-your-key-here-1234567890`).
+fn random_run(value: &[u8]) -> bool {
+    value.split(|b| !b.is_ascii_alphanumeric()).any(|run| {
+        run.len() >= 12
+            && run.iter().any(u8::is_ascii_digit)
+            && run.iter().any(u8::is_ascii_alphabetic)
+    })
 }
 
 /// Whether `needle` stands in `hay` written as a word ([`written_as_word`]).
@@ -441,9 +456,27 @@ pub(super) fn random_looking(value: &[u8]) -> bool {
         && !is_placeholder(value)
 }
 
+/// Letters only, eight or more, whose case changes at least four times and at four in ten of
+/// its letters or more, with no three lower-case letters in a row: typed or generated at random
+/// (`qWeRtYuIoPaS`, `nFTvQOKEXn`), not a name or words run together (`McDonaldsBurger`,
+/// `iPhoneCase`).
+fn random_case(value: &[u8]) -> bool {
+    let changes = value
+        .windows(2)
+        .filter(|w| w[0].is_ascii_uppercase() != w[1].is_ascii_uppercase())
+        .count();
+    value.len() >= 8
+        && value.iter().all(u8::is_ascii_alphabetic)
+        && changes >= 4
+        && changes * 10 >= value.len() * 4
+        && !value
+            .windows(3)
+            .any(|w| w.iter().all(u8::is_ascii_lowercase))
+}
+
 /// A value that reads as a password or key when a sentence introduces it ("my password is
 /// …"): four or more characters, not a placeholder, and not a plain word — it mixes letters
-/// with digits or symbols, or is a PIN-like run of digits.
+/// with digits or symbols, is a PIN-like run of digits, or letters in a random case.
 pub(super) fn secret_looking(value: &[u8]) -> bool {
     if value.len() < 4 || is_placeholder(value) || is_variable(value) {
         return false;
@@ -461,6 +494,7 @@ pub(super) fn secret_looking(value: &[u8]) -> bool {
                 .iter()
                 .all(|b| b.is_ascii_alphabetic() || *b == b'-' || *b == b'\''))
         || (!letters && !c.symbol && c.digit && value.len() <= 16)
+        || random_case(value)
 }
 
 /// A value assigned with `=` or `:` in code or configuration: anything but a placeholder or a
@@ -545,7 +579,15 @@ mod tests {
 
     #[test]
     fn sentence_values() {
-        for s in ["Tr0ub4dor&3", "hunter2", "4821", "Summer2024!", "p@ss-w0rd"] {
+        for s in [
+            "Tr0ub4dor&3",
+            "hunter2",
+            "4821",
+            "Summer2024!",
+            "p@ss-w0rd",
+            "qWeRtYuIoPaS",
+            "nFTvQOKEXn",
+        ] {
             assert!(secret_looking(s.as_bytes()), "{s}");
         }
         for s in [
@@ -555,6 +597,9 @@ mod tests {
             "expired",
             "well-known",
             "reset:",
+            "McDonaldsBurger",
+            "iPhoneCase",
+            "sunshine",
         ] {
             assert!(!secret_looking(s.as_bytes()), "{s}");
         }
