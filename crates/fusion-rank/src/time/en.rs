@@ -1201,7 +1201,7 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["latter", "later", "last", "final"]), Word(&["part"]), Word(&["of"]), Month(MONTHS)], With(late_month)),
     // "since the 10th", "after the 3rd", "notes from the 15th": the latest such day, opened by
     // the word before ("from" opens nothing alone).
-    rule(&[After(&["since", "after", "before", "until", "till", "from"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
+    rule(&[After(&["since", "after", "before", "until", "till", "from", "around"]), Word(&["the"]), Ordinal, EndsBefore(AFTER_DAY)], With(day_of_month)),
     // "two or three months ago", "2-3 weeks ago", "between 3 and 5 days ago": the units from
     // the first count back to the second.
     rule(&[Opt(&["between"]), CountRange(COUNTS), DAYS, AGO], With(days_back_between)),
@@ -1239,6 +1239,17 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), NOT_QUARTER_OF], With(ordinal_quarter)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), Word(&["of"]), Word(&["the"]), Word(&["year"]), Year], With(quarter_of_year)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), Word(&["of"]), Year], With(quarter_of_year)),
+    // Without "the" before a year: "second quarter of 2025".
+    rule(&[Opt(&["in", "during"]), Entry(ORDINALS), Word(&["quarter"]), Word(&["of"]), Year], With(quarter_of_year)),
+    // "the quarter before last": two quarters back.
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["quarter"]), Word(&["before"]), LAST, NOT_NAMED], Fixed(Expr::QuarterAgo { quarters_ago: 2 })),
+    // "fall 2025": the season of that year ("fall" alone is the verb).
+    rule(&[Season(FALL), Year], With(season_of_year)),
+    // "beginning|start of this month" without "the".
+    rule(&[Opt(&["in", "at", "during", "by"]), Word(&["beginning", "start"]), Word(&["of"]), Word(&["this", "the"]), Word(&["month"])], Fixed(Expr::PartOfMonthAgo { months_ago: 0, from_day: 1, to_day: 11 })),
+    rule(&[Opt(&["in", "at", "during", "by"]), Opt(&["the"]), Word(&["beginning", "start"]), Word(&["of"]), Word(&["this"]), Word(&["month"])], Fixed(Expr::PartOfMonthAgo { months_ago: 0, from_day: 1, to_day: 11 })),
+    // "between May and July": May opens the range.
+    rule(&[After(&["between"]), Month(ONLY_MAY), EndsBefore(&["and"])], With(named_month)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), Word(&["of"]), LAST, Word(&["year"])], With(quarter_last_year)),
     rule(&[Opt(&["in", "during"]), Word(&["the"]), Entry(ORDINALS), Word(&["quarter"]), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OTHER], With(quarter_this_year)),
     rule(&[Opt(&["in", "during"]), Entry(QUARTERS), Word(&["of"]), Word(&["the", "this"]), Word(&["year"]), NOT_OTHER], With(quarter_this_year)),

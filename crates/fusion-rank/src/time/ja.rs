@@ -1139,14 +1139,19 @@ fn numeric(text: &str) -> Option<(usize, Expr)> {
                 let (after, expr) = with_part(after, month, Some(year));
                 (consumed(after), expr)
             }
-            None => match YEAR_PARTS
-                .iter()
-                .find(|(w, _, _)| after_year.starts_with(w))
-            {
-                // "2025年末", "2025年前半": a part of that year, as 年末 and 上半期 are of this
-                // one.
-                Some((w, from_month, months)) => (
-                    consumed(&after_year[w.len()..]),
+            // "2025年末", "2025年前半", "2025年の前半" (not "2025年の末"): a part of that year,
+            // as 年末 and 上半期 are of this one.
+            None => match YEAR_PARTS.iter().find_map(|(w, from, months)| {
+                let rest = after_year.strip_prefix(w).or_else(|| {
+                    after_year
+                        .strip_prefix('の')
+                        .filter(|_| *w != "末")
+                        .and_then(|r| r.strip_prefix(w))
+                })?;
+                Some((rest, from, months))
+            }) {
+                Some((rest, from_month, months)) => (
+                    consumed(rest),
                     Expr::PartOfYear {
                         year: Some(year),
                         years_ago: 0,

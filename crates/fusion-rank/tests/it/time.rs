@@ -1403,6 +1403,18 @@ const CASES: &[(&str, &str, &str)] = &[
         "2026-06-01",
         "2026-09-01",
     ),
+    // Found by a second held-out probe.
+    (
+        "notes written between May and July",
+        "2026-05-01",
+        "2026-08-01",
+    ),
+    ("fall 2025", "2025-09-01", "2025-12-01"),
+    ("second quarter of 2025", "2025-04-01", "2025-07-01"),
+    ("the quarter before last", "2026-04-01", "2026-07-01"),
+    ("beginning of this month", "2026-12-01", "2026-12-11"),
+    ("around the 10th", "2026-11-10", "2026-11-11"),
+    ("2025年の前半", "2025-01-01", "2025-07-01"),
     // A short weekday before a part of the day; a trip "for" a holiday.
     ("what did I note Sat morning?", "2026-11-28", "2026-11-29"),
     ("Wed night notes", "2026-11-25", "2026-11-26"),
