@@ -393,6 +393,9 @@ const RULES: &[Rule] = &[
     rule(&[Month(MONTHS), Year], With(named_month)),
     rule(&[Opt(&["ב"]), Day, Month(MONTHS)], With(date)),
     rule(&[Opt(&["ב"]), Day, Month(MONTHS), Year], With(date)),
+    // "ה-12 בנובמבר", "מה-12 בנובמבר" (the 12th, from the 12th): that day.
+    rule(&[Word(&["ה", "מה", "מ"]), Day, Month(MONTHS)], With(date)),
+    rule(&[Word(&["ה", "מה", "מ"]), Day, Month(MONTHS), Year], With(date)),
     rule(&[Word(&["ב", "שנת"]), Year], With(named_year)),
     // "ב-15 לחודש שעבר" (the 15th of last month), "ב-3 לחודש הזה|הנוכחי".
     rule(&[Word(&["ב", "ה"]), Day, Word(&["לחודש", "בחודש"]), PAST_M], With(day_of_last_month)),
@@ -493,6 +496,11 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["סוף"]), Word(&["החודש"]), PAST_M], month_part(1, 21, 32)),
     rule(&[Word(&["מחצית", "חצי"]), Word(&["הראשונה", "הראשון"]), Word(&["של"]), Word(&["השנה"]), NOT_ORDINAL], year_half(0, 0)),
     rule(&[Word(&["מחצית", "חצי"]), Word(&["השנייה", "השני"]), Word(&["של"]), Word(&["השנה"]), NOT_ORDINAL], year_half(0, 1)),
+    // "במחצית השנייה של השנה שעברה": last year's half.
+    rule(&[Word(&["מחצית", "חצי"]), Word(&["הראשונה", "הראשון"]), Word(&["של"]), Word(&["השנה"]), PAST_F], year_half(1, 0)),
+    rule(&[Word(&["מחצית", "חצי"]), Word(&["השנייה", "השני"]), Word(&["של"]), Word(&["השנה"]), PAST_F], year_half(1, 1)),
+    // "בשבוע שלפני השבוע שעבר": the week before last.
+    rule(&[Word(&["שבוע"]), Word(&["שלפני"]), Word(&["השבוע"]), PAST_M], Fixed(Expr::Week { weeks_ago: 2 })),
     // "במחצית הראשונה של 2025", "בחצי השני של 2025": that year's half.
     rule(&[Word(&["מחצית", "חצי"]), Entry(HALVES), Word(&["של"]), Year], With(half_of_year)),
     // "(ב)תחילת מרץ", "(ב)אמצע מרץ", "(ב)סוף מרץ", with or without a year.

@@ -113,6 +113,19 @@ pub(super) fn between(
         }
         return Some(Joined::WithNext(range.start..end));
     }
+    // Hebrew "מA עד B": A carries מ ("from") as its prefix ("מ-5 במרץ עד 10 במרץ").
+    if query[range.clone()].starts_with('מ')
+        && let Some(joiner) = word_after(query, range.end)
+        && matches!(&query[joiner.clone()], "עד" | "ועד")
+        && let Some((next_range, _)) = next
+        && (next_range.start == joiner.start
+            || (next_range.start > joiner.end
+                && query[joiner.end..next_range.start].trim().is_empty()))
+        // "עד היום" is up to now, which the word עד opens on its own.
+        && !matches!(&query[next_range.clone()], "היום" | "עכשיו")
+    {
+        return Some(Joined::WithNext(range.start..next_range.end));
+    }
     let (open, opener) = word_before(query, range.start).unwrap_or((range.start, ""));
     if opener == "בין" {
         // Hebrew joins with a prefix on the second part: "בין מרץ למאי", "בין מרץ ומאי".
