@@ -355,13 +355,7 @@ pub(super) fn he_day_range(
         // Read with no year, the last day is the latest such; the range is the latest begun,
         // as a month's days are ("מ-1 עד 10 בדצמבר" on December 2 is running).
         let a_year_later = || {
-            let day = chrono::DateTime::from_timestamp_millis(first.start_ms)?
-                .date_naive()
-                .checked_add_months(chrono::Months::new(12))?;
-            let start_ms = day
-                .and_time(chrono::NaiveTime::MIN)
-                .and_utc()
-                .timestamp_millis();
+            let start_ms = day_years_apart(first.start_ms, 1)?;
             Some(period(Period {
                 start_ms,
                 end_ms: start_ms + 86_400_000,
@@ -393,15 +387,10 @@ pub(super) fn he_day_range(
     // Days of a month named without a year that have not begun are last year's, as in "3月5日
     // 〜20日" ("מה-5 עד ה-20 בדצמבר" on December 2).
     let year_earlier = || {
-        let month = chrono::DateTime::from_timestamp_millis(first.start_ms)?
-            .date_naive()
-            .checked_sub_months(chrono::Months::new(12))?;
-        let start_ms = month
-            .and_time(chrono::NaiveTime::MIN)
-            .and_utc()
-            .timestamp_millis();
+        let start_ms = day_years_apart(first.start_ms, -1)?;
+        let month = chrono::Datelike::month(&chrono::DateTime::from_timestamp_millis(start_ms)?);
         let days = super::calendar::days_in_month_of(
-            super::calendar::month_from(start_ms, chrono::Datelike::month(&month))?,
+            super::calendar::month_from(start_ms, month)?,
             from_day,
             to_day,
         )?;
@@ -413,6 +402,22 @@ pub(super) fn he_day_range(
         period
     };
     Some((start..range.end, period))
+}
+
+/// The start of the day `years` years after (or before) the day of `ms`.
+fn day_years_apart(ms: i64, years: i32) -> Option<i64> {
+    let day = chrono::DateTime::from_timestamp_millis(ms)?.date_naive();
+    let months = chrono::Months::new(years.unsigned_abs().checked_mul(12)?);
+    let day = if years >= 0 {
+        day.checked_add_months(months)?
+    } else {
+        day.checked_sub_months(months)?
+    };
+    Some(
+        day.and_time(chrono::NaiveTime::MIN)
+            .and_utc()
+            .timestamp_millis(),
+    )
 }
 
 /// Whether the expression at `range` names its month by name alone, as the latest such: no
