@@ -529,7 +529,8 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
     while let Some(((range, first), (ends_range, first_holiday, first_latest))) = rest.next() {
         // An expression read only as a range's end that no range joined names no time ("gifts
         // for Christmas and Easter").
-        if ends_range {
+        // "until Christmas", "prior to Easter" end an open one.
+        if ends_range && ranges::open_ended(query, &range, true).is_none() {
             continue;
         }
         let next = rest.peek().map(|(next, _)| next);
@@ -548,7 +549,10 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
                 {
                     rest.next();
                 }
-                opened(query, span, days, reference_ms)
+                match opened(query, span, days, None, reference_ms) {
+                    (span, Some(period)) => (span, period),
+                    (_, None) => continue,
+                }
             }
             Some(ranges::Joined::WithNext(span)) => {
                 let ((_, last), (_, _, last_latest)) = rest.peek().expect("peeked");
@@ -586,7 +590,13 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
             // Without "from", only a month starts one: "sent last week to May" names May the
             // person.
             Some(ranges::Joined::ToMonth(_, _, true)) if calendar::whole_month(first).is_none() => {
-                opened(query, range.clone(), first, reference_ms)
+                match opened(query, range.clone(), first, first_latest, reference_ms) {
+                    (span, Some(period)) => (span, period),
+                    (span, None) => {
+                        skip_inside(&mut rest, &range, &span);
+                        continue;
+                    }
+                }
             }
             Some(ranges::Joined::ToMonth(span, month, _))
                 if let Some((next, both)) =
@@ -618,7 +628,14 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
                 }
             }
             None => {
-                let (span, opened_period) = opened(query, range.clone(), first, reference_ms);
+                let (span, opened_period) =
+                    match opened(query, range.clone(), first, first_latest, reference_ms) {
+                        (span, Some(period)) => (span, period),
+                        (span, None) => {
+                            skip_inside(&mut rest, &range, &span);
+                            continue;
+                        }
+                    };
                 // A word that opens the first ("before March or April") keeps it alone.
                 // Opened by a word around it, or by a prefix inside it ("מתחילת מרץ").
                 if span != range || opened_period != first {
@@ -651,8 +668,11 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
                 }
             }
         };
-        // A word read around the expression never reaches into the next one ("去年より前四半期":
-        // より前 is not "before last year" when 前四半期 follows).
+        // Expressions the words read around this one hold are part of it ("クリスマスの前の週":
+        // 前の週 is no week before this one); a word read around it never reaches into the
+        // next one otherwise ("去年より前四半期": より前 is not "before last year" when 前四半期
+        // follows).
+        skip_inside(&mut rest, &range, &span);
         let (span, resolved) = match rest.peek() {
             Some(((next, _), _)) if span.end > next.start => (range, first),
             _ => (span, resolved),
@@ -868,33 +888,78 @@ where
 /// ("on Monday and Friday", "2026-03-14 and 2026-03-20").
 const LIST_GAP_MS: i128 = 7 * 24 * 3_600_000;
 
-/// The expression at `range` (naming `first`) opened up to the reference ("since A") or on one
-/// side ("before A", "until A", "after A"); as it is when no word opens it, or when opening it
-/// would leave no past period.
+/// The expression at `range` (naming `first`, and `latest` when it names the latest of a kind)
+/// opened up to the reference ("since A") or on one side ("before A", "until A", "after A");
+/// as it is when no word opens it, or when opening it would leave no past period. No period
+/// when "before" or "until" names a holiday that is about to come ([`coming`]).
 fn opened(
     query: &str,
     range: Range<usize>,
     first: Period,
+    latest: Option<calendar::Expr>,
     reference_ms: i64,
-) -> (Range<usize>, Period) {
+) -> (Range<usize>, Option<Period>) {
     if let Some(span) = ranges::since(query, &range) {
         return if first.start_ms < reference_ms {
             let since = Period {
                 start_ms: first.start_ms,
                 end_ms: reference_ms,
             };
-            (span, since)
+            (span, Some(since))
         } else {
-            (range, first)
+            (range, Some(first))
         };
     }
-    let Some((span, side)) = ranges::open_ended(query, &range) else {
-        return (range, first);
+    let holiday = matches!(
+        latest,
+        Some(
+            calendar::Expr::DaysOfYear { .. }
+                | calendar::Expr::Feast { .. }
+                | calendar::Expr::Season { .. }
+        )
+    );
+    let Some((span, side)) = ranges::open_ended(query, &range, holiday) else {
+        return (range, Some(first));
     };
+    if matches!(
+        side,
+        ranges::Side::Before
+            | ranges::Side::Until
+            | ranges::Side::JustBefore
+            | ranges::Side::DayBefore
+            | ranges::Side::WeekendBefore
+    ) && coming(first, latest, reference_ms)
+    {
+        return (span, None);
+    }
     let period = match side {
         ranges::Side::Before => Period {
             start_ms: EARLIEST_MS,
             end_ms: first.start_ms,
+        },
+        ranges::Side::JustBefore => Period {
+            start_ms: first.start_ms.saturating_sub(JUST_BEFORE_MS),
+            end_ms: first.start_ms,
+        },
+        ranges::Side::DayBefore => Period {
+            start_ms: first.start_ms.saturating_sub(DAY_MS),
+            end_ms: first.start_ms,
+        },
+        ranges::Side::DayAfter => Period {
+            start_ms: first.end_ms,
+            end_ms: first.end_ms.saturating_add(DAY_MS),
+        },
+        ranges::Side::WeekAfter => Period {
+            start_ms: first.end_ms,
+            end_ms: first.end_ms.saturating_add(JUST_BEFORE_MS),
+        },
+        ranges::Side::WeekendBefore => match calendar::weekend_ending_by(first.start_ms) {
+            Some(weekend) => weekend,
+            None => return (range, Some(first)),
+        },
+        ranges::Side::WeekendAfter => match calendar::weekend_starting_from(first.end_ms) {
+            Some(weekend) => weekend,
+            None => return (range, Some(first)),
         },
         ranges::Side::Until => Period {
             start_ms: EARLIEST_MS,
@@ -920,16 +985,53 @@ fn opened(
                 calendar::month_until(first.start_ms, month).map(|from| from.through(first))
             }) {
                 Some(period) => period,
-                None => return (range, first),
+                None => return (range, Some(first)),
             }
         }
     };
     if period.start_ms < period.end_ms && period.start_ms <= reference_ms {
-        (span, period)
+        (span, Some(period))
     } else {
-        (range, first)
+        (range, Some(first))
     }
 }
+
+/// Passes over the expressions after the one at `range` that lie inside `span`, the words
+/// read around it.
+fn skip_inside<I, T>(rest: &mut std::iter::Peekable<I>, range: &Range<usize>, span: &Range<usize>)
+where
+    I: Iterator<Item = ((Range<usize>, Period), T)>,
+{
+    while rest
+        .peek()
+        .is_some_and(|((next, _), _)| next.start >= range.end && next.end <= span.end)
+    {
+        rest.next();
+    }
+}
+
+/// Whether a holiday named as the latest one (`first`, read from `latest`) is about to come
+/// again: its latest one ended over [`COMING_MS`] ago and the next begins within it.
+/// "Before Christmas" asked on December 2 or "לפני פסח" asked in March speak of the coming
+/// one, and everything before it is every note so far: no period. Asked in January, "before
+/// Christmas" is last month's. A month is read as the latest begun whenever it is asked
+/// ("before March" in January is before last March), as people who wrote questions for the
+/// evaluation read it.
+fn coming(first: Period, latest: Option<calendar::Expr>, reference_ms: i64) -> bool {
+    let Some(expr @ (calendar::Expr::DaysOfYear { .. } | calendar::Expr::Feast { .. })) = latest
+    else {
+        return false;
+    };
+    first.end_ms.saturating_add(COMING_MS) < reference_ms
+        && calendar::resolve(expr, reference_ms.saturating_add(COMING_MS))
+            .is_some_and(|next| next.start_ms > reference_ms)
+}
+
+/// How near a holiday must be to be "the coming one" ([`coming`]): sixty days.
+const COMING_MS: i64 = 60 * DAY_MS;
+
+/// How long "just before A", "right before A" and "the days before A" reach back: a week.
+const JUST_BEFORE_MS: i64 = 7 * DAY_MS;
 
 /// Where "before A" and "until A" start: the Unix epoch, before any memory's creation.
 const EARLIEST_MS: i64 = 0;

@@ -150,6 +150,20 @@ pub(super) fn weekends_ago(caps: &Caps) -> Option<Expr> {
     })
 }
 
+/// The captured month of the Hebrew calendar ("באלול", "בחודש תשרי").
+pub(super) fn hebrew_month(caps: &Caps) -> Option<Expr> {
+    Some(Expr::HebrewMonth {
+        month: caps.month.or(caps.count)?,
+    })
+}
+
+/// The captured count of latest weekends ("the last two weekends", "the past 3 weekends").
+pub(super) fn past_weekends(caps: &Caps) -> Option<Expr> {
+    Some(Expr::Weekends {
+        count: caps.count.filter(|n| (1..=52).contains(n))?,
+    })
+}
+
 /// The reference's day `count` years back ("a year ago today").
 pub(super) fn years_ago_today(caps: &Caps) -> Option<Expr> {
     Some(Expr::AroundYearsAgo {
@@ -767,6 +781,34 @@ pub(super) fn iso(caps: &Caps) -> Option<Expr> {
     } else {
         named_month(caps)
     }
+}
+
+/// The captured ISO week number, of the captured year or the latest begun ("week 45",
+/// "2026-W45", "CW 10 of 2025").
+pub(super) fn iso_week(caps: &Caps) -> Option<Expr> {
+    Some(Expr::IsoWeek {
+        week: caps.count.filter(|week| (1..=53).contains(week))?,
+        year: caps.year,
+        years_ago: None,
+    })
+}
+
+/// The captured ISO week number of last year ("week 45 of last year").
+pub(super) fn iso_week_last_year(caps: &Caps) -> Option<Expr> {
+    iso_week_years_ago(caps, 1)
+}
+
+/// The captured ISO week number of this year ("week 3 of this year"; none while it is to come).
+pub(super) fn iso_week_this_year(caps: &Caps) -> Option<Expr> {
+    iso_week_years_ago(caps, 0)
+}
+
+fn iso_week_years_ago(caps: &Caps, years_ago: u32) -> Option<Expr> {
+    Some(Expr::IsoWeek {
+        week: caps.count.filter(|week| (1..=53).contains(week))?,
+        year: None,
+        years_ago: Some(years_ago),
+    })
 }
 
 /// The captured year.

@@ -73,6 +73,14 @@ pub(super) enum Expr {
     /// The latest such calendar month that is over ("last December" on December 3 is the
     /// previous year's).
     EndedMonth { month: u32 },
+    /// ISO week `week` (1–53; Monday to Monday, week 1 holding the year's first Thursday): of
+    /// ISO year `year`, or of the ISO year `years_ago` years before the reference's, or else
+    /// the latest that starts at or before the reference. `None` for a week 53 its year lacks.
+    IsoWeek {
+        week: u32,
+        year: Option<i32>,
+        years_ago: Option<u32>,
+    },
     /// Words that name a time to come ("next Friday", "this coming March"): matched so that no
     /// other phrase takes their words, and never a period.
     Future,
@@ -137,6 +145,12 @@ pub(super) enum Expr {
     /// The weekend `weeks_back` weeks before the latest one that is over
     /// ([`Expr::EndedWeekend`]): "the weekend before last" is 1.
     WeekendBack { weeks_back: u32 },
+    /// A month of the Hebrew calendar, the latest that starts at or before the reference:
+    /// `month` 1 is Tishrei … 6 Adar (both Adars in a leap year) … 12 Elul.
+    HebrewMonth { month: u32 },
+    /// The `count` latest weekends that are over, as one period from the first one's Saturday
+    /// to the last one's Monday ("the last two weekends").
+    Weekends { count: u32 },
     /// Day `day` of the latest month that has it and starts at or before the reference, if
     /// that day is not after the reference's day ("on the 14th").
     DayOfMonth { day: u32 },
@@ -265,6 +279,12 @@ pub(super) fn names_latest(expr: Expr) -> bool {
             | Expr::DayOfMonth { .. }
             | Expr::Feast { .. }
             | Expr::NthWeekdayOfMonth { year: None, .. }
+            | Expr::IsoWeek {
+                year: None,
+                years_ago: None,
+                ..
+            }
+            | Expr::HebrewMonth { .. }
     )
 }
 
@@ -311,6 +331,35 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             day_span(monday.checked_add_days(Days::new(u64::from(weekday)))?, 1)
         }
         Expr::NamedMonth { month, year } => month_span(named_month_index(today, month, year)?),
+        Expr::IsoWeek {
+            week,
+            year: Some(year),
+            ..
+        } => day_span(
+            NaiveDate::from_isoywd_opt(year, week, chrono::Weekday::Mon)?,
+            7,
+        ),
+        Expr::IsoWeek {
+            week,
+            year: None,
+            years_ago: Some(years_ago),
+        } => {
+            let year = today.iso_week().year() - i32::try_from(years_ago).ok()?;
+            let monday = NaiveDate::from_isoywd_opt(year, week, chrono::Weekday::Mon)?;
+            (monday <= today).then(|| day_span(monday, 7))?
+        }
+        Expr::IsoWeek {
+            week,
+            year: None,
+            years_ago: None,
+        } => {
+            let year = today.iso_week().year();
+            [year, year - 1, year - 2]
+                .into_iter()
+                .filter_map(|year| NaiveDate::from_isoywd_opt(year, week, chrono::Weekday::Mon))
+                .find(|monday| *monday <= today)
+                .and_then(|monday| day_span(monday, 7))
+        }
         Expr::EndedMonth { month } => {
             let index = named_month_index(today, month, None)?;
             // The latest one has begun; it is over unless it is the reference's month.
@@ -423,6 +472,27 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             let since_saturday = since_saturday + if since_saturday < 2 { 7 } else { 0 };
             let back_days = u64::from(since_saturday) + 7 * u64::from(weeks_back);
             day_span(back(today, back_days)?, 2)
+        }
+        Expr::HebrewMonth { month } => {
+            let year = i64::from(today.year()) + 3761;
+            [year, year - 1, year - 2]
+                .into_iter()
+                .filter_map(|year| hebrew_month(year, month))
+                .find(|(first, _)| *first <= today)
+                .and_then(|(first, days)| day_span(first, days))
+        }
+        Expr::Weekends { count } => {
+            let first = resolve(
+                Expr::WeekendBack {
+                    weeks_back: count.checked_sub(1)?,
+                },
+                reference_ms,
+            )?;
+            let last = resolve(Expr::WeekendBack { weeks_back: 0 }, reference_ms)?;
+            Some(Period {
+                start_ms: first.start_ms,
+                end_ms: last.end_ms,
+            })
         }
         Expr::PartOfMonth {
             month,
@@ -746,6 +816,15 @@ pub(super) fn placed_in_year(expr: Expr, year: i32) -> Option<Period> {
             month,
             year: Some(year),
         },
+        Expr::IsoWeek {
+            week,
+            year: None,
+            years_ago: None,
+        } => Expr::IsoWeek {
+            week,
+            year: Some(year),
+            years_ago: None,
+        },
         Expr::NthWeekdayOfMonth {
             nth,
             weekday,
@@ -784,6 +863,27 @@ pub(super) fn placed_in_year(expr: Expr, year: i32) -> Option<Period> {
     };
     // The expression names its year now: the reference no longer chooses one.
     resolve(placed, 0)
+}
+
+/// Saturday to Monday of the latest weekend that ends at or before `ms` ("the weekend before
+/// Thanksgiving").
+pub(super) fn weekend_ending_by(ms: i64) -> Option<Period> {
+    let day = DateTime::from_timestamp_millis(ms)?.date_naive();
+    // The latest Monday at or before `ms`'s day ends it.
+    let monday = back(day, u64::from(day.weekday().num_days_from_monday()))?;
+    day_span(back(monday, 2)?, 2)
+}
+
+/// The first weekend that starts at or after `ms` ("the weekend after Thanksgiving").
+pub(super) fn weekend_starting_from(ms: i64) -> Option<Period> {
+    let instant = DateTime::from_timestamp_millis(ms)?;
+    let mut day = instant.date_naive();
+    // A day already begun is passed.
+    if start_ms(day) < ms {
+        day = day.checked_add_days(Days::new(1))?;
+    }
+    let to_saturday = (5 + 7 - day.weekday().num_days_from_monday()) % 7;
+    day_span(day.checked_add_days(Days::new(u64::from(to_saturday)))?, 2)
 }
 
 /// The month of the year (1 to 12) when `period` is exactly one calendar month.
@@ -910,6 +1010,34 @@ fn feast_day(feast: Feast, year: i32) -> Option<NaiveDate> {
             fixed_date(new_year + 30 + heshvan + 24)
         }
     }
+}
+
+/// The first day of month `month` (1 Tishrei … 12 Elul) of Hebrew year `year` and its number
+/// of days; Adar holds both Adars in a leap year.
+fn hebrew_month(year: i64, month: u32) -> Option<(NaiveDate, u64)> {
+    let new_year = hebrew_new_year(year)?;
+    let length = hebrew_new_year(year + 1)? - new_year;
+    let leap = length > 380;
+    // Heshvan has 30 days in a complete year (355 or 385 days), Kislev 29 in a deficient one
+    // (353 or 383); from Tevet on the lengths are fixed.
+    let lengths = [
+        30,
+        if length % 10 == 5 { 30 } else { 29 },
+        if length % 10 == 3 { 29 } else { 30 },
+        29,
+        30,
+        if leap { 59 } else { 29 },
+        30,
+        29,
+        30,
+        29,
+        30,
+        29,
+    ];
+    let index = usize::try_from(month.checked_sub(1)?).ok()?;
+    let days = *lengths.get(index)?;
+    let before: i64 = lengths[..index].iter().sum();
+    Some((fixed_date(new_year + before)?, u64::try_from(days).ok()?))
 }
 
 /// The day numbered `fixed` counting January 1 of the year 1 as day 1.
@@ -1059,6 +1187,42 @@ mod tests {
 
     /// Published first days (the day after the evening each begins): Passover (15 Nisan),
     /// Rosh Hashanah (1 Tishrei), Hanukkah (25 Kislev).
+    #[test]
+    fn hebrew_months_begin_on_their_published_days() {
+        // (Hebrew year, month, first day, days): Rosh Hodesh as published, and Adar of the
+        // leap year 5784 holding both Adars.
+        let published = [
+            (5786, 6, (2026, 2, 18), 29),
+            (5786, 7, (2026, 3, 19), 30),
+            (5786, 11, (2026, 7, 15), 30),
+            (5786, 12, (2026, 8, 14), 29),
+            (5787, 1, (2026, 9, 12), 30),
+            (5787, 3, (2026, 11, 11), 30),
+            (5787, 4, (2026, 12, 11), 29),
+            (5784, 6, (2024, 2, 10), 59),
+            (5784, 7, (2024, 4, 9), 30),
+        ];
+        for (year, month, (y, m, d), days) in published {
+            assert_eq!(
+                hebrew_month(year, month),
+                Some((NaiveDate::from_ymd_opt(y, m, d).unwrap(), days)),
+                "{year} {month}"
+            );
+        }
+        // Twelve months, each after the last, make a whole year.
+        for year in 5700..5900 {
+            let mut next = hebrew_month(year, 1).unwrap().0;
+            for month in 1..=12 {
+                let (first, days) = hebrew_month(year, month).unwrap();
+                assert_eq!(first, next, "{year} {month}");
+                next = first + Days::new(days);
+            }
+            assert_eq!(next, hebrew_month(year + 1, 1).unwrap().0, "{year}");
+        }
+        assert_eq!(hebrew_month(5786, 0), None);
+        assert_eq!(hebrew_month(5786, 13), None);
+    }
+
     #[test]
     fn hebrew_feasts_fall_on_their_published_days() {
         let published = [

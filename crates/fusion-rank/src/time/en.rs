@@ -7,12 +7,13 @@ use super::build::{
     earlier_than_months, earlier_than_weeks, earlier_than_years, early_month, early_season,
     early_season_last_year, early_year, ended_month, first_day_of_month, first_days_of_month,
     first_half_of_year, first_weeks_of_month, fourth_quarter_of_year, half_of_month, half_of_year,
-    hours_ago, iso, last_day_of_month, last_days_of_month, last_week_of_month, last_weeks_of_month,
-    late_month, late_season, late_season_last_year, late_year, mid_month, mid_season,
-    mid_season_last_year, mid_year, month_before_last, month_last_year, month_part,
-    month_this_year, months_ago, months_ago_today, months_and_a_half_ago, months_back_between,
-    named_month, named_year, nth_weekday_last_month, nth_weekday_of_month, nth_weekday_this_month,
-    ordinal_quarter, past_days, past_hours, past_months, past_weeks, past_years, quarter_last_year,
+    hebrew_month, hours_ago, iso, iso_week, iso_week_last_year, iso_week_this_year,
+    last_day_of_month, last_days_of_month, last_week_of_month, last_weeks_of_month, late_month,
+    late_season, late_season_last_year, late_year, mid_month, mid_season, mid_season_last_year,
+    mid_year, month_before_last, month_last_year, month_part, month_this_year, months_ago,
+    months_ago_today, months_and_a_half_ago, months_back_between, named_month, named_year,
+    nth_weekday_last_month, nth_weekday_of_month, nth_weekday_this_month, ordinal_quarter,
+    past_days, past_hours, past_months, past_weekends, past_weeks, past_years, quarter_last_year,
     quarter_of_year, quarter_this_year, season_begun, season_last_year, season_of_year,
     season_this_year, seasons_ago, second_half_of_year, slashed_with_year, week_from_date, week_of,
     week_of_day, week_of_in_words, week_of_month, week_of_month_ago_0, week_of_month_ago_1,
@@ -23,8 +24,9 @@ use super::build::{
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
-    After, AfterOrEnd, AfterUnlessTopic, Count, CountRange, Day, EndsBefore, Entry, Few, FirstDay,
-    Iso, Month, NotAfter, NotBefore, Opt, Ordinal, Season, Slashed, Tight, Weekday, Word, Year,
+    After, AfterOrEnd, AfterUnlessTopic, Count, CountRange, Day, Dotted, EndsBefore, Entry, Few,
+    FirstDay, Iso, Month, NotAfter, NotBefore, Opt, Ordinal, Season, Slashed, Tight, WeekNumber,
+    Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table, Tokens};
@@ -519,14 +521,15 @@ pub(super) fn month_item_ends(rest: &str) -> bool {
 }
 
 /// Words before a holiday that make it a time ("over Christmas"; "Christmas gifts" names
-/// none); they stay outside the phrase, so that "since", "before" and "after" open it.
-/// Not "on" ("notes on Christmas gifts"), "last" ("the last Christmas movie"), nor "before"
-/// and "until", which asked in December mean the coming one.
+/// none); they stay outside the phrase, so that "since", "before" and "after" open it
+/// ("before Christmas" asked shortly before the coming one names no period: `time::coming`).
+/// Not "on" ("notes on Christmas gifts") nor "last" ("the last Christmas movie").
 /// After "to", "and", "until", "till" or "through" a holiday ends a range and is read only as
-/// such ("from Easter to Thanksgiving"; "gifts for Christmas and Easter" names no time).
+/// such ("from Easter to Thanksgiving"; "gifts for Christmas and Easter" names no time), or
+/// with "until", "till", "prior to" or "up to" alone as the end of an open one.
 const HOLIDAY_AFTER: El = AfterOrEnd {
     after: &[
-        "at", "over", "around", "during", "since", "after", "from", "between",
+        "at", "over", "around", "during", "since", "after", "from", "between", "before",
     ],
     ends: &["to", "and", "until", "till", "through", "thru"],
 };
@@ -787,6 +790,55 @@ const SUMMER: El = Word(&["summer"]);
 const AUTUMN: El = Word(&["autumn", "fall"]);
 const WINTER: El = Word(&["winter"]);
 const THE: El = Opt(&["the"]);
+/// Months of the Hebrew calendar in English letters, 1 Tishrei … 12 Elul
+/// ([`Expr::HebrewMonth`]); [`HEBREW_MONTHS_ALL`] adds the ones that are other words too.
+const HEBREW_MONTHS: Table = &[
+    ("tishrei", 1),
+    ("tishri", 1),
+    ("cheshvan", 2),
+    ("heshvan", 2),
+    ("marcheshvan", 2),
+    ("kislev", 3),
+    ("tevet", 4),
+    ("teves", 4),
+    ("shevat", 5),
+    ("shvat", 5),
+    ("adar", 6),
+    ("nisan", 7),
+    ("iyar", 8),
+    ("iyyar", 8),
+    ("sivan", 9),
+    ("tammuz", 10),
+    ("tamuz", 10),
+    ("elul", 12),
+];
+const HEBREW_MONTHS_ALL: Table = &[
+    ("tishrei", 1),
+    ("tishri", 1),
+    ("cheshvan", 2),
+    ("heshvan", 2),
+    ("marcheshvan", 2),
+    ("kislev", 3),
+    ("tevet", 4),
+    ("teves", 4),
+    ("shevat", 5),
+    ("shvat", 5),
+    ("adar", 6),
+    ("nisan", 7),
+    ("nissan", 7),
+    ("iyar", 8),
+    ("iyyar", 8),
+    ("sivan", 9),
+    ("tammuz", 10),
+    ("tamuz", 10),
+    ("av", 11),
+    ("elul", 12),
+];
+
+/// Words before an ISO week number ("in week 45", "during CW 10").
+const WEEK_OPENERS: El = Opt(&["in", "during", "over"]);
+/// The words of an ISO week number before it ("week 45", "CW 10"; "calendar" may come first).
+const WEEK_NUMBER_WORDS: El = Word(&["week", "wk", "cw", "kw"]);
 /// Not before "'s": "the end of last year's budget" is no part of a year.
 const NOT_OWNER: El = NotBefore(&["s"]);
 /// Not before "'s", "before", "after" or "of": "the first quarter of the year before last" is
@@ -863,6 +915,8 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["on"]), Word(&["the"]), Word(&["first"]), Word(&["day"]), Word(&["of", "in"]), Month(MONTHS)], With(first_day_of_month)),
     rule(&[Opt(&["the"]), Word(&["past", "last"]), N, DAYS, NOT_OF], With(past_days)),
     rule(&[Opt(&["the"]), Word(&["past", "last"]), N, WEEKS, NOT_OF], With(past_weeks)),
+    rule(&[Opt(&["over", "on", "at", "during", "in"]), Opt(&["the"]), Word(&["past", "last"]), N, Word(&["weekends"]), NOT_OF], With(past_weekends)),
+    rule(&[Opt(&["over", "on", "at", "during", "in"]), Opt(&["the"]), Word(&["past", "last"]), Few(FEW), Word(&["weekends"]), NOT_OF], With(past_weekends)),
     rule(&[Word(&["on", "last"]), Weekday(WEEKDAYS)], With(weekday)),
     rule(&[Word(&["in", "during"]), Month(MONTHS_ALONE)], With(named_month)),
     // A bare name after a determiner names a thing: "the Monday standup", "the April release",
@@ -1560,6 +1614,27 @@ const RULES: &[Rule] = &[
     rule(&[OPENERS, Slashed, EndsBefore(SLASHED_ENDS)], With(date)),
     rule(&[LATER_ITEM, Slashed, EndsBefore(SLASHED_ENDS)], With(date)),
     rule(&[Opt(&["on"]), Slashed], With(slashed_with_year)),
+    // A date written with dots, the day first, with its year ("on 14.11.2025").
+    rule(&[Opt(&["on", "since", "from"]), Dotted], With(slashed_with_year)),
+    // ISO week numbers: "week 45", "calendar week 12", "CW 10", "KW45", "2026-W45", "in
+    // week 3 of this year", "week 45 of 2025". "Week 2 of the course" counts the course's
+    // weeks: a number after "week" is no week of the year before "of", and without "in",
+    // "during" or "over" only where the phrase ends ("my week 2 workout" names none).
+    rule(&[Word(&["in", "during", "over"]), Opt(&["calendar"]), WEEK_NUMBER_WORDS, Count(&[]), NotBefore(&["of"])], With(iso_week)),
+    rule(&[Opt(&["calendar"]), Word(&["cw", "kw"]), Count(&[]), NotBefore(&["of"])], With(iso_week)),
+    rule(&[Word(&["calendar"]), Word(&["week"]), Count(&[]), NotBefore(&["of"])], With(iso_week)),
+    rule(&[Word(&["week", "wk"]), Count(&[]), EndsBefore(&[])], With(iso_week)),
+    rule(&[WEEK_OPENERS, Opt(&["calendar"]), WEEK_NUMBER_WORDS, Count(&[]), Opt(&["of", "in"]), Year], With(iso_week)),
+    rule(&[WEEK_OPENERS, Opt(&["calendar"]), WEEK_NUMBER_WORDS, Count(&[]), Opt(&["of"]), LAST, Word(&["year"])], With(iso_week_last_year)),
+    rule(&[WEEK_OPENERS, Opt(&["calendar"]), WEEK_NUMBER_WORDS, Count(&[]), Opt(&["of"]), Word(&["this"]), Word(&["year"])], With(iso_week_this_year)),
+    rule(&[WEEK_OPENERS, Word(&["iso"]), WEEK_NUMBER_WORDS, Count(&[]), NotBefore(&["of"])], With(iso_week)),
+    rule(&[WEEK_OPENERS, WeekNumber], With(iso_week)),
+    // Months of the Hebrew calendar, the latest begun, after a word that makes them a time
+    // ("in Elul", "during Tishrei", "in the month of Nisan"); Av and Nissan (a name, a car)
+    // only after "the month of".
+    rule(&[After(&["in", "during", "since", "from", "before", "after", "until"]), Entry(HEBREW_MONTHS)], With(hebrew_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["month"]), Word(&["of"]), Entry(HEBREW_MONTHS_ALL)], With(hebrew_month)),
+    rule(&[WEEK_OPENERS, WeekNumber, Opt(&["of", "in"]), Year], With(iso_week)),
     // "year to date": this year (its days to come hold no memory).
     // Days of a month named after them, or after the first: "from the 10th to the 20th of
     // October", "between the 10th and 20th of October 2025", "the 3rd through the 9th of

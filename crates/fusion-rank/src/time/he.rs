@@ -3,11 +3,12 @@
 
 use super::build::{
     date, day_of_last_month, day_of_month, day_of_this_month, days_ago, days_back_between,
-    early_month, early_season, early_year, ended_month, half_of_month, half_of_year,
-    last_week_of_month, late_month, late_season, late_year, mid_month, mid_season, mid_year,
-    month_last_year, month_part, months_ago, months_back_between, named_month, named_year,
-    past_days, past_months, past_weeks, past_years, season_begun, season_ended, season_last_year,
-    season_of_year, week_of_month, weekday, weekday_last_week, weeks_ago, weeks_back_between,
+    early_month, early_season, early_year, ended_month, half_of_month, half_of_year, hebrew_month,
+    iso_week, iso_week_last_year, iso_week_this_year, last_week_of_month, late_month, late_season,
+    late_year, mid_month, mid_season, mid_year, month_last_year, month_part, months_ago,
+    months_back_between, named_month, named_year, past_days, past_months, past_weekends,
+    past_weeks, past_years, season_begun, season_ended, season_last_year, season_of_year,
+    week_of_month, weekday, weekday_last_week, weekends_ago, weeks_ago, weeks_back_between,
     year_half, year_part, years_ago, years_back_between,
 };
 use super::calendar::{Expr, Feast, Unit};
@@ -18,9 +19,10 @@ use super::phrase::El::{
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
 
-/// Words before a holiday's bare name that open a range on it ("מאז פסח", "אחרי חנוכה"); not
-/// לפני or עד, which asked just before a holiday mean the coming one.
-const HOLIDAY_OPENERS: El = After(&["מאז", "אחרי"]);
+/// Words before a holiday's bare name that open a range on it ("מאז פסח", "אחרי חנוכה", "לפני
+/// פסח", "עד חנוכה", "בשבוע שלפני פסח"; asked shortly before the coming holiday, לפני and עד
+/// name no period).
+const HOLIDAY_OPENERS: El = After(&["מאז", "אחרי", "לפני", "עד", "שלפני", "שאחרי"]);
 
 /// `days` days from `offset` days after `feast`, the latest begun.
 const fn feast(feast: Feast, offset: i32, days: u32) -> Make {
@@ -120,6 +122,48 @@ const HALVES: Table = &[("הראשון", 1), ("הראשונה", 1), ("השני",
 const JUNE: Table = &[("יוני", 6)];
 
 /// Every month name, for "ב" + month ("ביוני") and months next to a day or a year.
+/// The months of the Hebrew calendar, 1 Tishrei … 12 Elul (Adar, 6, both Adars of a leap
+/// year), for [`Expr::HebrewMonth`].
+const HEBREW_MONTHS: Table = &[
+    ("תשרי", 1),
+    ("חשון", 2),
+    ("חשוון", 2),
+    ("מרחשון", 2),
+    ("מרחשוון", 2),
+    ("כסלו", 3),
+    ("כסליו", 3),
+    ("טבת", 4),
+    ("שבט", 5),
+    ("אדר", 6),
+    ("ניסן", 7),
+    ("אייר", 8),
+    ("סיון", 9),
+    ("סיוון", 9),
+    ("תמוז", 10),
+    ("אב", 11),
+    ("אלול", 12),
+];
+
+/// [`HEBREW_MONTHS`] that name nothing else with ב before them: not אב ("באב", in a father)
+/// or שבט ("בשבט", in a tribe), which need חודש ("בחודש אב") or מנחם ("במנחם אב").
+const HEBREW_MONTHS_IN: Table = &[
+    ("תשרי", 1),
+    ("חשון", 2),
+    ("חשוון", 2),
+    ("מרחשון", 2),
+    ("מרחשוון", 2),
+    ("כסלו", 3),
+    ("כסליו", 3),
+    ("טבת", 4),
+    ("אדר", 6),
+    ("ניסן", 7),
+    ("אייר", 8),
+    ("סיון", 9),
+    ("סיוון", 9),
+    ("תמוז", 10),
+    ("אלול", 12),
+];
+
 const MONTHS: Table = &[
     ("ינואר", 1),
     ("פברואר", 2),
@@ -199,8 +243,18 @@ const N: El = Count(COUNTS);
 const PAST_M: El = Word(&["שעבר", "הקודם"]);
 const PAST_F: El = Word(&["שעברה", "הקודמת"]);
 
-/// Not before an ordinal or "next": "השבוע הראשון" is a first week, "השנה הבאה" the next year.
-const NOT_ORDINAL: El = NotBefore(&["הראשון", "הראשונה", "השני", "השנייה", "הבא", "הבאה"]);
+/// Not before an ordinal or "next": "השבוע הראשון" is a first week, "השנה הבאה" the next year;
+/// nor before "that before" or "that after": "בשבוע שלפני פסח" is the week before Passover.
+const NOT_ORDINAL: El = NotBefore(&[
+    "הראשון",
+    "הראשונה",
+    "השני",
+    "השנייה",
+    "הבא",
+    "הבאה",
+    "שלפני",
+    "שאחרי",
+]);
 
 /// Tried at every word; the longest match wins, the earlier rule on a tie.
 #[rustfmt::skip]
@@ -283,6 +337,10 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["שנתיים"]), Word(&["האחרונות"]), NotBefore(&["של"])], Fixed(Expr::TrailingMonths { months: 24 })),
     rule(&[Opt(&["ב"]), N, Word(&["הימים"]), Word(&["האחרונים"]), NotBefore(&["של"])], With(past_days)),
     rule(&[Opt(&["ב"]), N, Word(&["השבועות"]), Word(&["האחרונים"]), NotBefore(&["של"])], With(past_weeks)),
+    // Counted weekends: "בשני סופי השבוע האחרונים" (the last two), "לפני שני סופי שבוע" (the
+    // weekend two back).
+    rule(&[Opt(&["ב"]), N, Word(&["סופי"]), Word(&["השבוע", "שבוע"]), Word(&["האחרונים"])], With(past_weekends)),
+    rule(&[Word(&["לפני"]), N, Word(&["סופי"]), Word(&["שבוע"])], With(weekends_ago)),
     rule(&[Opt(&["ב"]), N, Word(&["החודשים"]), Word(&["האחרונים"]), NotBefore(&["של"])], With(past_months)),
     rule(&[Opt(&["ב"]), N, Word(&["השנים"]), Word(&["האחרונות"]), NotBefore(&["של"])], With(past_years)),
     // Jewish holidays with ב, or after מאז or אחרי: the latest begun, the days of
@@ -390,7 +448,20 @@ const RULES: &[Rule] = &[
     // not "לפני 2025 שנה").
     rule(&[After(&["מאז", "לפני", "אחרי", "עד", "ועד"]), Year, EndsBefore(&[])], With(named_year)),
     rule(&[InMonth(MONTHS)], With(named_month)),
+    // Months of the Hebrew calendar, the latest begun: "באלול", "בחודש תשרי", "במנחם אב",
+    // "מאז ניסן".
+    rule(&[Word(&["חודש"]), Entry(HEBREW_MONTHS)], With(hebrew_month)),
+    rule(&[InMonth(HEBREW_MONTHS_IN)], With(hebrew_month)),
+    rule(&[Word(&["מנחם"]), Word(&["אב"])], Fixed(Expr::HebrewMonth { month: 11 })),
+    rule(&[HOLIDAY_OPENERS, Entry(HEBREW_MONTHS_IN)], With(hebrew_month)),
     rule(&[Month(MONTHS), Year], With(named_month)),
+    // ISO week numbers: "בשבוע 45", "שבוע 45 של 2025", "בשבוע 45 בשנה שעברה"; not "שבוע 2 של
+    // הקורס", the course's second week.
+    rule(&[Word(&["שבוע"]), Count(&[]), NotBefore(&["של"])], With(iso_week)),
+    rule(&[Word(&["שבוע"]), Count(&[]), Opt(&["של", "ב"]), Year], With(iso_week)),
+    rule(&[Word(&["שבוע"]), Count(&[]), Word(&["בשנה"]), Word(&["שעברה"])], With(iso_week_last_year)),
+    rule(&[Word(&["שבוע"]), Count(&[]), Word(&["של"]), Word(&["השנה"]), Word(&["שעברה"])], With(iso_week_last_year)),
+    rule(&[Word(&["שבוע"]), Count(&[]), Word(&["של"]), Word(&["השנה"]), NotBefore(&["שעברה"])], With(iso_week_this_year)),
     rule(&[Opt(&["ב"]), Day, Month(MONTHS)], With(date)),
     rule(&[Opt(&["ב"]), Day, Month(MONTHS), Year], With(date)),
     // "ה-12 בנובמבר", "מה-12 בנובמבר" (the 12th, from the 12th): that day.

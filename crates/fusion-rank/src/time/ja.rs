@@ -213,6 +213,7 @@ const WORDS: &[(&str, Expr)] = &[
     ("昨年の上半期", half_of_year(1, 0)),
     ("昨年の下半期", half_of_year(1, 1)),
     ("先週末", Expr::Weekend),
+    ("先々週末", Expr::WeekendBack { weeks_back: 1 }),
     // Holidays with fixed days, each the latest one begun: the New Year's days (January 1–3),
     // Golden Week (April 29 to May 5), Obon (August 13–16), the year-end holidays (December 29
     // to January 3).
@@ -760,6 +761,7 @@ const HOLIDAYS: &[(&str, Expr)] = &[
 /// What may follow a holiday's name in [`HOLIDAYS`].
 const AFTER_HOLIDAY: &[&str] = &[
     "に", "は", "の", "も", "ごろ", "頃", "、", "。", "？", "?", "！", "!", "で", "中", "前後",
+    "前", "直前", "まで", "以前", "より",
 ];
 
 /// A holiday of [`HOLIDAYS`] at the start of `text`.
@@ -826,6 +828,7 @@ pub(super) fn find(query: &str) -> Vec<Found> {
             bare_season(rest, after_kara, starts_clause).filter(|_| !after_kanji || after_kara),
             reiwa(rest),
             day_of_month(rest).filter(|_| !after_number),
+            iso_week(rest).filter(|_| !after_number),
         ]
         .into_iter()
         .flatten()
@@ -845,6 +848,34 @@ pub(super) fn find(query: &str) -> Vec<Found> {
         }
     }
     found
+}
+
+/// An ISO week number at the start of `text`: "第45週" alone (weeks 6 to 53: the first five
+/// are a month's, "10月の第2週"), or after a year ("2026年第45週", "2025年の第3週").
+fn iso_week(text: &str) -> Option<(usize, Expr)> {
+    let (year, rest) = match number(text) {
+        Some((n, rest)) if rest.starts_with('年') => {
+            let year = i32::try_from(n)
+                .ok()
+                .filter(|y| (1970..=2100).contains(y))?;
+            let rest = &rest['年'.len_utf8()..];
+            (Some(year), rest.strip_prefix('の').unwrap_or(rest))
+        }
+        _ => (None, text),
+    };
+    let (week, after) = number(rest.strip_prefix('第')?)?;
+    let after = after.strip_prefix('週')?;
+    // 週間 counts weeks, 週末 is a weekend.
+    let first = if year.is_some() { 1 } else { 6 };
+    if after.starts_with(['間', '末']) || !(first..=53).contains(&week) {
+        return None;
+    }
+    let expr = Expr::IsoWeek {
+        week,
+        year,
+        years_ago: None,
+    };
+    Some((text.len() - after.len(), expr))
 }
 
 /// A word of [`WORDS`] at the start of `text`: its length in bytes and meaning.

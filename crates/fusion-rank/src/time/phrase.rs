@@ -94,6 +94,12 @@ pub(super) enum El {
     /// A day and a month, the day first, as Hebrew writes them: `D/M` or `D/M/YYYY` (also a
     /// two-digit year), and `D.M.YYYY` (a dot only with a year: "2.5" is a number).
     DayFirst,
+    /// `D.M.YYYY` alone, the day first, as much of Europe writes a date in English ("on
+    /// 14.11.2025"); never a slash, which [`El::Slashed`] reads month first.
+    Dotted,
+    /// An ISO week number, captured as the count: `W45`, `CW45`, `KW45`, or `YYYY-W45` with
+    /// its year.
+    WeekNumber,
 }
 
 /// What the elements of a rule captured.
@@ -203,7 +209,9 @@ fn first_tokens(pattern: &[El]) -> Option<(Vec<&'static str>, bool)> {
             | El::Year
             | El::Iso
             | El::Slashed
-            | El::DayFirst => {
+            | El::DayFirst
+            | El::Dotted
+            | El::WeekNumber => {
                 return Some((words, true));
             }
         }
@@ -296,6 +304,8 @@ impl Language {
                         | El::Iso
                         | El::Slashed
                         | El::DayFirst
+                        | El::Dotted
+                        | El::WeekNumber
                         | El::EndsBefore(_)
                         | El::NotBefore(_)
                         | El::NotAfter(_)
@@ -759,6 +769,11 @@ impl Tokens {
             El::Iso => self.iso(at, caps),
             El::Slashed => self.slashed(at, caps),
             El::DayFirst => self.day_first(at, caps),
+            El::Dotted if self.tokens.get(at + 1).map(|t| t.gap_before) == Some(Gap::Dot) => {
+                self.day_first(at, caps)
+            }
+            El::Dotted => Vec::new(),
+            El::WeekNumber => self.week_number(at, caps),
             // Handled by `match_from`: they match no token.
             El::EndsBefore(_)
             | El::NotBefore(_)
@@ -1036,6 +1051,47 @@ impl Tokens {
     }
 }
 
+impl Tokens {
+    /// An ISO week number from token `at` ([`El::WeekNumber`]).
+    fn week_number(&self, at: usize, caps: Caps) -> Vec<(usize, Caps)> {
+        let week = |i: usize| {
+            let token = &self.tokens.get(i)?.lower;
+            let number = ["cw", "kw", "w"]
+                .iter()
+                .find_map(|prefix| token.strip_prefix(prefix))?;
+            (1..=2)
+                .contains(&number.len())
+                .then(|| digits(number))?
+                .filter(|week| (1..=53).contains(week))
+        };
+        if let Some(week) = week(at) {
+            return vec![(
+                at + 1,
+                Caps {
+                    count: Some(week),
+                    ..caps
+                },
+            )];
+        }
+        let year = self.tokens.get(at).and_then(|t| year(&t.lower));
+        let joined = self
+            .tokens
+            .get(at + 1)
+            .is_some_and(|t| t.gap_before == Gap::Hyphen);
+        match (year, joined.then(|| week(at + 1)).flatten()) {
+            (Some(year), Some(week)) => vec![(
+                at + 2,
+                Caps {
+                    count: Some(week),
+                    year: Some(year),
+                    ..caps
+                },
+            )],
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// A date of two or three tokens from `at` ([`Tokens::slashed`], [`Tokens::day_first`]): the
 /// captures with its month, day and year, and the token after it.
 fn dated(at: usize, caps: Caps, month: u32, day: u32, year: Option<i32>) -> Vec<(usize, Caps)> {
@@ -1134,7 +1190,9 @@ mod tests {
                     El::Word(list) | El::Tight(list) => list[pick(list.len())].to_owned(),
                     El::Opt(list) if pick(2) == 0 => continue,
                     El::Opt(list) => list[pick(list.len())].to_owned(),
-                    El::Count(table) if pick(3) == 0 => (1 + pick(40)).to_string(),
+                    El::Count(table) if pick(3) == 0 || table.is_empty() => {
+                        (1 + pick(40)).to_string()
+                    }
                     El::CountRange(_) => {
                         let joiner = [" to ", " or ", "-", " - ", "\u{2013}"][pick(5)];
                         let first = 1 + pick(10);
@@ -1168,6 +1226,8 @@ mod tests {
                     El::Year => (1960 + pick(150)).to_string(),
                     El::Iso => format!("{}-{:02}-{:02}", 1990 + pick(50), 1 + pick(13), pick(33)),
                     El::Slashed | El::DayFirst => format!("{}/{}", 1 + pick(32), 1 + pick(32)),
+                    El::Dotted => format!("{}.{}.{}", 1 + pick(32), 1 + pick(13), 1960 + pick(150)),
+                    El::WeekNumber => format!("w{}", pick(60)),
                 };
                 words.push(word);
             }

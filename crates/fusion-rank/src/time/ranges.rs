@@ -867,6 +867,20 @@ pub(super) fn since(query: &str, range: &Range<usize>) -> Option<Range<usize>> {
 pub(super) enum Side {
     /// "before A", "prior to A", "Aより前", "לפני A": everything before A starts.
     Before,
+    /// "just before A", "right before A", "the days before A", "A直前", "ממש לפני A": the week
+    /// before A starts.
+    JustBefore,
+    /// "the day before A", "A前日", "Aの前日": the day before A starts.
+    DayBefore,
+    /// "the day after A", "Aの翌日": the day after A ends.
+    DayAfter,
+    /// "the week after A", "the days after A", "Aの翌週": the week after A ends.
+    WeekAfter,
+    /// "the weekend before A", "Aの前の週末": Saturday to Monday of the latest weekend that
+    /// ends by the time A starts.
+    WeekendBefore,
+    /// "the weekend after A": the first weekend that starts after A ends.
+    WeekendAfter,
     /// "until A", "till A", "up to A", "A以前", "Aまで", "עד A": everything up to A's end.
     Until,
     /// "after A", "Aより後", "אחרי A": from A's end to the reference.
@@ -884,13 +898,82 @@ const JA_SIDES: &[(&str, Side)] = &[
     ("より後", Side::After),
 ];
 
+/// Japanese particles after a holiday or a season that open it on one side ("クリスマス前",
+/// "お盆の前", "夏前") or name the day before it ("クリスマス前日"); after other expressions 前
+/// counts back ("3日前") or names the one before ("先週の前の週").
+const JA_HOLIDAY_SIDES: &[(&str, Side)] = &[
+    ("の前日", Side::DayBefore),
+    ("前日", Side::DayBefore),
+    ("の前の週末", Side::WeekendBefore),
+    ("の前の週", Side::JustBefore),
+    ("の数日前", Side::JustBefore),
+    ("の翌日", Side::DayAfter),
+    ("の翌週", Side::WeekAfter),
+    ("の次の週", Side::WeekAfter),
+    ("の直前", Side::JustBefore),
+    ("直前", Side::JustBefore),
+    ("の前", Side::Before),
+    ("前", Side::Before),
+];
+
+/// "The day before A", "the week after A", "the weekend before A", "the days before A", and
+/// the Hebrew "בשבוע שלפני A", "ביום שאחרי A", "בימים שלפני A": the side they keep next to A
+/// and where they start. `opener` is the word right before A, at `open`.
+fn next_to_it(query: &str, open: usize, opener: &str) -> Option<(usize, Side)> {
+    let (at, unit) = word_before(query, open)?;
+    let unit = unit.to_lowercase();
+    let opener = opener.to_lowercase();
+    // Hebrew carries its preposition on the unit ("בשבוע", "מהשבוע", "ביום").
+    let hebrew = unit
+        .strip_prefix('ו')
+        .unwrap_or(&unit)
+        .strip_prefix(['ב', 'מ'])
+        .map(|unit| unit.strip_prefix('ה').unwrap_or(unit));
+    let side = match (hebrew.unwrap_or(&unit), opener.as_str()) {
+        ("day", "before") | ("יום", "שלפני") => Side::DayBefore,
+        ("day", "after") | ("יום", "שאחרי") => Side::DayAfter,
+        ("week" | "days", "before") | ("שבוע" | "ימים", "שלפני") => Side::JustBefore,
+        ("week" | "days", "after") | ("שבוע" | "ימים", "שאחרי") => Side::WeekAfter,
+        ("weekend", "before") => Side::WeekendBefore,
+        ("weekend", "after") => Side::WeekendAfter,
+        _ => return None,
+    };
+    // English needs "the" ("a week before March 3" is a span from A, read as A).
+    if hebrew.is_some() {
+        return Some((at, side));
+    }
+    let (the, word) = word_before(query, at)?;
+    word.eq_ignore_ascii_case("the").then_some((the, side))
+}
+
+/// Words before "before" that bring it close to A: "just before", "right before".
+const JUST: &[&str] = &["just", "right", "shortly", "immediately"];
+
 /// The span of "before A", "until A" or "after A" (in any of the three languages) and the side
 /// it keeps, when a word before the expression at `range` (or a particle after it) opens it.
+/// `holiday` when the expression names a holiday or a season, which a bare 前 after it opens.
 /// Not when the expression owns what follows ("before Monday's meeting" names the meeting's
 /// day, not everything before it).
-pub(super) fn open_ended(query: &str, range: &Range<usize>) -> Option<(Range<usize>, Side)> {
+pub(super) fn open_ended(
+    query: &str,
+    range: &Range<usize>,
+    holiday: bool,
+) -> Option<(Range<usize>, Side)> {
     let after = query.get(range.end..)?;
-    if let Some((particle, side)) = JA_SIDES.iter().find(|(p, _)| after.starts_with(*p)) {
+    if let Some((particle, side)) = JA_SIDES
+        .iter()
+        .chain(JA_HOLIDAY_SIDES.iter().filter(|_| holiday))
+        .find(|(p, _)| after.starts_with(*p))
+    {
+        // "前の日", "の前の週": the day or week before A, not everything before it.
+        let rest = &after[particle.len()..];
+        if JA_HOLIDAY_SIDES.iter().any(|(p, _)| p == particle)
+            && ["の日", "の週", "日", "週", "の晩", "の夜"]
+                .iter()
+                .any(|unit| rest.starts_with(unit))
+        {
+            return None;
+        }
         // "までに" is a deadline ("金曜日までに送る"), not "until".
         if *particle == "まで" && after[particle.len()..].starts_with('に') {
             return None;
@@ -911,8 +994,22 @@ pub(super) fn open_ended(query: &str, range: &Range<usize>) -> Option<(Range<usi
             )
         })
     };
+    if let Some(found) = next_to_it(query, open, opener) {
+        return Some((found.0..range.end, found.1));
+    }
     let side = match opener.to_lowercase().as_str() {
         "before" | "after" if measured() => return None,
+        "before"
+            if let Some((at, _)) = word_before(query, open)
+                .filter(|(_, just)| JUST.contains(&just.to_lowercase().as_str())) =>
+        {
+            return Some((at..range.end, Side::JustBefore));
+        }
+        "לפני"
+            if let Some((at, _)) = word_before(query, open).filter(|(_, just)| *just == "ממש") =>
+        {
+            return Some((at..range.end, Side::JustBefore));
+        }
         "before" | "לפני" => Side::Before,
         "עד" | "ועד" => {
             // "ממרץ עד מאי": the month the word before carries with מ ("from") opens it.
