@@ -1721,6 +1721,17 @@ const CASES: &[(&str, &str, &str)] = &[
 
 /// Queries that name no time (at [`REFERENCE`]).
 const NO_TIME: &[&str] = &[
+    // A week counted from something else's start, and words that are also months of the
+    // Hebrew calendar.
+    "in week 2 of the course",
+    "my week 2 workout",
+    "שבוע 2 של הקורס",
+    "מה אמר לי אבא באב",
+    "מי היה בשבט",
+    "my Adar notes",
+    "notes before the meeting",
+    "a 14.5 kg bag",
+    "version 3.11",
     // Month abbreviations and counts that join nothing.
     "Jan went to Mar-a-Lago",
     // After a topic word or a place, "on" a holiday is what the words are about.
@@ -3545,6 +3556,281 @@ fn a_holiday_next_to_a_year_is_that_years_holiday() {
                     days * 86_400_000,
                     "{query} at {asked}"
                 );
+            }
+        }
+    }
+}
+
+/// Around a holiday, asked on any day of two years, in every language: "before A" is
+/// everything before the latest A begun, "just before A" and "the week before A" its seven
+/// days before, "the day before A" one day, "the day after A" the day after it ends and "the
+/// weekend before A" the Saturday to Monday that ends by its start; unless the latest A is over
+/// sixty days past and the next begins within sixty days, when the member speaks of the
+/// coming one and "before" names no period.
+#[test]
+fn words_around_a_holiday_read_from_the_latest_begun() {
+    const DAY: i64 = 86_400_000;
+    // (the holiday alone, then the same holiday with each side's words; `None` where the
+    // language has no such form).
+    type Around = (
+        &'static str,
+        &'static str,
+        Option<&'static str>,
+        Option<&'static str>,
+        Option<&'static str>,
+        Option<&'static str>,
+    );
+    let holidays: [Around; 12] = [
+        (
+            "over Christmas",
+            "before Christmas",
+            Some("just before Christmas"),
+            // "The day after Christmas" is December 26, a day of its own.
+            None,
+            Some("the weekend before Christmas"),
+            None,
+        ),
+        (
+            "over Easter",
+            "before Easter",
+            Some("right before Easter"),
+            Some("the day after Easter"),
+            Some("the weekend before Easter"),
+            Some("the day before Easter"),
+        ),
+        (
+            "on Thanksgiving",
+            "prior to Thanksgiving",
+            Some("in the days before Thanksgiving"),
+            None,
+            None,
+            None,
+        ),
+        (
+            "on Passover",
+            "before Passover",
+            Some("the week before Passover"),
+            Some("the day after Passover"),
+            Some("the weekend before Passover"),
+            Some("the day before Passover"),
+        ),
+        (
+            "over Hanukkah",
+            "before Hanukkah",
+            Some("shortly before Hanukkah"),
+            Some("the day after Hanukkah"),
+            None,
+            Some("the day before Hanukkah"),
+        ),
+        (
+            "on Rosh Hashanah",
+            "before Rosh Hashanah",
+            Some("the week before Rosh Hashanah"),
+            None,
+            Some("the weekend before Rosh Hashanah"),
+            None,
+        ),
+        (
+            "בפסח",
+            "לפני פסח",
+            Some("בשבוע שלפני פסח"),
+            Some("ביום שאחרי פסח"),
+            None,
+            Some("ביום שלפני פסח"),
+        ),
+        (
+            "בחנוכה",
+            "לפני חנוכה",
+            Some("בימים שלפני חנוכה"),
+            Some("ביום שאחרי חנוכה"),
+            None,
+            None,
+        ),
+        (
+            "בסוכות",
+            "לפני סוכות",
+            Some("ממש לפני סוכות"),
+            None,
+            None,
+            None,
+        ),
+        (
+            "クリスマスに",
+            "クリスマス前",
+            Some("クリスマスの前の週"),
+            Some("クリスマスの翌日"),
+            Some("クリスマスの前の週末"),
+            Some("クリスマス前日"),
+        ),
+        (
+            "お盆に",
+            "お盆の前",
+            Some("お盆の直前"),
+            Some("お盆の翌日"),
+            None,
+            Some("お盆の前日"),
+        ),
+        ("GWに", "GW前", Some("GW直前"), None, None, None),
+    ];
+    let start = ms("2026-01-01T12:00");
+    let named = |query: &str, asked: i64| resolve_time(query, asked).map(|m| m.period);
+    for day in 0..730 {
+        let asked = start + day * DAY;
+        for (alone, before, just, day_after, weekend, day_before) in holidays {
+            let latest = named(alone, asked).unwrap_or_else(|| panic!("{alone} at {asked}"));
+            let next = named(alone, asked + 60 * DAY).unwrap_or_else(|| panic!("{alone}"));
+            let coming = latest.end_ms + 60 * DAY < asked && next.start_ms > asked;
+            let expect = |query: &str, period: Option<Period>| {
+                assert_eq!(
+                    named(query, asked),
+                    period,
+                    "{query} at day {day} of 2026-27"
+                );
+            };
+            let before_it = |start_ms: i64| {
+                (!coming).then_some(Period {
+                    start_ms,
+                    end_ms: latest.start_ms,
+                })
+            };
+            expect(before, before_it(0));
+            if let Some(just) = just {
+                expect(just, before_it(latest.start_ms - 7 * DAY));
+            }
+            if let Some(day_before) = day_before {
+                expect(day_before, before_it(latest.start_ms - DAY));
+            }
+            if let Some(weekend) = weekend {
+                let period = named(weekend, asked);
+                if coming {
+                    assert_eq!(period, None, "{weekend} at day {day}");
+                } else {
+                    let period = period.unwrap_or_else(|| panic!("{weekend} at day {day}"));
+                    let saturday = chrono::DateTime::from_timestamp_millis(period.start_ms)
+                        .unwrap()
+                        .weekday();
+                    assert_eq!(saturday, chrono::Weekday::Sat, "{weekend} at day {day}");
+                    assert_eq!(period.end_ms - period.start_ms, 2 * DAY, "{weekend}");
+                    assert!(period.end_ms <= latest.start_ms, "{weekend} at day {day}");
+                    assert!(
+                        period.end_ms + 7 * DAY > latest.start_ms,
+                        "{weekend} at day {day}"
+                    );
+                }
+            }
+            // The day after a holiday that has ended.
+            if let Some(day_after) = day_after
+                && latest.end_ms + DAY <= asked
+            {
+                let period = Period {
+                    start_ms: latest.end_ms,
+                    end_ms: latest.end_ms + DAY,
+                };
+                expect(day_after, Some(period));
+            }
+        }
+    }
+}
+
+/// An ISO week number, asked on any day of two years: the latest week of that number that has
+/// begun, Monday to Monday, as chrono numbers the weeks; with a year, that year's. A week 53
+/// names a period only where a recent year has one.
+#[test]
+fn a_week_number_is_the_latest_such_iso_week_begun() {
+    const DAY: i64 = 86_400_000;
+    let start = ms("2026-01-01T09:00");
+    for day in (0..730).step_by(5) {
+        let asked = start + day * DAY;
+        for week in 1..=53u32 {
+            for query in [
+                format!("in week {week}"),
+                format!("notes from CW {week}"),
+                format!("KW{week} notes"),
+                format!("בשבוע {week}"),
+            ] {
+                let Some(mention) = resolve_time(&query, asked) else {
+                    assert_eq!(week, 53, "{query} at day {day}");
+                    continue;
+                };
+                let period = mention.period;
+                let monday = chrono::DateTime::from_timestamp_millis(period.start_ms)
+                    .unwrap()
+                    .date_naive();
+                assert_eq!(monday.weekday(), chrono::Weekday::Mon, "{query}");
+                assert_eq!(monday.iso_week().week(), week, "{query}");
+                assert_eq!(period.end_ms - period.start_ms, 7 * DAY, "{query}");
+                assert!(period.start_ms <= asked, "{query} at day {day}");
+                // The next week of that number has not begun.
+                let next_year = NaiveDate::from_isoywd_opt(
+                    monday.iso_week().year() + 1,
+                    week,
+                    chrono::Weekday::Mon,
+                );
+                if let Some(next) = next_year {
+                    assert!(
+                        next.and_hms_opt(0, 0, 0)
+                            .unwrap()
+                            .and_utc()
+                            .timestamp_millis()
+                            > asked,
+                        "{query} at day {day}: {monday} is not the latest"
+                    );
+                }
+            }
+            for year in [2024, 2025, 2026] {
+                let Some(monday) = NaiveDate::from_isoywd_opt(year, week, chrono::Weekday::Mon)
+                else {
+                    continue;
+                };
+                let first = monday
+                    .and_hms_opt(0, 0, 0)
+                    .unwrap()
+                    .and_utc()
+                    .timestamp_millis();
+                if first > asked {
+                    continue;
+                }
+                let expected = Some(Period {
+                    start_ms: first,
+                    end_ms: first + 7 * DAY,
+                });
+                for query in [
+                    format!("{year}-W{week:02}"),
+                    format!("week {week} of {year}"),
+                    format!("{year}年第{week}週"),
+                    format!("שבוע {week} של {year}"),
+                ] {
+                    let got = resolve_time(&query, asked).map(|m| m.period);
+                    assert_eq!(got, expected, "{query} at day {day}");
+                }
+            }
+        }
+    }
+}
+
+/// "The last N weekends" in English and Hebrew, asked on any day: from the Saturday of the
+/// N-th latest weekend that is over to the Monday that ends the latest one.
+#[test]
+fn counted_weekends_run_from_the_earliest_saturday_to_the_latest_monday() {
+    const DAY: i64 = 86_400_000;
+    let start = ms("2026-01-01T12:00");
+    let words = ["two", "three", "four"];
+    let hebrew = ["שני", "שלושת", "ארבעת"];
+    for day in 0..60 {
+        let asked = start + day * DAY;
+        let last = resolve_time("last weekend", asked).unwrap().period;
+        for (count, (english, hebrew)) in (2..).zip(words.iter().zip(hebrew)) {
+            let expected = Some(Period {
+                start_ms: last.start_ms - 7 * DAY * (count - 1),
+                end_ms: last.end_ms,
+            });
+            for query in [
+                format!("over the last {english} weekends"),
+                format!("the past {count} weekends"),
+                format!("ב{hebrew} סופי השבוע האחרונים"),
+            ] {
+                let got = resolve_time(&query, asked).map(|m| m.period);
+                assert_eq!(got, expected, "{query} at day {day}");
             }
         }
     }
