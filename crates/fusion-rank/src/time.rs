@@ -929,6 +929,8 @@ fn opened(
             | ranges::Side::DayBefore
             | ranges::Side::WeekendBefore
     ) && coming(first, latest, reference_ms)
+        // A holiday named with its year ("before Easter 2025") is that one.
+        && !query[range.clone()].bytes().any(|b| b.is_ascii_digit())
     {
         return (span, None);
     }
@@ -1022,7 +1024,8 @@ fn coming(first: Period, latest: Option<calendar::Expr>, reference_ms: i64) -> b
     else {
         return false;
     };
-    first.end_ms.saturating_add(COMING_MS) < reference_ms
+    calendar::resolve(expr, reference_ms) == Some(first)
+        && first.end_ms.saturating_add(COMING_MS) < reference_ms
         && calendar::resolve(expr, reference_ms.saturating_add(COMING_MS))
             .is_some_and(|next| next.start_ms > reference_ms)
 }

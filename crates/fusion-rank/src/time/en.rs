@@ -1207,6 +1207,7 @@ const RULES: &[Rule] = &[
     rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["week"]), Word(&["before"]), Word(&["thanksgiving"])], feast(Feast::Thanksgiving, -10, 7)),
     rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["day"]), Word(&["after"]), Word(&["christmas", "xmas"])], days_of_year(12, 26, 1)),
     rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["day"]), Word(&["before"]), Word(&["christmas", "xmas"])], days_of_year(12, 24, 1)),
+    rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["day"]), Word(&["before"]), Word(&["christmas", "xmas"]), Word(&["eve"])], days_of_year(12, 23, 1)),
     rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["week", "days"]), Word(&["after"]), Word(&["christmas", "xmas"])], days_of_year(12, 26, 7)),
     rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["week", "days"]), Word(&["before"]), Word(&["christmas", "xmas"])], days_of_year(12, 17, 7)),
     rule(&[Opt(&["on", "in", "during"]), Word(&["the"]), Word(&["week"]), Word(&["after"]), Word(&["easter"])], feast(Feast::Easter, 1, 7)),

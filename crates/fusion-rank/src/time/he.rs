@@ -341,6 +341,8 @@ const RULES: &[Rule] = &[
     // weekend two back).
     rule(&[Opt(&["ב"]), N, Word(&["סופי"]), Word(&["השבוע", "שבוע"]), Word(&["האחרונים"])], With(past_weekends)),
     rule(&[Word(&["לפני"]), N, Word(&["סופי"]), Word(&["שבוע"])], With(weekends_ago)),
+    // "בסופי השבוע האחרונים", the recent weekends: a few, as "the past few weekends".
+    rule(&[Word(&["סופי"]), Word(&["השבוע"]), Word(&["האחרונים"])], Fixed(Expr::Weekends { count: 3 })),
     rule(&[Opt(&["ב"]), N, Word(&["החודשים"]), Word(&["האחרונים"]), NotBefore(&["של"])], With(past_months)),
     rule(&[Opt(&["ב"]), N, Word(&["השנים"]), Word(&["האחרונות"]), NotBefore(&["של"])], With(past_years)),
     // Jewish holidays with ב, or after מאז or אחרי: the latest begun, the days of
@@ -384,6 +386,10 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["בחול"]), Word(&["המועד"]), Word(&["סוכות"])], feast(Feast::RoshHashanah, 15, 5)),
     rule(&[Word(&["בחגי"]), Word(&["תשרי"])], feast(Feast::RoshHashanah, 0, 23)),
     rule(&[Word(&["בחגים"]), EndsBefore(&[])], feast(Feast::RoshHashanah, 0, 23)),
+    rule(&[HOLIDAY_OPENERS, Word(&["החגים"]), EndsBefore(&[])], feast(Feast::RoshHashanah, 0, 23)),
+    // The eves of Rosh Hashanah and Yom Kippur.
+    rule(&[Word(&["בערב"]), Word(&["ראש"]), Word(&["השנה"])], feast(Feast::RoshHashanah, -1, 1)),
+    rule(&[Word(&["בערב"]), Word(&["יום"]), Word(&["כיפור", "הכיפורים", "כיפורים"])], feast(Feast::RoshHashanah, 8, 1)),
     // Tu BiShvat (15 Shevat), 48 or 49 days after the first day of Hanukkah (25 Kislev).
     rule(&[Word(&["בט\"ו", "בט\u{05f4}ו"]), Word(&["בשבט"])], feast(Feast::Hanukkah, 48, 2)),
     // The civil year's last day, the summer school break (July and August), Saturday night.

@@ -690,6 +690,20 @@ fn trailing(text: &str) -> Option<(usize, Expr)> {
     Some((text.len() - after.len(), up_to_now(n, unit)?))
 }
 
+/// Counted weekends up to the reference: "過去2回の週末", "ここ3回の週末", "直近2回の週末".
+fn counted_weekends(text: &str) -> Option<(usize, Expr)> {
+    let word = ["過去", "ここ", "直近", "この"]
+        .iter()
+        .find(|w| text.starts_with(**w))?;
+    let (count, rest) = number(&text[word.len()..])?;
+    let rest = rest.strip_prefix('回')?;
+    let rest = rest.strip_prefix('の').unwrap_or(rest);
+    let after = rest.strip_prefix("週末")?;
+    (1..=52)
+        .contains(&count)
+        .then(|| (text.len() - after.len(), Expr::Weekends { count }))
+}
+
 /// The `n` units up to the reference.
 fn up_to_now(n: u32, unit: Unit) -> Option<Expr> {
     Some(match unit {
@@ -821,6 +835,7 @@ pub(super) fn find(query: &str) -> Vec<Found> {
             word(rest).filter(|_| !(after_number && rest.starts_with('数'))),
             weekday(rest),
             trailing(rest),
+            counted_weekends(rest),
             within(rest).filter(|_| !after_number),
             holiday(rest),
             numeric(rest).filter(|_| !after_number),

@@ -1006,7 +1006,8 @@ pub(super) fn open_ended(
             return Some((at..range.end, Side::JustBefore));
         }
         "לפני"
-            if let Some((at, _)) = word_before(query, open).filter(|(_, just)| *just == "ממש") =>
+            if let Some((at, _)) =
+                word_before(query, open).filter(|(_, just)| ["ממש", "קצת"].contains(just)) =>
         {
             return Some((at..range.end, Side::JustBefore));
         }
@@ -1027,8 +1028,18 @@ pub(super) fn open_ended(
         // Two words: "prior to A", "up to A".
         "to" => {
             let (first, word) = word_before(query, open)?;
+            // "the run-up to A", "the lead-up to A": the days just before it.
+            let lead = ["run", "lead", "build"].iter().find_map(|lead| {
+                ["-", " "].iter().find_map(|joint| {
+                    query[..first]
+                        .to_lowercase()
+                        .ends_with(&format!("{lead}{joint}"))
+                        .then(|| first - lead.len() - joint.len())
+                })
+            });
             let side = match word.to_lowercase().as_str() {
                 "prior" => Side::Before,
+                "up" if let Some(lead) = lead => return Some((lead..range.end, Side::JustBefore)),
                 "up" => Side::Until,
                 _ => return None,
             };
