@@ -406,7 +406,7 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         ends_range,
     } in found
     {
-        if range.start < end {
+        if range.start < end || in_a_name(query, &range) {
             continue;
         }
         let mut raw = calendar::resolve(expr, reference_ms);
@@ -684,6 +684,19 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         period: period?,
         spans,
     })
+}
+
+/// Whether the expression at `range` is part of a web or file name ("Monday.com",
+/// "march.pdf": a full stop and a letter right after it) or a person's name in Japanese
+/// ("五月さん", an honorific right after it).
+fn in_a_name(query: &str, range: &Range<usize>) -> bool {
+    let after = &query[range.end..];
+    let mut chars = after.chars();
+    let dotted = chars.next() == Some('.') && chars.next().is_some_and(|c| c.is_ascii_alphabetic());
+    dotted
+        || ["さん", "ちゃん", "くん", "君", "様", "先生"]
+            .iter()
+            .any(|honorific| after.starts_with(honorific))
 }
 
 /// Whether the words between two expressions leave them next to each other: nothing, or a

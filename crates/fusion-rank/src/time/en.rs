@@ -1273,6 +1273,8 @@ const RULES: &[Rule] = &[
     // "USA Today".
     rule(&[Word(&["black", "good", "cyber", "holy", "ash", "taco"]), Weekday(WEEKDAYS)], Fixed(Expr::NoTime)),
     rule(&[Weekday(WEEKDAYS), Word(&["times", "roast", "school", "funday", "blues", "pot"])], Fixed(Expr::NoTime)),
+    // Titles: "Friday Night Lights", "Saturday Night Live", "Sunday Night Football".
+    rule(&[Weekday(WEEKDAYS), Word(&["night"]), Word(&["lights", "live", "football", "fever", "dinner"])], Fixed(Expr::NoTime)),
     rule(&[Word(&["usa"]), Word(&["today"])], Fixed(Expr::NoTime)),
     // "the last week of March" without "the".
     rule(&[Opt(&["in", "during"]), Word(&["last", "final"]), Word(&["week"]), Word(&["of", "in"]), Month(MONTHS)], With(last_week_of_month)),

@@ -1732,6 +1732,12 @@ const NO_TIME: &[&str] = &[
     "notes before the meeting",
     "a 14.5 kg bag",
     "version 3.11",
+    // Web and file names, titles, a person called Satsuki.
+    "Monday.com integration notes",
+    "notes from march.pdf",
+    "Friday Night Lights quotes",
+    "Saturday Night Live sketch ideas",
+    "五月さんの連絡先",
     // Month abbreviations and counts that join nothing.
     "Jan went to Mar-a-Lago",
     // After a topic word or a place, "on" a holiday is what the words are about.
