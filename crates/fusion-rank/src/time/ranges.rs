@@ -1029,14 +1029,21 @@ pub(super) fn open_ended(
         "to" => {
             let (first, word) = word_before(query, open)?;
             // "the run-up to A", "the lead-up to A": the days just before it.
-            let lead = ["run", "lead", "build"].iter().find_map(|lead| {
-                ["-", " "].iter().find_map(|joint| {
-                    query[..first]
-                        .to_lowercase()
-                        .ends_with(&format!("{lead}{joint}"))
-                        .then(|| first - lead.len() - joint.len())
+            // Compared as ASCII bytes, so that the start found is a character boundary.
+            let head = query[..first].as_bytes();
+            let lead = ["run-", "run ", "lead-", "lead ", "build-", "build "]
+                .iter()
+                .find(|lead| {
+                    let Some(start) = head.len().checked_sub(lead.len()) else {
+                        return false;
+                    };
+                    // A word of its own: no letter or digit (of any script) before it.
+                    head[start..].eq_ignore_ascii_case(lead.as_bytes())
+                        && head[..start]
+                            .last()
+                            .is_none_or(|b| !b.is_ascii_alphanumeric() && b.is_ascii())
                 })
-            });
+                .map(|lead| first - lead.len());
             let side = match word.to_lowercase().as_str() {
                 "prior" => Side::Before,
                 "up" if let Some(lead) = lead => return Some((lead..range.end, Side::JustBefore)),
