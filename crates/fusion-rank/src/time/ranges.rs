@@ -1030,7 +1030,7 @@ pub(super) fn open_ended(
             let (first, word) = word_before(query, open)?;
             // "the run-up to A", "the lead-up to A": the days just before it.
             // Compared as ASCII bytes, so that the start found is a character boundary.
-            let head = query[..first].as_bytes();
+            let head = &query.as_bytes()[..first];
             let lead = ["run-", "run ", "lead-", "lead ", "build-", "build "]
                 .iter()
                 .find(|lead| {
