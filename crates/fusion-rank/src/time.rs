@@ -673,7 +673,13 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
         // next one otherwise ("去年より前四半期": より前 is not "before last year" when 前四半期
         // follows).
         skip_inside(&mut rest, &range, &span);
+        // Nor back into the one before ("over the weekend before 去年": "the weekend before"
+        // belongs to "over the weekend").
+        let reaches_back = spans
+            .last()
+            .is_some_and(|last: &Range<usize>| span.start < last.end);
         let (span, resolved) = match rest.peek() {
+            _ if reaches_back => (range, first),
             Some(((next, _), _)) if span.end > next.start => (range, first),
             _ => (span, resolved),
         };
@@ -697,6 +703,46 @@ fn in_a_name(query: &str, range: &Range<usize>) -> bool {
         || ["さん", "ちゃん", "くん", "君", "様", "先生"]
             .iter()
             .any(|honorific| after.starts_with(honorific))
+        || a_deadline(query, range)
+}
+
+/// Whether the expression at `range` is a deadline, not when a note was written: after "due"
+/// or "deadline" ("the report that's due on Friday", "the deadline is March 3"), or before
+/// 締め切り or 期限 ("3月15日締め切りの書類").
+fn a_deadline(query: &str, range: &Range<usize>) -> bool {
+    let after = &query[range.end..];
+    if ["締め切り", "締切", "〆切", "期限"].iter().any(|word| {
+        after.starts_with(word)
+            || after
+                .strip_prefix('の')
+                .is_some_and(|a| a.starts_with(word))
+    }) {
+        return true;
+    }
+    let mut words = query[..range.start]
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .rev();
+    // Past a preposition or "is" ("due on Friday", "the deadline is March 3"); a rule may
+    // have taken "on" into the expression already.
+    let mut word = words.next();
+    for _ in 0..2 {
+        match word {
+            Some(w)
+                if ["on", "by", "in", "is", "for", "at"]
+                    .iter()
+                    .any(|p| w.eq_ignore_ascii_case(p)) =>
+            {
+                word = words.next();
+            }
+            _ => break,
+        }
+    }
+    word.is_some_and(|w| {
+        ["due", "deadline", "deadlines"]
+            .iter()
+            .any(|d| w.eq_ignore_ascii_case(d))
+    })
 }
 
 /// Whether the words between two expressions leave them next to each other: nothing, or a
@@ -968,6 +1014,11 @@ fn opened(
             start_ms: first.end_ms,
             end_ms: first.end_ms.saturating_add(JUST_BEFORE_MS),
         },
+        ranges::Side::Around if first.end_ms - first.start_ms <= DAY_MS => Period {
+            start_ms: first.start_ms.saturating_sub(AROUND_MS),
+            end_ms: first.end_ms.saturating_add(AROUND_MS),
+        },
+        ranges::Side::Around => return (range, Some(first)),
         ranges::Side::WeekendBefore => match calendar::weekend_ending_by(first.start_ms) {
             Some(weekend) => weekend,
             None => return (range, Some(first)),
@@ -1006,6 +1057,9 @@ fn opened(
     };
     if period.start_ms < period.end_ms && period.start_ms <= reference_ms {
         (span, Some(period))
+    } else if side == ranges::Side::After {
+        // Nothing after A has come ("after March" in March): no past period.
+        (span, None)
     } else {
         (range, Some(first))
     }
@@ -1045,6 +1099,9 @@ fn coming(first: Period, latest: Option<calendar::Expr>, reference_ms: i64) -> b
 
 /// How near a holiday must be to be "the coming one" ([`coming`]): sixty days.
 const COMING_MS: i64 = 60 * DAY_MS;
+
+/// How far "around A" widens a day on each side: three days.
+const AROUND_MS: i64 = 3 * DAY_MS;
 
 /// How long "just before A", "right before A" and "the days before A" reach back: a week.
 const JUST_BEFORE_MS: i64 = 7 * DAY_MS;

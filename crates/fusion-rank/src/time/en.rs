@@ -1273,6 +1273,9 @@ const RULES: &[Rule] = &[
     // "USA Today".
     rule(&[Word(&["black", "good", "cyber", "holy", "ash", "taco"]), Weekday(WEEKDAYS)], Fixed(Expr::NoTime)),
     rule(&[Weekday(WEEKDAYS), Word(&["times", "roast", "school", "funday", "blues", "pot"])], Fixed(Expr::NoTime)),
+    // A weekday's opening hours or a show's season: "the clinic's Saturday hours",
+    // "Wednesday season 2".
+    rule(&[Weekday(WEEKDAYS), Word(&["hours", "season", "episode", "episodes", "opening"])], Fixed(Expr::NoTime)),
     // Titles: "Friday Night Lights", "Saturday Night Live", "Sunday Night Football".
     rule(&[Weekday(WEEKDAYS), Word(&["night"]), Word(&["lights", "live", "football", "fever", "dinner"])], Fixed(Expr::NoTime)),
     rule(&[Word(&["usa"]), Word(&["today"])], Fixed(Expr::NoTime)),

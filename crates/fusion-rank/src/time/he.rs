@@ -3,18 +3,18 @@
 
 use super::build::{
     date, day_of_last_month, day_of_month, day_of_this_month, days_ago, days_back_between,
-    early_month, early_season, early_year, ended_month, half_of_month, half_of_year, hebrew_month,
-    iso_week, iso_week_last_year, iso_week_this_year, last_week_of_month, late_month, late_season,
-    late_year, mid_month, mid_season, mid_year, month_last_year, month_part, months_ago,
-    months_back_between, named_month, named_year, past_days, past_months, past_weekends,
-    past_weeks, past_years, season_begun, season_ended, season_last_year, season_of_year,
-    week_of_month, weekday, weekday_last_week, weekends_ago, weeks_ago, weeks_back_between,
-    year_half, year_part, years_ago, years_back_between,
+    early_month, early_season, early_year, ended_month, first_day_of_month, half_of_month,
+    half_of_year, hebrew_month, iso_week, iso_week_last_year, iso_week_this_year,
+    last_week_of_month, late_month, late_season, late_year, mid_month, mid_season, mid_year,
+    month_last_year, month_part, months_ago, months_back_between, named_month, named_year,
+    past_days, past_months, past_weekends, past_weeks, past_years, season_begun, season_ended,
+    season_last_year, season_of_year, week_of_month, weekday, weekday_last_week, weekends_ago,
+    weeks_ago, weeks_back_between, year_half, year_part, years_ago, years_back_between,
 };
 use super::calendar::{Expr, Feast, Unit};
 use super::phrase::El::{
-    After, BareMonth, Count, CountRange, Day, DayFirst, EndsBefore, Entry, Few, InMonth, Month,
-    NotAfter, NotBefore, Opt, Season, Weekday, Word, Year,
+    After, BareMonth, Count, CountRange, Day, DayFirst, DottedNoYear, EndsBefore, Entry, Few,
+    InMonth, Month, NotAfter, NotBefore, Opt, Season, Weekday, Word, Year,
 };
 use super::phrase::Make::{Fixed, With};
 use super::phrase::{El, Language, Make, Rule, Table};
@@ -402,7 +402,7 @@ const RULES: &[Rule] = &[
     // A month's bare name is a time after a word that makes it one ("מאז מרץ", "עד מאי",
     // "בחודש מרץ") or before a year ("מרץ 2025"); alone it is as often a name ("מה אמרה לי
     // יולי", "איפה גרה אפריל") or a word ("מרץ", energy). With ב it always is (below).
-    rule(&[After(&["מאז", "עד", "ועד", "אחרי", "לפני", "בין", "חודש", "בחודש", "של", "מתחילת", "מסוף", "מאמצע"]), BareMonth(MONTHS_ALONE)], With(named_month)),
+    rule(&[After(&["מאז", "עד", "ועד", "אחרי", "לפני", "בין", "חודש", "בחודש", "של", "מתחילת", "מסוף", "מאמצע", "בסביבות", "סביב", "בערך"]), BareMonth(MONTHS_ALONE)], With(named_month)),
     rule(&[BareMonth(MONTHS_ALONE), Year], With(named_month)),
     // Friday and Thursday with ב alone, where the phrase ends ("מה בישלתי בשישי?").
     rule(&[Word(&["בשישי"]), EndsBefore(&[])], Fixed(Expr::Weekday(4))),
@@ -429,6 +429,11 @@ const RULES: &[Rule] = &[
     rule(&[BEFORE, Word(&["שבוע"]), Word(&["בדיוק"])], Fixed(Expr::Day { days_ago: 7 })),
     rule(&[BEFORE, Word(&["חודש"]), Word(&["בדיוק"])], Fixed(Expr::AroundMonthsAgo { months_ago: 1, days: 0 })),
     rule(&[BEFORE, Word(&["שנה"]), Word(&["בדיוק"])], Fixed(Expr::AroundYearsAgo { years_ago: 1, days: 0 })),
+    rule(&[Word(&["בדיוק"]), BEFORE, Word(&["שבוע"])], Fixed(Expr::Day { days_ago: 7 })),
+    // "(ל)כל יום שני", every Monday: no day.
+    rule(&[Word(&["כל"]), Word(&["יום"]), Weekday(WEEKDAYS)], Fixed(Expr::NoTime)),
+    rule(&[Word(&["בדיוק"]), BEFORE, Word(&["חודש"])], Fixed(Expr::AroundMonthsAgo { months_ago: 1, days: 0 })),
+    rule(&[Word(&["בדיוק"]), BEFORE, Word(&["שנה"])], Fixed(Expr::AroundYearsAgo { years_ago: 1, days: 0 })),
     // "לפני שבוע-שבועיים", "לפני יומיים-שלושה", "לפני שבוע או שבועיים": both units.
     rule(&[BEFORE, Word(&["יום"]), Opt(&["או"]), Word(&["יומיים"])], Fixed(Expr::Back { unit: Unit::Day, nearest: 1, farthest: 2 })),
     rule(&[BEFORE, Word(&["יומיים"]), Opt(&["או"]), Word(&["שלושה"])], Fixed(Expr::Back { unit: Unit::Day, nearest: 2, farthest: 3 })),
@@ -478,7 +483,13 @@ const RULES: &[Rule] = &[
     rule(&[Word(&["ב", "ה"]), Day, Word(&["לחודש", "בחודש"]), PAST_M], With(day_of_last_month)),
     rule(&[Word(&["ב", "ה"]), Day, Word(&["לחודש", "בחודש"]), Word(&["הזה", "הנוכחי"])], With(day_of_this_month)),
     // Dates written with digits, the day first: "ב-20/11", "ב-15/03/2025", "ב-5.1.2026".
-    rule(&[Word(&["ב", "ה", "מה", "עד"]), DayFirst], With(date)),
+    rule(&[Word(&["ב", "ה", "מה", "מ", "עד"]), DayFirst], With(date)),
+    // A dotted day and month without a year where the phrase ends ("מה בישלתי ב-15.3?"; not
+    // "עלה ב-2.5 אחוז"), or after תאריך ("בתאריך 1.3").
+    rule(&[Word(&["ב", "ה", "מה", "מ", "עד"]), DottedNoYear, EndsBefore(&["עד", "ועד"])], With(date)),
+    rule(&[Word(&["תאריך"]), DottedNoYear], With(date)),
+    // "בראשון לדצמבר", the first of December (not "ראשון לציון", a city).
+    rule(&[Word(&["ראשון"]), Month(TO_MONTHS)], With(first_day_of_month)),
     // A season needs "that passed" or a year: קיץ alone is just the word.
     rule(&[Season(SEASONS), PAST_M], With(season_ended)),
     rule(&[Season(SEASONS), Year], With(season_of_year)),

@@ -97,6 +97,9 @@ pub(super) enum El {
     /// `D.M.YYYY` alone, the day first, as much of Europe writes a date in English ("on
     /// 14.11.2025"); never a slash, which [`El::Slashed`] reads month first.
     Dotted,
+    /// `D.M` without a year, the day first, as Hebrew writes a date ("ב-15.3"); the rules that
+    /// use it read it only where the phrase ends, as a number ("עלה ב-2.5 אחוז") goes on.
+    DottedNoYear,
     /// An ISO week number, captured as the count: `W45`, `CW45`, `KW45`, or `YYYY-W45` with
     /// its year.
     WeekNumber,
@@ -211,6 +214,7 @@ fn first_tokens(pattern: &[El]) -> Option<(Vec<&'static str>, bool)> {
             | El::Slashed
             | El::DayFirst
             | El::Dotted
+            | El::DottedNoYear
             | El::WeekNumber => {
                 return Some((words, true));
             }
@@ -305,6 +309,7 @@ impl Language {
                         | El::Slashed
                         | El::DayFirst
                         | El::Dotted
+                        | El::DottedNoYear
                         | El::WeekNumber
                         | El::EndsBefore(_)
                         | El::NotBefore(_)
@@ -773,6 +778,7 @@ impl Tokens {
                 self.day_first(at, caps)
             }
             El::Dotted => Vec::new(),
+            El::DottedNoYear => self.dotted_no_year(at, caps),
             El::WeekNumber => self.week_number(at, caps),
             // Handled by `match_from`: they match no token.
             El::EndsBefore(_)
@@ -1052,6 +1058,25 @@ impl Tokens {
 }
 
 impl Tokens {
+    /// `D.M` from token `at`, with no third part after it ([`El::DottedNoYear`]).
+    fn dotted_no_year(&self, at: usize, caps: Caps) -> Vec<(usize, Caps)> {
+        let part = |i: usize| {
+            let token = self.tokens.get(i)?;
+            (token.lower.len() <= 2 && (i == at || token.gap_before == Gap::Dot))
+                .then(|| digits(&token.lower))?
+        };
+        let third = self
+            .tokens
+            .get(at + 2)
+            .is_some_and(|t| t.gap_before == Gap::Dot);
+        match (part(at), part(at + 1)) {
+            (Some(day), Some(month @ 1..=12)) if !third && (1..=max_day(month)).contains(&day) => {
+                dated(at, caps, month, day, None)
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// An ISO week number from token `at` ([`El::WeekNumber`]).
     fn week_number(&self, at: usize, caps: Caps) -> Vec<(usize, Caps)> {
         let week = |i: usize| {
@@ -1227,6 +1252,7 @@ mod tests {
                     El::Iso => format!("{}-{:02}-{:02}", 1990 + pick(50), 1 + pick(13), pick(33)),
                     El::Slashed | El::DayFirst => format!("{}/{}", 1 + pick(32), 1 + pick(32)),
                     El::Dotted => format!("{}.{}.{}", 1 + pick(32), 1 + pick(13), 1960 + pick(150)),
+                    El::DottedNoYear => format!("{}.{}", 1 + pick(32), 1 + pick(13)),
                     El::WeekNumber => format!("w{}", pick(60)),
                 };
                 words.push(word);

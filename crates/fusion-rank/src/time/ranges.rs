@@ -780,6 +780,24 @@ const HE_FROM: &[&str] = &[
     "מהסתיו",
 ];
 
+/// Hebrew words for notes, before which מ ("from") names where they come from.
+const NOTES: &[&str] = &[
+    "הפתקים",
+    "פתקים",
+    "הפתק",
+    "ההערות",
+    "הערות",
+    "ההערה",
+    "הרשימות",
+    "רשימות",
+    "הרשימה",
+    "המסמכים",
+    "התזכורות",
+    "הסיכומים",
+    "הזיכרונות",
+    "הזכרונות",
+];
+
 /// The span of "since A" ("מאז A", "Aから", "A以降", "מתחילת A"), when the expression at
 /// `range` is opened up to the reference.
 pub(super) fn since(query: &str, range: &Range<usize>) -> Option<Range<usize>> {
@@ -790,6 +808,16 @@ pub(super) fn since(query: &str, range: &Range<usize>) -> Option<Range<usize>> {
     // Hebrew "from" is מ on the expression's first word: "מתחילת מרץ" (from the beginning of
     // March), "מהחודש שעבר" (from last month); not a month that begins with מ (מרץ, מאי).
     let text = &query[range.clone()];
+    // After a word for notes, מ says where they are from, as "notes from last month" does:
+    // "הפתקים מהחודש שעבר", "ההערות מאוקטובר" are that month alone; "מתחילת", "מאמצע" and
+    // "מסוף" still run to now.
+    let of_notes = word_before(query, range.start).is_some_and(|(_, word)| NOTES.contains(&word))
+        && !["מתחילת", "מאמצע", "מסוף"]
+            .iter()
+            .any(|word| text.starts_with(word));
+    if of_notes {
+        return None;
+    }
     if HE_FROM.iter().any(|word| text.starts_with(word)) {
         return Some(range.clone());
     }
@@ -881,6 +909,9 @@ pub(super) enum Side {
     WeekendBefore,
     /// "the weekend after A": the first weekend that starts after A ends.
     WeekendAfter,
+    /// "around A", "בסביבות A", "A頃": a day widened by three days on each side; anything
+    /// longer as it is.
+    Around,
     /// "until A", "till A", "up to A", "A以前", "Aまで", "עד A": everything up to A's end.
     Until,
     /// "after A", "Aより後", "אחרי A": from A's end to the reference.
@@ -892,6 +923,8 @@ pub(super) enum Side {
 
 /// Japanese particles after an expression that open it on one side.
 const JA_SIDES: &[(&str, Side)] = &[
+    ("頃", Side::Around),
+    ("ごろ", Side::Around),
     ("より前", Side::Before),
     ("以前", Side::Until),
     ("まで", Side::Until),
@@ -1025,6 +1058,7 @@ pub(super) fn open_ended(
         }
         "until" | "till" | "til" => Side::Until,
         "after" | "אחרי" => Side::After,
+        "around" | "בסביבות" | "סביב" => Side::Around,
         // Two words: "prior to A", "up to A".
         "to" => {
             let (first, word) = word_before(query, open)?;

@@ -29,6 +29,26 @@ fn period(start: &str, end: &str) -> Period {
 
 /// Query, start and end of the period it names at [`REFERENCE`].
 const CASES: &[(&str, &str, &str)] = &[
+    // Hebrew dotted dates without a year where the phrase ends, the first of a month, "about
+    // April".
+    ("מה בישלתי ב-15.3?", "2026-03-15", "2026-03-16"),
+    ("תראה לי את הפתקים ב-1.12", "2026-12-01", "2026-12-02"),
+    ("מה שמרתי בתאריך 1.3", "2026-03-01", "2026-03-02"),
+    ("מ-1.3 עד 15.3", "2026-03-01", "2026-03-16"),
+    ("כמה הוצאתי בראשון לדצמבר?", "2026-12-01", "2026-12-02"),
+    ("איפה היינו בסביבות אפריל?", "2026-04-01", "2026-05-01"),
+    // "Around" a day widens it by three days each side.
+    (
+        "around March 10 I wrote about a plumber",
+        "2026-03-07",
+        "2026-03-14",
+    ),
+    ("3月10日頃に書いたメモ", "2026-03-07", "2026-03-14"),
+    ("בסביבות ה-10 בנובמבר", "2026-11-07", "2026-11-14"),
+    // Notes "from" a month in Hebrew are that month's, as in English.
+    ("הפתקים מאוקטובר על הבית", "2026-10-01", "2026-11-01"),
+    ("הפתקים מהחודש שעבר על הבריאות", "2026-11-01", "2026-12-01"),
+    ("בדיוק לפני שנה", "2025-12-02", "2025-12-03"),
     // English.
     ("the week before last", "2026-11-16", "2026-11-23"),
     ("the month before last", "2026-10-01", "2026-11-01"),
@@ -207,7 +227,6 @@ const CASES: &[(&str, &str, &str)] = &[
     ("after March 2025", "2025-04-01", "2026-12-02T15:30"),
     // An event on that day, not everything before it; and no past after today.
     ("before Monday's meeting", "2026-11-30", "2026-12-01"),
-    ("after today", "2026-12-02", "2026-12-03"),
     ("3月より前の会議", "1970-01-01", "2026-03-01"),
     ("3月以前", "1970-01-01", "2026-04-01"),
     ("先週まで", "1970-01-01", "2026-11-30"),
@@ -271,7 +290,8 @@ const CASES: &[(&str, &str, &str)] = &[
         "2025-12-27",
     ),
     ("since Christmas", "2025-12-24", "2026-12-02T15:30"),
-    ("around Halloween", "2026-10-31", "2026-11-01"),
+    // "Around" a single day widens it by three days each side.
+    ("around Halloween", "2026-10-28", "2026-11-04"),
     ("over the weekend before last", "2026-11-21", "2026-11-23"),
     // "last" belongs to Friday.
     ("the night before last Friday", "2026-11-27", "2026-11-28"),
@@ -342,7 +362,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("between Christmas and New Year", "2025-12-24", "2026-01-02"),
     ("from Christmas to New Year's", "2025-12-24", "2026-01-02"),
     ("after New Year's Eve", "2026-01-01", "2026-12-02T15:30"),
-    ("around New Year\u{2019}s Day", "2026-01-01", "2026-01-02"),
+    ("around New Year\u{2019}s Day", "2025-12-29", "2026-01-05"),
     // A holiday followed by a year is that year's.
     ("at Easter last year", "2025-04-18", "2025-04-22"),
     ("over Thanksgiving 2025", "2025-11-27", "2025-12-01"),
@@ -1425,7 +1445,7 @@ const CASES: &[(&str, &str, &str)] = &[
     ("second quarter of 2025", "2025-04-01", "2025-07-01"),
     ("the quarter before last", "2026-04-01", "2026-07-01"),
     ("beginning of this month", "2026-12-01", "2026-12-11"),
-    ("around the 10th", "2026-11-10", "2026-11-11"),
+    ("around the 10th", "2026-11-07", "2026-11-14"),
     ("2025年の前半", "2025-01-01", "2025-07-01"),
     // A short weekday before a part of the day; a trip "for" a holiday.
     ("what did I note Sat morning?", "2026-11-28", "2026-11-29"),
@@ -1784,7 +1804,14 @@ const NO_TIME: &[&str] = &[
     "the other week of the trip",
     "Christmas this year",
     "עלה ב-2.5 אחוז",
-    "ב-15.3",
+    // Nothing after today has come.
+    "after today",
+    // Deadlines and opening hours, every Monday.
+    "the report that's due on Friday",
+    "the deadline is March 3",
+    "3月15日締め切りの確定申告の書類",
+    "what are the clinic's Saturday hours?",
+    "תזכורת לכל יום שני להוציא את הפח",
     "ב-24/7",
     "ב-31/2",
     "来週の月曜日、歯医者について",
