@@ -190,10 +190,44 @@ fn p5_bm25_5000_postings_vs_tantivy(c: &mut Criterion) {
     group.finish();
 }
 
+/// Reading the time a query names, which every recall does before ranking: a short question,
+/// a question of the longest length a recall takes (1,000 characters) with one time phrase,
+/// and the same length made of nothing but time words, in English and in Japanese (no spaces:
+/// the words around each expression are the whole query).
+fn time_phrases(c: &mut Criterion) {
+    const REFERENCE_MS: i64 = 1_796_225_400_000; // 2026-12-02T15:30Z
+    let vocabulary = benches::vocabulary(0x5EED_0008, 2000);
+    let mut long = String::from("what did I note last week about");
+    let mut i = 0;
+    while long.chars().count() < 990 {
+        long.push(' ');
+        long.push_str(&vocabulary[(i * 7919) % vocabulary.len()]);
+        i += 1;
+    }
+    let queries = [
+        (
+            "short",
+            "what did I note about the dentist last week?".to_owned(),
+        ),
+        ("long_1000_chars", long),
+        ("english_time_words_1000_chars", "last week ".repeat(100)),
+        ("japanese_time_words_1000_chars", "昨夜".repeat(500)),
+        ("digits_1000_chars", "9".repeat(1000)),
+    ];
+    let mut group = c.benchmark_group("time_phrases");
+    for (name, query) in &queries {
+        group.bench_function(*name, |b| {
+            b.iter(|| fusion_rank::resolve_time(black_box(query), REFERENCE_MS))
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     p4_fuse_300,
     p5_bm25_vs_tantivy,
-    p5_bm25_5000_postings_vs_tantivy
+    p5_bm25_5000_postings_vs_tantivy,
+    time_phrases
 );
 criterion_main!(benches);

@@ -375,6 +375,12 @@ pub fn resolve_time(query: &str, reference_ms: i64) -> Option<TimeMention> {
     let mut found = tokens.find(&en::ENGLISH);
     found.extend(tokens.find(&he::HEBREW));
     found.extend(ja::find(query));
+    // The leftmost names the period; past the first few, more expressions only cost time
+    // (reading the words around each is linear in the query, Japanese having no spaces).
+    if found.len() > MAX_EXPRESSIONS {
+        found.sort_by_key(|f| (f.range.start, std::cmp::Reverse(f.range.end)));
+        found.truncate(MAX_EXPRESSIONS);
+    }
     let listed = ranges::listed_months(query, &found);
     found.extend(listed);
     let paired = ranges::paired_months(query, &found);
@@ -1099,6 +1105,9 @@ fn coming(first: Period, latest: Option<calendar::Expr>, reference_ms: i64) -> b
 
 /// How near a holiday must be to be "the coming one" ([`coming`]): sixty days.
 const COMING_MS: i64 = 60 * DAY_MS;
+
+/// How many time expressions of one query are read, the leftmost first.
+const MAX_EXPRESSIONS: usize = 32;
 
 /// How far "around A" widens a day on each side: three days.
 const AROUND_MS: i64 = 3 * DAY_MS;

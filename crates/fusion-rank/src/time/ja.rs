@@ -836,14 +836,15 @@ pub(super) fn find(query: &str) -> Vec<Found> {
             weekday(rest),
             trailing(rest),
             counted_weekends(rest),
-            within(rest).filter(|_| !after_number),
+            // Not tried inside a number: a run of digits is read once, from its first digit.
+            (!after_number).then(|| within(rest)).flatten(),
             holiday(rest),
-            numeric(rest).filter(|_| !after_number),
-            of_year(rest).filter(|_| !after_number),
+            (!after_number).then(|| numeric(rest)).flatten(),
+            (!after_number).then(|| of_year(rest)).flatten(),
             bare_season(rest, after_kara, starts_clause).filter(|_| !after_kanji || after_kara),
             reiwa(rest),
-            day_of_month(rest).filter(|_| !after_number),
-            iso_week(rest).filter(|_| !after_number),
+            (!after_number).then(|| day_of_month(rest)).flatten(),
+            (!after_number).then(|| iso_week(rest)).flatten(),
         ]
         .into_iter()
         .flatten()

@@ -184,14 +184,25 @@ pub(super) fn between(
 /// The length of a full stop right after the expression at `range` when it ends in a month's
 /// abbreviation ("Sept."), else 0.
 fn abbreviation_stop(query: &str, range: &Range<usize>) -> usize {
-    let last_word = query[..range.end]
-        .rsplit(|c: char| !c.is_alphabetic())
-        .next()
-        .unwrap_or("")
-        .to_lowercase();
-    let stop = query[range.end..].starts_with('.')
-        && super::phrase::ABBREVIATIONS.contains(&last_word.as_str());
-    usize::from(stop)
+    if !query[range.end..].starts_with('.') {
+        return 0;
+    }
+    // The abbreviations are ASCII words of three or four letters: only the last few bytes are
+    // looked at, however long the run of letters before them (Japanese has no spaces).
+    let head = &query.as_bytes()[..range.end];
+    let letters = head
+        .iter()
+        .rev()
+        .take(5)
+        .take_while(|b| b.is_ascii_alphabetic())
+        .count();
+    let start = range.end - letters;
+    let alone = !query[..start]
+        .chars()
+        .next_back()
+        .is_some_and(char::is_alphabetic);
+    let word = query[start..range.end].to_ascii_lowercase();
+    usize::from(alone && super::phrase::ABBREVIATIONS.contains(&word.as_str()))
 }
 
 /// The span and period of a range of days of one month written after the expression at
