@@ -379,6 +379,11 @@ const BACK_NOT_AFTER: El = NotAfter(&["first"]);
 /// standup", "our April release", "every Friday").
 const NOT_DETERMINED: El = NotAfter(DETERMINERS);
 
+/// Words for notes, before which a month after "my" or "our" is when they were written.
+const NOTE_WORDS: &[&str] = &[
+    "notes", "note", "memos", "memo", "entries", "journal", "log", "logs", "diary", "jottings",
+];
+
 /// Not before a pronoun: "late may I go" is the verb.
 const NOT_PRONOUN: El = NotBefore(&["i", "we", "you", "he", "she", "they", "it"]);
 
@@ -924,6 +929,10 @@ const RULES: &[Rule] = &[
     rule(&[NOT_DETERMINED, Weekday(WEEKDAYS)], With(weekday)),
     // Nor before "'s": "June's birthday".
     rule(&[NOT_DETERMINED, Month(MONTHS_ALONE), NOT_OWNER], With(named_month)),
+    // After "my" or "our", a month before a word for notes is when they were written ("my
+    // October notes about the house": the word for notes goes with it); before anything else
+    // it is a name ("our April release", "my January/Monday standup").
+    rule(&[After(&["my", "our"]), Month(MONTHS_ALONE), Word(NOTE_WORDS)], With(named_month)),
     rule(&[Word(&["in", "during"]), Month(MONTHS)], With(named_month)),
     // "last December" on December 3 is the one that is over.
     rule(&[LAST, Month(MONTHS)], With(ended_month)),

@@ -49,6 +49,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("הפתקים מאוקטובר על הבית", "2026-10-01", "2026-11-01"),
     ("הפתקים מהחודש שעבר על הבריאות", "2026-11-01", "2026-12-01"),
     ("בדיוק לפני שנה", "2025-12-02", "2025-12-03"),
+    // A month after "my" before a word for notes.
+    (
+        "show me my October notes about the house",
+        "2026-10-01",
+        "2026-11-01",
+    ),
     // English.
     ("the week before last", "2026-11-16", "2026-11-23"),
     ("the month before last", "2026-10-01", "2026-11-01"),
@@ -1806,7 +1812,9 @@ const NO_TIME: &[&str] = &[
     "עלה ב-2.5 אחוז",
     // Nothing after today has come.
     "after today",
-    // Deadlines and opening hours, every Monday.
+    // Deadlines and opening hours, every Monday, a month after "my" before other words.
+    "what did my April say about the flat?",
+    "our April release",
     "the report that's due on Friday",
     "the deadline is March 3",
     "3月15日締め切りの確定申告の書類",
