@@ -166,6 +166,73 @@ pub(super) struct Starts {
     by_word: HashMap<&'static str, Vec<usize>>,
     numeric: Vec<usize>,
     anywhere: Vec<usize>,
+    /// By rule: whether every match takes at least two tokens ([`min_tokens`]).
+    needs_two: Vec<bool>,
+    /// Every word any element may take, each word of a table's entries included: a token that
+    /// is none of them (with or without the prefixes) and holds no digit is taken by no
+    /// element, so no match goes on through it.
+    words: HashSet<&'static str>,
+}
+
+/// The fewest tokens a match of `pattern` takes: one per element that takes a token and may not
+/// be left out (a lower bound for the elements that read several).
+fn min_tokens(pattern: &[El]) -> usize {
+    pattern
+        .iter()
+        .filter(|element| {
+            !matches!(
+                element,
+                El::Opt(_)
+                    | El::After(_)
+                    | El::AfterUnlessTopic { .. }
+                    | El::AfterOrEnd { .. }
+                    | El::NotAfter(_)
+                    | El::NotBefore(_)
+                    | El::EndsBefore(_)
+            )
+        })
+        .count()
+}
+
+/// Every word of `pattern`'s elements that take tokens, each word of a table's entries
+/// included, and the words that join two counts.
+fn taken_words(pattern: &[El], words: &mut HashSet<&'static str>) {
+    let entries = |table: Table| table.iter().flat_map(|(entry, _)| entry.split(' '));
+    for element in pattern {
+        match element {
+            El::Word(list) | El::Opt(list) | El::Tight(list) => {
+                words.extend(list.iter().flat_map(|w| w.split(' ')));
+            }
+            El::CountRange(table) => {
+                words.extend(entries(table));
+                words.extend(COUNT_JOINERS.iter().copied());
+            }
+            El::Count(table)
+            | El::Entry(table)
+            | El::Few(table)
+            | El::Weekday(table)
+            | El::Month(table)
+            | El::Season(table)
+            | El::InMonth(table)
+            | El::BareMonth(table) => words.extend(entries(table)),
+            El::Day
+            | El::Ordinal
+            | El::FirstDay
+            | El::Year
+            | El::Iso
+            | El::Slashed
+            | El::DayFirst
+            | El::Dotted
+            | El::DottedNoYear
+            | El::WeekNumber
+            | El::EndsBefore(_)
+            | El::NotBefore(_)
+            | El::NotAfter(_)
+            | El::After(_)
+            | El::AfterUnlessTopic { .. }
+            | El::AfterOrEnd { .. } => {}
+        }
+    }
 }
 
 /// What the first token of a match of `pattern` may be: `(words, numeric)`, or `None` when it
@@ -229,6 +296,8 @@ impl Language {
         self.starts.get_or_init(|| {
             let mut starts = Starts::default();
             for (index, rule) in self.rules.iter().enumerate() {
+                starts.needs_two.push(min_tokens(rule.pattern) >= 2);
+                taken_words(rule.pattern, &mut starts.words);
                 match first_tokens(rule.pattern) {
                     None => starts.anywhere.push(index),
                     Some((words, numeric)) => {
@@ -520,9 +589,19 @@ impl Tokens {
             }
             let mut best: Option<(usize, Expr, bool)> = None;
             let candidates: Vec<&Rule> = if gate {
+                // A match of two tokens or more goes on through the next one: not where no
+                // element takes it ("the meeting", "on budget").
+                let starts = language.starts();
+                let next_taken = self.tokens.get(at + 1).is_some_and(|next| {
+                    next.lower.bytes().any(|b| b.is_ascii_digit())
+                        || stripped(&next.lower, language.prefixes)
+                            .chain(stripped(&next.lower, language.month_prefixes))
+                            .any(|t| starts.words.contains(t))
+                });
                 language
                     .rules_at(token)
                     .into_iter()
+                    .filter(|index| next_taken || !starts.needs_two[*index])
                     .map(|index| &language.rules[index])
                     .collect()
             } else {
