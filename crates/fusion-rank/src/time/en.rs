@@ -796,7 +796,7 @@ const AUTUMN: El = Word(&["autumn", "fall"]);
 const WINTER: El = Word(&["winter"]);
 const THE: El = Opt(&["the"]);
 /// Months of the Hebrew calendar in English letters, 1 Tishrei … 12 Elul
-/// ([`Expr::HebrewMonth`]); [`HEBREW_MONTHS_ALL`] adds the ones that are other words too.
+/// ([`Expr::HebrewMonth`]), but Av and Nissan (a name, a car), in [`OTHER_HEBREW_MONTHS`].
 const HEBREW_MONTHS: Table = &[
     ("tishrei", 1),
     ("tishri", 1),
@@ -817,28 +817,8 @@ const HEBREW_MONTHS: Table = &[
     ("tamuz", 10),
     ("elul", 12),
 ];
-const HEBREW_MONTHS_ALL: Table = &[
-    ("tishrei", 1),
-    ("tishri", 1),
-    ("cheshvan", 2),
-    ("heshvan", 2),
-    ("marcheshvan", 2),
-    ("kislev", 3),
-    ("tevet", 4),
-    ("teves", 4),
-    ("shevat", 5),
-    ("shvat", 5),
-    ("adar", 6),
-    ("nisan", 7),
-    ("nissan", 7),
-    ("iyar", 8),
-    ("iyyar", 8),
-    ("sivan", 9),
-    ("tammuz", 10),
-    ("tamuz", 10),
-    ("av", 11),
-    ("elul", 12),
-];
+/// Hebrew months whose names are other words too: read only after "the month of".
+const OTHER_HEBREW_MONTHS: Table = &[("nissan", 7), ("av", 11)];
 
 /// Words before an ISO week number ("in week 45", "during CW 10").
 const WEEK_OPENERS: El = Opt(&["in", "during", "over"]);
@@ -1648,7 +1628,8 @@ const RULES: &[Rule] = &[
     // ("in Elul", "during Tishrei", "in the month of Nisan"); Av and Nissan (a name, a car)
     // only after "the month of".
     rule(&[After(&["in", "during", "since", "from", "before", "after", "until"]), Entry(HEBREW_MONTHS)], With(hebrew_month)),
-    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["month"]), Word(&["of"]), Entry(HEBREW_MONTHS_ALL)], With(hebrew_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["month"]), Word(&["of"]), Entry(HEBREW_MONTHS)], With(hebrew_month)),
+    rule(&[Opt(&["in", "during"]), Word(&["the"]), Word(&["month"]), Word(&["of"]), Entry(OTHER_HEBREW_MONTHS)], With(hebrew_month)),
     rule(&[WEEK_OPENERS, WeekNumber, Opt(&["of", "in"]), Year], With(iso_week)),
     // "year to date": this year (its days to come hold no memory).
     // Days of a month named after them, or after the first: "from the 10th to the 20th of

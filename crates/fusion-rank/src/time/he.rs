@@ -123,7 +123,7 @@ const JUNE: Table = &[("יוני", 6)];
 
 /// Every month name, for "ב" + month ("ביוני") and months next to a day or a year.
 /// The months of the Hebrew calendar, 1 Tishrei … 12 Elul (Adar, 6, both Adars of a leap
-/// year), for [`Expr::HebrewMonth`].
+/// year), for [`Expr::HebrewMonth`]; but אב and שבט, in [`OTHER_HEBREW_MONTHS`].
 const HEBREW_MONTHS: Table = &[
     ("תשרי", 1),
     ("חשון", 2),
@@ -133,36 +133,18 @@ const HEBREW_MONTHS: Table = &[
     ("כסלו", 3),
     ("כסליו", 3),
     ("טבת", 4),
-    ("שבט", 5),
     ("אדר", 6),
     ("ניסן", 7),
     ("אייר", 8),
     ("סיון", 9),
     ("סיוון", 9),
     ("תמוז", 10),
-    ("אב", 11),
     ("אלול", 12),
 ];
 
-/// [`HEBREW_MONTHS`] that name nothing else with ב before them: not אב ("באב", in a father)
-/// or שבט ("בשבט", in a tribe), which need חודש ("בחודש אב") or מנחם ("במנחם אב").
-const HEBREW_MONTHS_IN: Table = &[
-    ("תשרי", 1),
-    ("חשון", 2),
-    ("חשוון", 2),
-    ("מרחשון", 2),
-    ("מרחשוון", 2),
-    ("כסלו", 3),
-    ("כסליו", 3),
-    ("טבת", 4),
-    ("אדר", 6),
-    ("ניסן", 7),
-    ("אייר", 8),
-    ("סיון", 9),
-    ("סיוון", 9),
-    ("תמוז", 10),
-    ("אלול", 12),
-];
+/// Hebrew months that name something else with ב before them: "באב" (in a father), "בשבט" (in
+/// a tribe); read after חודש ("בחודש אב") or מנחם ("במנחם אב") only.
+const OTHER_HEBREW_MONTHS: Table = &[("שבט", 5), ("אב", 11)];
 
 const MONTHS: Table = &[
     ("ינואר", 1),
@@ -462,9 +444,10 @@ const RULES: &[Rule] = &[
     // Months of the Hebrew calendar, the latest begun: "באלול", "בחודש תשרי", "במנחם אב",
     // "מאז ניסן".
     rule(&[Word(&["חודש"]), Entry(HEBREW_MONTHS)], With(hebrew_month)),
-    rule(&[InMonth(HEBREW_MONTHS_IN)], With(hebrew_month)),
+    rule(&[Word(&["חודש"]), Entry(OTHER_HEBREW_MONTHS)], With(hebrew_month)),
+    rule(&[InMonth(HEBREW_MONTHS)], With(hebrew_month)),
     rule(&[Word(&["מנחם"]), Word(&["אב"])], Fixed(Expr::HebrewMonth { month: 11 })),
-    rule(&[HOLIDAY_OPENERS, Entry(HEBREW_MONTHS_IN)], With(hebrew_month)),
+    rule(&[HOLIDAY_OPENERS, Entry(HEBREW_MONTHS)], With(hebrew_month)),
     rule(&[Month(MONTHS), Year], With(named_month)),
     // ISO week numbers: "בשבוע 45", "שבוע 45 של 2025", "בשבוע 45 בשנה שעברה"; not "שבוע 2 של
     // הקורס", the course's second week.

@@ -194,44 +194,51 @@ fn min_tokens(pattern: &[El]) -> usize {
         .count()
 }
 
-/// Every word of `pattern`'s elements that take tokens, each word of a table's entries
-/// included, and the words that join two counts.
-fn taken_words(pattern: &[El], words: &mut HashSet<&'static str>) {
-    let entries = |table: Table| table.iter().flat_map(|(entry, _)| entry.split(' '));
-    for element in pattern {
-        match element {
-            El::Word(list) | El::Opt(list) | El::Tight(list) => {
+/// The words `element` may take: of a table's entries, the first word only unless
+/// `every_word` (which also splits the words of a list); the words that join two counts.
+fn element_words(element: &El, every_word: bool, words: &mut HashSet<&'static str>) {
+    let entries = |table: Table| {
+        table.iter().flat_map(move |(entry, _)| {
+            let mut parts = entry.split(' ');
+            let first = parts.next();
+            first.into_iter().chain(parts.filter(move |_| every_word))
+        })
+    };
+    match element {
+        El::Word(list) | El::Opt(list) | El::Tight(list) => {
+            words.extend(list.iter().copied());
+            if every_word {
                 words.extend(list.iter().flat_map(|w| w.split(' ')));
             }
-            El::CountRange(table) => {
-                words.extend(entries(table));
-                words.extend(COUNT_JOINERS.iter().copied());
-            }
-            El::Count(table)
-            | El::Entry(table)
-            | El::Few(table)
-            | El::Weekday(table)
-            | El::Month(table)
-            | El::Season(table)
-            | El::InMonth(table)
-            | El::BareMonth(table) => words.extend(entries(table)),
-            El::Day
-            | El::Ordinal
-            | El::FirstDay
-            | El::Year
-            | El::Iso
-            | El::Slashed
-            | El::DayFirst
-            | El::Dotted
-            | El::DottedNoYear
-            | El::WeekNumber
-            | El::EndsBefore(_)
-            | El::NotBefore(_)
-            | El::NotAfter(_)
-            | El::After(_)
-            | El::AfterUnlessTopic { .. }
-            | El::AfterOrEnd { .. } => {}
         }
+        El::CountRange(table) => {
+            words.extend(entries(table));
+            words.extend(COUNT_JOINERS.iter().copied());
+        }
+        El::Count(table)
+        | El::Entry(table)
+        | El::Few(table)
+        | El::Weekday(table)
+        | El::Month(table)
+        | El::Season(table)
+        | El::InMonth(table)
+        | El::BareMonth(table) => words.extend(entries(table)),
+        El::Day
+        | El::Ordinal
+        | El::FirstDay
+        | El::Year
+        | El::Iso
+        | El::Slashed
+        | El::DayFirst
+        | El::Dotted
+        | El::DottedNoYear
+        | El::WeekNumber
+        | El::EndsBefore(_)
+        | El::NotBefore(_)
+        | El::NotAfter(_)
+        | El::After(_)
+        | El::AfterUnlessTopic { .. }
+        | El::AfterOrEnd { .. } => {}
     }
 }
 
@@ -297,7 +304,9 @@ impl Language {
             let mut starts = Starts::default();
             for (index, rule) in self.rules.iter().enumerate() {
                 starts.needs_two.push(min_tokens(rule.pattern) >= 2);
-                taken_words(rule.pattern, &mut starts.words);
+                for element in rule.pattern {
+                    element_words(element, true, &mut starts.words);
+                }
                 match first_tokens(rule.pattern) {
                     None => starts.anywhere.push(index),
                     Some((words, numeric)) => {
@@ -342,51 +351,7 @@ impl Language {
             let mut words = HashSet::new();
             for rule in self.rules {
                 for element in rule.pattern {
-                    match element {
-                        El::Word(list) | El::Opt(list) | El::Tight(list) => {
-                            words.extend(list.iter().copied());
-                        }
-                        El::Count(table)
-                        | El::Entry(table)
-                        | El::Few(table)
-                        | El::Weekday(table)
-                        | El::Month(table)
-                        | El::Season(table)
-                        | El::InMonth(table) => words.extend(
-                            table
-                                .iter()
-                                .filter_map(|(entry, _)| entry.split(' ').next()),
-                        ),
-                        El::CountRange(table) => {
-                            words.extend(
-                                table
-                                    .iter()
-                                    .filter_map(|(entry, _)| entry.split(' ').next()),
-                            );
-                            words.extend(COUNT_JOINERS.iter().copied());
-                        }
-                        El::BareMonth(table) => words.extend(
-                            table
-                                .iter()
-                                .filter_map(|(entry, _)| entry.split(' ').next()),
-                        ),
-                        El::Day
-                        | El::Ordinal
-                        | El::FirstDay
-                        | El::Year
-                        | El::Iso
-                        | El::Slashed
-                        | El::DayFirst
-                        | El::Dotted
-                        | El::DottedNoYear
-                        | El::WeekNumber
-                        | El::EndsBefore(_)
-                        | El::NotBefore(_)
-                        | El::NotAfter(_)
-                        | El::AfterOrEnd { .. }
-                        | El::AfterUnlessTopic { .. }
-                        | El::After(_) => {}
-                    }
+                    element_words(element, false, &mut words);
                 }
             }
             words
