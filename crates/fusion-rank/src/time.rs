@@ -956,7 +956,8 @@ const LIST_GAP_MS: i128 = 7 * 24 * 3_600_000;
 /// The expression at `range` (naming `first`, and `latest` when it names the latest of a kind)
 /// opened up to the reference ("since A") or on one side ("before A", "until A", "after A");
 /// as it is when no word opens it, or when opening it would leave no past period. No period
-/// when "before" or "until" names a holiday that is about to come ([`coming`]).
+/// when "before" or "until" names a holiday that is about to come ([`coming`]), or when
+/// nothing "after" it has come ("after today").
 fn opened(
     query: &str,
     range: Range<usize>,

@@ -344,7 +344,9 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             year: None,
             years_ago: Some(years_ago),
         } => {
-            let year = today.iso_week().year() - i32::try_from(years_ago).ok()?;
+            // "Last year" is the calendar year before the reference's, whatever ISO year its
+            // first days belong to.
+            let year = today.year() - i32::try_from(years_ago).ok()?;
             let monday = NaiveDate::from_isoywd_opt(year, week, chrono::Weekday::Mon)?;
             (monday <= today).then(|| day_span(monday, 7))?
         }
@@ -353,9 +355,10 @@ pub(super) fn resolve(expr: Expr, reference_ms: i64) -> Option<Period> {
             year: None,
             years_ago: None,
         } => {
+            // A week 53 comes every five or six years.
             let year = today.iso_week().year();
-            [year, year - 1, year - 2]
-                .into_iter()
+            (0..7)
+                .map(|back| year - back)
                 .filter_map(|year| NaiveDate::from_isoywd_opt(year, week, chrono::Weekday::Mon))
                 .find(|monday| *monday <= today)
                 .and_then(|monday| day_span(monday, 7))
@@ -1185,8 +1188,6 @@ pub(super) fn max_day(month: u32) -> u32 {
 mod tests {
     use super::*;
 
-    /// Published first days (the day after the evening each begins): Passover (15 Nisan),
-    /// Rosh Hashanah (1 Tishrei), Hanukkah (25 Kislev).
     #[test]
     fn hebrew_months_begin_on_their_published_days() {
         // (Hebrew year, month, first day, days): Rosh Hodesh as published, and Adar of the
@@ -1223,6 +1224,8 @@ mod tests {
         assert_eq!(hebrew_month(5786, 13), None);
     }
 
+    /// Published first days (the day after the evening each begins): Passover (15 Nisan),
+    /// Rosh Hashanah (1 Tishrei), Hanukkah (25 Kislev).
     #[test]
     fn hebrew_feasts_fall_on_their_published_days() {
         let published = [

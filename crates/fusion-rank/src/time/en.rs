@@ -1610,7 +1610,7 @@ const RULES: &[Rule] = &[
     rule(&[LATER_ITEM, Slashed, EndsBefore(SLASHED_ENDS)], With(date)),
     rule(&[Opt(&["on"]), Slashed], With(slashed_with_year)),
     // A date written with dots, the day first, with its year ("on 14.11.2025").
-    rule(&[Opt(&["on", "since", "from"]), Dotted], With(slashed_with_year)),
+    rule(&[NotAfter(&["version", "ver", "v", "release", "build"]), Opt(&["on", "since", "from"]), Dotted], With(slashed_with_year)),
     // ISO week numbers: "week 45", "calendar week 12", "CW 10", "KW45", "2026-W45", "in
     // week 3 of this year", "week 45 of 2025". "Week 2 of the course" counts the course's
     // weeks: a number after "week" is no week of the year before "of", and without "in",

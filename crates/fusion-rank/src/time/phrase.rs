@@ -1133,7 +1133,16 @@ impl Tokens {
                 .then(|| digits(number))?
                 .filter(|week| (1..=53).contains(week))
         };
-        if let Some(week) = week(at) {
+        // A bare "W45" is a week only after a word that makes it one ("in W45", "since W40"):
+        // "my W2 form" is a tax form. "CW45", "KW45" and "2026-W45" are weeks wherever.
+        let plain = self.tokens[at].lower.starts_with('w');
+        let opened = at > 0
+            && self.tokens[at].gap_before == Gap::Space
+            && [
+                "in", "during", "over", "since", "before", "after", "from", "until", "till",
+            ]
+            .contains(&self.tokens[at - 1].lower.as_str());
+        if let Some(week) = week(at).filter(|_| !plain || opened) {
             return vec![(
                 at + 1,
                 Caps {

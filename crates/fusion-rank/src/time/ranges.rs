@@ -1009,10 +1009,11 @@ pub(super) fn open_ended(
         .chain(JA_HOLIDAY_SIDES.iter().filter(|_| holiday))
         .find(|(p, _)| after.starts_with(*p))
     {
-        // "前の日", "の前の週": the day or week before A, not everything before it.
+        // "前の日", "の前の週": the day or week before A, not everything before it; 前後
+        // ("about"), 前夜 (the eve) and 前半 (the first half) are words of their own.
         let rest = &after[particle.len()..];
         if JA_HOLIDAY_SIDES.iter().any(|(p, _)| p == particle)
-            && ["の日", "の週", "日", "週", "の晩", "の夜"]
+            && ["の日", "の週", "日", "週", "の晩", "の夜", "夜", "後", "半"]
                 .iter()
                 .any(|unit| rest.starts_with(unit))
         {
@@ -1082,11 +1083,13 @@ pub(super) fn open_ended(
                     let Some(start) = head.len().checked_sub(lead.len()) else {
                         return false;
                     };
-                    // A word of its own: no letter or digit (of any script) before it.
+                    // A word of its own: no letter or digit (of any script) before it. The
+                    // bytes matched are ASCII, so `start` is a character boundary.
                     head[start..].eq_ignore_ascii_case(lead.as_bytes())
-                        && head[..start]
-                            .last()
-                            .is_none_or(|b| !b.is_ascii_alphanumeric() && b.is_ascii())
+                        && query[..start]
+                            .chars()
+                            .next_back()
+                            .is_none_or(|c| !c.is_alphanumeric())
                 })
                 .map(|lead| first - lead.len());
             let side = match word.to_lowercase().as_str() {

@@ -49,6 +49,8 @@ const CASES: &[(&str, &str, &str)] = &[
     ("הפתקים מאוקטובר על הבית", "2026-10-01", "2026-11-01"),
     ("הפתקים מהחודש שעבר על הבריאות", "2026-11-01", "2026-12-01"),
     ("בדיוק לפני שנה", "2025-12-02", "2025-12-03"),
+    // 前後 after a holiday is "about" it, not "before" it.
+    ("お盆前後", "2026-08-13", "2026-08-17"),
     // A month after "my" before a word for notes.
     (
         "show me my October notes about the house",
@@ -1814,6 +1816,10 @@ const NO_TIME: &[&str] = &[
     "after today",
     // Deadlines and opening hours, every Monday, a month after "my" before other words.
     "what did my April say about the flat?",
+    // Tax forms and versions.
+    "where is my W2 form",
+    "the W9 I filed",
+    "version 1.2.2025",
     "our April release",
     "the report that's due on Friday",
     "the deadline is March 3",
