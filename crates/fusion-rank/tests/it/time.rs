@@ -3882,3 +3882,60 @@ fn counted_weekends_run_from_the_earliest_saturday_to_the_latest_monday() {
         }
     }
 }
+
+/// "Around" a day, in every language, for every day from February to November asked at the
+/// end of the year: that day and three days on each side.
+#[test]
+fn around_a_day_is_three_days_each_side() {
+    const DAY: i64 = 86_400_000;
+    let asked = ms("2026-12-31T12:00");
+    for month in 2..=11u32 {
+        for day in 1..=28u32 {
+            let first = ms(&format!("2026-{month:02}-{day:02}"));
+            let expected = Some(Period {
+                start_ms: first - 3 * DAY,
+                end_ms: first + 4 * DAY,
+            });
+            let name = MONTH_NAMES[month as usize - 1];
+            let hebrew = HEBREW_MONTHS[month as usize - 1];
+            for query in [
+                format!("what did I note around {name} {day}?"),
+                format!("{month}月{day}日頃のメモ"),
+                format!("מה רשמתי בסביבות ה-{day} ב{hebrew}?"),
+            ] {
+                let got = resolve_time(&query, asked).map(|m| m.period);
+                assert_eq!(got, expected, "{query}");
+            }
+        }
+    }
+}
+
+/// A deadline is not when a note was written: every weekday and day of the year after "due on"
+/// or "the deadline is" names no period, while the same words after "on" alone do.
+#[test]
+fn a_deadline_names_no_period() {
+    let asked = ms(REFERENCE);
+    let weekdays = [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ];
+    let days = MONTH_NAMES
+        .iter()
+        .flat_map(|month| [1, 14, 28].map(|day| format!("{month} {day}")));
+    for when in weekdays.iter().map(|w| (*w).to_owned()).chain(days) {
+        for deadline in [
+            format!("the report that's due on {when}"),
+            format!("the deadline is {when}"),
+            format!("what is due by {when}?"),
+        ] {
+            assert_eq!(resolve_time(&deadline, asked), None, "{deadline}");
+        }
+        let written = format!("what did I note on {when}?");
+        assert!(resolve_time(&written, asked).is_some(), "{written}");
+    }
+}
