@@ -174,23 +174,69 @@ pub(super) struct Starts {
     words: HashSet<&'static str>,
 }
 
+/// What an element takes from the query, stated once for every element: the gates below
+/// ([`min_tokens`], [`element_words`], [`first_tokens`]) read it and never the elements.
+#[derive(Debug, Clone, Copy)]
+enum Takes {
+    /// No token: a condition on the words around the phrase or after it.
+    Nothing,
+    /// One of these words, or nothing.
+    MaybeWord(&'static [&'static str]),
+    /// One of these words.
+    Word(&'static [&'static str]),
+    /// An entry of the table, which may span several words.
+    Entry(Table),
+    /// ASCII digits or an entry of the table; with `range`, two of them joined by one of
+    /// [`COUNT_JOINERS`] or a dash.
+    Count { table: Table, range: bool },
+    /// A token holding digits.
+    Digits,
+}
+
+impl El {
+    /// What this element takes from the query.
+    fn takes(&self) -> Takes {
+        match *self {
+            El::After(_)
+            | El::AfterUnlessTopic { .. }
+            | El::AfterOrEnd { .. }
+            | El::NotAfter(_)
+            | El::NotBefore(_)
+            | El::EndsBefore(_) => Takes::Nothing,
+            El::Opt(list) => Takes::MaybeWord(list),
+            El::Word(list) | El::Tight(list) => Takes::Word(list),
+            El::Entry(table)
+            | El::Few(table)
+            | El::Weekday(table)
+            | El::Month(table)
+            | El::Season(table)
+            | El::InMonth(table)
+            | El::BareMonth(table) => Takes::Entry(table),
+            El::Count(table) => Takes::Count {
+                table,
+                range: false,
+            },
+            El::CountRange(table) => Takes::Count { table, range: true },
+            El::Day
+            | El::Ordinal
+            | El::FirstDay
+            | El::Year
+            | El::Iso
+            | El::Slashed
+            | El::DayFirst
+            | El::Dotted
+            | El::DottedNoYear
+            | El::WeekNumber => Takes::Digits,
+        }
+    }
+}
+
 /// The fewest tokens a match of `pattern` takes: one per element that takes a token and may not
 /// be left out (a lower bound for the elements that read several).
 fn min_tokens(pattern: &[El]) -> usize {
     pattern
         .iter()
-        .filter(|element| {
-            !matches!(
-                element,
-                El::Opt(_)
-                    | El::After(_)
-                    | El::AfterUnlessTopic { .. }
-                    | El::AfterOrEnd { .. }
-                    | El::NotAfter(_)
-                    | El::NotBefore(_)
-                    | El::EndsBefore(_)
-            )
-        })
+        .filter(|element| !matches!(element.takes(), Takes::Nothing | Takes::MaybeWord(_)))
         .count()
 }
 
@@ -204,41 +250,21 @@ fn element_words(element: &El, every_word: bool, words: &mut HashSet<&'static st
             first.into_iter().chain(parts.filter(move |_| every_word))
         })
     };
-    match element {
-        El::Word(list) | El::Opt(list) | El::Tight(list) => {
+    match element.takes() {
+        Takes::Word(list) | Takes::MaybeWord(list) => {
             words.extend(list.iter().copied());
             if every_word {
                 words.extend(list.iter().flat_map(|w| w.split(' ')));
             }
         }
-        El::CountRange(table) => {
+        Takes::Count { table, range } => {
             words.extend(entries(table));
-            words.extend(COUNT_JOINERS.iter().copied());
+            if range {
+                words.extend(COUNT_JOINERS.iter().copied());
+            }
         }
-        El::Count(table)
-        | El::Entry(table)
-        | El::Few(table)
-        | El::Weekday(table)
-        | El::Month(table)
-        | El::Season(table)
-        | El::InMonth(table)
-        | El::BareMonth(table) => words.extend(entries(table)),
-        El::Day
-        | El::Ordinal
-        | El::FirstDay
-        | El::Year
-        | El::Iso
-        | El::Slashed
-        | El::DayFirst
-        | El::Dotted
-        | El::DottedNoYear
-        | El::WeekNumber
-        | El::EndsBefore(_)
-        | El::NotBefore(_)
-        | El::NotAfter(_)
-        | El::After(_)
-        | El::AfterUnlessTopic { .. }
-        | El::AfterOrEnd { .. } => {}
+        Takes::Entry(table) => words.extend(entries(table)),
+        Takes::Digits | Takes::Nothing => {}
     }
 }
 
@@ -254,44 +280,22 @@ fn first_tokens(pattern: &[El]) -> Option<(Vec<&'static str>, bool)> {
     };
     let mut words = Vec::new();
     for element in pattern {
-        match element {
-            El::After(_)
-            | El::AfterUnlessTopic { .. }
-            | El::AfterOrEnd { .. }
-            | El::NotAfter(_)
-            | El::NotBefore(_)
-            | El::EndsBefore(_) => {}
-            El::Opt(list) => words.extend(list.iter().copied()),
-            El::Word(list) | El::Tight(list) => {
+        match element.takes() {
+            Takes::Nothing => {}
+            Takes::MaybeWord(list) => words.extend(list.iter().copied()),
+            Takes::Word(list) => {
                 words.extend(list.iter().copied());
                 return Some((words, false));
             }
-            El::Entry(table)
-            | El::Few(table)
-            | El::Weekday(table)
-            | El::Month(table)
-            | El::Season(table)
-            | El::InMonth(table)
-            | El::BareMonth(table) => {
+            Takes::Entry(table) => {
                 words.extend(first_words(table));
                 return Some((words, false));
             }
-            El::Count(table) | El::CountRange(table) => {
+            Takes::Count { table, .. } => {
                 words.extend(first_words(table));
                 return Some((words, true));
             }
-            El::Day
-            | El::Ordinal
-            | El::FirstDay
-            | El::Year
-            | El::Iso
-            | El::Slashed
-            | El::DayFirst
-            | El::Dotted
-            | El::DottedNoYear
-            | El::WeekNumber => {
-                return Some((words, true));
-            }
+            Takes::Digits => return Some((words, true)),
         }
     }
     None
