@@ -103,7 +103,7 @@ mod view;
 use std::collections::BTreeMap;
 
 /// Version of the detection rule set; bumped on any change to what is detected.
-pub const RULESET_VERSION: u32 = 5;
+pub const RULESET_VERSION: u32 = 6;
 
 /// A category of personal data, in merge priority order (highest first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

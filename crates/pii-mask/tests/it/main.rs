@@ -3,6 +3,7 @@
 mod adversarial;
 mod corpus;
 mod digit_groups;
+mod elsewhere;
 mod emails;
 mod examples;
 mod heldout;

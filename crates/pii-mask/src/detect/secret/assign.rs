@@ -26,6 +26,9 @@ const HEADS: &[&str] = &[
     "pass",
     "passphrase",
     "passcode",
+    "psw",
+    "pword",
+    "sshpass",
     "secret",
     "token",
     "apikey",
@@ -388,6 +391,27 @@ fn is_connector(word: &[u8]) -> bool {
         "\u{304C}",
         "\u{3092}",
         "\u{306F}:",
+        // Dashes, and the copulas of other languages after an English word (`la password è
+        // …`, `pass wifi là …`).
+        "-",
+        "\u{2013}",
+        "\u{2014}",
+        "::",
+        "è",
+        "é",
+        "es",
+        "est",
+        "ist",
+        "er",
+        "är",
+        "on",
+        "je",
+        "jest",
+        "este",
+        "là",
+        "adalah",
+        "c'est",
+        "\u{662F}",
     ]
     .iter()
     .any(|c| word.eq_ignore_ascii_case(c.as_bytes()))
@@ -520,7 +544,13 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
             }
         }
         Some(b'>') if before == b'<' => {
+            // The text of an element, closed by its end tag (`<password>x</password>`); a
+            // template (`https://<token>@host`) is followed by something else.
             if let Some((s, e, _)) = value_at(v, p + 1, b"<\n")
+                && v[e..]
+                    .iter()
+                    .position(|&b| b == b'<' || b == b'\n')
+                    .is_some_and(|k| v[e + k..].starts_with(b"</"))
                 && accept(strength, &v[s..e], true, true)
             {
                 sink.push(s, e, Category::Secret, true);
@@ -625,8 +655,6 @@ const NOT_ITS_VALUE: &[&str] = &[
     "prompt",
     "per",
     "used",
-    "usage:",
-    "limit:",
 ];
 
 /// Masks the value at `p` if `strength` accepts it; true when it did.
@@ -653,9 +681,11 @@ fn prose(v: &[u8], from: usize, strength: Strength, sink: &mut Sink) {
     let first_end = (from..v.len())
         .find(|&e| v[e].is_ascii_whitespace())
         .unwrap_or(v.len());
+    let first = &v[from..first_end];
+    let first = first.strip_suffix(b":").unwrap_or(first);
     if NOT_ITS_VALUE
         .iter()
-        .any(|w| v[from..first_end].eq_ignore_ascii_case(w.as_bytes()))
+        .any(|w| first.eq_ignore_ascii_case(w.as_bytes()))
     {
         return;
     }
@@ -680,7 +710,11 @@ fn prose(v: &[u8], from: usize, strength: Strength, sink: &mut Sink) {
             } else if let Some((s, e, _)) = value_at(v, k, b"") {
                 let val = &v[s..e];
                 let direct = match strength {
-                    Strength::Strong => secret_looking(val) && !val.iter().all(u8::is_ascii_digit),
+                    Strength::Strong => {
+                        secret_looking(val)
+                            && !val.iter().all(u8::is_ascii_digit)
+                            && !punctuated_word(val)
+                    }
                     _ => accept(strength, val, false, false),
                 };
                 if direct {
@@ -758,14 +792,79 @@ fn sha_prefixed(v: &[u8], s: usize) -> bool {
 /// Handles a credential word in Hebrew or Japanese: the value is the first ASCII run that
 /// follows on the line, within a short window.
 pub(super) fn foreign(s: &str, me: usize, strength: Strength, sink: &mut Sink) {
+    after_word(s, me, strength, true, sink);
+}
+
+/// Handles a password word of another language written with spaces (`Passwort`, `пароль`)
+/// ending at `me`: a value right after `:` or `=` is assigned to it when it is the line's
+/// last word (`Passwort: hunter`), as for an English name starting a line; otherwise the
+/// first word on the line that reads as a secret (`la contraseña es Tr0ub4dor&3`).
+pub(super) fn spaced(s: &str, me: usize, strength: Strength, sink: &mut Sink) {
+    let v = s.as_bytes();
+    let p = skip_blanks(v, me);
+    if matches!(v.get(p), Some(b':' | b'=')) {
+        let vp = skip_blanks(v, p + 1);
+        if opens_template(v, vp) {
+            return;
+        }
+        if let Some((vs, ve, quoted)) = value_at(v, vp, b"") {
+            let vs = if quoted { vs } else { glued_start(v, vs) };
+            let rest = skip_blanks(v, ve + usize::from(quoted));
+            let last =
+                rest >= v.len() || matches!(v[rest], b'\n' | b'\r' | b'#' | b',' | b';' | b'}');
+            if accept(strength, &v[vs..ve], quoted, last) && !is_placeholder(&v[vs..ve]) {
+                sink.push(vs, ve, Category::Secret, true);
+                return;
+            }
+        }
+    }
+    after_word(s, me, strength, false, sink);
+}
+
+/// True when a bracket at `at` is closed later on its line: a template in words
+/// (`<ваш пароль>`, `[your password]`), not a value.
+fn opens_template(v: &[u8], at: usize) -> bool {
+    let close = match v.get(at) {
+        Some(b'<') => b'>',
+        Some(b'[') => b']',
+        Some(b'{') => b'}',
+        _ => return false,
+    };
+    v[at + 1..]
+        .iter()
+        .take_while(|&&b| b != b'\n')
+        .any(|&b| b == close)
+}
+
+/// A word with the punctuation of a question or an exclamation (`again?`, `now!`): prose,
+/// not a value written right after a credential word.
+fn punctuated_word(value: &[u8]) -> bool {
+    let letters = value
+        .iter()
+        .take_while(|b| b.is_ascii_alphabetic() || **b == b'\'')
+        .count();
+    letters >= 2
+        && letters < value.len()
+        && value[letters..].iter().all(|b| matches!(b, b'?' | b'!'))
+}
+
+/// The value after a credential word ending at `me`: the first run on the line, within a
+/// short window, that `strength` accepts; a `:` or `=` before it makes it assigned when
+/// `colon_assigns`.
+fn after_word(s: &str, me: usize, strength: Strength, colon_assigns: bool, sink: &mut Sink) {
     let v = s.as_bytes();
     let mut k = me;
     let mut explicit = false;
     let mut runs = 0;
-    while k < v.len() && k - me < 160 && v[k] != b'\n' && runs < 4 {
+    // Where the run of printable ASCII that `k` is in starts.
+    let mut run_start = me;
+    // A sentence puts more words between the word and its value (`le mot de passe de la base
+    // est …`).
+    let most_runs = if colon_assigns { 4 } else { 6 };
+    while k < v.len() && k - me < 160 && v[k] != b'\n' && runs < most_runs {
         let b = v[k];
         if b == b':' || b == b'=' {
-            explicit = true;
+            explicit = colon_assigns;
             k += 1;
             continue;
         }
@@ -779,8 +878,12 @@ pub(super) fn foreign(s: &str, me: usize, strength: Strength, sink: &mut Sink) {
                 continue;
             };
             // Letters of the sentence's alphabet written against the value are part of it
-            // (`סיסמה: שלום123!`).
-            let vs = if q { vs } else { glued_start(v, vs) };
+            // (`סיסמה: שלום123!`), and so are marks (`){Gaci4_0F`, `=Q)saT9`).
+            let vs = if q {
+                vs
+            } else {
+                leading_marks(v, run_start, glued_start(v, vs))
+            };
             if accept(strength, &v[vs..ve], q, explicit) && !is_placeholder(&v[vs..ve]) {
                 sink.push(vs, ve, Category::Secret, true);
                 return;
@@ -789,6 +892,7 @@ pub(super) fn foreign(s: &str, me: usize, strength: Strength, sink: &mut Sink) {
             explicit = false;
             runs += 1;
             k = ve + usize::from(q);
+            run_start = k;
             continue;
         }
         if b.is_ascii() {
@@ -796,10 +900,29 @@ pub(super) fn foreign(s: &str, me: usize, strength: Strength, sink: &mut Sink) {
                 return;
             }
             k += 1;
+            if b.is_ascii_whitespace() {
+                run_start = k;
+            }
         } else {
             k += s[k..].chars().next().map_or(1, char::len_utf8);
+            run_start = k;
         }
     }
+}
+
+/// The start of the marks written right before a value at `vs`, back to `run_start`: closing
+/// brackets, `=`, `-`, `,`, `.` and the like, not `:` (a separator) nor an opening bracket or
+/// quote (which wrap the value rather than belong to it).
+fn leading_marks(v: &[u8], run_start: usize, vs: usize) -> usize {
+    if run_start >= vs
+        || !v[run_start..vs].iter().all(|&b| {
+            b.is_ascii_punctuation()
+                && !matches!(b, b':' | b'(' | b'[' | b'{' | b'<' | b'"' | b'\'' | b'`')
+        })
+    {
+        return vs;
+    }
+    run_start
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 //! digit run inside it (a `[NUMBER]` in the middle of an API key) masks the whole token.
 
 mod assign;
+mod cli;
 mod provider;
 mod value;
 
@@ -28,7 +29,15 @@ use crate::validate::base64_prefix;
 enum Anchor {
     /// An English credential word; its identifier decides how strong it is.
     Word,
+    /// A credential word of a script written without spaces between words, or of Hebrew,
+    /// where a prefix may be glued to it.
     Foreign(Strength),
+    /// A credential word of a language written with spaces between words (`Passwort`,
+    /// `contraseña`, `пароль`): a word, or the start of one (`lösenordet`), never the inside of
+    /// one (`desenhar` holds no `senha`).
+    Spaced(Strength),
+    /// A command-line tool that takes a password by a flag of its own (`mysql -p…`).
+    Tool(cli::Tool),
     Authorization,
     /// SQL's `IDENTIFIED BY 'password'`.
     IdentifiedBy,
@@ -50,6 +59,8 @@ const ANCHORS: &[(&str, Anchor)] = &[
     ("passcode", Anchor::Word),
     ("pass", Anchor::Word),
     ("pwd", Anchor::Word),
+    ("psw", Anchor::Word),
+    ("pword", Anchor::Word),
     ("pw", Anchor::Word),
     ("secret", Anchor::Word),
     ("token", Anchor::Word),
@@ -90,6 +101,85 @@ const ANCHORS: &[(&str, Anchor)] = &[
     ("キー", Anchor::Foreign(Strength::Weak)),
 ];
 
+/// Words for a password in other languages written with spaces. Each is also matched with
+/// its first letter in capitals, and written in capitals.
+const SPACED: &[(&str, Strength)] = &[
+    ("passwort", Strength::Strong),
+    ("kennwort", Strength::Strong),
+    ("mot de passe", Strength::Strong),
+    ("contraseña", Strength::Strong),
+    ("contrasena", Strength::Strong),
+    ("senha", Strength::Strong),
+    ("wachtwoord", Strength::Strong),
+    ("hasło", Strength::Strong),
+    ("haslo", Strength::Strong),
+    ("пароль", Strength::Strong),
+    ("парола", Strength::Strong),
+    ("lösenord", Strength::Strong),
+    ("losenord", Strength::Strong),
+    ("passord", Strength::Strong),
+    ("adgangskode", Strength::Strong),
+    ("salasana", Strength::Strong),
+    ("heslo", Strength::Strong),
+    ("jelszó", Strength::Strong),
+    ("jelszo", Strength::Strong),
+    ("şifre", Strength::Strong),
+    ("sifre", Strength::Strong),
+    ("parola d'ordine", Strength::Strong),
+    ("palavra-passe", Strength::Strong),
+    ("mật khẩu", Strength::Strong),
+    ("kata sandi", Strength::Strong),
+    ("κωδικός", Strength::Strong),
+    ("كلمة المرور", Strength::Strong),
+    ("كلمة السر", Strength::Strong),
+    ("parola", Strength::Strong),
+    ("clave", Strength::Strong),
+    ("mdp", Strength::Strong),
+    ("kodeord", Strength::Strong),
+    ("wlan-schlüssel", Strength::Strong),
+    ("ŞİFRE", Strength::Strong),
+    ("पासवर्ड", Strength::Strong),
+    ("الرقم السري", Strength::Strong),
+];
+
+/// Words for a password in scripts written without spaces.
+const UNSPACED: &[(&str, Strength)] = &[
+    ("密码", Strength::Strong),
+    ("密碼", Strength::Strong),
+    ("口令", Strength::Strong),
+    ("비밀번호", Strength::Strong),
+    ("비번", Strength::Strong),
+    ("패스워드", Strength::Strong),
+    ("암호", Strength::Strong),
+    ("รหัสผ่าน", Strength::Strong),
+];
+
+/// Every pattern of the automaton: the anchors, the password words of other languages with
+/// their capitalised forms, and the command-line tools.
+static PATTERNS: LazyLock<Vec<(String, Anchor)>> = LazyLock::new(|| {
+    let mut patterns: Vec<(String, Anchor)> = ANCHORS
+        .iter()
+        .map(|&(p, anchor)| (p.to_owned(), anchor))
+        .collect();
+    for &(word, strength) in SPACED {
+        let mut chars = word.chars();
+        let first = chars.next().map(|c| c.to_uppercase().collect::<String>());
+        let capital = first.unwrap_or_default() + chars.as_str();
+        for form in [word.to_owned(), capital, word.to_uppercase()] {
+            if !patterns.iter().any(|(p, _)| *p == form) {
+                patterns.push((form, Anchor::Spaced(strength)));
+            }
+        }
+    }
+    for &(word, strength) in UNSPACED {
+        patterns.push((word.to_owned(), Anchor::Foreign(strength)));
+    }
+    for &(word, tool) in cli::TOOLS {
+        patterns.push((word.to_owned(), Anchor::Tool(tool)));
+    }
+    patterns
+});
+
 static AUTOMATON: LazyLock<AhoCorasick> = LazyLock::new(|| {
     // A DFA: one table lookup per byte, the fastest search the crate has for a pattern set
     // this small, which matters because every text without digits is searched once.
@@ -97,7 +187,7 @@ static AUTOMATON: LazyLock<AhoCorasick> = LazyLock::new(|| {
         .ascii_case_insensitive(true)
         .match_kind(MatchKind::LeftmostLongest)
         .kind(Some(AhoCorasickKind::DFA))
-        .build(ANCHORS.iter().map(|(p, _)| p))
+        .build(PATTERNS.iter().map(|(p, _)| p))
         .unwrap_or_else(|_| unreachable!("the anchors are a small fixed set"))
 });
 
@@ -131,9 +221,19 @@ pub(super) fn scan(s: &str, sink: &mut Sink) {
     let mut last = (usize::MAX, usize::MAX);
     for m in AUTOMATON.find_iter(s) {
         let (start, end) = (m.start(), m.end());
-        match ANCHORS[m.pattern().as_usize()].1 {
+        match PATTERNS[m.pattern().as_usize()].1 {
             Anchor::Word => assign::english(v, start, end, &mut last, sink),
             Anchor::Foreign(strength) => assign::foreign(s, end, strength, sink),
+            Anchor::Spaced(strength) => {
+                if let Some(end) = spaced_word(s, start, end) {
+                    assign::spaced(s, end, strength, sink);
+                }
+            }
+            Anchor::Tool(tool) => {
+                if cli::stands(v, start, end, tool) {
+                    cli::command(v, end, tool, sink);
+                }
+            }
             Anchor::Authorization => authorization(v, end, sink),
             Anchor::IdentifiedBy => assign::quoted_after(v, end, sink),
             Anchor::Bearer => bearer(v, start, end, sink),
@@ -153,6 +253,33 @@ pub(super) fn scan(s: &str, sink: &mut Sink) {
         }
     }
     tokens(v, sink);
+}
+
+/// The end of the word that the password word at `start..end` starts, taking up to six more
+/// letters of an inflection (`lösenordet`, `salasanani`, `паролем`); `None` when the match is
+/// inside a word.
+fn spaced_word(s: &str, start: usize, end: usize) -> Option<usize> {
+    // A word starts the text or follows a space or an opening bracket or quote; after other
+    // marks it is a piece of a value (`Pm2!MDPm`).
+    if s[..start].chars().next_back().is_some_and(|c| {
+        c.is_alphanumeric() || (c.is_ascii_punctuation() && !matches!(c, '"' | '\'' | '(' | '['))
+    }) {
+        return None;
+    }
+    // A short word takes no inflection (`mdp`).
+    let most = if end - start <= 3 { 0 } else { 6 };
+    let mut end = end;
+    for (taken, c) in s[end..].chars().enumerate() {
+        if !c.is_alphabetic() {
+            break;
+        }
+        if taken == most {
+            // Seven more letters: another word that merely starts the same way.
+            return None;
+        }
+        end += c.len_utf8();
+    }
+    Some(end)
 }
 
 const WORD: u8 = 1;
@@ -563,40 +690,69 @@ fn authority(v: &[u8], at: usize) -> Option<(usize, usize)> {
 
 /// The password of `scheme://user:PASS@host`.
 fn userinfo(v: &[u8], at: usize, sink: &mut Sink) {
-    let Some((from, end)) = authority(v, at) else {
-        return;
-    };
-    let Some(at_sign) = v[from..end]
-        .iter()
-        .rposition(|&b| b == b'@')
-        .map(|k| from + k)
-    else {
-        return;
-    };
-    let Some(colon) = v[from..at_sign]
-        .iter()
-        .position(|&b| b == b':')
-        .map(|k| from + k)
-    else {
-        return;
-    };
-    let pass = &v[colon + 1..at_sign];
-    if !pass.is_empty() && !is_placeholder(pass) {
-        sink.push(colon + 1, at_sign, Category::Secret, true);
+    if let Some((pass, at_sign)) = userinfo_password(v, at)
+        && !is_placeholder(&v[pass..at_sign])
+    {
+        sink.push(pass, at_sign, Category::Secret, true);
     }
 }
 
+/// The password of the URL whose `://` is at `at`: `(start, end)`, its end the `@` before the
+/// host. A password is often pasted with characters a URL should have encoded (`p#ss?w/rd`,
+/// `back\slash`, `Żółć`): where the authority (up to the first `/`, `?`, `#` or `\`) holds no
+/// `@`, the password runs to the last `@` before the URL ends, when a user name without those
+/// characters comes before it and what follows the colon is not a port (`host:8080/x?to=a@b`).
+fn userinfo_password(v: &[u8], at: usize) -> Option<(usize, usize)> {
+    let (from, end) = authority(v, at)?;
+    // Where the authority's `@` is followed by a name without a dot or a port that a `#`, `?`
+    // or `\` ends (`ldap://root:C0l:on@At#@git.corp.example`), that `@` is part of the
+    // password too.
+    let inner = v[from..end]
+        .iter()
+        .rposition(|&b| b == b'@')
+        .map(|k| from + k);
+    let cut = inner.is_some_and(|a| {
+        matches!(v.get(end), Some(b'#' | b'?' | b'\\'))
+            && !v[a..end].iter().any(|&b| b == b'.' || b == b':')
+    });
+    let at_sign = match inner.filter(|_| !cut) {
+        Some(at_sign) => at_sign,
+        None => {
+            let colon = from + v[from..end].iter().position(|&b| b == b':')?;
+            let port = run_of(v, colon + 1, |b| b.is_ascii_digit());
+            let end = if cut { from } else { end };
+            if port > colon + 1 && matches!(v.get(port), None | Some(b'/' | b'?' | b'#' | b'\\')) {
+                return None;
+            }
+            let stop = run_of(v, end, |b| {
+                (b > b' ' && b != 0x7F && !matches!(b, b'"' | b'\'' | b'<' | b'>' | b'`'))
+                    && b != b'\n'
+            });
+            let stop = stop.min(end + 256);
+            let k = v[end..stop].iter().rposition(|&b| b == b'@')?;
+            let host = v.get(end + k + 1)?;
+            if !host.is_ascii_alphanumeric() {
+                return None;
+            }
+            end + k
+        }
+    };
+    let colon = from + v[from..at_sign].iter().position(|&b| b == b':')?;
+    (at_sign > colon + 1).then_some((colon + 1, at_sign))
+}
+
 /// True when the `@` at `at` ends the user information of a URL with a password
-/// (`postgres://admin:pw@db…`): it is not an email address.
+/// (`postgres://admin:pw@db…`, also `postgres://admin:p#ss/w@db…`): it is not an email address.
 pub(crate) fn ends_userinfo(v: &[u8], at: usize) -> bool {
     let mut p = at;
-    let mut colon = false;
     while p > 0 && at - p < 512 {
         let b = v[p - 1];
-        if b <= b' ' || matches!(b, b'/' | b'"' | b'\'' | b'<' | b'>') {
-            return colon && b == b'/' && p >= 3 && &v[p - 3..p] == b"://";
+        if b <= b' ' || matches!(b, b'"' | b'\'' | b'<' | b'>') {
+            return false;
         }
-        colon |= b == b':';
+        if b == b'/' && p >= 3 && &v[p - 3..p] == b"://" {
+            return userinfo_password(v, p - 3).is_some_and(|(_, end)| end == at);
+        }
         p -= 1;
     }
     false

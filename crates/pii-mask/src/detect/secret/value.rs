@@ -47,6 +47,17 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "sample",
     "example",
     "placeholder",
+    // What a form or a note says about a password instead of giving it.
+    "same",
+    "unchanged",
+    "unknown",
+    "forgotten",
+    "expired",
+    "pending",
+    "changed",
+    "missing",
+    "blank",
+    "!vault",
 ];
 
 /// Marks of a documentation placeholder wherever they stand in a value.
@@ -98,8 +109,15 @@ pub(super) fn is_placeholder(value: &[u8]) -> bool {
                 .iter()
                 .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
                 .count();
+            // A name that mixes lower case, capitals and digits is a password that starts
+            // with `$` (`$Admin2023`, `$ecretValue9`): variables are named in words.
+            let name_text = &rest[..name];
+            let password_like = name_text.iter().any(u8::is_ascii_lowercase)
+                && name_text.iter().any(u8::is_ascii_uppercase)
+                && name_text.iter().any(u8::is_ascii_digit);
             matches!(rest.first(), Some(b'{' | b'('))
                 || (name > 0
+                    && !password_like
                     && rest[0].is_ascii_alphabetic() | (rest[0] == b'_')
                     && (name == rest.len()
                         || matches!(rest[name], b'[' | b'(' | b'-' | b'.' | b'{' | b':')))
@@ -111,6 +129,9 @@ pub(super) fn is_placeholder(value: &[u8]) -> bool {
                 || value.starts_with(b"%(")
         }
         b'<' => last == b'>',
+        // A file the value is read from (`--from-file=password=./pw.txt`).
+        b'.' => value.starts_with(b"./") || value.starts_with(b"../"),
+        b'~' => value.starts_with(b"~/"),
         b'{' => last == b'}',
         b'[' => last == b']',
         b'(' => last == b')',
