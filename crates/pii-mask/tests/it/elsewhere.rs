@@ -213,3 +213,197 @@ fn words_and_commands_that_give_no_password_stay() {
         "<password>[SECRET]</password>"
     );
 }
+
+/// Pieces of the rules above, concatenated at random: words for a password, tools and their
+/// flags, URL marks, typographic quotes (of several bytes each), brackets and letters of other
+/// scripts. An unclosed `«` once panicked the reader of values after a word.
+const PIECES: &[&str] = &[
+    "password",
+    "Passwort",
+    "пароль",
+    "密码",
+    "비밀번호",
+    "كلمة المرور",
+    "mot de passe",
+    "MDP",
+    "lösenordet",
+    "şifre",
+    "ŞİFRE",
+    "login",
+    "credentials",
+    "creds",
+    "mysql",
+    "sshpass",
+    "redis-cli",
+    "docker login",
+    "keytool",
+    "net user",
+    "sqlplus",
+    "htpasswd",
+    "smbclient",
+    "lftp",
+    "xfreerdp",
+    "ConvertTo-SecureString",
+    "7z",
+    "-p",
+    "-P",
+    "-a",
+    "-w",
+    "-U",
+    "-u",
+    "/p:",
+    "-storepass",
+    "-b",
+    "://",
+    "postgres://",
+    "@",
+    "#",
+    "?",
+    "/",
+    "\\",
+    ":",
+    "=",
+    ";",
+    "|",
+    "&",
+    "%",
+    ",",
+    ".",
+    "...",
+    "…",
+    "'s",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "<",
+    ">",
+    "\"",
+    "'",
+    "`",
+    "\u{201C}",
+    "\u{201D}",
+    "\u{2018}",
+    "\u{2019}",
+    "\u{AB}",
+    "\u{BB}",
+    "\u{201E}",
+    "\n",
+    " ",
+    " ",
+    "\t",
+    "$",
+    "$Admin2023",
+    "${X}",
+    "Tr0ub4dor&3",
+    "abc123",
+    "ä",
+    "ż",
+    "ש",
+    "ж",
+    "\u{200b}",
+    "\u{3164}",
+    "１",
+    "٣",
+    "22",
+    "is",
+    "es",
+    "è",
+    "—",
+    ">>",
+    "::",
+    "PASSWORD(",
+    "IDENTIFIED WITH",
+    " BY ",
+    "requirepass",
+    "PUK",
+    "token",
+    "Bearer",
+];
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Whatever the pieces, the spans are in order, on character boundaries, the text outside
+    /// them is untouched, and masking the result again changes nothing.
+    #[test]
+    fn pieces_of_these_rules_keep_the_structural_promises(
+        pieces in proptest::collection::vec(select(PIECES), 1..24),
+    ) {
+        let input = pieces.concat();
+        let m = mask(&input);
+        let mut rebuilt = String::new();
+        let mut at = 0;
+        for s in &m.spans {
+            prop_assert!(at <= s.start && s.start < s.end && s.end <= input.len());
+            prop_assert!(input.is_char_boundary(s.start) && input.is_char_boundary(s.end));
+            rebuilt.push_str(&input[at..s.start]);
+            rebuilt.push_str(s.category.placeholder());
+            at = s.end;
+        }
+        rebuilt.push_str(&input[at..]);
+        prop_assert_eq!(&rebuilt, &m.text);
+        prop_assert_eq!(mask(&m.text).text, m.text.clone(), "{:?}", input);
+    }
+}
+
+#[test]
+fn more_carriers_of_a_password() {
+    for (text, want) in [
+        // A user name and its password after a login word.
+        ("my login is dana / PU4qG8BE", "my login is dana / [SECRET]"),
+        ("Login jdoe:Autumn#15", "Login jdoe:[SECRET]"),
+        ("creds: deploy/W6=KEwS_3@@^", "creds: deploy/[SECRET]"),
+        ("login: root / admin", "login: root / admin"),
+        (
+            "login: https://example.com/signin",
+            "login: https://example.com/signin",
+        ),
+        // SQL, code and configuration.
+        (
+            "SET PASSWORD FOR 'u'@'%' = PASSWORD('nwJV93ga');",
+            "SET PASSWORD FOR 'u'@'%' = PASSWORD('[SECRET]');",
+        ),
+        (
+            "CREATE USER 'web'@'%' IDENTIFIED WITH mysql_native_password BY 'Xx8Zp$tQkb1';",
+            "CREATE USER 'web'@'%' IDENTIFIED WITH mysql_native_password BY '[SECRET]';",
+        ),
+        (
+            "define('DB_PASSWORD', 'Sunshine9');",
+            "define('DB_PASSWORD', '[SECRET]');",
+        ),
+        (
+            "props.put(\"password\", \"DAilO03Y\");",
+            "props.put(\"password\", \"[SECRET]\");",
+        ),
+        ("requirepass Ca$hFl0w#", "requirepass [SECRET]"),
+        (
+            "SSHPASS='Monkey123$' sshpass -e ssh deploy",
+            "SSHPASS='[SECRET]' sshpass -e ssh deploy",
+        ),
+        ("PUK: 91801285", "PUK: [SECRET]"),
+        // Typographic quotes, a trailing opener, an ellipsis after the value, "'s".
+        (
+            "password: \u{201C}Welcome1\u{201D}",
+            "password: \u{201C}[SECRET]\u{201D}",
+        ),
+        (
+            "password: \u{AB}|6@!r03CH.hzax\u{BB}",
+            "password: \u{AB}[SECRET]\u{BB}",
+        ),
+        ("DB_PASSWORD=x]3.i;6OM{", "DB_PASSWORD=[SECRET]"),
+        (
+            "password is Iv<lrKT-fg#9... I think",
+            "password is [SECRET]... I think",
+        ),
+        ("the password's 1p0Js5Tl", "the password's [SECRET]"),
+        (
+            "curl --user 'dana:\u{DE}\u{F3}r2024#' https://ci.example.com",
+            "curl --user 'dana:[SECRET]' https://ci.example.com",
+        ),
+    ] {
+        assert_eq!(mask(text).text, want, "{text:?}");
+    }
+}

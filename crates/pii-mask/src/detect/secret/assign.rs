@@ -29,6 +29,8 @@ const HEADS: &[&str] = &[
     "psw",
     "pword",
     "sshpass",
+    "requirepass",
+    "masterauth",
     "secret",
     "token",
     "apikey",
@@ -192,7 +194,7 @@ fn credential_name(id: &[u8], prev_word: &str) -> Option<Strength> {
     } else {
         prev_word
     };
-    if head == "pin" || head == "pincode" {
+    if head == "pin" || head == "pincode" || head == "puk" {
         return Some(Strength::Pin);
     }
     if HEADS.contains(&head) {
@@ -244,11 +246,54 @@ pub(super) fn skip_blanks(v: &[u8], mut p: usize) -> usize {
     p
 }
 
+/// Where the text after a value ending at `end` starts: past its closing quote, which may be
+/// a typographic one of several bytes, when it was quoted.
+pub(super) fn past_value(v: &[u8], end: usize, quoted: bool) -> usize {
+    if !quoted || end >= v.len() {
+        return end;
+    }
+    let len = match v[end] {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    };
+    (end + len).min(v.len())
+}
+
+/// Typographic quotes around a value, opening and closing.
+const CURLY_QUOTES: &[(&str, &str)] = &[
+    ("\u{201C}", "\u{201D}"),
+    ("\u{2018}", "\u{2019}"),
+    ("\u{AB}", "\u{BB}"),
+    ("\u{201E}", "\u{201C}"),
+];
+
+/// True when a typographic quote opens at `p`.
+pub(super) fn curly_quote_at(v: &[u8], p: usize) -> bool {
+    CURLY_QUOTES
+        .iter()
+        .any(|(open, _)| v[p..].starts_with(open.as_bytes()))
+}
+
 /// A value starting at `p`: a quoted string (on one line), the text of an XML element, or a
 /// run of printable ASCII up to whitespace, with trailing sentence punctuation and unmatched
 /// closing brackets left out. Returns `(start, end, quoted)`.
 pub(super) fn value_at(v: &[u8], p: usize, stop_at: &[u8]) -> Option<(usize, usize, bool)> {
     let c = *v.get(p)?;
+    // Typographic quotes: `“…”`, `‘…’`, `«…»`, `„…“`.
+    for (open, close) in CURLY_QUOTES {
+        let (open, close) = (open.as_bytes(), close.as_bytes());
+        if v[p..].starts_with(open) {
+            let from = p + open.len();
+            let len = v[from..]
+                .windows(close.len())
+                .take(1024)
+                .take_while(|w| w[0] != b'\n')
+                .position(|w| w == close)?;
+            return (len > 0).then_some((from, from + len, true));
+        }
+    }
     if matches!(c, b'"' | b'\'' | b'`') {
         let mut q = p + 1;
         while q < v.len() && v[q] != c && v[q] != b'\n' && q - p < 1024 {
@@ -294,15 +339,32 @@ pub(super) fn value_at(v: &[u8], p: usize, stop_at: &[u8]) -> Option<(usize, usi
         }
         end += 1;
     }
+    let run_end = end;
     // A literal `\n` (an escaped newline inside a JSON string) ends a value too.
     if let Some(k) = v[p..end].windows(2).position(|w| w == b"\\n") {
         end = p + k;
     }
     while let Some(&last) = v[p..end].last() {
         let strip = match last {
-            // An ellipsis (`sk-...`) is part of a placeholder, not sentence punctuation.
-            b'.' => !v[p..end].ends_with(b".."),
-            b',' | b';' | b':' | b'"' | b'\'' | b'`' | b'(' | b'[' | b'{' | b'<' => true,
+            // An ellipsis (`sk-...`) is part of a placeholder, not sentence punctuation; after
+            // a whole value it trails the sentence (`Iv<lrKT-fg#9... I think`).
+            b'.' => {
+                !v[p..end].ends_with(b"..") || {
+                    let body = v[p..end].trim_ascii_end();
+                    let body =
+                        &body[..body.len() - body.iter().rev().take_while(|&&b| b == b'.').count()];
+                    body.len() >= 6
+                        && body.iter().any(u8::is_ascii_digit)
+                        && body.iter().any(u8::is_ascii_alphabetic)
+                        && !body.ends_with(b"-")
+                        && !body.ends_with(b"_")
+                }
+            }
+            b',' | b';' | b':' | b'"' | b'\'' | b'`' => true,
+            // An opening bracket at the end belongs to the value where a blank or the end
+            // follows (`x]3.i;6OM{`); against the text of a script without spaces it opens an
+            // aside (`…ebcb（本番では使わない）`).
+            b'(' | b'[' | b'{' | b'<' => run_end < v.len() && v[run_end] >= 0x80,
             b')' => count(&v[p..end], b'(') < count(&v[p..end], b')'),
             b']' => count(&v[p..end], b'[') < count(&v[p..end], b']'),
             b'}' => count(&v[p..end], b'{') < count(&v[p..end], b'}'),
@@ -391,6 +453,7 @@ fn is_connector(word: &[u8]) -> bool {
         "\u{304C}",
         "\u{3092}",
         "\u{306F}:",
+        ">>",
         // Dashes, and the copulas of other languages after an English word (`la password è
         // …`, `pass wifi là …`).
         "-",
@@ -503,6 +566,31 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
         try_value(v, vp, strength, true, b"", sink);
         return;
     }
+    // `define('DB_PASSWORD', '…')`, `props.put("password", "…")`: a quoted name and, after a
+    // comma, its quoted value.
+    if quoted_key {
+        let comma = skip_blanks(v, p);
+        if v.get(comma) == Some(&b',') {
+            let vp = skip_blanks(v, comma + 1);
+            if matches!(v.get(vp), Some(b'"' | b'\'')) {
+                try_value(v, vp, strength, true, b"", sink);
+                return;
+            }
+        }
+    }
+    // SQL's `PASSWORD('…')`; not a function that reads one (`get_password("acme", user)`).
+    if v[is..ie].eq_ignore_ascii_case(b"password")
+        && v.get(p) == Some(&b'(')
+        && matches!(v.get(p + 1), Some(b'"' | b'\''))
+    {
+        try_value(v, p + 1, strength, true, b"", sink);
+        return;
+    }
+    // `the password's …`.
+    if v.get(p..p + 3) == Some(b"'s ") {
+        prose(v, skip_blanks(v, p + 3), strength, sink);
+        return;
+    }
     let after_name = p;
     p = skip_blanks(v, p);
     let query = matches!(before, b'?' | b'&');
@@ -534,7 +622,7 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
             // (`password: hunter`); with more words after it, it is a sentence
             // (`Password: reset it tomorrow`).
             let one_token = {
-                let end = value_at(v, vp, stop).map_or(vp, |(_, e, q)| e + usize::from(q));
+                let end = value_at(v, vp, stop).map_or(vp, |(_, e, q)| past_value(v, e, q));
                 let rest = skip_blanks(v, end);
                 rest >= v.len() || matches!(v[rest], b'\n' | b'\r' | b'#' | b',' | b'}')
             };
@@ -609,6 +697,62 @@ fn pair_value(v: &[u8], is: usize, after: usize) -> Option<usize> {
         k += 1;
     }
     None
+}
+
+/// A user name and its password after a login word (`ms..me`): `login: root / …`, `my login
+/// is dana / …`, `Login jdoe:…`, `credentials: ops:…`, `creds: deploy/…`. The password must
+/// read as one (a plain word after a name is not masked).
+pub(super) fn login_pair(v: &[u8], ms: usize, me: usize, sink: &mut Sink) {
+    if ms > 0 && v[ms - 1].is_ascii_alphanumeric() {
+        return;
+    }
+    let mut p = me;
+    while p < v.len() && v[p].is_ascii_alphabetic() && p - me < 2 {
+        p += 1;
+    }
+    if p < v.len() && v[p].is_ascii_alphanumeric() {
+        return;
+    }
+    p = skip_blanks(v, p);
+    if matches!(v.get(p), Some(b':' | b'=')) {
+        p = skip_blanks(v, p + 1);
+    } else if let Some(rest) = v.get(p..p + 3)
+        && (rest.eq_ignore_ascii_case(b"is ") || rest.eq_ignore_ascii_case(b"are"))
+    {
+        p = skip_blanks(v, p + 3);
+    }
+    let user_end = p + v[p..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'@' | b'\\'))
+        .count();
+    if user_end == p {
+        return;
+    }
+    let mut q = user_end;
+    match v.get(q) {
+        // Not a URL (`login: https://…`).
+        Some(b':') if v.get(q + 1) == Some(&b'/') => return,
+        Some(b':' | b'/') => q += 1,
+        Some(b' ') => {
+            q = skip_blanks(v, q);
+            if v.get(q) != Some(&b'/') {
+                return;
+            }
+            q = skip_blanks(v, q + 1);
+        }
+        _ => return,
+    }
+    if let Some((s, e, quoted)) = value_at(v, q, b"") {
+        let value = &v[s..e];
+        let ok = if quoted {
+            assigned_value(value, true)
+        } else {
+            secret_looking(value) || random_looking(value)
+        };
+        if ok && !is_placeholder(value) {
+            sink.push(s, e, Category::Secret, true);
+        }
+    }
 }
 
 /// SQL's `IDENTIFIED BY 'password'`: the quoted value after it.
@@ -702,7 +846,7 @@ fn prose(v: &[u8], from: usize, strength: Strength, sink: &mut Sink) {
         if i == 0 {
             // A quoted value right after the name (`WITH PASSWORD 'x'`), or the value itself
             // (`wifi password Tr0ub4dor&3`), which must then clearly not be a word.
-            let quoted = matches!(word.first(), Some(b'"' | b'\'' | b'`'));
+            let quoted = matches!(word.first(), Some(b'"' | b'\'' | b'`')) || curly_quote_at(v, k);
             if quoted {
                 if try_value(v, k, strength, true, b"", sink) {
                     return;
@@ -809,7 +953,7 @@ pub(super) fn spaced(s: &str, me: usize, strength: Strength, sink: &mut Sink) {
         }
         if let Some((vs, ve, quoted)) = value_at(v, vp, b"") {
             let vs = if quoted { vs } else { glued_start(v, vs) };
-            let rest = skip_blanks(v, ve + usize::from(quoted));
+            let rest = skip_blanks(v, past_value(v, ve, quoted));
             let last =
                 rest >= v.len() || matches!(v[rest], b'\n' | b'\r' | b'#' | b',' | b';' | b'}');
             if accept(strength, &v[vs..ve], quoted, last) && !is_placeholder(&v[vs..ve]) {
@@ -871,10 +1015,12 @@ fn after_word(s: &str, me: usize, strength: Strength, colon_assigns: bool, sink:
         let starts_value = b.is_ascii_alphanumeric()
             || (b.is_ascii_graphic()
                 && !matches!(b, b',' | b'.' | b'(' | b')' | b'-' | b'"' | b'\''));
-        let quoted = matches!(b, b'"' | b'\'');
+        let quoted = matches!(b, b'"' | b'\'') || curly_quote_at(v, k);
         if starts_value || quoted {
             let Some((vs, ve, q)) = value_at(v, k, b"") else {
-                k += 1;
+                // A quote that is not closed: the next character (a typographic one has
+                // several bytes).
+                k += s[k..].chars().next().map_or(1, char::len_utf8);
                 continue;
             };
             // Letters of the sentence's alphabet written against the value are part of it
@@ -891,7 +1037,7 @@ fn after_word(s: &str, me: usize, strength: Strength, colon_assigns: bool, sink:
             // Only the first value after `:` counts as assigned; later ones must stand alone.
             explicit = false;
             runs += 1;
-            k = ve + usize::from(q);
+            k = past_value(v, ve, q);
             run_start = k;
             continue;
         }

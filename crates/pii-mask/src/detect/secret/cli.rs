@@ -8,7 +8,7 @@
 //! is an anchor of its own and its flags are read on its command only: from the tool's word to
 //! the end of the line or a shell separator (`|`, `;`, `&`).
 
-use super::assign::{skip_blanks, value_at};
+use super::assign::{past_value, skip_blanks, value_at};
 use super::value::assigned_value;
 use crate::Category;
 use crate::detect::Sink;
@@ -201,7 +201,7 @@ fn word(v: &[u8], p: usize) -> Option<((usize, usize, bool), usize)> {
     match v.get(p) {
         None | Some(b'\n' | b'\r' | b'|' | b';' | b'&') => None,
         Some(b'"' | b'\'') => match value_at(v, p, b"") {
-            Some((s, e, true)) => Some(((s, e, true), e + 1)),
+            Some((s, e, true)) => Some(((s, e, true), past_value(v, e, true))),
             _ => None,
         },
         Some(_) => {

@@ -41,6 +41,11 @@ enum Anchor {
     Authorization,
     /// SQL's `IDENTIFIED BY 'password'`.
     IdentifiedBy,
+    /// MySQL's `IDENTIFIED WITH plugin BY 'password'`.
+    IdentifiedWith,
+    /// A word that a user name and its password may follow (`login: root / …`, `credentials:
+    /// ops:…`); `credential` and `creds` are credential words too.
+    Login,
     Bearer,
     PemBegin,
     Scheme,
@@ -69,12 +74,17 @@ const ANCHORS: &[(&str, Anchor)] = &[
     ("api-key", Anchor::Word),
     ("key", Anchor::Word),
     ("auth", Anchor::Word),
-    ("credential", Anchor::Word),
-    ("creds", Anchor::Word),
+    ("credential", Anchor::Login),
+    ("creds", Anchor::Login),
+    ("login", Anchor::Login),
+    ("requirepass", Anchor::Word),
+    ("masterauth", Anchor::Word),
+    ("puk", Anchor::Word),
     ("pin", Anchor::Word),
     ("code", Anchor::Word),
     ("authorization", Anchor::Authorization),
     ("identified by", Anchor::IdentifiedBy),
+    ("identified with", Anchor::IdentifiedWith),
     ("bearer", Anchor::Bearer),
     ("-----begin", Anchor::PemBegin),
     ("://", Anchor::Scheme),
@@ -232,10 +242,30 @@ pub(super) fn scan(s: &str, sink: &mut Sink) {
             Anchor::Tool(tool) => {
                 if cli::stands(v, start, end, tool) {
                     cli::command(v, end, tool, sink);
+                } else {
+                    // A name that holds the tool's (`SSHPASS=…`).
+                    assign::english(v, start, end, &mut last, sink);
                 }
             }
             Anchor::Authorization => authorization(v, end, sink),
             Anchor::IdentifiedBy => assign::quoted_after(v, end, sink),
+            Anchor::IdentifiedWith => {
+                // The plugin's name, then `BY`.
+                let plugin = run_of(v, skip_blanks(v, end), |b| {
+                    b.is_ascii_alphanumeric() || b == b'_'
+                });
+                let by = skip_blanks(v, plugin);
+                if v.len() >= by + 2 && v[by..by + 2].eq_ignore_ascii_case(b"by") {
+                    assign::quoted_after(v, by + 2, sink);
+                }
+            }
+            Anchor::Login => {
+                let word = &v[start..end];
+                if !word.eq_ignore_ascii_case(b"login") {
+                    assign::english(v, start, end, &mut last, sink);
+                }
+                assign::login_pair(v, start, end, sink);
+            }
             Anchor::Bearer => bearer(v, start, end, sink),
             Anchor::PemBegin => pem(v, start, end, sink),
             Anchor::Scheme => userinfo(v, start, sink),
@@ -764,7 +794,10 @@ fn curl_user(v: &[u8], after: usize, sink: &mut Sink) {
     if matches!(v.get(p), Some(b'"' | b'\'')) {
         p += 1;
     }
-    let end = run_of(v, p, |b| b > b' ' && b < 0x7F && !matches!(b, b'"' | b'\''));
+    // Letters of other alphabets are part of the password (`dana:Þór2024#`).
+    let end = run_of(v, p, |b| {
+        b > b' ' && b != 0x7F && !matches!(b, b'"' | b'\'')
+    });
     let Some(colon) = v[p..end].iter().position(|&b| b == b':').map(|k| p + k) else {
         return;
     };
