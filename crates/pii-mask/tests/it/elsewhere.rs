@@ -321,6 +321,14 @@ const PIECES: &[&str] = &[
     "PUK",
     "token",
     "Bearer",
+    "| Password |",
+    "|---|",
+    "| x |",
+    "name,password",
+    "password:\n",
+    "password: |\n  ",
+    ">-\n",
+    "\r\n",
 ];
 
 proptest! {
@@ -402,6 +410,66 @@ fn more_carriers_of_a_password() {
         (
             "curl --user 'dana:\u{DE}\u{F3}r2024#' https://ci.example.com",
             "curl --user 'dana:[SECRET]' https://ci.example.com",
+        ),
+    ] {
+        assert_eq!(mask(text).text, want, "{text:?}");
+    }
+}
+
+#[test]
+fn a_value_on_the_line_under_its_name() {
+    for (text, want) in [
+        (
+            "password: |\n  dD<]3t6dkN(ynW\n",
+            "password: |\n  [SECRET]\n",
+        ),
+        (
+            "db:\n  password: >-\n    v48~L&B~c)?]IX",
+            "db:\n  password: >-\n    [SECRET]",
+        ),
+        ("password:\nWelcome1", "password:\n[SECRET]"),
+        (
+            "wifi password:\nAdmin@123\nthanks",
+            "wifi password:\n[SECRET]\nthanks",
+        ),
+        // A mapping, prose and a placeholder under the name stay.
+        ("password:\n  value: x\n", "password:\n  value: x\n"),
+        (
+            "Password:\nreset it tomorrow",
+            "Password:\nreset it tomorrow",
+        ),
+        ("password:\nunknown", "password:\nunknown"),
+        ("key:\nabc123", "key:\nabc123"),
+        // A block must be indented.
+        ("password: |\nnotes follow", "password: |\nnotes follow"),
+    ] {
+        assert_eq!(mask(text).text, want, "{text:?}");
+    }
+}
+
+#[test]
+fn cells_under_a_password_heading() {
+    for (text, want) in [
+        (
+            "| Service | User | Password |\n|---|---|---|\n| Grafana | jdoe | 8V]>J:b*+l_.$l |\n| Wiki | dana | hunter22 |\n\nDone.",
+            "| Service | User | Password |\n|---|---|---|\n| Grafana | jdoe | [SECRET] |\n| Wiki | dana | [SECRET] |\n\nDone.",
+        ),
+        (
+            "name,url,username,password\nGitHub,https://github.com,dana,Hello@World1\nWiki,https://wiki.example.org,dana,\"a,b;c9\"",
+            "name,url,username,password\nGitHub,https://github.com,dana,[SECRET]\nWiki,https://wiki.example.org,dana,\"[SECRET]\"",
+        ),
+        (
+            "host,user,DB Password\ndb1,app,S3cr3t!x",
+            "host,user,DB Password\ndb1,app,[SECRET]",
+        ),
+        // Cells that hold no value, and prose with commas.
+        (
+            "| Service | Password |\n|---|---|\n| Grafana | n/a |",
+            "| Service | Password |\n|---|---|\n| Grafana | n/a |",
+        ),
+        (
+            "I changed my password, email, and phone\nthen logged out",
+            "I changed my password, email, and phone\nthen logged out",
         ),
     ] {
         assert_eq!(mask(text).text, want, "{text:?}");

@@ -546,6 +546,9 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
     let Some(strength) = credential_name(&v[name..ie], &prev_word(v, is)) else {
         return;
     };
+    if strength == Strength::Strong && column(v, is, ie, sink) {
+        return;
+    }
     let before = if is > 0 { v[is - 1] } else { 0 };
     let mut p = ie;
     let mut quoted_key = false;
@@ -603,6 +606,22 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
                 p += 1;
             }
             let mut vp = skip_blanks(v, p);
+            // The value on the next line: a YAML block scalar (`password: |`, `>-`), or a
+            // line of one word under `name:` that ends its line.
+            if colon && let Some((next, block)) = value_below(v, vp) {
+                let quoted = matches!(v.get(next), Some(b'"' | b'\''));
+                if let Some((s, e, q)) = value_at(v, next, b"") {
+                    let rest = skip_blanks(v, past_value(v, e, q));
+                    let alone = rest >= v.len() || matches!(v[rest], b'\n' | b'\r');
+                    let value = &v[s..e];
+                    // A block is configuration; a word under a label must read as a secret.
+                    let ok = accept(strength, value, q, block || quoted);
+                    if alone && ok && !is_placeholder(value) {
+                        sink.push(s, e, Category::Secret, true);
+                    }
+                }
+                return;
+            }
             // A type between the name and the value: `SECRET: &str = "…"`, `token: string =
             // "…"`, `password: str = "…"`.
             let mut colon = colon;
@@ -652,6 +671,147 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
         Some(_) if strength != Strength::Pin => near(v, p, sink),
         _ => {}
     }
+}
+
+/// The cells of the table row `line`, split at `sep`, as ranges trimmed of blanks (a
+/// Markdown row's outer bars are not cells; a CSV cell may be quoted).
+fn cells(v: &[u8], line: (usize, usize), sep: u8) -> Vec<(usize, usize)> {
+    let (mut from, mut to) = line;
+    while from < to && matches!(v[from], b' ' | b'\t') {
+        from += 1;
+    }
+    while to > from && matches!(v[to - 1], b' ' | b'\t' | b'\r') {
+        to -= 1;
+    }
+    if sep == b'|' {
+        if v.get(from) != Some(&b'|') {
+            return Vec::new();
+        }
+        from += 1;
+        if to > from && v[to - 1] == b'|' {
+            to -= 1;
+        }
+    }
+    let mut out = Vec::new();
+    let mut start = from;
+    let mut k = from;
+    let mut quoted = false;
+    while k <= to {
+        if k < to && v[k] == b'"' && sep != b'|' {
+            quoted = !quoted;
+        }
+        if k == to || (v[k] == sep && !quoted) {
+            let (mut s, mut e) = (start, k);
+            while s < e && matches!(v[s], b' ' | b'\t') {
+                s += 1;
+            }
+            while e > s && matches!(v[e - 1], b' ' | b'\t') {
+                e -= 1;
+            }
+            if sep != b'|' && e > s + 1 && v[s] == b'"' && v[e - 1] == b'"' {
+                s += 1;
+                e -= 1;
+            }
+            out.push((s, e));
+            start = k + 1;
+        }
+        k += 1;
+    }
+    out
+}
+
+/// A credential name at `is..ie` that heads a column of a table (a Markdown table or CSV):
+/// every cell under it, down to the first line of another shape, is a
+/// value. True when the name is such a heading.
+fn column(v: &[u8], is: usize, ie: usize, sink: &mut Sink) -> bool {
+    let line_start = v[..is]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |k| k + 1);
+    let line_end = v[ie..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(v.len(), |k| ie + k);
+    let header = &v[line_start..line_end];
+    let sep = if header.trim_ascii_start().starts_with(b"|") {
+        b'|'
+    } else if header.contains(&b',') {
+        b','
+    } else {
+        return false;
+    };
+    let heads = cells(v, (line_start, line_end), sep);
+    // The name is its cell, alone or after at most two words (`DB Password`).
+    let Some(column) = heads.iter().position(|&(s, e)| {
+        s <= is && ie <= e && e - ie == 0 && v[s..is].iter().filter(|&&b| b == b' ').count() <= 2
+    }) else {
+        return false;
+    };
+    if heads.len() < 2 {
+        return false;
+    }
+    let mut at = line_end;
+    let mut rows = 0;
+    while at < v.len() && rows < 500 {
+        let from = at + 1;
+        let to = v[from..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(v.len(), |k| from + k);
+        at = to;
+        let row = cells(v, (from, to), sep);
+        // A Markdown table's rule under its header.
+        if sep == b'|'
+            && rows == 0
+            && !row.is_empty()
+            && row
+                .iter()
+                .all(|&(s, e)| e > s && v[s..e].iter().all(|b| matches!(b, b'-' | b':')))
+        {
+            continue;
+        }
+        let shaped = if sep == b'|' {
+            row.len() > column
+        } else {
+            row.len() == heads.len()
+        };
+        if !shaped {
+            break;
+        }
+        rows += 1;
+        let (s, e) = row[column];
+        if e > s && assigned_value(&v[s..e], true) {
+            sink.push(s, e, Category::Secret, true);
+        }
+    }
+    rows > 0
+}
+
+/// Where a value written under its name starts, when the name's line ends at `at` (after
+/// `name:`) or with a YAML block indicator (`|`, `>`, with `-` or `+`): `(start, block)` on
+/// the next line, which a block must indent.
+fn value_below(v: &[u8], at: usize) -> Option<(usize, bool)> {
+    let mut p = at;
+    let block = matches!(v.get(p), Some(b'|' | b'>'));
+    if block {
+        p += 1;
+        if matches!(v.get(p), Some(b'-' | b'+')) {
+            p += 1;
+        }
+        p = skip_blanks(v, p);
+    }
+    if v.get(p) == Some(&b'\r') {
+        p += 1;
+    }
+    if v.get(p) != Some(&b'\n') {
+        return None;
+    }
+    let line = p + 1;
+    let start = skip_blanks(v, line);
+    if start >= v.len() || matches!(v[start], b'\n' | b'\r') || (block && start == line) {
+        return None;
+    }
+    Some((start, block))
 }
 
 /// Where the value of a name/value pair starts, when the credential name at `is` is the name of
