@@ -329,6 +329,19 @@ const PIECES: &[&str] = &[
     "password: |\n  ",
     ">-\n",
     "\r\n",
+    "$6$",
+    "$2b$12$",
+    "{SSHA}",
+    "WIFI:",
+    "P:",
+    "Cookie: ",
+    "sessionid=",
+    "seed phrase: ",
+    "abcd ",
+    "w2x9 ",
+    "recovery codes: ",
+    "a1b2c-",
+    "app password",
 ];
 
 proptest! {
@@ -473,5 +486,72 @@ fn cells_under_a_password_heading() {
         ),
     ] {
         assert_eq!(mask(text).text, want, "{text:?}");
+    }
+}
+
+#[test]
+fn credentials_known_by_their_layout() {
+    for (text, want) in [
+        (
+            "admin:$6$MuhrEPM.HiE81D9K$BkLCKBJVSKuPELysukmayMcVnd1hy2cYbvN34TVgEX:19820:0:99999:7:::",
+            "admin:[SECRET]:19820:0:99999:7:::",
+        ),
+        ("ops:$apr1$2UEqQWR2$2.mSDplc1vSaRsAylyq5k3", "ops:[SECRET]"),
+        ("dana:{SHA}JMg79Bw11Py3dEFnfu1RBdNjGzRg", "dana:[SECRET]"),
+        (
+            "hash $2b$12$KIXQJ9R8vWbK1hJ3yqkZ8eYV0sQ2vR1u5F3oGmZ7cX9pL2dN4aB6C done",
+            "hash [SECRET] done",
+        ),
+        (
+            "WIFI:T:WPA;S:MyNet;P:vault65%crx;;",
+            "WIFI:T:WPA;S:MyNet;P:[SECRET];;",
+        ),
+        (
+            "WIFI:S:Home;T:WPA2;P:a\\;b9x;H:false;;",
+            "WIFI:S:Home;T:WPA2;P:[SECRET];H:false;;",
+        ),
+        (
+            "Cookie: sessionid=NONnkCNscqzrkWtsWE1nFryrKVuZCxUP; theme=dark",
+            "Cookie: sessionid=[SECRET]; theme=dark",
+        ),
+        (
+            "Set-Cookie: session=WaRQGXgiKI5TKL1h19QuyFiN; Path=/; HttpOnly",
+            "Set-Cookie: session=[SECRET]; Path=/; HttpOnly",
+        ),
+        (
+            "curl --cookie \"laravel_session=8dad1F5vhgDKxaAcIMRIlEW\" https://app.example.com",
+            "curl --cookie \"laravel_session=[SECRET]\" https://app.example.com",
+        ),
+        (
+            "TOTP seed: 5Z66MC4LK5EU2CQAOVWW4UG7J723G4JM",
+            "TOTP seed: [SECRET]",
+        ),
+        ("setup key: axdq 2igq w546 ymhk", "setup key: [SECRET]"),
+        (
+            "gmail app password: ozmj msah hqge aoyd",
+            "gmail app password: [SECRET]",
+        ),
+        (
+            "backup codes: lb2a9-lqp5p k8w6m-vyd54 viokv-5xfa7 ek1hb-spoux",
+            "backup codes: [SECRET]",
+        ),
+        ("recovery code: 48213", "recovery code: [SECRET]"),
+        (
+            "seed phrase: afford acid age alert already act adjust age absent actor access advance",
+            "seed phrase: [SECRET]",
+        ),
+    ] {
+        assert_eq!(mask(text).text, want, "{text:?}");
+    }
+    for text in [
+        "costs $1$ each",
+        "the cookie policy changed",
+        "Cookie: theme=dark; lang=en",
+        "seed the database before the tests",
+        "my password is take back your keys",
+        "recovery codes are stored in 1Password",
+        "the seed phrase must be written down",
+    ] {
+        assert_eq!(mask(text).text, text, "{text:?}");
     }
 }

@@ -2,6 +2,7 @@
 //! `password: …` in YAML, `My password is …`, `הסיסמה שלי היא …`, `パスワードは…です`, and
 //! high-entropy tokens a few words after such a word.
 
+use super::shapes::{grouped, line_names_grouped};
 use super::value::{assigned_value, is_placeholder, random_looking, secret_looking};
 use crate::Category;
 use crate::detect::Sink;
@@ -137,7 +138,16 @@ const SUFFIXES: &[&str] = &[
     "new",
 ];
 
-const WEAK: &[&str] = &["key", "auth", "credential", "credentials", "cred", "creds"];
+const WEAK: &[&str] = &[
+    "key",
+    "auth",
+    "credential",
+    "credentials",
+    "cred",
+    "creds",
+    "seed",
+    "totp",
+];
 
 fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
@@ -970,6 +980,11 @@ fn try_value(
     stop: &[u8],
     sink: &mut Sink,
 ) -> bool {
+    // A secret written in groups of four (`oygs tice vofk 55uu`) is one value.
+    if let Some((s, e)) = grouped(v, p, line_names_grouped(v, p)) {
+        sink.push(s, e, Category::Secret, true);
+        return true;
+    }
     match value_at(v, p, stop) {
         Some((s, e, quoted)) if accept(strength, &v[s..e], quoted, explicit) => {
             sink.push(s, e, Category::Secret, true);
@@ -1003,6 +1018,10 @@ fn prose(v: &[u8], from: usize, strength: Strength, sink: &mut Sink) {
             end += 1;
         }
         let word = &v[k..end];
+        if let Some((s, e)) = grouped(v, k, line_names_grouped(v, k)) {
+            sink.push(s, e, Category::Secret, true);
+            return;
+        }
         if i == 0 {
             // A quoted value right after the name (`WITH PASSWORD 'x'`), or the value itself
             // (`wifi password Tr0ub4dor&3`), which must then clearly not be a word.
@@ -1059,6 +1078,10 @@ pub(super) fn near(v: &[u8], from: usize, sink: &mut Sink) {
         let mut end = k;
         while end < v.len() && !v[end].is_ascii_whitespace() {
             end += 1;
+        }
+        if let Some((s, e)) = grouped(v, k, line_names_grouped(v, k)) {
+            sink.push(s, e, Category::Secret, true);
+            return;
         }
         let mut s = k;
         while s < end && !v[s].is_ascii_alphanumeric() {

@@ -13,6 +13,7 @@
 mod assign;
 mod cli;
 mod provider;
+mod shapes;
 mod value;
 
 use std::sync::LazyLock;
@@ -38,6 +39,16 @@ enum Anchor {
     Spaced(Strength),
     /// A command-line tool that takes a password by a flag of its own (`mysql -p…`).
     Tool(cli::Tool),
+    /// The scheme prefix of a password hash (`$6$`, `{SSHA}`).
+    Hash,
+    /// `WIFI:` of a Wi-Fi QR code.
+    WifiQr,
+    /// `Cookie` or `Set-Cookie`.
+    Cookie,
+    /// `recovery codes`, `backup codes`: the codes after them.
+    RecoveryCodes,
+    /// `seed phrase`, `recovery phrase`, `mnemonic`: the words after them.
+    SeedPhrase,
     Authorization,
     /// SQL's `IDENTIFIED BY 'password'`.
     IdentifiedBy,
@@ -96,6 +107,40 @@ const ANCHORS: &[(&str, Anchor)] = &[
     ("webhook.office.com/", Anchor::Webhook),
     ("&commat;", Anchor::Wake),
     ("eyJ", Anchor::Jwt),
+    ("$1$", Anchor::Hash),
+    ("$2a$", Anchor::Hash),
+    ("$2b$", Anchor::Hash),
+    ("$2y$", Anchor::Hash),
+    ("$5$", Anchor::Hash),
+    ("$6$", Anchor::Hash),
+    ("$7$", Anchor::Hash),
+    ("$y$", Anchor::Hash),
+    ("$gy$", Anchor::Hash),
+    ("$apr1$", Anchor::Hash),
+    ("$argon2", Anchor::Hash),
+    ("$scrypt$", Anchor::Hash),
+    ("$pbkdf2", Anchor::Hash),
+    ("{sha}", Anchor::Hash),
+    ("{ssha}", Anchor::Hash),
+    ("{ssha256}", Anchor::Hash),
+    ("{ssha512}", Anchor::Hash),
+    ("{crypt}", Anchor::Hash),
+    ("{bcrypt}", Anchor::Hash),
+    ("wifi:", Anchor::WifiQr),
+    ("cookie", Anchor::Cookie),
+    ("set-cookie", Anchor::Cookie),
+    ("recovery codes", Anchor::RecoveryCodes),
+    ("recovery code", Anchor::RecoveryCodes),
+    ("backup codes", Anchor::RecoveryCodes),
+    ("backup code", Anchor::RecoveryCodes),
+    ("2fa recovery", Anchor::RecoveryCodes),
+    ("seed phrase", Anchor::SeedPhrase),
+    ("recovery phrase", Anchor::SeedPhrase),
+    ("secret phrase", Anchor::SeedPhrase),
+    ("seed words", Anchor::SeedPhrase),
+    ("seed", Anchor::SeedPhrase),
+    ("totp", Anchor::Word),
+    ("mnemonic", Anchor::SeedPhrase),
     ("סיסמ", Anchor::Foreign(Strength::Strong)),
     ("ססמ", Anchor::Foreign(Strength::Strong)),
     ("טוקן", Anchor::Foreign(Strength::Strong)),
@@ -265,6 +310,27 @@ pub(super) fn scan(s: &str, sink: &mut Sink) {
                     assign::english(v, start, end, &mut last, sink);
                 }
                 assign::login_pair(v, start, end, sink);
+            }
+            Anchor::Hash => shapes::password_hash(v, start, end, sink),
+            Anchor::WifiQr => shapes::wifi_qr(v, end, sink),
+            Anchor::Cookie => shapes::cookies(v, end, sink),
+            Anchor::RecoveryCodes => {
+                // `recovery code: …` is also a credential word with one value.
+                let code = start
+                    + v[start..end]
+                        .iter()
+                        .rposition(|&b| b == b' ')
+                        .map_or(0, |k| k + 1);
+                let code_end = if v[end - 1] == b's' { end - 1 } else { end };
+                assign::english(v, code, code_end, &mut last, sink);
+                shapes::recovery_codes(v, end, sink);
+            }
+            Anchor::SeedPhrase => {
+                // `seed` is also a weak credential word (`TOTP seed: …`).
+                if v[start..end].eq_ignore_ascii_case(b"seed") {
+                    assign::english(v, start, end, &mut last, sink);
+                }
+                shapes::seed_phrase(v, end, sink);
             }
             Anchor::Bearer => bearer(v, start, end, sink),
             Anchor::PemBegin => pem(v, start, end, sink),

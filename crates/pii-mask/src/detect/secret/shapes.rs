@@ -1,0 +1,267 @@
+//! Credentials known by their layout rather than by a word before a value: password hashes
+//! (`$6$salt$hash`, `{SSHA}…`), the password field of a Wi-Fi QR code (`WIFI:…;P:…;;`),
+//! session cookies, and the second factors people paste into notes — recovery codes, wallet
+//! seed phrases, and secrets written in groups of four (`ozmj msah hqge aoyd`).
+
+use super::assign::skip_blanks;
+use super::value::{is_placeholder, random_looking};
+use crate::Category;
+use crate::detect::Sink;
+
+/// Characters of a crypt(3) or LDAP password hash after its prefix.
+fn hash_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'/' | b'$' | b'=' | b',' | b'+' | b'-')
+}
+
+/// A password hash starting at `start` with a scheme prefix (`$1$`, `$2b$`, `$5$`, `$6$`,
+/// `$apr1$`, `$y$`, `$argon2id$`, `$scrypt$`, `$pbkdf2-sha256$`, `{SHA}`, `{SSHA}`, …): a hash
+/// is as good as the password to whoever can test guesses against it. At least twenty
+/// characters after the prefix, and not inside a word.
+pub(super) fn password_hash(v: &[u8], start: usize, prefix_end: usize, sink: &mut Sink) {
+    if start > 0 && (v[start - 1].is_ascii_alphanumeric() || v[start - 1] == b'$') {
+        return;
+    }
+    // The hash ends where its alphabet does (a shadow line's next field follows a `:`); a
+    // trailing comma is the sentence's, while `.` is a character of the hash.
+    let mut end = prefix_end;
+    while end < v.len() && hash_char(v[end]) {
+        end += 1;
+    }
+    while end > prefix_end && v[end - 1] == b',' {
+        end -= 1;
+    }
+    if end - prefix_end >= 20 {
+        sink.unit(start, end);
+        sink.push(start, end, Category::Secret, true);
+    }
+}
+
+/// The password field of a Wi-Fi QR code whose `WIFI:` ends at `after`: `P:` up to the next
+/// `;` that no backslash escapes.
+pub(super) fn wifi_qr(v: &[u8], after: usize, sink: &mut Sink) {
+    let mut k = after;
+    let mut field_start = after;
+    while k < v.len() && v[k] != b'\n' && k - after < 512 {
+        match v[k] {
+            b'\\' => k += 2,
+            b';' => {
+                password_field(v, field_start, k, sink);
+                field_start = k + 1;
+                k += 1;
+            }
+            _ => k += 1,
+        }
+    }
+    password_field(v, field_start, k.min(v.len()), sink);
+}
+
+fn password_field(v: &[u8], from: usize, to: usize, sink: &mut Sink) {
+    if to > from + 2 && v[from..from + 2].eq_ignore_ascii_case(b"p:") {
+        let value = &v[from + 2..to];
+        if !value.is_empty() && !is_placeholder(value) {
+            sink.push(from + 2, to, Category::Secret, true);
+        }
+    }
+}
+
+/// Attributes of a `Set-Cookie` that are no cookie of their own.
+const ATTRIBUTES: &[&str] = &[
+    "path", "domain", "expires", "max-age", "samesite", "httponly", "secure", "priority",
+];
+
+/// The values of the cookies on a `Cookie:` or `Set-Cookie:` line whose word ends at `after`:
+/// a cookie named for a session or a credential (`sessionid`, `JSESSIONID`, `connect.sid`,
+/// `auth_token`), or any value that looks generated, of eight or more characters.
+pub(super) fn cookies(v: &[u8], after: usize, sink: &mut Sink) {
+    // `Cookie: a=b`, `cookie=a=b`, `--cookie "a=b"`.
+    let mut k = skip_blanks(v, after);
+    if matches!(v.get(k), Some(b':' | b'=')) {
+        k = skip_blanks(v, k + 1);
+    }
+    while matches!(v.get(k), Some(b'"' | b'\'')) {
+        k += 1;
+    }
+    let line_end = v[k..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(v.len(), |e| k + e);
+    while k < line_end {
+        let pair_end = v[k..line_end]
+            .iter()
+            .position(|&b| b == b';')
+            .map_or(line_end, |e| k + e);
+        let pair = &v[k..pair_end];
+        if let Some(eq) = pair.iter().position(|&b| b == b'=') {
+            let name = pair[..eq].trim_ascii();
+            let lower = name.to_ascii_lowercase();
+            let mut s = k + eq + 1;
+            while s < pair_end && matches!(v[s], b' ' | b'"' | b'\'') {
+                s += 1;
+            }
+            // A cookie's value holds no blank and no quote: what follows them is the rest of
+            // the command (`--cookie "a=b" https://…`).
+            let e = s + v[s..pair_end]
+                .iter()
+                .take_while(|&&b| !matches!(b, b' ' | b'\t' | b'"' | b'\'' | b'\r'))
+                .count();
+            let value = &v[s..e];
+            let named = ["sess", "sid", "token", "auth", "jwt", "remember", "login"]
+                .iter()
+                .any(|w| lower.windows(w.len()).any(|x| x == w.as_bytes()))
+                && !lower.starts_with(b"csrf");
+            let credential = (named && value.len() >= 8) || random_looking(value);
+            if credential
+                && !ATTRIBUTES.iter().any(|a| lower == a.as_bytes())
+                && !is_placeholder(value)
+            {
+                sink.push(s, e, Category::Secret, true);
+            }
+        }
+        k = pair_end + 1;
+    }
+}
+
+/// A secret written in four or more groups of four letters and digits (`oygs tice vofk
+/// 55uu`, an authenticator's setup key; `ozmj msah hqge aoyd`, an app password) starting at
+/// `at`: `(start, end)`. Without a digit the line must name an app password or a setup key.
+pub(super) fn grouped(v: &[u8], at: usize, line_names_it: bool) -> Option<(usize, usize)> {
+    let mut k = at;
+    let mut groups = 0;
+    let mut digit = false;
+    loop {
+        let group = &v.get(k..k + 4)?;
+        if !group.iter().all(u8::is_ascii_alphanumeric) {
+            break;
+        }
+        digit |= group.iter().any(u8::is_ascii_digit);
+        groups += 1;
+        k += 4;
+        if v.get(k) == Some(&b' ') && v.get(k + 1).is_some_and(u8::is_ascii_alphanumeric) {
+            k += 1;
+        } else {
+            break;
+        }
+    }
+    let end = if groups > 0 && v.get(k - 1) == Some(&b' ') {
+        k - 1
+    } else {
+        k
+    };
+    let ends_word = v.get(end).is_none_or(|b| !b.is_ascii_alphanumeric());
+    (groups >= 4 && ends_word && (digit || line_names_it)).then_some((at, end))
+}
+
+/// True when the line holding `at` names a secret that is written in groups: an app password,
+/// an authenticator's setup key, a TOTP, 2FA or MFA secret.
+pub(super) fn line_names_grouped(v: &[u8], at: usize) -> bool {
+    let from = v[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |k| k + 1);
+    let to = v[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(v.len(), |k| at + k);
+    let line = &v[from..to];
+    [
+        "app password",
+        "app pw",
+        "app-specific password",
+        "app specific password",
+        "setup key",
+        "totp",
+        "2fa",
+        "mfa",
+        "authenticator",
+    ]
+    .iter()
+    .any(|w| {
+        line.windows(w.len())
+            .any(|x| x.eq_ignore_ascii_case(w.as_bytes()))
+    })
+}
+
+/// The recovery codes after `recovery codes`, `backup codes` or `2fa recovery` (ending at
+/// `after`), to the end of the line: each code is masked (`xrvit-9cx9o`, `4821-9930`,
+/// `a8k2m9q1`).
+pub(super) fn recovery_codes(v: &[u8], after: usize, sink: &mut Sink) {
+    let mut k = after;
+    let line_end = v[k..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(v.len(), |e| k + e);
+    // The run of codes so far, masked as one.
+    let mut run: Option<(usize, usize)> = None;
+    while k < line_end {
+        let gap = k;
+        while k < line_end && !v[k].is_ascii_alphanumeric() {
+            k += 1;
+        }
+        let start = k;
+        while k < line_end && (v[k].is_ascii_alphanumeric() || v[k] == b'-') {
+            k += 1;
+        }
+        let code = &v[start..k];
+        let digits = code.iter().filter(|b| b.is_ascii_digit()).count();
+        let alnum = code.iter().filter(|b| b.is_ascii_alphanumeric()).count();
+        // Codes are small letters and digits, with a digit (`1Password` is a name).
+        let shaped = (6..=20).contains(&alnum)
+            && digits > 0
+            && !code.iter().any(u8::is_ascii_uppercase)
+            && code.iter().filter(|&&b| b == b'-').count() <= 2
+            && !is_placeholder(code);
+        // Codes are separated by blanks and commas only.
+        let joined = v[gap..start]
+            .iter()
+            .all(|b| matches!(b, b' ' | b',' | b'\t'));
+        match (shaped, run) {
+            (true, Some((s, _))) if joined => run = Some((s, k)),
+            (true, _) => {
+                if let Some((s, e)) = run {
+                    sink.push(s, e, Category::Secret, true);
+                }
+                run = Some((start, k));
+            }
+            (false, Some((s, e))) => {
+                sink.push(s, e, Category::Secret, true);
+                run = None;
+            }
+            (false, None) => {}
+        }
+    }
+    if let Some((s, e)) = run {
+        sink.push(s, e, Category::Secret, true);
+    }
+}
+
+/// The words of a wallet's seed phrase after `seed phrase`, `recovery phrase` or `mnemonic`
+/// (ending at `after`): twelve or more words of three to eight small letters in a row, after
+/// an optional `:` or `is`.
+pub(super) fn seed_phrase(v: &[u8], after: usize, sink: &mut Sink) {
+    let mut k = skip_blanks(v, after);
+    if matches!(v.get(k), Some(b':' | b'=')) {
+        k = skip_blanks(v, k + 1);
+    } else if v.get(k..k + 3) == Some(b"is ") {
+        k = skip_blanks(v, k + 3);
+    }
+    let start = k;
+    let mut words = 0;
+    let mut end = k;
+    loop {
+        let word_end = k + v[k..].iter().take_while(|b| b.is_ascii_lowercase()).count();
+        if !(3..=8).contains(&(word_end - k)) {
+            break;
+        }
+        words += 1;
+        end = word_end;
+        if v.get(word_end) == Some(&b' ') && v.get(word_end + 1).is_some_and(u8::is_ascii_lowercase)
+        {
+            k = word_end + 1;
+        } else {
+            break;
+        }
+    }
+    if words >= 12 && v.get(end).is_none_or(|b| !b.is_ascii_alphanumeric()) {
+        sink.push(start, end, Category::Secret, true);
+    }
+}
