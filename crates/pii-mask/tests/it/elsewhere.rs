@@ -555,3 +555,34 @@ fn credentials_known_by_their_layout() {
         assert_eq!(mask(text).text, text, "{text:?}");
     }
 }
+
+#[test]
+fn connection_strings_of_other_shapes() {
+    for (text, want) in [
+        ("PWD={Sky65\\Ox};UID=deploy", "PWD={[SECRET]};UID=deploy"),
+        ("PASSWORD={DB_PASS}", "PASSWORD={DB_PASS}"),
+        (
+            "jdbc:oracle:thin:jdoe/9AAs0ABw4KjIPk+b@//sql01.example.com:1521/ORCL",
+            "jdbc:oracle:thin:jdoe/[SECRET]@//sql01.example.com:1521/ORCL",
+        ),
+        (
+            "jdbc:oracle:thin:@//host.example.com:1521/ORCL",
+            "jdbc:oracle:thin:@//host.example.com:1521/ORCL",
+        ),
+        (
+            "db.example.com:5432:app:svc-backup:blue09?5qgx",
+            "db.example.com:5432:app:svc-backup:[SECRET]",
+        ),
+        ("*:*:*:postgres:FY)TJ=($%v0e", "*:*:*:postgres:[SECRET]"),
+        (
+            "meeting at 10:30:00 on 12:45:00",
+            "meeting at 10:30:00 on 12:45:00",
+        ),
+        (
+            "{\"webhook\":\"https:\\/\\/hooks.slack.com\\/services\\/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\"}",
+            "{\"webhook\":\"https:\\/\\/hooks.slack.com\\/services\\/[SECRET]\"}",
+        ),
+    ] {
+        assert_eq!(mask(text).text, want, "{text:?}");
+    }
+}

@@ -3,7 +3,7 @@
 //! high-entropy tokens a few words after such a word.
 
 use super::shapes::{grouped, line_names_grouped};
-use super::value::{assigned_value, is_placeholder, random_looking, secret_looking};
+use super::value::{assigned_value, is_placeholder, is_variable, random_looking, secret_looking};
 use crate::Category;
 use crate::detect::Sink;
 
@@ -655,6 +655,23 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
                 let rest = skip_blanks(v, end);
                 rest >= v.len() || matches!(v[rest], b'\n' | b'\r' | b'#' | b',' | b'}')
             };
+            // ODBC quotes a value in braces (`PWD={Sky65\Ox};`); a template in braces is a
+            // name (`{DB_PASS}`, `{password}`).
+            if !colon
+                && v.get(vp) == Some(&b'{')
+                && let Some(len) = v[vp + 1..]
+                    .iter()
+                    .take_while(|&&b| b != b'\n')
+                    .position(|&b| b == b'}')
+                && v.get(vp + 1 + len + 1)
+                    .is_none_or(|&b| b == b';' || b.is_ascii_whitespace())
+            {
+                let inner = &v[vp + 1..vp + 1 + len];
+                if secret_looking(inner) && !is_variable(inner) {
+                    sink.push(vp + 1, vp + 1 + len, Category::Secret, true);
+                }
+                return;
+            }
             let explicit = !colon || quoted_key || (starts_line(v, is) && one_token);
             if !try_value(v, vp, strength, explicit, stop, sink) && !explicit {
                 near(v, vp, sink);

@@ -43,6 +43,8 @@ enum Anchor {
     Hash,
     /// `WIFI:` of a Wi-Fi QR code.
     WifiQr,
+    /// `jdbc:oracle:thin:user/password@…`.
+    OracleThin,
     /// `Cookie` or `Set-Cookie`.
     Cookie,
     /// `recovery codes`, `backup codes`: the codes after them.
@@ -105,6 +107,12 @@ const ANCHORS: &[(&str, Anchor)] = &[
     ("discord.com/api/webhooks/", Anchor::Webhook),
     ("discordapp.com/api/webhooks/", Anchor::Webhook),
     ("webhook.office.com/", Anchor::Webhook),
+    // The same inside a JSON string, whose slashes may be escaped.
+    ("hooks.slack.com\\/", Anchor::Webhook),
+    ("discord.com\\/api\\/webhooks\\/", Anchor::Webhook),
+    ("discordapp.com\\/api\\/webhooks\\/", Anchor::Webhook),
+    ("webhook.office.com\\/", Anchor::Webhook),
+    ("jdbc:oracle:thin:", Anchor::OracleThin),
     ("&commat;", Anchor::Wake),
     ("eyJ", Anchor::Jwt),
     ("$1$", Anchor::Hash),
@@ -313,6 +321,7 @@ pub(super) fn scan(s: &str, sink: &mut Sink) {
             }
             Anchor::Hash => shapes::password_hash(v, start, end, sink),
             Anchor::WifiQr => shapes::wifi_qr(v, end, sink),
+            Anchor::OracleThin => shapes::oracle_thin(v, end, sink),
             Anchor::Cookie => shapes::cookies(v, end, sink),
             Anchor::RecoveryCodes => {
                 // `recovery code: …` is also a credential word with one value.
@@ -349,6 +358,7 @@ pub(super) fn scan(s: &str, sink: &mut Sink) {
         }
     }
     tokens(v, sink);
+    shapes::pgpass(v, sink);
 }
 
 /// The end of the word that the password word at `start..end` starts, taking up to six more
@@ -876,14 +886,17 @@ fn curl_user(v: &[u8], after: usize, sink: &mut Sink) {
 /// The secret path of a chat webhook URL (after `services/`, `workflows/`, `triggers/` or
 /// `webhookb2/`, which name the kind of hook).
 fn webhook(v: &[u8], after: usize, sink: &mut Sink) {
-    let after = ["services/", "workflows/", "triggers/", "webhookb2/"]
+    // Inside a JSON string a slash may be written `\/`.
+    let escaped = v[..after].ends_with(b"\\/");
+    let slash: &[u8] = if escaped { b"\\/" } else { b"/" };
+    let after = ["services", "workflows", "triggers", "webhookb2"]
         .iter()
-        .find(|k| v[after..].starts_with(k.as_bytes()))
-        .map_or(after, |k| after + k.len());
+        .find(|k| v[after..].starts_with(k.as_bytes()) && v[after + k.len()..].starts_with(slash))
+        .map_or(after, |k| after + k.len() + slash.len());
     let mut end = run_of(v, after, |b| {
-        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/')
+        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/' | b'\\')
     });
-    while end > after && matches!(v[end - 1], b'.' | b'/') {
+    while end > after && matches!(v[end - 1], b'.' | b'/' | b'\\') {
         end -= 1;
     }
     if end - after >= 10 {

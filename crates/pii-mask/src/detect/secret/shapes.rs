@@ -64,6 +64,71 @@ fn password_field(v: &[u8], from: usize, to: usize, sink: &mut Sink) {
     }
 }
 
+/// The password of an Oracle thin JDBC URL whose `jdbc:oracle:thin:` ends at `after`:
+/// `user/PASSWORD@host…`, up to the last `@` before the URL ends.
+pub(super) fn oracle_thin(v: &[u8], after: usize, sink: &mut Sink) {
+    let end = after
+        + v[after..]
+            .iter()
+            .take_while(|&&b| b > b' ' && !matches!(b, b'"' | b'\'' | b'<' | b'>'))
+            .count();
+    let url = &v[after..end];
+    let (Some(slash), Some(at)) = (
+        url.iter().position(|&b| b == b'/'),
+        url.iter().rposition(|&b| b == b'@'),
+    ) else {
+        return;
+    };
+    if slash > 0 && at > slash + 1 && !is_placeholder(&url[slash + 1..at]) {
+        sink.push(after + slash + 1, after + at, Category::Secret, true);
+    }
+}
+
+/// The password of every `.pgpass` line in the text: a token of five fields joined by `:`
+/// (`host:port:database:user:PASSWORD`), the port digits or `*`, the host not a number.
+pub(super) fn pgpass(v: &[u8], sink: &mut Sink) {
+    if v.iter().filter(|&&b| b == b':').count() < 4 {
+        return;
+    }
+    let mut k = 0;
+    while k < v.len() {
+        if matches!(v[k], b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b'`') {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < v.len() && !matches!(v[k], b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b'`') {
+            k += 1;
+        }
+        let token = &v[start..k];
+        if token.iter().filter(|&&b| b == b':').count() != 4
+            || token.windows(3).any(|w| w == b"://")
+        {
+            continue;
+        }
+        let fields: Vec<&[u8]> = token.split(|&b| b == b':').collect();
+        let port_ok = fields[1] == b"*"
+            || ((1..=5).contains(&fields[1].len()) && fields[1].iter().all(u8::is_ascii_digit));
+        // The host, database and user are ASCII names (or `*`); the host and the user hold a
+        // letter or are `*` (a timestamp's fields are numbers).
+        let name = |f: &[u8]| {
+            !f.is_empty()
+                && f.iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'*'))
+        };
+        let lettered = |f: &[u8]| f == b"*" || f.iter().any(u8::is_ascii_alphabetic);
+        let host_ok = name(fields[0])
+            && name(fields[2])
+            && name(fields[3])
+            && lettered(fields[0])
+            && lettered(fields[3]);
+        let password = fields[4];
+        if port_ok && host_ok && !password.is_empty() && !is_placeholder(password) {
+            sink.push(k - password.len(), k, Category::Secret, true);
+        }
+    }
+}
+
 /// Attributes of a `Set-Cookie` that are no cookie of their own.
 const ATTRIBUTES: &[&str] = &[
     "path", "domain", "expires", "max-age", "samesite", "httponly", "secure", "priority",
