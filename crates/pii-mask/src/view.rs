@@ -106,6 +106,46 @@ fn is_at_word(b: &[u8], i: usize) -> bool {
         && b.get(i + 2).is_none_or(|n| !n.is_ascii_alphanumeric())
 }
 
+/// The Latin letter a Cyrillic or Greek letter is drawn like, for the letters that are.
+fn look_alike(c: char) -> Option<u8> {
+    Some(match c {
+        'А' | 'Α' => b'A',
+        'В' | 'Β' => b'B',
+        'С' => b'C',
+        'Е' | 'Ε' => b'E',
+        'Н' | 'Η' => b'H',
+        'І' | 'Ι' => b'I',
+        'Ј' => b'J',
+        'К' | 'Κ' => b'K',
+        'М' | 'Μ' => b'M',
+        'Ν' => b'N',
+        'О' | 'Ο' => b'O',
+        'Р' | 'Ρ' => b'P',
+        'Ѕ' => b'S',
+        'Т' | 'Τ' => b'T',
+        'Х' | 'Χ' => b'X',
+        'У' | 'Υ' => b'Y',
+        'Ζ' => b'Z',
+        'а' => b'a',
+        'с' => b'c',
+        'ԁ' => b'd',
+        'е' => b'e',
+        'һ' => b'h',
+        'і' | 'ι' => b'i',
+        'ј' => b'j',
+        'κ' => b'k',
+        'ӏ' => b'l',
+        'о' | 'ο' => b'o',
+        'р' | 'ρ' => b'p',
+        'ѕ' => b's',
+        'υ' => b'u',
+        'ν' => b'v',
+        'х' => b'x',
+        'у' => b'y',
+        _ => return None,
+    })
+}
+
 enum Fold {
     Drop,
     Ascii(u8),
@@ -243,6 +283,29 @@ impl<'a> View<'a> {
             }
             let c = original[i..].chars().next().unwrap_or(' ');
             let len = c.len_utf8();
+            // A Cyrillic or Greek letter that looks like a Latin one, written against ASCII
+            // letters or digits, hides a token (`ghp_КMRGo2…`, `sk_livе_…`): it reads as the
+            // Latin letter. Words of those scripts keep their letters.
+            // A run of such letters (`хοxb-…`) reads so when either end touches ASCII.
+            if look_alike(c).is_some() {
+                let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+                let run_end = i + original[i..]
+                    .chars()
+                    .take_while(|&x| look_alike(x).is_some())
+                    .map(char::len_utf8)
+                    .sum::<usize>();
+                let touches =
+                    (i > 0 && word(bytes[i - 1])) || bytes.get(run_end).is_some_and(|&n| word(n));
+                if touches {
+                    for (at, x) in original[i..run_end].char_indices() {
+                        let a = look_alike(x).unwrap_or(b'?');
+                        replace(&mut out, &mut copied, i + at, x.len_utf8(), Some(a));
+                    }
+                }
+                after_digit = false;
+                i = run_end;
+                continue;
+            }
             match fold(c, after_digit) {
                 Fold::Keep => after_digit = false,
                 Fold::Ascii(a) => {
@@ -367,6 +430,25 @@ mod tests {
         assert_eq!(view("1\u{FE0F}\u{20E3}2"), "12");
         // A mark after a letter is part of the text, not an evasion.
         assert_eq!(view("e\u{0301}"), "e\u{0301}");
+    }
+
+    #[test]
+    fn look_alike_letters_read_as_latin_only_against_ascii() {
+        assert_eq!(view("ghp_\u{41a}MRG"), "ghp_KMRG");
+        assert_eq!(view("\u{445}\u{3bf}xb-12"), "xoxb-12");
+        assert_eq!(
+            view("\u{432}\u{441}\u{442}\u{440}\u{435}\u{447}\u{430}"),
+            "\u{432}\u{441}\u{442}\u{440}\u{435}\u{447}\u{430}"
+        );
+        assert_eq!(
+            view("Windows-\u{432}\u{435}\u{440}"),
+            "Windows-\u{432}\u{435}\u{440}"
+        );
+        // Offsets map back across the folded letters.
+        let text = "sk_liv\u{435}_9x";
+        let v = View::new(text);
+        assert_eq!(v.as_str(), "sk_live_9x");
+        assert_eq!(v.original_range(0, v.as_str().len()), (0, text.len()));
     }
 
     #[test]

@@ -586,3 +586,68 @@ fn connection_strings_of_other_shapes() {
         assert_eq!(mask(text).text, want, "{text:?}");
     }
 }
+
+/// Latin letters and Cyrillic or Greek letters drawn like them.
+const LOOK_ALIKES: &[(char, char)] = &[
+    ('A', 'А'),
+    ('B', 'Β'),
+    ('E', 'Е'),
+    ('K', 'К'),
+    ('M', 'М'),
+    ('O', 'Ο'),
+    ('P', 'Р'),
+    ('T', 'Т'),
+    ('X', 'Х'),
+    ('a', 'а'),
+    ('e', 'е'),
+    ('o', 'ο'),
+    ('p', 'р'),
+    ('c', 'с'),
+    ('x', 'х'),
+    ('y', 'у'),
+    ('i', 'і'),
+];
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// A provider key with Cyrillic or Greek letters drawn like Latin ones in its prefix or
+    /// body is masked whole, without a credential word on the line (it stayed visible).
+    #[test]
+    fn a_key_with_look_alike_letters_is_masked_whole(
+        body in "[A-Za-z0-9]{24}",
+        swaps in proptest::collection::vec((0usize..32, 0..1), 1..4),
+        prefix in select(&["sk_live_", "glpat-", "xoxb-1234567890-"][..]),
+    ) {
+        let ascii = format!("{prefix}{body}");
+        // The key as issued is masked (a body of too few distinct characters is not a key).
+        prop_assume!(mask(&format!("pushed the fix with {ascii} yesterday")).text == "pushed the fix with [SECRET] yesterday");
+        let mut token: Vec<char> = ascii.chars().collect();
+        for (at, _) in swaps {
+            // A letter of the prefix or the body written as its look-alike of another script.
+            let swappable: Vec<usize> = (0..token.len())
+                .filter(|&k| LOOK_ALIKES.iter().any(|(latin, _)| *latin == token[k]))
+                .collect();
+            if let Some(&k) = swappable.get(at % swappable.len().max(1)) {
+                let other = LOOK_ALIKES.iter().find(|(latin, _)| *latin == token[k]).map(|(_, o)| *o);
+                token[k] = other.unwrap_or(token[k]);
+            }
+        }
+        let token: String = token.into_iter().collect();
+        let text = format!("pushed the fix with {token} yesterday");
+        prop_assert_eq!(mask(&text).text, "pushed the fix with [SECRET] yesterday", "{:?}", text);
+    }
+}
+
+#[test]
+fn words_of_cyrillic_and_greek_keep_their_letters() {
+    for text in [
+        "встреча в среду, Windows-версия",
+        "ο καιρός είναι καλός",
+        "купил iPhone вчера",
+    ] {
+        assert_eq!(mask(text).text, text, "{text:?}");
+    }
+    // An address with a Cyrillic letter in it is an address.
+    assert_eq!(mask("mail dаna@example.com").text, "mail [EMAIL]");
+}
