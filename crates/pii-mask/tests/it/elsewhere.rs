@@ -651,3 +651,27 @@ fn words_of_cyrillic_and_greek_keep_their_letters() {
     // An address with a Cyrillic letter in it is an address.
     assert_eq!(mask("mail dаna@example.com").text, "mail [EMAIL]");
 }
+
+#[test]
+fn codes_brackets_and_more_tools() {
+    for (text, want) in [
+        ("door code 7946", "door code [SECRET]"),
+        ("safe combination 08-37-32", "safe combination [SECRET]"),
+        ("keypad code 4800#", "keypad code [SECRET]"),
+        ("the door code changed in 2024", "the door code changed in 2024"),
+        ("password [Test1234!a]", "password [[SECRET]]"),
+        ("password [your password here]", "password [your password here]"),
+        ("[warn] retrying login(dana, \"Ue&6[yXl|z$T0I1c\")", "[warn] retrying login(dana, \"[SECRET]\")"),
+        ("exp userid=svc-backup/hi3QK0KB@orcl file=x.dmp", "exp userid=svc-backup/[SECRET]@orcl file=x.dmp"),
+        ("rman target sys/zgOc2sdgm0NmofPelRjpMkkU@prod", "rman target sys/[SECRET]@prod"),
+        ("imp is a small demon", "imp is a small demon"),
+        ("Wifi-lösenord: 4WqJs5BE", "Wifi-lösenord: [SECRET]"),
+        ("lozinka: Test1234!a", "lozinka: [SECRET]"),
+        (
+            "https://x.blob.core.windows.net/c/f.zip?sv=2022-11-02&sp=r&sig=Spc06gh8KBx0JR951uQ%2B7855vWBjJcmgfS7TfMYjs%2Fcz",
+            "https://x.blob.core.windows.net/c/f.zip?sv=2022-11-02&sp=r&sig=[SECRET]",
+        ),
+    ] {
+        assert_eq!(mask(text).text, want, "{text:?}");
+    }
+}

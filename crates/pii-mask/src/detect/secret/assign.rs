@@ -16,6 +16,9 @@ pub(super) enum Strength {
     Weak,
     /// `pin`, `pincode`: four to eight digits.
     Pin,
+    /// `door code`, `safe combination`: what `Strong` takes, or four to twelve digits,
+    /// grouped or ended by a key (`7946`, `08-37-32`, `4800#`).
+    Code,
 }
 
 /// Names that are a credential when they end an identifier (`DB_PASSWORD`, `githubToken`).
@@ -111,6 +114,10 @@ const CODE_QUALIFIERS: &[&str] = &[
     "unlock",
     "building",
     "keypad",
+    "lock",
+    "locker",
+    "padlock",
+    "bike",
 ];
 
 /// Components after a credential name that still name its value (`PASSWORD_HASH`,
@@ -216,10 +223,8 @@ fn credential_name(id: &[u8], prev_word: &str) -> Option<Strength> {
     {
         return Some(Strength::Strong);
     }
-    if head == "code" {
-        return CODE_QUALIFIERS
-            .contains(&before)
-            .then_some(Strength::Strong);
+    if head == "code" || head == "combination" {
+        return CODE_QUALIFIERS.contains(&before).then_some(Strength::Code);
     }
     if head == "key" {
         return Some(if KEY_QUALIFIERS.contains(&before) {
@@ -490,12 +495,23 @@ fn is_connector(word: &[u8]) -> bool {
     .any(|c| word.eq_ignore_ascii_case(c.as_bytes()))
 }
 
+/// Four to twelve digits, in groups joined by `-` or ended by `#` or `*`: what a keypad takes.
+fn code_digits(value: &[u8]) -> bool {
+    let digits = value.iter().filter(|b| b.is_ascii_digit()).count();
+    (4..=12).contains(&digits)
+        && value.first().is_some_and(u8::is_ascii_digit)
+        && value
+            .iter()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'#' | b'*'))
+}
+
 fn accept(strength: Strength, value: &[u8], quoted: bool, explicit: bool) -> bool {
     match strength {
         Strength::Weak => random_looking(value),
         Strength::Pin => (4..=8).contains(&value.len()) && value.iter().all(u8::is_ascii_digit),
-        Strength::Strong if explicit || quoted => assigned_value(value, quoted),
+        Strength::Strong | Strength::Code if explicit || quoted => assigned_value(value, quoted),
         Strength::Strong => secret_looking(value),
+        Strength::Code => secret_looking(value) || code_digits(value),
     }
 }
 
@@ -900,6 +916,21 @@ pub(super) fn login_pair(v: &[u8], ms: usize, me: usize, sink: &mut Sink) {
     if p < v.len() && v[p].is_ascii_alphanumeric() {
         return;
     }
+    // A call in a log line: `login(dana, "…")`.
+    if v.get(p) == Some(&b'(') {
+        let comma = p + v[p..]
+            .iter()
+            .take_while(|&&b| b != b'\n')
+            .position(|&b| b == b',')
+            .unwrap_or(0);
+        if comma > p {
+            let q = skip_blanks(v, comma + 1);
+            if matches!(v.get(q), Some(b'"' | b'\'')) {
+                try_value(v, q, Strength::Strong, true, b"", sink);
+            }
+        }
+        return;
+    }
     p = skip_blanks(v, p);
     if matches!(v.get(p), Some(b':' | b'=')) {
         p = skip_blanks(v, p + 1);
@@ -1047,10 +1078,20 @@ fn prose(v: &[u8], from: usize, strength: Strength, sink: &mut Sink) {
                 if try_value(v, k, strength, true, b"", sink) {
                     return;
                 }
+            } else if matches!(word.first(), Some(b'(' | b'['))
+                && word.len() > 2
+                && word.last() == Some(if word[0] == b'(' { &b')' } else { &b']' })
+                && secret_looking(&word[1..word.len() - 1])
+                && word[1..word.len() - 1].iter().any(u8::is_ascii_digit)
+            {
+                // A value in brackets (`password [Test1234!a]`): the brackets stay.
+                sink.push(k + 1, end - 1, Category::Secret, true);
+                return;
             } else if let Some((s, e, _)) = value_at(v, k, b"") {
                 let val = &v[s..e];
                 let direct = match strength {
-                    Strength::Strong => {
+                    Strength::Code if code_digits(val) => true,
+                    Strength::Strong | Strength::Code => {
                         secret_looking(val)
                             && !val.iter().all(u8::is_ascii_digit)
                             && !punctuated_word(val)

@@ -44,7 +44,8 @@ pub(super) enum Tool {
     SmbClient,
     /// `xfreerdp`: `/p:PASSWORD`.
     FreeRdp,
-    /// `sqlplus`, `expdp`, `impdp`, `sqlldr`: `user/PASSWORD@db` as the first argument.
+    /// `sqlplus`, `expdp`, `impdp`, `sqlldr`, `exp`, `imp`, `rman`: `user/PASSWORD@db` as the
+    /// first argument, after `userid=`, or after `target` or `catalog`.
     OracleLogin,
     /// `htpasswd -b file user PASSWORD`.
     HtPasswd,
@@ -113,6 +114,9 @@ pub(super) const TOOLS: &[(&str, Tool)] = &[
     ("expdp", Tool::OracleLogin),
     ("impdp", Tool::OracleLogin),
     ("sqlldr", Tool::OracleLogin),
+    ("exp", Tool::OracleLogin),
+    ("imp", Tool::OracleLogin),
+    ("rman", Tool::OracleLogin),
     ("htpasswd", Tool::HtPasswd),
     ("net user", Tool::NetUser),
     ("convertto-securestring", Tool::SecureString),
@@ -243,6 +247,8 @@ pub(super) fn command(v: &[u8], end: usize, tool: Tool, sink: &mut Sink) {
     // `htpasswd -b`: the password is the third positional argument.
     let mut batch = false;
     let mut count = 0;
+    // The word before this one.
+    let mut previous: Option<(usize, usize)> = None;
     while let Some(((s, e, quoted), next)) = word(v, p) {
         count += 1;
         if count > 64 {
@@ -293,19 +299,18 @@ pub(super) fn command(v: &[u8], end: usize, tool: Tool, sink: &mut Sink) {
                     value(v, (as_ + k + 1, ae, aq), sink);
                 }
             }
-            Tool::OracleLogin if !is_flag && positional == 0 => {
-                // `user/password@db`, `user/password`; not `/ as sysdba` nor a path.
-                if let Some(slash) = text.iter().position(|&b| b == b'/')
-                    && slash > 0
-                    && text[..slash]
-                        .iter()
-                        .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'#'))
-                {
-                    let stop = text[slash + 1..]
-                        .iter()
-                        .rposition(|&b| b == b'@')
-                        .map_or(e, |k| s + slash + 1 + k);
-                    value(v, (s + slash + 1, stop, quoted), sink);
+            // `user/…@db` first, after `userid=` (`exp`, `imp`), or after `target` or
+            // `catalog` (`rman`); not `/ as sysdba` nor a path.
+            Tool::OracleLogin if !is_flag => {
+                let userid = text.len() > 7 && text[..7].eq_ignore_ascii_case(b"userid=");
+                let after_target = previous.is_some_and(|(ps, pe)| {
+                    v[ps..pe].eq_ignore_ascii_case(b"target")
+                        || v[ps..pe].eq_ignore_ascii_case(b"catalog")
+                });
+                if userid {
+                    oracle_login(v, (s + 7, e, quoted), sink);
+                } else if positional == 0 || after_target {
+                    oracle_login(v, (s, e, quoted), sink);
                 }
             }
             Tool::HtPasswd if is_flag && text[0] == b'-' && !text.starts_with(b"--") => {
@@ -326,6 +331,25 @@ pub(super) fn command(v: &[u8], end: usize, tool: Tool, sink: &mut Sink) {
         if !is_flag {
             positional += 1;
         }
+        previous = Some((s, e));
         p = next;
+    }
+}
+
+/// The password of `user/PASSWORD@db` (or `user/PASSWORD`) in the word `s..e`, the user a
+/// name.
+fn oracle_login(v: &[u8], (s, e, quoted): (usize, usize, bool), sink: &mut Sink) {
+    let text = &v[s..e];
+    if let Some(slash) = text.iter().position(|&b| b == b'/')
+        && slash > 0
+        && text[..slash]
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'#' | b'-'))
+    {
+        let stop = text[slash + 1..]
+            .iter()
+            .rposition(|&b| b == b'@')
+            .map_or(e, |k| s + slash + 1 + k);
+        value(v, (s + slash + 1, stop, quoted), sink);
     }
 }

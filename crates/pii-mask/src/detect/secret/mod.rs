@@ -45,6 +45,9 @@ enum Anchor {
     WifiQr,
     /// `jdbc:oracle:thin:user/password@…`.
     OracleThin,
+    /// A URL query parameter that carries a signature (`&sig=…`, Azure's shared access
+    /// signatures).
+    QuerySecret,
     /// `Cookie` or `Set-Cookie`.
     Cookie,
     /// `recovery codes`, `backup codes`: the codes after them.
@@ -93,6 +96,9 @@ const ANCHORS: &[(&str, Anchor)] = &[
     ("requirepass", Anchor::Word),
     ("masterauth", Anchor::Word),
     ("puk", Anchor::Word),
+    ("combination", Anchor::Word),
+    ("&sig=", Anchor::QuerySecret),
+    ("?sig=", Anchor::QuerySecret),
     ("pin", Anchor::Word),
     ("code", Anchor::Word),
     ("authorization", Anchor::Authorization),
@@ -196,6 +202,15 @@ const SPACED: &[(&str, Strength)] = &[
     ("كلمة المرور", Strength::Strong),
     ("كلمة السر", Strength::Strong),
     ("parola", Strength::Strong),
+    ("lozinka", Strength::Strong),
+    ("лозинка", Strength::Strong),
+    ("geslo", Strength::Strong),
+    ("slaptažodis", Strength::Strong),
+    ("parool", Strength::Strong),
+    ("lykilorð", Strength::Strong),
+    ("contrasenya", Strength::Strong),
+    ("pasahitza", Strength::Strong),
+    ("رمز عبور", Strength::Strong),
     ("clave", Strength::Strong),
     ("mdp", Strength::Strong),
     ("kodeord", Strength::Strong),
@@ -322,6 +337,14 @@ pub(super) fn scan(s: &str, sink: &mut Sink) {
             Anchor::Hash => shapes::password_hash(v, start, end, sink),
             Anchor::WifiQr => shapes::wifi_qr(v, end, sink),
             Anchor::OracleThin => shapes::oracle_thin(v, end, sink),
+            Anchor::QuerySecret => {
+                let stop = run_of(v, end, |b| {
+                    b > b' ' && !matches!(b, b'&' | b'#' | b'"' | b'\'' | b'<' | b'>')
+                });
+                if stop - end >= 16 {
+                    sink.push(end, stop, Category::Secret, true);
+                }
+            }
             Anchor::Cookie => shapes::cookies(v, end, sink),
             Anchor::RecoveryCodes => {
                 // `recovery code: …` is also a credential word with one value.
@@ -367,8 +390,10 @@ pub(super) fn scan(s: &str, sink: &mut Sink) {
 fn spaced_word(s: &str, start: usize, end: usize) -> Option<usize> {
     // A word starts the text or follows a space or an opening bracket or quote; after other
     // marks it is a piece of a value (`Pm2!MDPm`).
+    // A compound's hyphen may come before it (`Wifi-lösenord`).
     if s[..start].chars().next_back().is_some_and(|c| {
-        c.is_alphanumeric() || (c.is_ascii_punctuation() && !matches!(c, '"' | '\'' | '(' | '['))
+        c.is_alphanumeric()
+            || (c.is_ascii_punctuation() && !matches!(c, '"' | '\'' | '(' | '[' | '-'))
     }) {
         return None;
     }
