@@ -658,12 +658,27 @@ fn codes_brackets_and_more_tools() {
         ("door code 7946", "door code [SECRET]"),
         ("safe combination 08-37-32", "safe combination [SECRET]"),
         ("keypad code 4800#", "keypad code [SECRET]"),
-        ("the door code changed in 2024", "the door code changed in 2024"),
+        (
+            "the door code changed in 2024",
+            "the door code changed in 2024",
+        ),
         ("password [Test1234!a]", "password [[SECRET]]"),
-        ("password [your password here]", "password [your password here]"),
-        ("[warn] retrying login(dana, \"Ue&6[yXl|z$T0I1c\")", "[warn] retrying login(dana, \"[SECRET]\")"),
-        ("exp userid=svc-backup/hi3QK0KB@orcl file=x.dmp", "exp userid=svc-backup/[SECRET]@orcl file=x.dmp"),
-        ("rman target sys/zgOc2sdgm0NmofPelRjpMkkU@prod", "rman target sys/[SECRET]@prod"),
+        (
+            "password [your password here]",
+            "password [your password here]",
+        ),
+        (
+            "[warn] retrying login(dana, \"Ue&6[yXl|z$T0I1c\")",
+            "[warn] retrying login(dana, \"[SECRET]\")",
+        ),
+        (
+            "exp userid=svc-backup/hi3QK0KB@orcl file=x.dmp",
+            "exp userid=svc-backup/[SECRET]@orcl file=x.dmp",
+        ),
+        (
+            "rman target sys/zgOc2sdgm0NmofPelRjpMkkU@prod",
+            "rman target sys/[SECRET]@prod",
+        ),
         ("imp is a small demon", "imp is a small demon"),
         ("Wifi-lösenord: 4WqJs5BE", "Wifi-lösenord: [SECRET]"),
         ("lozinka: Test1234!a", "lozinka: [SECRET]"),
@@ -671,6 +686,34 @@ fn codes_brackets_and_more_tools() {
             "https://x.blob.core.windows.net/c/f.zip?sv=2022-11-02&sp=r&sig=Spc06gh8KBx0JR951uQ%2B7855vWBjJcmgfS7TfMYjs%2Fcz",
             "https://x.blob.core.windows.net/c/f.zip?sv=2022-11-02&sp=r&sig=[SECRET]",
         ),
+    ] {
+        assert_eq!(mask(text).text, want, "{text:?}");
+    }
+}
+
+#[test]
+fn code_and_questions_that_handle_a_password_without_giving_one() {
+    for text in [
+        "Can you remind me how to reset the admin password on Jenkins?",
+        "Passwort vergessen? Hier klicken.",
+        "Wo ist das Passwort für the router?",
+        "Password: [enter password]",
+        "DB_PASSWORD=<db password>",
+        "api_key: !env_var API_KEY",
+        "token: \"@Microsoft.KeyVault(SecretUri=https://kv.vault.azure.net/secrets/api)\"",
+        "let password = prompt_password(\"Password: \")?;",
+        "token = keyring.get_password('github', 'me')",
+        "if token is None: sys.exit(\"set OPENAI_API_KEY\")",
+        "Pass the token with the --token flag or the TOKEN env var.",
+        "curl -u USER:PASS https://api.example.com",
+    ] {
+        assert_eq!(mask(text).text, text, "{text:?}");
+    }
+    // The same carriers with a value.
+    for (text, want) in [
+        ("das Passwort ist Sommer2024!", "das Passwort ist [SECRET]"),
+        ("password: !Xy7zPq", "password: [SECRET]"),
+        ("my password is Welcome1!", "my password is [SECRET]"),
     ] {
         assert_eq!(mask(text).text, want, "{text:?}");
     }

@@ -482,7 +482,6 @@ fn is_connector(word: &[u8]) -> bool {
         "ist",
         "er",
         "är",
-        "on",
         "je",
         "jest",
         "este",
@@ -493,6 +492,29 @@ fn is_connector(word: &[u8]) -> bool {
     ]
     .iter()
     .any(|c| word.eq_ignore_ascii_case(c.as_bytes()))
+}
+
+/// A value a sentence gives after a credential word: it reads as a secret, and is no word
+/// with a question's or an exclamation's mark (`vergessen?`, `Jenkins?`), no URL and no call
+/// (`sys.exit("set`).
+fn sentence_value(value: &[u8]) -> bool {
+    secret_looking(value)
+        && !punctuated_word(value)
+        && !value.windows(3).any(|w| w == b"://")
+        && !opens_call(value)
+}
+
+/// True when `value` starts with a name and an opening bracket: a call (`prompt_password(`,
+/// `sys.exit("set`), whose arguments the value's end cut.
+fn opens_call(value: &[u8]) -> bool {
+    let name = value
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':'))
+        .count();
+    name > 0
+        && value[0].is_ascii_alphabetic()
+        && value.get(name) == Some(&b'(')
+        && !value[name..].contains(&b')')
 }
 
 /// Four to twelve digits, in groups joined by `-` or ended by `#` or `*`: what a keypad takes.
@@ -510,8 +532,8 @@ fn accept(strength: Strength, value: &[u8], quoted: bool, explicit: bool) -> boo
         Strength::Weak => random_looking(value),
         Strength::Pin => (4..=8).contains(&value.len()) && value.iter().all(u8::is_ascii_digit),
         Strength::Strong | Strength::Code if explicit || quoted => assigned_value(value, quoted),
-        Strength::Strong => secret_looking(value),
-        Strength::Code => secret_looking(value) || code_digits(value),
+        Strength::Strong => sentence_value(value),
+        Strength::Code => sentence_value(value) || code_digits(value),
     }
 }
 
@@ -688,6 +710,20 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
                 }
                 return;
             }
+            // A template in words (`[enter password]`, `<db password>`), and a call whose
+            // arguments hold blanks (`prompt_password("Password: ")`), are no value.
+            if opens_template(v, vp) {
+                return;
+            }
+            if let Some((s, e, false)) = value_at(v, vp, stop)
+                && opens_call(&v[s..e])
+                && v[e..]
+                    .iter()
+                    .take_while(|&&b| b != b'\n')
+                    .any(|&b| b == b')')
+            {
+                return;
+            }
             let explicit = !colon || quoted_key || (starts_line(v, is) && one_token);
             if !try_value(v, vp, strength, explicit, stop, sink) && !explicit {
                 near(v, vp, sink);
@@ -707,7 +743,17 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
             }
         }
         Some(_) if flag && p > after_name => {
-            try_value(v, p, strength, true, b"", sink);
+            // Documentation names the flag (`the --token flag or …`).
+            let next = &v[p..v[p..]
+                .iter()
+                .position(|b| !b.is_ascii_alphabetic())
+                .map_or(v.len(), |k| p + k)];
+            let named = ["flag", "option", "argument", "parameter", "switch"]
+                .iter()
+                .any(|w| next.eq_ignore_ascii_case(w.as_bytes()));
+            if !named {
+                try_value(v, p, strength, true, b"", sink);
+            }
         }
         Some(_) if p > after_name => prose(v, p, strength, sink),
         // `token, just in case: …`, `token — …`: no value of its own, maybe one nearby.
@@ -1092,9 +1138,7 @@ fn prose(v: &[u8], from: usize, strength: Strength, sink: &mut Sink) {
                 let direct = match strength {
                     Strength::Code if code_digits(val) => true,
                     Strength::Strong | Strength::Code => {
-                        secret_looking(val)
-                            && !val.iter().all(u8::is_ascii_digit)
-                            && !punctuated_word(val)
+                        sentence_value(val) && !val.iter().all(u8::is_ascii_digit)
                     }
                     _ => accept(strength, val, false, false),
                 };

@@ -129,6 +129,15 @@ pub(super) fn is_placeholder(value: &[u8]) -> bool {
                 || value.starts_with(b"%(")
         }
         b'<' => last == b'>',
+        // A YAML tag that reads the value from elsewhere (`!env_var API_KEY`, `!vault`,
+        // `!Ref`), and an Azure Key Vault reference (`@Microsoft.KeyVault(…)`).
+        b'!' => {
+            value.len() > 1
+                && value[1..]
+                    .iter()
+                    .all(|b| b.is_ascii_alphabetic() || *b == b'_')
+        }
+        b'@' => value.contains(&b'(') && last == b')',
         // A file the value is read from (`--from-file=password=./pw.txt`).
         b'.' => value.starts_with(b"./") || value.starts_with(b"../"),
         b'~' => value.starts_with(b"~/"),
