@@ -342,6 +342,18 @@ const PIECES: &[&str] = &[
     "recovery codes: ",
     "a1b2c-",
     "app password",
+    "passphrase: ",
+    "a-b-c ",
+    "word-word-word",
+    "| sudo -S",
+    "echo '",
+    "| chpasswd",
+    "@tcp(",
+    "NetworkCredential(",
+    "getConnection(",
+    "MNEMONIC=\"",
+    "pbkdf2_sha256$",
+    "aad3b435b51404eeaad3b435b51404ee",
 ];
 
 proptest! {
@@ -716,5 +728,92 @@ fn code_and_questions_that_handle_a_password_without_giving_one() {
         ("my password is Welcome1!", "my password is [SECRET]"),
     ] {
         assert_eq!(mask(text).text, want, "{text:?}");
+    }
+}
+
+#[test]
+fn passphrases_wifi_keys_pipes_calls_and_more_tools() {
+    for (text, want) in [
+        (
+            "passphrase: golden aerobic baseball blizzard able adapt",
+            "passphrase: [SECRET]",
+        ),
+        (
+            "Het wachtwoord is granite-thomas-ginger",
+            "Het wachtwoord is [SECRET]",
+        ),
+        (
+            "cqlsh -u cassandra -p purple-storm-summer localhost",
+            "cqlsh -u cassandra -p [SECRET] localhost",
+        ),
+        ("alarm code 2075", "alarm code [SECRET]"),
+        ("garage door keypad: 6774", "garage door keypad: [SECRET]"),
+        ("iPhone passcode 873854", "iPhone passcode [SECRET]"),
+        ("psk=\"Tr0ub4dor&3\"", "psk=\"[SECRET]\""),
+        ("WPA2 key: 6UN4-I0AS-VSLM", "WPA2 key: [SECRET]"),
+        (
+            "netsh wlan set hostednetwork mode=allow ssid=Cafe key=Espresso42!",
+            "netsh wlan set hostednetwork mode=allow ssid=Cafe key=[SECRET]",
+        ),
+        (
+            "wpa_passphrase HomeNet Sunny-Day-2024",
+            "wpa_passphrase HomeNet [SECRET]",
+        ),
+        (
+            "La clé API est 8f14e45fceea167a5a36dedd4bea2543",
+            "La clé API est [SECRET]",
+        ),
+        (
+            "ssh-keygen -t ed25519 -N \"Tr0ub4dor&3\" -f key",
+            "ssh-keygen -t ed25519 -N \"[SECRET]\" -f key",
+        ),
+        (
+            "echo 'Tr0ub4dor&3' | sudo -S apt update",
+            "echo '[SECRET]' | sudo -S apt update",
+        ),
+        (
+            "echo 'postgres:Spring24!!x' | sudo chpasswd",
+            "echo 'postgres:[SECRET]' | sudo chpasswd",
+        ),
+        (
+            "dsn := \"app:S3cr3t!x@tcp(db:3306)/shop\"",
+            "dsn := \"app:[SECRET]@tcp(db:3306)/shop\"",
+        ),
+        (
+            "var cred = new NetworkCredential(\"svc\", \"Tr0ub4dor&3\");",
+            "var cred = new NetworkCredential(\"svc\", \"[SECRET]\");",
+        ),
+        (
+            "requests.get(url, auth=(\"app\", \"Tr0ub4dor&3\"))",
+            "requests.get(url, auth=(\"app\", \"[SECRET]\"))",
+        ),
+        (
+            "DriverManager.getConnection(url, \"sa\", \"Tr0ub4dor&3\")",
+            "DriverManager.getConnection(url, \"sa\", \"[SECRET]\")",
+        ),
+        (
+            "Administrator:500:aad3b435b51404eeaad3b435b51404ee:31d6cfe0d16ae931b73c59d7e0c089c0:::",
+            "Administrator:500:[SECRET]:::",
+        ),
+        (
+            "pbkdf2_sha256$260000$abcdEFGH1234$Xy7zPqRsTuVwXyZ0123456789abcdefABCDEFG=",
+            "[SECRET]",
+        ),
+        (
+            "MNEMONIC=\"afford acid age alert already act adjust age absent actor access advance\"",
+            "MNEMONIC=\"[SECRET]\"",
+        ),
+    ] {
+        assert_eq!(mask(text).text, want, "{text:?}");
+    }
+    for text in [
+        "a well-known state-of-the-art tool",
+        "the keypad is broken",
+        "my passphrase is long and hard to remember",
+        "sudo -s",
+        "ls | sudo -S true",
+        "jwt.encode(payload, SECRET, algorithm=\"HS256\")",
+    ] {
+        assert_eq!(mask(text).text, text, "{text:?}");
     }
 }

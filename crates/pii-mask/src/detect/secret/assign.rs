@@ -35,6 +35,8 @@ const HEADS: &[&str] = &[
     "sshpass",
     "requirepass",
     "masterauth",
+    "psk",
+    "bindpw",
     "secret",
     "token",
     "apikey",
@@ -93,6 +95,15 @@ const KEY_QUALIFIERS: &[&str] = &[
     "write",
     "sas",
     "x",
+    // A Wi-Fi network's key (`WPA2 key: …`, `network key`).
+    "wpa",
+    "wpa2",
+    "wpa3",
+    "wep",
+    "psk",
+    "network",
+    "wifi",
+    "wlan",
 ];
 
 /// Words that make `code` a credential when they come before it (`wifi code`, `door code`).
@@ -118,6 +129,9 @@ const CODE_QUALIFIERS: &[&str] = &[
     "locker",
     "padlock",
     "bike",
+    "lockbox",
+    "garage",
+    "alarm",
 ];
 
 /// Components after a credential name that still name its value (`PASSWORD_HASH`,
@@ -211,6 +225,9 @@ fn credential_name(id: &[u8], prev_word: &str) -> Option<Strength> {
     } else {
         prev_word
     };
+    if head == "passcode" || head == "keypad" {
+        return Some(Strength::Code);
+    }
     if head == "pin" || head == "pincode" || head == "puk" {
         return Some(Strength::Pin);
     }
@@ -248,7 +265,7 @@ fn prev_word(v: &[u8], pos: usize) -> String {
         e -= 1;
     }
     let mut s = e;
-    while s > 0 && v[s - 1].is_ascii_alphabetic() {
+    while s > 0 && v[s - 1].is_ascii_alphanumeric() {
         s -= 1;
     }
     String::from_utf8_lossy(&v[s..e]).to_ascii_lowercase()
@@ -708,6 +725,15 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
                 if secret_looking(inner) && !is_variable(inner) {
                     sink.push(vp + 1, vp + 1 + len, Category::Secret, true);
                 }
+                return;
+            }
+            // A passphrase is words: after `passphrase:` the rest of the line, three or more
+            // words of letters (`golden aerobic baseball blizzard`).
+            if v[name..ie].len() >= 10
+                && v[ie - 10..ie].eq_ignore_ascii_case(b"passphrase")
+                && let Some(end) = words_to_line_end(v, vp)
+            {
+                sink.push(vp, end, Category::Secret, true);
                 return;
             }
             // A template in words (`[enter password]`, `<db password>`), and a call whose
@@ -1248,6 +1274,22 @@ pub(super) fn spaced(s: &str, me: usize, strength: Strength, sink: &mut Sink) {
         }
     }
     after_word(s, me, strength, false, sink);
+}
+
+/// The end of the line from `at` when all of it is three or more words of three or more letters
+/// separated by single blanks (a passphrase).
+fn words_to_line_end(v: &[u8], at: usize) -> Option<usize> {
+    let end = v[at..]
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map_or(v.len(), |k| at + k);
+    let line = v[at..end].trim_ascii_end();
+    let words: Vec<&[u8]> = line.split(|&b| b == b' ').collect();
+    (words.len() >= 3
+        && words
+            .iter()
+            .all(|w| w.len() >= 3 && w.iter().all(u8::is_ascii_alphabetic)))
+    .then_some(at + line.len())
 }
 
 /// True when a bracket at `at` is closed later on its line: a template in words

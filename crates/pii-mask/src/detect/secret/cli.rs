@@ -23,22 +23,28 @@ pub(super) enum Tool {
     SshPass,
     /// `redis-cli -a PASSWORD`.
     RedisCli,
-    /// `docker|podman|nerdctl|buildah|skopeo|oras|helm registry|az login -p PASSWORD`, and
-    /// `psexec` and `rdesktop`, which take it the same way.
+    /// `docker|podman|nerdctl|buildah|skopeo|oras|helm registry|az|cf|oc login -p PASSWORD`,
+    /// and `psexec`, `rdesktop` and `cqlsh`, which take it the same way.
     Login,
     /// `lftp -u user,PASSWORD`.
     Lftp,
+    /// `ssh-keygen -N PASSPHRASE` (new) and `-P PASSPHRASE` (old).
+    SshKeygen,
+    /// `netsh wlan … key=PASSWORD`.
+    Netsh,
+    /// `wpa_passphrase SSID PASSPHRASE`.
+    WpaPassphrase,
     /// `mongosh`, `mongodump`…: `-p PASSWORD`.
     Mongo,
     /// `keytool` and `jarsigner`: `-storepass`, `-keypass` and their `src`/`dest` forms.
     Keytool,
-    /// `sqlcmd` and `osql`: `-P PASSWORD`.
+    /// `sqlcmd`, `osql`, `ipmitool`, `mosquitto_pub`/`_sub`: `-P PASSWORD`.
     SqlCmd,
     /// `ldapsearch`, `ldapadd`, `ldapmodify`…: `-w PASSWORD`.
     Ldap,
     /// `zip`, `unzip`, `zipcloak`: `-P PASSWORD`.
     Zip,
-    /// `7z`, `7za`, `7zz`: `-pPASSWORD`, glued.
+    /// `7z`, `7za`, `7zz`, `unrar`: `-pPASSWORD`, glued.
     SevenZip,
     /// `smbclient`, `rpcclient`: `-U user%PASSWORD`.
     SmbClient,
@@ -82,6 +88,16 @@ pub(super) const TOOLS: &[(&str, Tool)] = &[
     ("psexec", Tool::Login),
     ("rdesktop", Tool::Login),
     ("lftp", Tool::Lftp),
+    ("cf login", Tool::Login),
+    ("cqlsh", Tool::Login),
+    ("oc login", Tool::Login),
+    ("ssh-keygen", Tool::SshKeygen),
+    ("ipmitool", Tool::SqlCmd),
+    ("mosquitto_pub", Tool::SqlCmd),
+    ("mosquitto_sub", Tool::SqlCmd),
+    ("unrar", Tool::SevenZip),
+    ("netsh", Tool::Netsh),
+    ("wpa_passphrase", Tool::WpaPassphrase),
     ("mongo", Tool::Mongo),
     ("mongosh", Tool::Mongo),
     ("mongodump", Tool::Mongo),
@@ -150,7 +166,10 @@ fn flags(tool: Tool) -> &'static [(&'static str, Take)] {
         Tool::SqlCmd | Tool::Zip => &[("-P", Take::Both)],
         Tool::Ldap => &[("-w", Take::Both)],
         Tool::FreeRdp => &[("/p:", Take::Glued)],
+        Tool::SshKeygen => &[("-N", Take::Next), ("-P", Take::Next)],
+        Tool::Netsh => &[("key=", Take::Glued), ("keyMaterial=", Take::Glued)],
         Tool::SmbClient
+        | Tool::WpaPassphrase
         | Tool::Lftp
         | Tool::OracleLogin
         | Tool::HtPasswd
@@ -317,6 +336,9 @@ pub(super) fn command(v: &[u8], end: usize, tool: Tool, sink: &mut Sink) {
                 batch |= text.contains(&b'b');
             }
             Tool::HtPasswd if batch && !is_flag && positional == 2 => {
+                value(v, (s, e, quoted), sink);
+            }
+            Tool::WpaPassphrase if !is_flag && positional == 1 => {
                 value(v, (s, e, quoted), sink);
             }
             Tool::NetUser if !is_flag && positional == 1 && text != b"*" => {

@@ -54,6 +54,12 @@ enum Anchor {
     RecoveryCodes,
     /// `seed phrase`, `recovery phrase`, `mnemonic`: the words after them.
     SeedPhrase,
+    /// `@tcp(` of a Go MySQL DSN.
+    GoDsn,
+    /// A call that takes a password as an argument (`NetworkCredential(`).
+    Call(shapes::Call),
+    /// A command that reads a password piped into it; `true` for `user:password`.
+    Piped(bool),
     Authorization,
     /// SQL's `IDENTIFIED BY 'password'`.
     IdentifiedBy,
@@ -97,6 +103,9 @@ const ANCHORS: &[(&str, Anchor)] = &[
     ("masterauth", Anchor::Word),
     ("puk", Anchor::Word),
     ("combination", Anchor::Word),
+    ("keypad", Anchor::Word),
+    ("psk", Anchor::Word),
+    ("bindpw", Anchor::Word),
     ("&sig=", Anchor::QuerySecret),
     ("?sig=", Anchor::QuerySecret),
     ("pin", Anchor::Word),
@@ -155,6 +164,23 @@ const ANCHORS: &[(&str, Anchor)] = &[
     ("seed", Anchor::SeedPhrase),
     ("totp", Anchor::Word),
     ("mnemonic", Anchor::SeedPhrase),
+    ("@tcp(", Anchor::GoDsn),
+    ("@unix(", Anchor::GoDsn),
+    ("networkcredential(", Anchor::Call(shapes::Call::Second)),
+    ("httpbasicauth(", Anchor::Call(shapes::Call::Second)),
+    ("basicauth(", Anchor::Call(shapes::Call::Second)),
+    ("setbasicauth(", Anchor::Call(shapes::Call::Second)),
+    ("auth=(", Anchor::Call(shapes::Call::Second)),
+    ("jwt.sign(", Anchor::Call(shapes::Call::Second)),
+    ("jwt.encode(", Anchor::Call(shapes::Call::Second)),
+    ("getconnection(", Anchor::Call(shapes::Call::Third)),
+    ("sudo -s", Anchor::Piped(false)),
+    ("passwd --stdin", Anchor::Piped(false)),
+    ("chpasswd", Anchor::Piped(true)),
+    ("pbkdf2_sha256$", Anchor::Hash),
+    ("pbkdf2_sha1$", Anchor::Hash),
+    ("bcrypt_sha256$", Anchor::Hash),
+    ("argon2$", Anchor::Hash),
     ("סיסמ", Anchor::Foreign(Strength::Strong)),
     ("ססמ", Anchor::Foreign(Strength::Strong)),
     ("טוקן", Anchor::Foreign(Strength::Strong)),
@@ -203,6 +229,23 @@ const SPACED: &[(&str, Strength)] = &[
     ("كلمة السر", Strength::Strong),
     ("parola", Strength::Strong),
     ("lozinka", Strength::Strong),
+    // An API key in other languages; a generated value only.
+    ("clé api", Strength::Weak),
+    ("clé d'api", Strength::Weak),
+    ("api-schlüssel", Strength::Weak),
+    ("api-ключ", Strength::Weak),
+    ("ключ api", Strength::Weak),
+    ("chiave api", Strength::Weak),
+    ("clave api", Strength::Weak),
+    ("clave de api", Strength::Weak),
+    ("chave de api", Strength::Weak),
+    ("chave api", Strength::Weak),
+    ("api-sleutel", Strength::Weak),
+    ("klucz api", Strength::Weak),
+    ("api-nyckel", Strength::Weak),
+    ("api-nøgle", Strength::Weak),
+    ("api-avain", Strength::Weak),
+    ("api anahtarı", Strength::Weak),
     ("лозинка", Strength::Strong),
     ("geslo", Strength::Strong),
     ("slaptažodis", Strength::Strong),
@@ -230,6 +273,9 @@ const UNSPACED: &[(&str, Strength)] = &[
     ("패스워드", Strength::Strong),
     ("암호", Strength::Strong),
     ("รหัสผ่าน", Strength::Strong),
+    ("密钥", Strength::Weak),
+    ("金鑰", Strength::Weak),
+    ("키", Strength::Weak),
 ];
 
 /// Every pattern of the automaton: the anchors, the password words of other languages with
@@ -356,6 +402,14 @@ pub(super) fn scan(s: &str, sink: &mut Sink) {
                 let code_end = if v[end - 1] == b's' { end - 1 } else { end };
                 assign::english(v, code, code_end, &mut last, sink);
                 shapes::recovery_codes(v, end, sink);
+            }
+            Anchor::GoDsn => shapes::go_dsn(v, start, sink),
+            Anchor::Call(which) => shapes::call_argument(v, end, which, sink),
+            Anchor::Piped(after_colon) => {
+                // `sudo -S` reads a password; `sudo -s` starts a shell.
+                if after_colon || &v[start..end] != b"sudo -s" {
+                    shapes::piped(v, start, after_colon, sink);
+                }
             }
             Anchor::SeedPhrase => {
                 // `seed` is also a weak credential word (`TOTP seed: …`).

@@ -101,12 +101,22 @@ pub(super) fn pgpass(v: &[u8], sink: &mut Sink) {
             k += 1;
         }
         let token = &v[start..k];
-        if token.iter().filter(|&&b| b == b':').count() != 4
-            || token.windows(3).any(|w| w == b"://")
+        let fields: Vec<&[u8]> = token.split(|&b| b == b':').collect();
+        // A pwdump line: `user:RID:LM hash:NT hash:::`.
+        let hex32 = |f: &[u8]| f.len() == 32 && f.iter().all(u8::is_ascii_hexdigit);
+        if fields.len() >= 4
+            && !fields[1].is_empty()
+            && fields[1].iter().all(u8::is_ascii_digit)
+            && hex32(fields[2])
+            && hex32(fields[3])
         {
+            let lm = start + fields[0].len() + fields[1].len() + 2;
+            sink.push(lm, lm + 32 + 1 + 32, Category::Secret, true);
             continue;
         }
-        let fields: Vec<&[u8]> = token.split(|&b| b == b':').collect();
+        if fields.len() != 5 || token.windows(3).any(|w| w == b"://") {
+            continue;
+        }
         let port_ok = fields[1] == b"*"
             || ((1..=5).contains(&fields[1].len()) && fields[1].iter().all(u8::is_ascii_digit));
         // The host, database and user are ASCII names (or `*`); the host and the user hold a
@@ -126,6 +136,132 @@ pub(super) fn pgpass(v: &[u8], sink: &mut Sink) {
         if port_ok && host_ok && !password.is_empty() && !is_placeholder(password) {
             sink.push(k - password.len(), k, Category::Secret, true);
         }
+    }
+}
+
+/// The password of a Go MySQL DSN whose `@tcp(` or `@unix(` starts at `at`:
+/// `user:PASSWORD@tcp(host:3306)/db`.
+pub(super) fn go_dsn(v: &[u8], at: usize, sink: &mut Sink) {
+    let start = v[..at]
+        .iter()
+        .rposition(|&b| b <= b' ' || matches!(b, b'"' | b'\'' | b'`' | b'=' | b'('))
+        .map_or(0, |k| k + 1);
+    if let Some(colon) = v[start..at]
+        .iter()
+        .position(|&b| b == b':')
+        .map(|k| start + k)
+        && at > colon + 1
+        && !is_placeholder(&v[colon + 1..at])
+    {
+        sink.push(colon + 1, at, Category::Secret, true);
+    }
+}
+
+/// Which argument of a call is a password.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Call {
+    /// The second: `NetworkCredential("u", "…")`, `HTTPBasicAuth("u", "…")`, `auth=("u",
+    /// "…")`, `jwt.sign(payload, "…")`.
+    Second,
+    /// The third: `DriverManager.getConnection(url, "u", "…")`.
+    Third,
+}
+
+/// The quoted password among the arguments of the call whose `(` ends at `after`, on its line.
+pub(super) fn call_argument(v: &[u8], after: usize, which: Call, sink: &mut Sink) {
+    let want = match which {
+        Call::Second => 1,
+        Call::Third => 2,
+    };
+    let mut k = after;
+    let mut index = 0;
+    let mut depth = 0usize;
+    while k < v.len() && v[k] != b'\n' && k - after < 512 {
+        match v[k] {
+            b'"' | b'\'' => {
+                let quote = v[k];
+                let Some(end) = v[k + 1..]
+                    .iter()
+                    .position(|&b| b == quote || b == b'\n')
+                    .map(|e| k + 1 + e)
+                else {
+                    return;
+                };
+                if v[end] != quote {
+                    return;
+                }
+                if depth == 0 && index == want && end > k + 1 && !is_placeholder(&v[k + 1..end]) {
+                    sink.push(k + 1, end, Category::Secret, true);
+                    return;
+                }
+                k = end + 1;
+                continue;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => return,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => index += 1,
+            _ => {}
+        }
+        k += 1;
+    }
+}
+
+/// What is piped into a command that reads a password from its input, whose name starts at
+/// `at`: `echo 'PASSWORD' | sudo -S …`, `echo 'user:PASSWORD' | chpasswd`, `printf '…' |
+/// passwd --stdin user`. The last argument of the `echo` or `printf` before the `|`.
+pub(super) fn piped(v: &[u8], at: usize, after_colon: bool, sink: &mut Sink) {
+    let mut before = v[..at].trim_ascii_end();
+    // `… | sudo chpasswd`.
+    if before.len() >= 4 && before[before.len() - 4..].eq_ignore_ascii_case(b"sudo") {
+        before = before[..before.len() - 4].trim_ascii_end();
+    }
+    let Some(rest) = before.strip_suffix(b"|") else {
+        return;
+    };
+    let line_start = rest.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+    let command = &rest[line_start..];
+    let trimmed = command.trim_ascii_end();
+    // The command's last word, quoted or not.
+    let end = line_start + trimmed.len();
+    let (s, e) = match trimmed.last() {
+        Some(&q @ (b'"' | b'\'')) => {
+            let Some(open) = trimmed[..trimmed.len() - 1].iter().rposition(|&b| b == q) else {
+                return;
+            };
+            (line_start + open + 1, end - 1)
+        }
+        Some(_) => {
+            let open = trimmed
+                .iter()
+                .rposition(|&b| b == b' ')
+                .map_or(0, |k| k + 1);
+            (line_start + open, end)
+        }
+        None => return,
+    };
+    let head = v[line_start..s].trim_ascii_start();
+    let echoed = [b"echo ".as_slice(), b"printf ".as_slice()]
+        .iter()
+        .any(|w| head.len() >= w.len() && head[..w.len()].eq_ignore_ascii_case(w));
+    if !echoed || e <= s {
+        return;
+    }
+    let (s, e) = if after_colon {
+        match v[s..e].iter().position(|&b| b == b':') {
+            Some(k) => (s + k + 1, e),
+            None => return,
+        }
+    } else {
+        (s, e)
+    };
+    // `\n` that printf or `echo -e` turn into a line break ends the value.
+    let e = v[s..e]
+        .windows(2)
+        .position(|w| w == b"\\n")
+        .map_or(e, |k| s + k);
+    if e > s && !is_placeholder(&v[s..e]) && !v[s..e].starts_with(b"-") {
+        sink.push(s, e, Category::Secret, true);
     }
 }
 
@@ -308,6 +444,10 @@ pub(super) fn seed_phrase(v: &[u8], after: usize, sink: &mut Sink) {
         k = skip_blanks(v, k + 1);
     } else if v.get(k..k + 3) == Some(b"is ") {
         k = skip_blanks(v, k + 3);
+    }
+    // `MNEMONIC="…"`.
+    if matches!(v.get(k), Some(b'"' | b'\'')) {
+        k += 1;
     }
     let start = k;
     let mut words = 0;

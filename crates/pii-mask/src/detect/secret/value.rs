@@ -525,6 +525,18 @@ pub(super) fn secret_looking(value: &[u8]) -> bool {
                 .all(|b| b.is_ascii_alphabetic() || *b == b'-' || *b == b'\''))
         || (!letters && !c.symbol && c.digit && value.len() <= 16)
         || random_case(value)
+        || passphrase_token(value)
+}
+
+/// Three or more words of four or more letters joined by hyphens (`granite-thomas-ginger`):
+/// a generated passphrase, where two words (`well-known`) or short ones (`state-of-the-art`)
+/// are prose.
+pub(super) fn passphrase_token(value: &[u8]) -> bool {
+    let parts: Vec<&[u8]> = value.split(|&b| b == b'-').collect();
+    parts.len() >= 3
+        && parts
+            .iter()
+            .all(|p| p.len() >= 4 && p.iter().all(u8::is_ascii_alphabetic))
 }
 
 /// A value assigned with `=` or `:` in code or configuration: anything but a placeholder or a
