@@ -154,12 +154,15 @@ fn lifecycle(backend: &str) {
         "--before is strict: nothing was written before the first note"
     );
     let since_first = home.json(&["recall", "reply", "--after", at_first]);
+    // Instants compare as instants: their text drops zero milliseconds (`…:01Z` is before
+    // `…:01.5Z`, though it sorts after it as text).
+    let instant = |text: &str| agent_memory::types::Timestamp::parse(text).unwrap();
     assert!(
         since_first["memories"]
             .as_array()
             .unwrap()
             .iter()
-            .all(|m| m["createdAt"].as_str().unwrap() > at_first),
+            .all(|m| instant(m["createdAt"].as_str().unwrap()) > instant(at_first)),
         "--after keeps notes written after the instant only"
     );
 
