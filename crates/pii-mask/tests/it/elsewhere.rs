@@ -354,6 +354,8 @@ const PIECES: &[&str] = &[
     "MNEMONIC=\"",
     "pbkdf2_sha256$",
     "aad3b435b51404eeaad3b435b51404ee",
+    "%",
+    "[::1]",
 ];
 
 proptest! {
@@ -816,4 +818,41 @@ fn passphrases_wifi_keys_pipes_calls_and_more_tools() {
     ] {
         assert_eq!(mask(text).text, text, "{text:?}");
     }
+}
+
+#[test]
+fn a_lone_percent_sign_is_a_value_and_no_panic() {
+    for (text, want) in [
+        ("WIFI:T:WPA;P:%;;", "WIFI:T:WPA;P:[SECRET];;"),
+        (
+            "dsn := \"u:%@tcp(db:3306)/app\"",
+            "dsn := \"u:[SECRET]@tcp(db:3306)/app\"",
+        ),
+        ("postgres://u:%@db/x", "postgres://u:[SECRET]@db/x"),
+    ] {
+        assert_eq!(mask(text).text, want, "{text:?}");
+    }
+}
+
+#[test]
+fn a_final_review_s_look_alikes_stay() {
+    for text in [
+        "netsh wlan show profile name=\"HomeNet\" key=clear",
+        "Card exp 01/2027, CVV on the back",
+        "run the seed script and then restart the app server once the data looks good to you",
+        "Passwort ändern seit 2023 Pflicht",
+        "token - 2024 rotation",
+        "login(request, \"Please sign in to continue\")",
+        "new Credentials(\"region\", \"us-east-1\")",
+        "Fixed login bug/CVE-2024-1234",
+        "http://[::1]:8080/users/@me",
+        "Delete the cookie first; then set build=a1b2c3d4e5f6a7b8c9d0",
+        "Forgot your password, or your username?\nClick Reset, then follow the link\nOpen Settings, choose Security",
+    ] {
+        assert_eq!(mask(text).text, text, "{text:?}");
+    }
+    assert_eq!(
+        mask("htpasswd -nb admin S3cret!Pass").text,
+        "htpasswd -nb admin [SECRET]"
+    );
 }

@@ -2,8 +2,9 @@
 //! `password: …` in YAML, `My password is …`, `הסיסמה שלי היא …`, `パスワードは…です`, and
 //! high-entropy tokens a few words after such a word.
 
-use super::shapes::{grouped, line_names_grouped};
+use super::shapes::grouped;
 use super::value::{assigned_value, is_placeholder, is_variable, random_looking, secret_looking};
+use super::{REACH, line_end, short_line};
 use crate::Category;
 use crate::detect::Sink;
 
@@ -344,7 +345,10 @@ pub(super) fn value_at(v: &[u8], p: usize, stop_at: &[u8]) -> Option<(usize, usi
         return (len > 0).then_some((from, from + len, true));
     }
     let mut end = p;
-    while end < v.len() {
+    // A value is read at most 1 KiB far: a longer run is no password (the token pass reads
+    // long generated runs), and an unbounded read from every match of a long run would make
+    // the scan quadratic.
+    while end < v.len() && end - p < 1024 {
         if v[end] >= 0x80 {
             // A letter of another alphabet is part of the value (`Grüße2024!`, `Kx9#mPévL7`):
             // stopping there would leave the rest of it visible.
@@ -488,7 +492,6 @@ fn is_connector(word: &[u8]) -> bool {
         ">>",
         // Dashes, and the copulas of other languages after an English word (`la password è
         // …`, `pass wifi là …`).
-        "-",
         "\u{2013}",
         "\u{2014}",
         "::",
@@ -557,10 +560,9 @@ fn accept(strength: Strength, value: &[u8], quoted: bool, explicit: bool) -> boo
 /// True when everything on the line before `pos` is indentation, a list dash, a comment mark
 /// or a shell word such as `export`: the name starts a configuration line.
 fn starts_line(v: &[u8], pos: usize) -> bool {
-    let line_start = v[..pos]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
+    let Some((line_start, _)) = short_line(v, pos, pos) else {
+        return false;
+    };
     let prefix = &v[line_start..pos];
     let trimmed: Vec<u8> = prefix
         .iter()
@@ -716,6 +718,7 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
                 && v.get(vp) == Some(&b'{')
                 && let Some(len) = v[vp + 1..]
                     .iter()
+                    .take(REACH)
                     .take_while(|&&b| b != b'\n')
                     .position(|&b| b == b'}')
                 && v.get(vp + 1 + len + 1)
@@ -745,6 +748,7 @@ pub(super) fn english(v: &[u8], ms: usize, me: usize, last: &mut (usize, usize),
                 && opens_call(&v[s..e])
                 && v[e..]
                     .iter()
+                    .take(REACH)
                     .take_while(|&&b| b != b'\n')
                     .any(|&b| b == b')')
             {
@@ -839,15 +843,10 @@ fn cells(v: &[u8], line: (usize, usize), sep: u8) -> Vec<(usize, usize)> {
 /// every cell under it, down to the first line of another shape, is a
 /// value. True when the name is such a heading.
 fn column(v: &[u8], is: usize, ie: usize, sink: &mut Sink) -> bool {
-    let line_start = v[..is]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |k| k + 1);
-    let line_end = v[ie..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(v.len(), |k| ie + k);
-    let header = &v[line_start..line_end];
+    let Some((header_start, header_end)) = short_line(v, is, ie) else {
+        return false;
+    };
+    let header = &v[header_start..header_end];
     let sep = if header.trim_ascii_start().starts_with(b"|") {
         b'|'
     } else if header.contains(&b',') {
@@ -855,24 +854,28 @@ fn column(v: &[u8], is: usize, ie: usize, sink: &mut Sink) -> bool {
     } else {
         return false;
     };
-    let heads = cells(v, (line_start, line_end), sep);
+    let heads = cells(v, (header_start, header_end), sep);
     // The name is its cell, alone or after at most two words (`DB Password`).
     let Some(column) = heads.iter().position(|&(s, e)| {
         s <= is && ie <= e && e - ie == 0 && v[s..is].iter().filter(|&&b| b == b' ').count() <= 2
     }) else {
         return false;
     };
-    if heads.len() < 2 {
+    // A header is short names (`Service`, `DB Password`), not sentences with commas.
+    let names = heads
+        .iter()
+        .all(|&(s, e)| e - s <= 32 && !v[s..e].iter().any(|b| matches!(b, b'?' | b'!' | b'.')));
+    if heads.len() < if sep == b'|' { 2 } else { 3 } || !names {
         return false;
     }
-    let mut at = line_end;
+    let mut at = header_end;
     let mut rows = 0;
     while at < v.len() && rows < 500 {
         let from = at + 1;
-        let to = v[from..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(v.len(), |k| from + k);
+        let to = line_end(v, from);
+        if to < v.len() && v[to] != b'\n' {
+            break;
+        }
         at = to;
         let row = cells(v, (from, to), sep);
         // A Markdown table's rule under its header.
@@ -933,10 +936,7 @@ fn value_below(v: &[u8], at: usize) -> Option<(usize, bool)> {
 /// one: `- name: DB_PASSWORD` followed by `value: …` on the next line, or
 /// `{"name": "DB_PASSWORD", "value": "…"}`.
 fn pair_value(v: &[u8], is: usize, after: usize) -> Option<usize> {
-    let line_start = v[..is]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
+    let (line_start, _) = short_line(v, is, is)?;
     let prefix = &v[line_start..is];
     let named = prefix
         .windows(4)
@@ -989,27 +989,35 @@ pub(super) fn login_pair(v: &[u8], ms: usize, me: usize, sink: &mut Sink) {
         return;
     }
     // A call in a log line: `login(dana, "…")`.
-    if v.get(p) == Some(&b'(') {
+    if v.get(p) == Some(&b'(') && v[ms..me].eq_ignore_ascii_case(b"login") {
         let comma = p + v[p..]
             .iter()
+            .take(REACH)
             .take_while(|&&b| b != b'\n')
             .position(|&b| b == b',')
             .unwrap_or(0);
         if comma > p {
             let q = skip_blanks(v, comma + 1);
-            if matches!(v.get(q), Some(b'"' | b'\'')) {
+            // A message is no password (`login(request, "Please sign in")`).
+            if matches!(v.get(q), Some(b'"' | b'\''))
+                && let Some((s, e, true)) = value_at(v, q, b"")
+                && !v[s..e].contains(&b' ')
+            {
                 try_value(v, q, Strength::Strong, true, b"", sink);
             }
         }
         return;
     }
     p = skip_blanks(v, p);
+    let mut joined = true;
     if matches!(v.get(p), Some(b':' | b'=')) {
         p = skip_blanks(v, p + 1);
     } else if let Some(rest) = v.get(p..p + 3)
         && (rest.eq_ignore_ascii_case(b"is ") || rest.eq_ignore_ascii_case(b"are"))
     {
         p = skip_blanks(v, p + 3);
+    } else {
+        joined = false;
     }
     let user_end = p + v[p..]
         .iter()
@@ -1022,6 +1030,8 @@ pub(super) fn login_pair(v: &[u8], ms: usize, me: usize, sink: &mut Sink) {
     match v.get(q) {
         // Not a URL (`login: https://…`).
         Some(b':') if v.get(q + 1) == Some(&b'/') => return,
+        // `user/password` glued needs a joiner after the word (`Fixed login bug/CVE-…`).
+        Some(b'/') if !joined => return,
         Some(b':' | b'/') => q += 1,
         Some(b' ') => {
             q = skip_blanks(v, q);
@@ -1101,7 +1111,7 @@ fn try_value(
     sink: &mut Sink,
 ) -> bool {
     // A secret written in groups of four (`oygs tice vofk 55uu`) is one value.
-    if let Some((s, e)) = grouped(v, p, line_names_grouped(v, p)) {
+    if let Some((s, e)) = grouped(v, p) {
         sink.push(s, e, Category::Secret, true);
         return true;
     }
@@ -1138,7 +1148,7 @@ fn prose(v: &[u8], from: usize, strength: Strength, sink: &mut Sink) {
             end += 1;
         }
         let word = &v[k..end];
-        if let Some((s, e)) = grouped(v, k, line_names_grouped(v, k)) {
+        if let Some((s, e)) = grouped(v, k) {
             sink.push(s, e, Category::Secret, true);
             return;
         }
@@ -1207,7 +1217,7 @@ pub(super) fn near(v: &[u8], from: usize, sink: &mut Sink) {
         while end < v.len() && !v[end].is_ascii_whitespace() {
             end += 1;
         }
-        if let Some((s, e)) = grouped(v, k, line_names_grouped(v, k)) {
+        if let Some((s, e)) = grouped(v, k) {
             sink.push(s, e, Category::Secret, true);
             return;
         }
@@ -1279,10 +1289,7 @@ pub(super) fn spaced(s: &str, me: usize, strength: Strength, sink: &mut Sink) {
 /// The end of the line from `at` when all of it is three or more words of three or more letters
 /// separated by single blanks (a passphrase).
 fn words_to_line_end(v: &[u8], at: usize) -> Option<usize> {
-    let end = v[at..]
-        .iter()
-        .position(|&b| b == b'\n' || b == b'\r')
-        .map_or(v.len(), |k| at + k);
+    let end = line_end(v, at);
     let line = v[at..end].trim_ascii_end();
     let words: Vec<&[u8]> = line.split(|&b| b == b' ').collect();
     (words.len() >= 3
@@ -1303,6 +1310,7 @@ fn opens_template(v: &[u8], at: usize) -> bool {
     };
     v[at + 1..]
         .iter()
+        .take(REACH)
         .take_while(|&&b| b != b'\n')
         .any(|&b| b == close)
 }
@@ -1357,7 +1365,12 @@ fn after_word(s: &str, me: usize, strength: Strength, colon_assigns: bool, sink:
             } else {
                 leading_marks(v, run_start, glued_start(v, vs))
             };
-            if accept(strength, &v[vs..ve], q, explicit) && !is_placeholder(&v[vs..ve]) {
+            // In a sentence a number is a year or a count (`Passwort ändern seit 2023`).
+            let number = v[vs..ve].iter().all(u8::is_ascii_digit);
+            if accept(strength, &v[vs..ve], q, explicit)
+                && !is_placeholder(&v[vs..ve])
+                && (explicit || q || !number || strength == Strength::Pin)
+            {
                 sink.push(vs, ve, Category::Secret, true);
                 return;
             }

@@ -185,10 +185,9 @@ pub(super) fn stands(v: &[u8], start: usize, end: usize, tool: Tool) -> bool {
     if tool == Tool::NetUser {
         // `net user` is also prose ("the net user base"): only at the start of a line or
         // after a prompt.
-        let line = v[..start]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |k| k + 1);
+        let Some((line, _)) = super::short_line(v, start, start) else {
+            return false;
+        };
         let prefix = &v[line..start];
         let prompt = prefix.iter().all(|&b| b == b' ' || b == b'\t')
             || prefix.trim_ascii_end().ends_with(b">")
@@ -265,6 +264,8 @@ pub(super) fn command(v: &[u8], end: usize, tool: Tool, sink: &mut Sink) {
     let mut positional = 0;
     // `htpasswd -b`: the password is the third positional argument.
     let mut batch = false;
+    // `htpasswd -n`: no file argument.
+    let mut no_file = false;
     let mut count = 0;
     // The word before this one.
     let mut previous: Option<(usize, usize)> = None;
@@ -334,8 +335,10 @@ pub(super) fn command(v: &[u8], end: usize, tool: Tool, sink: &mut Sink) {
             }
             Tool::HtPasswd if is_flag && text[0] == b'-' && !text.starts_with(b"--") => {
                 batch |= text.contains(&b'b');
+                no_file |= text.contains(&b'n');
             }
-            Tool::HtPasswd if batch && !is_flag && positional == 2 => {
+            // With `-n` there is no file: user, then password.
+            Tool::HtPasswd if batch && !is_flag && positional == if no_file { 1 } else { 2 } => {
                 value(v, (s, e, quoted), sink);
             }
             Tool::WpaPassphrase if !is_flag && positional == 1 => {
@@ -364,6 +367,7 @@ fn oracle_login(v: &[u8], (s, e, quoted): (usize, usize, bool), sink: &mut Sink)
     let text = &v[s..e];
     if let Some(slash) = text.iter().position(|&b| b == b'/')
         && slash > 0
+        && text[..slash].iter().any(u8::is_ascii_alphabetic)
         && text[..slash]
             .iter()
             .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'#' | b'-'))

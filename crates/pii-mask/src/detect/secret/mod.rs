@@ -333,6 +333,39 @@ fn has_long_token(text: &[u8]) -> bool {
     false
 }
 
+/// The most bytes a rule reads on the line around one match. A rule that looks back to the
+/// start of a line, or on to its end, reads at most this far, so that the scan of a text stays
+/// linear however many matches one long line holds (100 KB of `password=` repeated).
+pub(super) const REACH: usize = 512;
+
+/// The start of the line holding `pos`, or `pos - REACH` on a longer line.
+pub(super) fn line_start(v: &[u8], pos: usize) -> usize {
+    let from = pos.saturating_sub(REACH);
+    v[from..pos]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(from, |k| from + k + 1)
+}
+
+/// The end of the line holding `pos`, or `pos + REACH` on a longer line.
+pub(super) fn line_end(v: &[u8], pos: usize) -> usize {
+    let to = (pos + REACH).min(v.len());
+    v[pos..to]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(to, |k| pos + k)
+}
+
+/// The line holding `start..end` when it is no longer than `REACH` on each side: rules that
+/// read a whole line (a table's header, a configuration line) do not apply to longer ones.
+pub(super) fn short_line(v: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
+    let from = line_start(v, start);
+    let to = line_end(v, end);
+    let whole_start = from == 0 || v[from - 1] == b'\n';
+    let whole_end = to == v.len() || v[to] == b'\n';
+    (whole_start && whole_end).then_some((from, to))
+}
+
 /// True when `text` holds a credential word or mark; text without one (and without digits,
 /// which the token pass needs) cannot hold a secret.
 pub(crate) fn may_hold(text: &str) -> bool {
@@ -565,11 +598,7 @@ fn credential_context(v: &[u8], start: usize) -> bool {
     {
         return true;
     }
-    let line = v[..start]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
-    let from = line.max(start.saturating_sub(80));
+    let from = line_start(v, start).max(start.saturating_sub(80));
     let before = &v[from..start];
     [
         "token",
@@ -889,6 +918,10 @@ fn userinfo(v: &[u8], at: usize, sink: &mut Sink) {
 /// characters comes before it and what follows the colon is not a port (`host:8080/x?to=a@b`).
 fn userinfo_password(v: &[u8], at: usize) -> Option<(usize, usize)> {
     let (from, end) = authority(v, at)?;
+    // An IPv6 literal host (`http://[::1]:8080/…`) has no user before it.
+    if v.get(from) == Some(&b'[') {
+        return None;
+    }
     // Where the authority's `@` is followed by a name without a dot or a port that a `#`, `?`
     // or `\` ends (`ldap://root:C0l:on@At#@git.corp.example`), that `@` is part of the
     // password too.

@@ -5,6 +5,7 @@
 
 use super::assign::skip_blanks;
 use super::value::{is_placeholder, random_looking};
+use super::{REACH, line_end, line_start};
 use crate::Category;
 use crate::detect::Sink;
 
@@ -24,7 +25,7 @@ pub(super) fn password_hash(v: &[u8], start: usize, prefix_end: usize, sink: &mu
     // The hash ends where its alphabet does (a shadow line's next field follows a `:`); a
     // trailing comma is the sentence's, while `.` is a character of the hash.
     let mut end = prefix_end;
-    while end < v.len() && hash_char(v[end]) {
+    while end < v.len() && end - prefix_end < REACH && hash_char(v[end]) {
         end += 1;
     }
     while end > prefix_end && v[end - 1] == b',' {
@@ -70,6 +71,7 @@ pub(super) fn oracle_thin(v: &[u8], after: usize, sink: &mut Sink) {
     let end = after
         + v[after..]
             .iter()
+            .take(REACH)
             .take_while(|&&b| b > b' ' && !matches!(b, b'"' | b'\'' | b'<' | b'>'))
             .count();
     let url = &v[after..end];
@@ -142,10 +144,11 @@ pub(super) fn pgpass(v: &[u8], sink: &mut Sink) {
 /// The password of a Go MySQL DSN whose `@tcp(` or `@unix(` starts at `at`:
 /// `user:PASSWORD@tcp(host:3306)/db`.
 pub(super) fn go_dsn(v: &[u8], at: usize, sink: &mut Sink) {
-    let start = v[..at]
+    let from = at.saturating_sub(REACH);
+    let start = v[from..at]
         .iter()
         .rposition(|&b| b <= b' ' || matches!(b, b'"' | b'\'' | b'`' | b'=' | b'('))
-        .map_or(0, |k| k + 1);
+        .map_or(from, |k| from + k + 1);
     if let Some(colon) = v[start..at]
         .iter()
         .position(|&b| b == b':')
@@ -219,7 +222,7 @@ pub(super) fn piped(v: &[u8], at: usize, after_colon: bool, sink: &mut Sink) {
     let Some(rest) = before.strip_suffix(b"|") else {
         return;
     };
-    let line_start = rest.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+    let line_start = line_start(v, rest.len());
     let command = &rest[line_start..];
     let trimmed = command.trim_ascii_end();
     // The command's last word, quoted or not.
@@ -274,18 +277,19 @@ const ATTRIBUTES: &[&str] = &[
 /// a cookie named for a session or a credential (`sessionid`, `JSESSIONID`, `connect.sid`,
 /// `auth_token`), or any value that looks generated, of eight or more characters.
 pub(super) fn cookies(v: &[u8], after: usize, sink: &mut Sink) {
-    // `Cookie: a=b`, `cookie=a=b`, `--cookie "a=b"`.
+    // `Cookie: a=b`, `cookie=a=b`, `--cookie "a=b"`; not the word in prose.
     let mut k = skip_blanks(v, after);
+    let word_start = after.saturating_sub(6);
+    let flag = v[..after].ends_with(b"--cookie") || v[word_start..after].starts_with(b"-");
     if matches!(v.get(k), Some(b':' | b'=')) {
         k = skip_blanks(v, k + 1);
+    } else if !flag {
+        return;
     }
     while matches!(v.get(k), Some(b'"' | b'\'')) {
         k += 1;
     }
-    let line_end = v[k..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(v.len(), |e| k + e);
+    let line_end = line_end(v, k);
     while k < line_end {
         let pair_end = v[k..line_end]
             .iter()
@@ -325,7 +329,7 @@ pub(super) fn cookies(v: &[u8], after: usize, sink: &mut Sink) {
 /// A secret written in four or more groups of four letters and digits (`oygs tice vofk
 /// 55uu`, an authenticator's setup key; `ozmj msah hqge aoyd`, an app password) starting at
 /// `at`: `(start, end)`. Without a digit the line must name an app password or a setup key.
-pub(super) fn grouped(v: &[u8], at: usize, line_names_it: bool) -> Option<(usize, usize)> {
+pub(super) fn grouped(v: &[u8], at: usize) -> Option<(usize, usize)> {
     let mut k = at;
     let mut groups = 0;
     let mut digit = false;
@@ -336,6 +340,11 @@ pub(super) fn grouped(v: &[u8], at: usize, line_names_it: bool) -> Option<(usize
         }
         digit |= group.iter().any(u8::is_ascii_digit);
         groups += 1;
+        // Sixteen groups at most: a longer run of four-letter words is prose (`door code door
+        // code …`), and reading it all from every word would be quadratic.
+        if groups > 16 {
+            return None;
+        }
         k += 4;
         if v.get(k) == Some(&b' ') && v.get(k + 1).is_some_and(u8::is_ascii_alphanumeric) {
             k += 1;
@@ -349,20 +358,14 @@ pub(super) fn grouped(v: &[u8], at: usize, line_names_it: bool) -> Option<(usize
         k
     };
     let ends_word = v.get(end).is_none_or(|b| !b.is_ascii_alphanumeric());
-    (groups >= 4 && ends_word && (digit || line_names_it)).then_some((at, end))
+    // The line is read only for a candidate without a digit, which is rare.
+    (groups >= 4 && ends_word && (digit || line_names_grouped(v, at))).then_some((at, end))
 }
 
 /// True when the line holding `at` names a secret that is written in groups: an app password,
 /// an authenticator's setup key, a TOTP, 2FA or MFA secret.
-pub(super) fn line_names_grouped(v: &[u8], at: usize) -> bool {
-    let from = v[..at]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |k| k + 1);
-    let to = v[at..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(v.len(), |k| at + k);
+fn line_names_grouped(v: &[u8], at: usize) -> bool {
+    let (from, to) = (line_start(v, at), line_end(v, at));
     let line = &v[from..to];
     [
         "app password",
@@ -387,10 +390,7 @@ pub(super) fn line_names_grouped(v: &[u8], at: usize) -> bool {
 /// `a8k2m9q1`).
 pub(super) fn recovery_codes(v: &[u8], after: usize, sink: &mut Sink) {
     let mut k = after;
-    let line_end = v[k..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(v.len(), |e| k + e);
+    let line_end = line_end(v, k);
     // The run of codes so far, masked as one.
     let mut run: Option<(usize, usize)> = None;
     while k < line_end {
@@ -444,6 +444,9 @@ pub(super) fn seed_phrase(v: &[u8], after: usize, sink: &mut Sink) {
         k = skip_blanks(v, k + 1);
     } else if v.get(k..k + 3) == Some(b"is ") {
         k = skip_blanks(v, k + 3);
+    } else {
+        // Prose after the word (`run the seed script and then …`) gives no phrase.
+        return;
     }
     // `MNEMONIC="…"`.
     if matches!(v.get(k), Some(b'"' | b'\'')) {
@@ -459,6 +462,9 @@ pub(super) fn seed_phrase(v: &[u8], after: usize, sink: &mut Sink) {
         }
         words += 1;
         end = word_end;
+        if words == 48 {
+            break;
+        }
         if v.get(word_end) == Some(&b' ') && v.get(word_end + 1).is_some_and(u8::is_ascii_lowercase)
         {
             k = word_end + 1;

@@ -57,6 +57,7 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "changed",
     "missing",
     "blank",
+    "clear",
     "!vault",
 ];
 
@@ -124,7 +125,7 @@ pub(super) fn is_placeholder(value: &[u8]) -> bool {
         }
         // `%TOKEN%`, `%s`, `%(token)s`.
         b'%' => {
-            (last == b'%' && ident(&value[1..value.len() - 1]))
+            (value.len() >= 2 && last == b'%' && ident(&value[1..value.len() - 1]))
                 || value == b"%s"
                 || value.starts_with(b"%(")
         }
