@@ -97,7 +97,7 @@ fn adversarial_text() -> impl Strategy<Value = String> {
 }
 
 /// Checks the structural promises of one result and returns the rebuilt text.
-fn check_structure(input: &str, m: &Masked) -> Result<(), TestCaseError> {
+pub(crate) fn check_structure(input: &str, m: &Masked) -> Result<(), TestCaseError> {
     let mut rebuilt = String::new();
     let mut at = 0;
     for s in &m.spans {
@@ -123,7 +123,7 @@ fn check_structure(input: &str, m: &Masked) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn check_idempotent(input: &str) -> Result<(), TestCaseError> {
+pub(crate) fn check_idempotent(input: &str) -> Result<(), TestCaseError> {
     let m = mask(input);
     check_structure(input, &m)?;
     let again = mask(&m.text);
